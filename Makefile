@@ -1,0 +1,42 @@
+# padbench — the README's two commands are `make setup` and `make test`.
+SWIFT        ?= swift
+DATASET      ?= datasets/sample
+PROFILES     ?= basic
+OUT          ?=
+RELEASE_BIN  := .build/release/padbench
+APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd
+
+.PHONY: setup deps build release test bench benchmark regress clean
+
+## setup: install the Debian packages, resolve Swift packages and build (release)
+setup: deps
+	$(SWIFT) package resolve
+	$(SWIFT) build -c release
+
+## deps: the native libraries and cascade models (needs root or sudo)
+deps:
+	@if dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then echo "system packages present"; \
+	else SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); fi
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+## test: every test suite, debug build
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: the main job on a dataset (default: the committed sample)
+bench: release
+	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) $(if $(OUT),--out $(OUT))
+
+## benchmark: speed measurements, release build, ratios against baselines in the same run
+benchmark: release
+	./Benchmarks/run.sh
+
+clean:
+	rm -rf .build reports/*/

@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+// padbench: batch evaluation of face presentation-attack detection and face image quality.
+// Module layering (DESIGN.md): each target depends only on targets listed above it.
+import PackageDescription
+
+let package = Package(
+    name: "padbench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "padbench", targets: ["padbench"]),
+        .library(name: "PadBench", targets: ["PadBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config (Debian: libpng-dev, libturbojpeg0-dev, libzstd-dev).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+
+        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"]),
+        .target(name: "PadDataset", dependencies: ["PadImage"]),
+        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"]),
+        .target(
+            name: "PadProfiles",
+            dependencies: ["PadEstimators", "PadDataset", .product(name: "Yams", package: "Yams")],
+            resources: [.copy("Presets")]
+        ),
+        .target(name: "PadMetrics"),
+        .target(name: "PadArchive", dependencies: ["CZstd"]),
+        .target(
+            name: "PadReport",
+            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"]
+        ),
+        .target(
+            name: "PadBench",
+            dependencies: [
+                "PadImage", "PadDataset", "PadEstimators", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "padbench",
+            dependencies: ["PadBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage"]),
+        .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles"]),
+        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
+        .testTarget(name: "PadReportTests", dependencies: ["PadReport"]),
+        .testTarget(name: "PadBenchTests", dependencies: ["PadBench"]),
+    ]
+)

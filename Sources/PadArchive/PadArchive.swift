@@ -1,0 +1,1 @@
+// PadArchive module: see README.md

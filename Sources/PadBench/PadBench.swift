@@ -1,0 +1,1 @@
+// PadBench module: see README.md

@@ -1,0 +1,75 @@
+import PadImage
+
+/// The ground truth of one presentation (ISO/IEC 30107-3): bona fide, or an attack made with a
+/// presentation attack instrument (PAI) of some species.
+///
+/// ```swift
+/// let label = Label.attack(species: "print")
+/// label.csvLabel   // "attack"
+/// label.species    // "print"
+/// ```
+public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
+    case bonaFide
+    case attack(species: String)
+
+    public var isBonaFide: Bool { if case .bonaFide = self { return true } else { return false } }
+
+    /// The PAI species, or `nil` for bona fide.
+    public var species: String? {
+        if case let .attack(species) = self { return species }
+        return nil
+    }
+
+    /// `bonafide` or `attack`, as written in CSV files.
+    public var csvLabel: String { isBonaFide ? "bonafide" : "attack" }
+
+    public var description: String {
+        switch self {
+        case .bonaFide: return "bonafide"
+        case let .attack(species): return "attack(\(species))"
+        }
+    }
+}
+
+/// Dataset partitions of the usual train / dev / eval protocol. Calibration happens on `dev`,
+/// results are reported on `eval`; `train` is for trainable estimators.
+public enum Split: String, Sendable, Hashable, Codable, CaseIterable {
+    case train, dev, eval
+    /// The sample carries no split (the whole dataset is one evaluation set).
+    case none = ""
+
+    /// Parses common spellings: `test` is `eval`, `devel`/`val`/`validation` are `dev`.
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "train", "training": self = .train
+        case "dev", "devel", "development", "val", "valid", "validation": self = .dev
+        case "eval", "test", "evaluation": self = .eval
+        case "", "-", "none": self = .none
+        default: return nil
+        }
+    }
+}
+
+/// One labelled image of a dataset.
+public struct Sample: Sendable, Hashable, Codable {
+    /// Stable identifier: the path relative to the dataset root, unless the layout names ids.
+    public var id: String
+    /// Absolute (or working-directory relative) path of the image file.
+    public var path: String
+    public var label: Label
+    public var split: Split
+    /// Subject (person) identifier, when the dataset gives one; used to keep splits disjoint.
+    public var subject: String
+    /// A face box shipped with the dataset (CelebA-Spoof `_BB.txt`, manifest columns), in pixels
+    /// of the image as decoded.
+    public var faceBox: Box?
+
+    public init(id: String, path: String, label: Label, split: Split = .none, subject: String = "", faceBox: Box? = nil) {
+        self.id = id
+        self.path = path
+        self.label = label
+        self.split = split
+        self.subject = subject
+        self.faceBox = faceBox
+    }
+}

@@ -1,0 +1,101 @@
+import PadDataset
+import PadImage
+
+/// Which way an output is better. Quality outputs: higher is better. PAD scores: higher is more
+/// bona fide (ISO/IEC 30107-3 convention fixed by padbench). Geometry outputs have no direction.
+public enum Direction: String, Sendable, Codable {
+    case higherIsBetter = "higher-better"
+    case lowerIsBetter = "lower-better"
+    case none = "none"
+}
+
+/// One named numeric output of an estimator, with its documented range, unit and direction.
+public struct OutputDescriptor: Sendable, Hashable, Codable {
+    /// Short name within the estimator (`sharpness`); the full name is `<estimator>.<name>`.
+    public var name: String
+    public var unit: String
+    /// Closed range of finite values the output can take (`.infinity` when unbounded).
+    public var minimum: Double
+    public var maximum: Double
+    public var direction: Direction
+    /// One line: what it measures and how (formula and source are in the source file).
+    public var summary: String
+
+    public init(name: String, unit: String, minimum: Double, maximum: Double, direction: Direction, summary: String) {
+        self.name = name
+        self.unit = unit
+        self.minimum = minimum
+        self.maximum = maximum
+        self.direction = direction
+        self.summary = summary
+    }
+}
+
+/// What an estimator sees for one sample: the decoded image, the sample's metadata, and what
+/// estimators that ran earlier for this sample found (face box, eye positions, outputs).
+public struct EstimatorInput: Sendable {
+    public var sample: Sample
+    public var image: Image
+    /// The face region chosen for this sample, set by the `face` estimator (detector or dataset box).
+    public var face: Box?
+    /// Eye centres in image pixels, set by the `eyes` estimator when two eyes were found.
+    public var eyeCenters: [(x: Double, y: Double)]
+    /// Outputs of earlier estimators, by full name (`face.count`).
+    public var outputs: [String: Double]
+
+    public init(sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [], outputs: [String: Double] = [:]) {
+        self.sample = sample
+        self.image = image
+        self.face = face
+        self.eyeCenters = eyeCenters
+        self.outputs = outputs
+    }
+}
+
+/// Why an estimator failed on a sample (recorded as `estimator_error` or `timeout`; the run goes on).
+public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable { case estimatorError = "estimator_error", timeout }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind = .estimatorError, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// A measurement on one image: declared outputs, version and parameters, and one `measure` call
+/// per sample (the OFIQ shape: one class per measure, one `Execute`).
+///
+/// ```swift
+/// let quality = QualityEstimator()
+/// var input = EstimatorInput(sample: sample, image: image)
+/// let values = try quality.measure(&input)   // one value per quality.outputs entry, NaN = not assessable
+/// ```
+///
+/// `measure` returns one value per declared output, in declaration order; `NaN` means the
+/// sample could not be assessed (no face found, region too small): that is a measurement, not a
+/// failure. Throw `EstimatorFailure` only for real errors (crash of an external program, ...).
+/// The pipeline times each call; estimators never time themselves.
+/// Estimators are immutable after construction (cold start happens in `init`) and are shared
+/// across worker threads, hence `Sendable`.
+public protocol Estimator: Sendable {
+    /// Registry name and output prefix (`quality`, `face`, `eyes`, `pad`).
+    var name: String { get }
+    /// Bumped whenever outputs change meaning or value for the same input.
+    var version: String { get }
+    var outputs: [OutputDescriptor] { get }
+    /// Parameters recorded in the archive manifest (name -> value as text).
+    var parameters: [String: String] { get }
+    /// Names of estimators that must run before this one on the same sample (`eyes` needs `face`).
+    var dependencies: [String] { get }
+    /// Measures one sample. May update `input` (face box, eye centres) for later estimators;
+    /// the pipeline adds the returned values to `input.outputs`.
+    func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double]
+}
+
+extension Estimator {
+    public var dependencies: [String] { [] }
+    /// Full output names, `<estimator>.<output>`.
+    public var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }
+}

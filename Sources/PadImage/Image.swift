@@ -1,0 +1,87 @@
+/// An 8-bit image held in memory, row-major and interleaved, with no padding between rows.
+///
+/// ```swift
+/// let image = try ImageDecoder().decode(fileAt: "face.jpg")
+/// let (r, g, b) = image.rgb(x: 10, y: 20)
+/// ```
+///
+/// Gray images have one channel, RGB images three. Everything padbench decodes is converted to
+/// one of these two layouts so that estimators never deal with palettes, alpha or 16-bit data.
+public struct Image: Sendable, Equatable {
+    public enum PixelFormat: Sendable, Equatable, CustomStringConvertible {
+        case gray
+        case rgb
+
+        public var channels: Int { self == .gray ? 1 : 3 }
+        public var description: String { self == .gray ? "gray" : "rgb" }
+    }
+
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    /// `width * height * format.channels` bytes.
+    public var pixels: [UInt8]
+
+    public var channels: Int { format.channels }
+    public var pixelCount: Int { width * height }
+
+    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        precondition(pixels.count == width * height * format.channels, "pixel buffer does not match size")
+        self.width = width
+        self.height = height
+        self.format = format
+        self.pixels = pixels
+    }
+
+    /// A black image of the given size.
+    public init(width: Int, height: Int, format: PixelFormat) {
+        self.init(width: width, height: height, format: format,
+                  pixels: [UInt8](repeating: 0, count: width * height * format.channels))
+    }
+
+    /// The red, green and blue values at (x, y); a gray pixel gives the same value three times.
+    @inlinable
+    public func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let i = (y * width + x) * format.channels
+        if format == .gray { return (pixels[i], pixels[i], pixels[i]) }
+        return (pixels[i], pixels[i + 1], pixels[i + 2])
+    }
+}
+
+/// An axis-aligned rectangle in pixel coordinates (origin top-left).
+public struct Box: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var area: Double { max(0, width) * max(0, height) }
+    public var centerX: Double { x + width / 2 }
+    public var centerY: Double { y + height / 2 }
+
+    /// Intersection over union, 0 when the boxes do not overlap.
+    public func iou(_ other: Box) -> Double {
+        let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
+        let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
+        let inter = ix * iy
+        let union = area + other.area - inter
+        return union > 0 ? inter / union : 0
+    }
+
+    /// The box clipped to an image of the given size (may become empty).
+    public func clipped(width w: Int, height h: Int) -> Box {
+        let x0 = min(max(x, 0), Double(w)), y0 = min(max(y, 0), Double(h))
+        let x1 = min(max(x + width, 0), Double(w)), y1 = min(max(y + height, 0), Double(h))
+        return Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    public var description: String { "(\(x), \(y), \(width)x\(height))" }
+}

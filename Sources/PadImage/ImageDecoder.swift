@@ -1,0 +1,184 @@
+import CPNG
+import CTurboJPEG
+import Foundation
+
+/// Decodes JPEG (TurboJPEG API), PNG (libpng simplified API) and binary PPM/PGM into 8-bit
+/// gray or RGB ``Image`` values.
+///
+/// ```swift
+/// let decoder = ImageDecoder(maxPixels: 50_000_000)
+/// let image = try decoder.decode(fileAt: "datasets/sample/bonafide/0001.jpg")
+/// ```
+///
+/// Errors are values (``ImageError``), never crashes, and a damaged file never yields a
+/// half-decoded image: TurboJPEG runs with `TJFLAG_STOPONWARNING` so that a truncated JPEG fails
+/// instead of "succeeding" with its missing part filled with gray. The pixel limit is checked
+/// on the header before any pixel buffer is allocated (decompression bombs).
+public struct ImageDecoder: Sendable {
+    /// Refuse images with more pixels than this (default 100 megapixels).
+    public var maxPixels: Int
+    /// Apply the EXIF orientation tag of JPEG files (default on).
+    public var applyExifOrientation: Bool
+
+    public init(maxPixels: Int = 100_000_000, applyExifOrientation: Bool = true) {
+        self.maxPixels = maxPixels
+        self.applyExifOrientation = applyExifOrientation
+    }
+
+    /// Reads and decodes a file; a missing or unreadable file is ``ImageError/missingFile(path:reason:)``.
+    public func decode(fileAt path: String) throws(ImageError) -> Image {
+        let bytes: [UInt8]
+        do {
+            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"
+            throw .missingFile(path: path, reason: reason)
+        }
+        return try decode(bytes)
+    }
+
+    /// Decodes bytes, choosing the format by signature.
+    public func decode(_ bytes: [UInt8]) throws(ImageError) -> Image {
+        switch ImageFormat(signatureOf: bytes) {
+        case .jpeg: return try decodeJPEG(bytes)
+        case .png: return try decodePNG(bytes)
+        case .pnm: return try decodePNM(bytes, maxPixels: maxPixels)
+        case nil:
+            if bytes.isEmpty { throw .decodeError("empty file") }
+            throw .unsupportedFormat("not a JPEG, PNG or binary PPM/PGM file (unknown signature)")
+        }
+    }
+
+    // MARK: JPEG
+
+    func decodeJPEG(_ bytes: [UInt8]) throws(ImageError) -> Image {
+        guard let handle = tjInitDecompress() else { throw .decodeError("TurboJPEG: cannot create decompressor") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let headerStatus = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        if headerStatus != 0 { throw .decodeError("JPEG header: \(Self.turboError(handle))") }
+        let w = Int(width), h = Int(height)
+        guard w > 0, h > 0 else { throw .decodeError("JPEG header: empty image \(w)x\(h)") }
+        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+
+        let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        var image: Image
+        if isCMYK {
+            image = try decodeCMYKJPEG(bytes, handle: handle, width: w, height: h)
+        } else {
+            let format: Image.PixelFormat = isGray ? .gray : .rgb
+            var pixels = [UInt8](repeating: 0, count: w * h * format.channels)
+            let pixelFormat = isGray ? TJPF_GRAY : TJPF_RGB
+            let status = bytes.withUnsafeBufferPointer { source in
+                pixels.withUnsafeMutableBufferPointer { target in
+                    tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                                  width, 0, height, pixelFormat.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                }
+            }
+            if status != 0 { throw .decodeError("JPEG data: \(Self.turboError(handle))") }
+            image = Image(width: w, height: h, format: format, pixels: pixels)
+        }
+        if applyExifOrientation, let orientation = ExifOrientation.read(fromJPEG: bytes), orientation != .up {
+            image = image.oriented(orientation)
+        }
+        return image
+    }
+
+    /// CMYK and YCCK JPEGs cannot be decoded to RGB by libjpeg-turbo ("Unsupported color
+    /// conversion request"); decode to CMYK and convert. Adobe writes inverted CMYK (an APP14
+    /// "Adobe" marker), where 255 means no ink; R = C*K/255 on those inverted values.
+    private func decodeCMYKJPEG(_ bytes: [UInt8], handle: tjhandle, width w: Int, height h: Int) throws(ImageError) -> Image {
+        var cmyk = [UInt8](repeating: 0, count: w * h * 4)
+        let status = bytes.withUnsafeBufferPointer { source in
+            cmyk.withUnsafeMutableBufferPointer { target in
+                tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                              Int32(w), 0, Int32(h), TJPF_CMYK.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+            }
+        }
+        if status != 0 { throw .decodeError("JPEG data (CMYK): \(Self.turboError(handle))") }
+        let inverted = Self.hasAdobeMarker(bytes)
+        var rgb = [UInt8](repeating: 0, count: w * h * 3)
+        for i in 0..<(w * h) {
+            var c = Int(cmyk[4 * i]), m = Int(cmyk[4 * i + 1]), y = Int(cmyk[4 * i + 2]), k = Int(cmyk[4 * i + 3])
+            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            // Values are now "inverted" (255 = no ink): R = (255 - C)(255 - K)/255 in ink terms.
+            rgb[3 * i] = UInt8((c * k + 127) / 255)
+            rgb[3 * i + 1] = UInt8((m * k + 127) / 255)
+            rgb[3 * i + 2] = UInt8((y * k + 127) / 255)
+        }
+        return Image(width: w, height: h, format: .rgb, pixels: rgb)
+    }
+
+    static func hasAdobeMarker(_ bytes: [UInt8]) -> Bool {
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xDA || marker == 0xD9 { break }  // start of scan / end of image
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if marker == 0xEE, i + 9 <= bytes.count, Array(bytes[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { return true }
+            i += 2 + length
+        }
+        return false
+    }
+
+    private static func turboError(_ handle: tjhandle) -> String {
+        guard let message = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: message)
+    }
+
+    // MARK: PNG
+
+    /// libpng reports errors by longjmp, which Swift cannot survive; the simplified API
+    /// (`png_image_*`) catches them itself and returns 0 with a message.
+    func decodePNG(_ bytes: [UInt8]) throws(ImageError) -> Image {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBufferPointer { buffer in
+            png_image_begin_read_from_memory(&png, buffer.baseAddress, buffer.count)
+        }
+        defer { png_image_free(&png) }
+        guard begun != 0 else { throw .decodeError("PNG header: \(Self.pngMessage(&png))") }
+        let w = Int(png.width), h = Int(png.height)
+        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        // Colour PNGs decode to RGB, gray ones (with or without alpha) to gray. Alpha is
+        // composited on black by libpng's simplified API when the output format has none.
+        let isColor = (png.format & UInt32(PNG_FORMAT_FLAG_COLOR)) != 0
+        let format: Image.PixelFormat = isColor ? .rgb : .gray
+        png.format = isColor ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
+        var pixels = [UInt8](repeating: 0, count: w * h * format.channels)
+        let finished = bytes.withUnsafeBufferPointer { _ in
+            pixels.withUnsafeMutableBufferPointer { target in
+                png_image_finish_read(&png, nil, target.baseAddress, Int32(w * format.channels), nil)
+            }
+        }
+        guard finished != 0 else { throw .decodeError("PNG data: \(Self.pngMessage(&png))") }
+        return Image(width: w, height: h, format: format, pixels: pixels)
+    }
+
+    private static func pngMessage(_ png: inout png_image) -> String {
+        withUnsafeBytes(of: &png.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
+
+/// File formats recognised by their first bytes.
+public enum ImageFormat: String, Sendable {
+    case jpeg, png, pnm
+
+    public init?(signatureOf bytes: [UInt8]) {
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+            self = .jpeg
+        } else if bytes.count >= 8, bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
+            self = .png
+        } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") || bytes[1] == UInt8(ascii: "6") {
+            self = .pnm
+        } else {
+            return nil
+        }
+    }
+}

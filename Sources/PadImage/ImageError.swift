@@ -1,0 +1,37 @@
+/// Why an image could not be decoded. Each case maps to a stable sample status code
+/// (`decode_error`, `unsupported_format`, `too_large`, `missing_file`) recorded in `samples.csv`.
+public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is not there or cannot be read.
+    case missingFile(path: String, reason: String)
+    /// The bytes are not a format padbench reads (neither JPEG, PNG nor binary PPM/PGM), or a
+    /// variant of one that it refuses (for instance a 12-bit JPEG).
+    case unsupportedFormat(String)
+    /// The image is damaged: truncated, bad Huffman data, bad IDAT, bad header.
+    case decodeError(String)
+    /// The header announces more pixels than the configured limit; nothing was allocated.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// Encoding failed (for fixtures and generated data).
+    case encodeError(String)
+
+    /// The stable status code written to `samples.csv`.
+    public var statusCode: String {
+        switch self {
+        case .missingFile: return "missing_file"
+        case .unsupportedFormat: return "unsupported_format"
+        case .decodeError: return "decode_error"
+        case .tooLarge: return "too_large"
+        case .encodeError: return "encode_error"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .missingFile(path, reason): return "cannot read \(path): \(reason)"
+        case let .unsupportedFormat(message): return message
+        case let .decodeError(message): return message
+        case let .tooLarge(width, height, limit):
+            return "image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit)"
+        case let .encodeError(message): return message
+        }
+    }
+}

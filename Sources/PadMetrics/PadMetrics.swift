@@ -1,0 +1,1 @@
+// PadMetrics module: see README.md

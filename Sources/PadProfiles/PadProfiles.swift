@@ -1,0 +1,1 @@
+// PadProfiles module: see README.md

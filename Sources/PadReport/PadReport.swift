@@ -1,0 +1,1 @@
+// PadReport module: see README.md
