@@ -24,12 +24,13 @@ let package = Package(
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"]),
         .target(name: "PadDataset", dependencies: ["PadImage"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"]),
+        // Pure functions over score arrays; no dependencies, so profiles can calibrate with them.
+        .target(name: "PadMetrics"),
         .target(
             name: "PadProfiles",
-            dependencies: ["PadEstimators", "PadDataset", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadMetrics"),
         .target(name: "PadArchive", dependencies: ["CZstd"]),
         .target(
             name: "PadReport",
