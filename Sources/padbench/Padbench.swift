@@ -1,8 +1,24 @@
 import ArgumentParser
 import PadBench
 
+/// The `padbench` command: evaluate face presentation-attack detection and face image quality
+/// on labelled datasets.
+///
+/// ```
+/// padbench bench --dataset datasets/sample --profiles basic,luna-id-default
+/// padbench eval --scores scores.csv --criterion bpcer@apcer=0.01 --out reports/eval
+/// ```
 @main
-struct Padbench: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Evaluate face PAD and quality estimators.")
-    func run() throws {}
+struct Padbench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "padbench",
+        abstract: "Evaluate face presentation-attack detection and image quality on labelled datasets.",
+        discussion: """
+            Measure once, decide many times: `bench` decodes every image once, runs the estimators the \
+            profiles need, and scores every profile (ISO/IEC 30107-3 APCER per species, BPCER, EER, \
+            curves, timing). `eval` re-decides stored measurements or imported score files.
+            """,
+        version: ToolInfo.version,
+        subcommands: [EstimatorsCommand.self]
+    )
 }

@@ -1,0 +1,151 @@
+import Foundation
+
+/// `manifest.json` of a result archive: everything needed to know what produced the numbers
+/// and whether two archives can be compared (tool version, conventions, dataset fingerprint,
+/// estimator versions and parameters, profiles, machine, times).
+///
+/// ```swift
+/// let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
+/// print(manifest.tool.version, manifest.dataset.fingerprint)
+/// ```
+public struct RunManifest: Codable, Sendable, Equatable {
+    /// Bumped when the archive layout or a CSV's columns change meaning.
+    public static let currentSchema = 1
+
+    public struct Tool: Codable, Sendable, Equatable {
+        public var name: String
+        public var version: String
+        public var commandLine: [String]
+        public init(name: String = "padbench", version: String, commandLine: [String]) {
+            self.name = name
+            self.version = version
+            self.commandLine = commandLine
+        }
+    }
+
+    public struct Dataset: Codable, Sendable, Equatable {
+        public var name: String
+        public var path: String
+        public var layout: String
+        /// Hex digest over every sample's id, label, species, split and file size, in id order:
+        /// equal fingerprints mean the same labelled samples.
+        public var fingerprint: String
+        public var samples: Int
+        /// `k/n` when this run measured one shard, else empty.
+        public var shard: String
+        public init(name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "") {
+            self.name = name
+            self.path = path
+            self.layout = layout
+            self.fingerprint = fingerprint
+            self.samples = samples
+            self.shard = shard
+        }
+    }
+
+    public struct Output: Codable, Sendable, Equatable {
+        public var name: String
+        public var unit: String
+        public var minimum: Double?
+        public var maximum: Double?
+        public var direction: String
+        public init(name: String, unit: String, minimum: Double?, maximum: Double?, direction: String) {
+            self.name = name
+            self.unit = unit
+            self.minimum = minimum
+            self.maximum = maximum
+            self.direction = direction
+        }
+    }
+
+    public struct Estimator: Codable, Sendable, Equatable {
+        public var name: String
+        public var version: String
+        public var parameters: [String: String]
+        public var outputs: [Output]
+        /// One-time set-up (cascade loading, model loading), reported apart from per-sample time.
+        public var coldStartNanoseconds: UInt64
+        public init(name: String, version: String, parameters: [String: String], outputs: [Output], coldStartNanoseconds: UInt64) {
+            self.name = name
+            self.version = version
+            self.parameters = parameters
+            self.outputs = outputs
+            self.coldStartNanoseconds = coldStartNanoseconds
+        }
+    }
+
+    public struct Machine: Codable, Sendable, Equatable {
+        public var hostname: String
+        public var operatingSystem: String
+        public var processors: Int
+        public var memoryBytes: UInt64
+        public var concurrency: Int
+        public init(hostname: String, operatingSystem: String, processors: Int, memoryBytes: UInt64, concurrency: Int) {
+            self.hostname = hostname
+            self.operatingSystem = operatingSystem
+            self.processors = processors
+            self.memoryBytes = memoryBytes
+            self.concurrency = concurrency
+        }
+
+        public static func current(concurrency: Int) -> Machine {
+            let info = ProcessInfo.processInfo
+            return Machine(hostname: info.hostName, operatingSystem: info.operatingSystemVersionString,
+                           processors: info.activeProcessorCount, memoryBytes: info.physicalMemory,
+                           concurrency: concurrency)
+        }
+    }
+
+    public struct Times: Codable, Sendable, Equatable {
+        public var started: String
+        public var finished: String
+        public var wallSeconds: Double
+        public init(started: String, finished: String, wallSeconds: Double) {
+            self.started = started
+            self.finished = finished
+            self.wallSeconds = wallSeconds
+        }
+    }
+
+    public var schema: Int
+    /// `bench` (measured here), `eval` (decided on imported scores or a stored archive), `import`, `merge`.
+    public var kind: String
+    public var tool: Tool
+    public var conventions: [String: String]
+    public var dataset: Dataset
+    public var estimators: [Estimator]
+    /// Profile names; their YAML is stored in the archive under `profiles/<name>.yaml`.
+    public var profiles: [String]
+    public var machine: Machine
+    public var times: Times
+    public var counts: [String: Int]
+
+    public init(schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],
+                dataset: Dataset, estimators: [Estimator], profiles: [String], machine: Machine, times: Times,
+                counts: [String: Int]) {
+        self.schema = schema
+        self.kind = kind
+        self.tool = tool
+        self.conventions = conventions
+        self.dataset = dataset
+        self.estimators = estimators
+        self.profiles = profiles
+        self.machine = machine
+        self.times = times
+        self.counts = counts
+    }
+
+    /// Pretty, key-sorted JSON so that manifests diff well.
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return Array(try encoder.encode(self)) + [0x0A]
+    }
+
+    public static func decode(from bytes: [UInt8]) throws -> RunManifest {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(RunManifest.self, from: Data(bytes))
+    }
+}

@@ -1,0 +1,47 @@
+import PadEstimators
+
+/// The built-in estimators, as the CLI and profile validation see them.
+public enum EstimatorCatalog {
+    /// Every estimator padbench ships, in the order they run when all are selected.
+    public static var registry: EstimatorRegistry {
+        EstimatorRegistry(entries: [])
+    }
+
+    /// Output descriptors by full name (`quality.sharpness`) for every built-in estimator; what
+    /// profiles are validated against. Estimators whose set-up fails (no cascade files) still
+    /// declare outputs through their type, so this never needs the files.
+    public static func outputs(options: EstimatorOptions = EstimatorOptions()) -> [String: OutputDescriptor] {
+        var catalogue: [String: OutputDescriptor] = [:]
+        for entry in registry.entries {
+            guard let estimator = try? entry.factory(options) else { continue }
+            for output in estimator.outputs { catalogue["\(estimator.name).\(output.name)"] = output }
+        }
+        return catalogue
+    }
+
+    /// Human-readable listing for `padbench estimators list`.
+    public static func describe(options: EstimatorOptions) throws -> String {
+        var lines: [String] = []
+        for entry in registry.entries {
+            let estimator = try entry.factory(options)
+            lines.append("\(estimator.name) \(estimator.version): \(entry.summary)")
+            if !estimator.dependencies.isEmpty { lines.append("  needs: \(estimator.dependencies.joined(separator: ", "))") }
+            for (key, value) in estimator.parameters.sorted(by: { $0.key < $1.key }) {
+                lines.append("  parameter \(key) = \(value)")
+            }
+            for output in estimator.outputs {
+                let range = "[\(format(output.minimum)), \(format(output.maximum))]"
+                let unit = output.unit.isEmpty ? "" : " \(output.unit)"
+                lines.append("  \(estimator.name).\(output.name)  \(range)\(unit)  \(output.direction.rawValue)  \(output.summary)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func format(_ value: Double) -> String {
+        if value == .infinity { return "inf" }
+        if value == -.infinity { return "-inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+}

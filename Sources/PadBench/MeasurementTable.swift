@@ -1,0 +1,61 @@
+import PadDataset
+
+/// The measurements of a run held column by column: what deciding and scoring need, and
+/// nothing per sample beyond it (no images, no paths). Built while measuring, or read back from
+/// an archive's `samples.csv` so that profiles can be re-decided without re-measuring.
+///
+/// ```swift
+/// var table = MeasurementTable(columns: ["quality.sharpness"])
+/// table.append(id: "a.jpg", label: .bonaFide, split: .eval, status: .ok, values: [412.5])
+/// let sharpness = table.column(named: "quality.sharpness")!
+/// ```
+public struct MeasurementTable: Sendable {
+    public private(set) var columns: [String]
+    public private(set) var ids: [String] = []
+    public private(set) var labels: [Label] = []
+    public private(set) var splits: [Split] = []
+    public private(set) var statuses: [SampleStatus] = []
+    /// Column-major values: `values[c][i]` is output `columns[c]` of sample `i`.
+    public private(set) var values: [[Double]]
+    private var columnIndex: [String: Int]
+
+    public init(columns: [String]) {
+        self.columns = columns
+        self.values = Array(repeating: [], count: columns.count)
+        self.columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+    }
+
+    public var count: Int { ids.count }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        ids.reserveCapacity(n)
+        labels.reserveCapacity(n)
+        splits.reserveCapacity(n)
+        statuses.reserveCapacity(n)
+        for c in values.indices { values[c].reserveCapacity(n) }
+    }
+
+    public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double]) {
+        precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
+        ids.append(id)
+        labels.append(label)
+        splits.append(split)
+        statuses.append(status)
+        for c in row.indices { values[c].append(row[c]) }
+    }
+
+    public func columnIndex(of name: String) -> Int? { columnIndex[name] }
+
+    public func column(named name: String) -> [Double]? {
+        columnIndex[name].map { values[$0] }
+    }
+
+    /// Value of output `column` for sample `i`, NaN when the output was not measured in this run.
+    @inlinable
+    public func value(_ column: Int?, _ i: Int) -> Double {
+        guard let column else { return .nan }
+        return values[column][i]
+    }
+
+    public var failedCount: Int { statuses.reduce(0) { $0 + ($1.isOK ? 0 : 1) } }
+}

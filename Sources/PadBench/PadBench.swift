@@ -1,1 +1,0 @@
-// PadBench module: see README.md

@@ -1,0 +1,5 @@
+/// The tool's name and version, recorded in every manifest and report.
+public enum ToolInfo {
+    public static let name = "padbench"
+    public static let version = "0.1.0"
+}

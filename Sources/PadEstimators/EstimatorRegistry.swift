@@ -1,0 +1,123 @@
+import Foundation
+
+/// Options that built-in estimators read at construction (cold start).
+public struct EstimatorOptions: Sendable {
+    /// Folder holding OpenCV's cascade XML files (Debian `opencv-data`).
+    public var cascadeDirectory: String
+    /// Use the dataset's face box instead of the detector when a sample has one.
+    public var useDatasetFaceBox: Bool
+    /// Model file of the trainable PAD baseline (`pad` estimator).
+    public var padModelPath: String?
+    /// Command lines of external estimators, by estimator name (`external:NAME=CMD`).
+    public var externalCommands: [String: String]
+    /// Per-sample timeout for external estimators, in seconds.
+    public var externalTimeout: Double
+
+    public init(cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
+                padModelPath: String? = nil, externalCommands: [String: String] = [:], externalTimeout: Double = 30) {
+        self.cascadeDirectory = cascadeDirectory
+        self.useDatasetFaceBox = useDatasetFaceBox
+        self.padModelPath = padModelPath
+        self.externalCommands = externalCommands
+        self.externalTimeout = externalTimeout
+    }
+
+    /// `$PADBENCH_CASCADES`, else Debian's `/usr/share/opencv4`.
+    public static var defaultCascadeDirectory: String {
+        ProcessInfo.processInfo.environment["PADBENCH_CASCADES"] ?? "/usr/share/opencv4"
+    }
+}
+
+/// Why an estimator could not be set up; reported before any sample is processed.
+public struct EstimatorSetupError: Error, Sendable, CustomStringConvertible {
+    public var estimator: String
+    public var message: String
+    public init(estimator: String, message: String) {
+        self.estimator = estimator
+        self.message = message
+    }
+    public var description: String { "estimator '\(estimator)': \(message)" }
+}
+
+/// The built-in estimators by name, and the dependency order they run in.
+///
+/// ```swift
+/// let registry = EstimatorRegistry.builtIn
+/// let estimators = try registry.make(["quality", "eyes"], options: EstimatorOptions())
+/// // -> [face, eyes, quality]: dependencies first, each estimator once
+/// ```
+public struct EstimatorRegistry: Sendable {
+    public typealias Factory = @Sendable (EstimatorOptions) throws -> any Estimator
+
+    public struct Entry: Sendable {
+        public var name: String
+        public var summary: String
+        public var factory: Factory
+        public init(name: String, summary: String, factory: @escaping Factory) {
+            self.name = name
+            self.summary = summary
+            self.factory = factory
+        }
+    }
+
+    public private(set) var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    public var names: [String] { entries.map(\.name) }
+
+    /// An estimator ready to run, with the time its construction took (cold start: cascade or
+    /// model loading), which reports keep apart from per-sample time.
+    public struct Built: Sendable {
+        public var estimator: any Estimator
+        public var coldStart: Duration
+    }
+
+    /// Builds the named estimators and everything they depend on, in an order where each estimator
+    /// comes after its dependencies (and otherwise in registry order, so runs are reproducible).
+    public func make(_ requested: [String], options: EstimatorOptions) throws -> [any Estimator] {
+        try build(requested, options: options).map(\.estimator)
+    }
+
+    /// ``make(_:options:)`` with each estimator's cold-start time.
+    public func build(_ requested: [String], options: EstimatorOptions) throws -> [Built] {
+        var built: [String: any Estimator] = [:]
+        var coldStart: [String: Duration] = [:]
+        let clock = ContinuousClock()
+        var pending = requested
+        while let name = pending.popLast() {
+            if built[name] != nil { continue }
+            guard let entry = entries.first(where: { $0.name == name }) else {
+                let known = names.joined(separator: ", ")
+                throw EstimatorSetupError(estimator: name, message: "unknown estimator (known: \(known))")
+            }
+            let estimator: any Estimator
+            let started = clock.now
+            do {
+                estimator = try entry.factory(options)
+                coldStart[name] = clock.now - started
+            } catch let error as EstimatorSetupError {
+                throw error
+            } catch {
+                throw EstimatorSetupError(estimator: name, message: "\(error)")
+            }
+            built[name] = estimator
+            pending.append(contentsOf: estimator.dependencies)
+        }
+        // Topological order, ties broken by registry order.
+        var ordered: [Built] = []
+        var placed = Set<String>()
+        let order = entries.map(\.name).filter { built[$0] != nil }
+        while placed.count < order.count {
+            guard let next = order.first(where: { name in
+                !placed.contains(name) && built[name]!.dependencies.allSatisfy { placed.contains($0) }
+            }) else {
+                throw EstimatorSetupError(estimator: order.filter { !placed.contains($0) }.joined(separator: ","),
+                                          message: "dependency cycle")
+            }
+            ordered.append(Built(estimator: built[next]!, coldStart: coldStart[next] ?? .zero))
+            placed.insert(next)
+        }
+        return ordered
+    }
+}
