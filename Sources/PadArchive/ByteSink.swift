@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something bytes can be streamed into: a file, a zstd compressor, a tar entry.
+public protocol ByteSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension ByteSink {
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in try write(raw) }
+    }
+}
+
+/// An output file written with POSIX `write(2)`; buffering is the caller's (CSVWriter, ZstdWriter).
+///
+/// ```swift
+/// let file = try FileSink(path: "out.bin")
+/// try file.write([1, 2, 3])
+/// try file.close()
+/// ```
+public final class FileSink: ByteSink {
+    public let path: String
+    private var descriptor: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0 { throw ArchiveError.io(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var pointer = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = Glibc.write(descriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ArchiveError.io(path: path, message: "write failed: \(String(cString: strerror(errno)))")
+            }
+            remaining -= written
+            pointer += written
+        }
+    }
+
+    public func close() throws {
+        guard descriptor >= 0 else { return }
+        let status = Glibc.close(descriptor)
+        descriptor = -1
+        if status != 0 { throw ArchiveError.io(path: path, message: "close failed: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if descriptor >= 0 { _ = Glibc.close(descriptor) } }
+}

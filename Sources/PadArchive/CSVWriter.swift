@@ -1,0 +1,100 @@
+/// Streams CSV rows (RFC 4180) into a file through a 1 MiB buffer.
+///
+/// ```swift
+/// let csv = try CSVWriter(path: "summary.csv")
+/// try csv.writeRow(["profile", "apcer_max"])
+/// try csv.writeRow(["basic", CSVFormat.number(0.031)])
+/// try csv.close()
+/// ```
+/// Fields containing a comma, a quote, CR or LF are quoted, with quotes doubled.
+public final class CSVWriter {
+    public let path: String
+    private let file: FileSink
+    private var buffer: [UInt8] = []
+    private let flushThreshold = 1 << 20
+
+    public init(path: String) throws {
+        self.path = path
+        file = try FileSink(path: path)
+        buffer.reserveCapacity(flushThreshold + 4096)
+    }
+
+    public func writeRow<S: Sequence>(_ fields: S) throws where S.Element == String {
+        var first = true
+        for field in fields {
+            if !first { buffer.append(UInt8(ascii: ",")) }
+            first = false
+            CSVFormat.appendField(field, to: &buffer)
+        }
+        buffer.append(0x0A)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    public func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try file.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    public func close() throws {
+        try flush()
+        try file.close()
+    }
+
+    /// A whole table as CSV bytes (small reports).
+    public static func encode(header: [String], rows: [[String]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for row in [header] + rows {
+            for (i, field) in row.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                CSVFormat.appendField(field, to: &bytes)
+            }
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+}
+
+/// How padbench writes values into CSV cells, everywhere.
+public enum CSVFormat {
+    /// Shortest text that reads back to the same Double; integers without `.0`; NaN (not
+    /// assessable) as the empty field; infinities as `inf` / `-inf`.
+    public static func number(_ value: Double) -> String {
+        if value.isNaN { return "" }
+        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+        if value == value.rounded(.towardZero), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    public static func number(_ value: Int) -> String { String(value) }
+    public static func number(_ value: UInt64) -> String { String(value) }
+
+    /// Parses what ``number(_:)`` writes (and ordinary decimal text); empty or `nan` is NaN.
+    public static func parseNumber(_ text: Substring) -> Double? {
+        if text.isEmpty { return .nan }
+        switch text.lowercased() {
+        case "nan": return .nan
+        case "inf", "+inf", "infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: return Double(text)
+        }
+    }
+
+    static func appendField(_ field: String, to buffer: inout [UInt8]) {
+        var needsQuotes = false
+        for byte in field.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+            needsQuotes = true
+            break
+        }
+        if !needsQuotes {
+            buffer.append(contentsOf: field.utf8)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for byte in field.utf8 {
+            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+            buffer.append(byte)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

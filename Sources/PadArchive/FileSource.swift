@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file read sequentially in large chunks with POSIX `read(2)`.
+public final class FileSource {
+    public let path: String
+    private var descriptor: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 { throw ArchiveError.io(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if descriptor >= 0 { _ = close(descriptor) } }
+
+    public func size() throws -> Int {
+        var info = stat()
+        if fstat(descriptor, &info) != 0 { throw ArchiveError.io(path: path, message: "cannot stat") }
+        return Int(info.st_size)
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at end of file.
+    public func read(into buffer: inout [UInt8]) throws -> Int {
+        let capacity = buffer.count
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, capacity) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ArchiveError.io(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            return n
+        }
+    }
+
+    /// The whole file.
+    public static func readAll(_ path: String) throws -> [UInt8] {
+        let source = try FileSource(path: path)
+        var result: [UInt8] = []
+        result.reserveCapacity(try source.size())
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try source.read(into: &chunk)
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// PadArchive module: see README.md

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import PadArchive
+
+@Suite struct ResultArchiveTests {
+    @Test func gnuTarReadsWhatWeWriteByteForByte() throws {
+        let folder = temporaryFolder()
+        let big = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }
+        try Data(big).write(to: URL(fileURLWithPath: folder + "/big.bin"))
+        let longName = "reports/" + String(repeating: "very-long-folder-name/", count: 6) + "file.csv"
+        let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", modified: 1_700_000_000)
+        try archive.add(name: "manifest.json", contents: Array("{\"a\": 1}\n".utf8))
+        try archive.add(name: longName, contents: Array("x,y\n1,2\n".utf8))
+        try archive.addFile(name: "big.bin", fromPath: folder + "/big.bin")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/results.tar.zst"))
+        try archive.commit()
+        #expect(FileManager.default.fileExists(atPath: folder + "/results.tar.zst"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/results.tar.zst.partial"))
+
+        let listing = run(["tar", "--zstd", "-tf", "results.tar.zst"], in: folder)
+        #expect(listing.status == 0)
+        #expect(listing.output.split(separator: "\n").map(String.init) == ["manifest.json", longName, "big.bin"])
+        let out = folder + "/x"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        #expect(run(["tar", "--zstd", "-xf", "../results.tar.zst"], in: out).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/big.bin")) == Data(big))
+        #expect(try String(contentsOfFile: out + "/" + longName, encoding: .utf8) == "x,y\n1,2\n")
+        #expect(run(["zstd", "-t", "-q", "results.tar.zst"], in: folder).status == 0)
+
+        let reader = try ResultArchiveReader(path: folder + "/results.tar.zst")
+        #expect(reader.entryNames == ["manifest.json", longName, "big.bin"])
+        #expect(try reader.entry(named: "big.bin") == big)
+        #expect(throws: ArchiveError.missingEntry(path: folder + "/results.tar.zst", entry: "nope")) {
+            try reader.entry(named: "nope")
+        }
+    }
+
+    @Test func truncatedAndForeignArchivesAreClearErrors() throws {
+        let folder = temporaryFolder()
+        let archive = try ResultArchiveWriter(finalPath: folder + "/r.tar.zst")
+        try archive.add(name: "a.txt", contents: Array(repeating: 65, count: 100_000))
+        try archive.commit()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/r.tar.zst"))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: folder + "/cut.tar.zst"))
+        try Data("hello, not zstd".utf8).write(to: URL(fileURLWithPath: folder + "/foreign.tar.zst"))
+        #expect { try ResultArchiveReader(path: folder + "/cut.tar.zst") } throws: { error in
+            "\(error)".contains("truncated")
+        }
+        #expect { try ResultArchiveReader(path: folder + "/foreign.tar.zst") } throws: { error in
+            "\(error)".contains("not a zstd stream")
+        }
+        // A zstd stream that holds no tar.
+        _ = run(["sh", "-c", "printf 'plain text that is not a tar header' | zstd -q -o plain.zst"], in: folder)
+        #expect { try ResultArchiveReader(path: folder + "/plain.zst") } throws: { error in
+            "\(error)".contains("tar")
+        }
+    }
+}
+
+@Suite struct CSVTests {
+    @Test func writerQuotesAndReaderRoundTrips() throws {
+        let folder = temporaryFolder()
+        let rows = [["id", "note", "value"], ["a,b", "say \"hi\"", "1.5"], ["multi\nline", "", "-3"]]
+        let writer = try CSVWriter(path: folder + "/t.csv")
+        for row in rows { try writer.writeRow(row) }
+        try writer.close()
+        let text = try String(contentsOfFile: folder + "/t.csv", encoding: .utf8)
+        #expect(text == "id,note,value\n\"a,b\",\"say \"\"hi\"\"\",1.5\n\"multi\nline\",,-3\n")
+        let table = try CSVTable(path: folder + "/t.csv")
+        #expect(table.header == rows[0])
+        #expect(table.records.map(\.fields) == Array(rows.dropFirst()))
+        #expect(table.records.map(\.line) == [2, 3])
+    }
+
+    @Test func malformedLinesNameFileAndLine() throws {
+        #expect(throws: ArchiveError.csv(path: "m.csv", line: 3, message: "1 fields, the header has 2")) {
+            try CSVTable(bytes: Array("a,b\n1,2\n3\n".utf8), path: "m.csv")
+        }
+        #expect(throws: ArchiveError.csv(path: "m.csv", line: 2, message: "unterminated quoted field")) {
+            try CSVTable(bytes: Array("a,b\n\"1,2\n".utf8), path: "m.csv")
+        }
+    }
+
+    @Test func numbersAreShortestRoundTripAndNaNIsEmpty() {
+        #expect(CSVFormat.number(0.031) == "0.031")
+        #expect(CSVFormat.number(3.0) == "3")
+        #expect(CSVFormat.number(Double.nan) == "")
+        #expect(CSVFormat.number(1.0 / 3.0) == "0.3333333333333333")
+        #expect(CSVFormat.parseNumber("")!.isNaN)
+        #expect(CSVFormat.parseNumber("0.3333333333333333") == 1.0 / 3.0)
+    }
+}
