@@ -1,0 +1,39 @@
+import Foundation
+
+/// Loads a dataset folder in one of the ``DatasetLayout``s.
+///
+/// ```swift
+/// let dataset = try DatasetLoader().load("datasets/sample")          // layout auto-detected
+/// print(dataset.samples.count, dataset.problems)
+/// ```
+/// Auto-detection: a `manifest.csv` at the root means `manifest`; `bonafide/` and `attack/`
+/// folders (directly or under split folders) mean `tree`. A missing folder is an error.
+public struct DatasetLoader: Sendable {
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
+
+    public init() {}
+
+    public func load(_ root: String, layout: DatasetLayout? = nil) throws(DatasetProblem) -> LoadedDataset {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DatasetProblem(.missingFile, file: root, "dataset folder not found")
+        }
+        let chosen: DatasetLayout
+        if let layout { chosen = layout } else { chosen = try detectLayout(root) }
+        switch chosen {
+        case .manifest: return try ManifestLayout.load(root: root, manifest: root + "/manifest.csv")
+        case .tree: return TreeLayout.load(root: root)
+        }
+    }
+
+    public func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: root + "/manifest.csv") { return .manifest }
+        let tops = ["", "/train", "/dev", "/eval"]
+        if tops.contains(where: { fm.fileExists(atPath: root + $0 + "/bonafide") || fm.fileExists(atPath: root + $0 + "/attack") }) {
+            return .tree
+        }
+        throw DatasetProblem(.badLayout, file: root,
+                             "cannot tell the layout: no manifest.csv, no bonafide/ or attack/ folder (pass --layout)")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`.
+/// Ids are paths relative to the root; samples are sorted by id so runs are reproducible.
+enum TreeLayout {
+    static func load(root: String) -> LoadedDataset {
+        var samples: [Sample] = []
+        var problems: [DatasetProblem] = []
+        let fm = FileManager.default
+        for split in [Split.none, .train, .dev, .eval] {
+            let base = split == .none ? "" : split.rawValue + "/"
+            for labelFolder in ["bonafide", "attack"] {
+                let folder = root + "/" + base + labelFolder
+                guard let walker = fm.enumerator(atPath: folder) else { continue }
+                while let relative = walker.nextObject() as? String {
+                    let ext = (relative as NSString).pathExtension.lowercased()
+                    guard DatasetLoader.imageExtensions.contains(ext) else { continue }
+                    let id = base + labelFolder + "/" + relative
+                    let label: Label
+                    if labelFolder == "bonafide" {
+                        label = .bonaFide
+                    } else {
+                        let parts = relative.split(separator: "/")
+                        guard parts.count >= 2 else {
+                            problems.append(DatasetProblem(.unknownLabel, file: id, "attack image not inside an attack/<species>/ folder"))
+                            continue
+                        }
+                        label = .attack(species: String(parts[0]))
+                    }
+                    samples.append(Sample(id: id, path: root + "/" + id, label: label, split: split))
+                }
+            }
+        }
+        samples.sort { $0.id < $1.id }
+        return LoadedDataset(root: root, layout: .tree, samples: samples, problems: problems)
+    }
+}

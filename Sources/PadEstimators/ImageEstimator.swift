@@ -1,0 +1,23 @@
+import PadImage
+
+/// Image size after EXIF orientation: what resolution gates (LUNA OSL 720x960 to 1080x1920)
+/// check.
+///
+/// ```swift
+/// let values = try ImageEstimator().measure(&input)   // [width, height, megapixels]
+/// ```
+public struct ImageEstimator: Estimator {
+    public let name = "image"
+    public let version = "1.0.0"
+    public let outputs: [OutputDescriptor] = [
+        .init(name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
+        .init(name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"),
+        .init(name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none, summary: "width x height / 1e6"),
+    ]
+    public var parameters: [String: String] { [:] }
+    public init() {}
+
+    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        [Double(input.image.width), Double(input.image.height), Double(input.image.pixelCount) / 1e6]
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import PadImage
+
+/// The individual quality measures of ``QualityEstimator`` as pure functions over a luminance
+/// plane (or the image) and a region, so that each can be tested on hand-made inputs.
+public enum QualityMeasures {
+    public struct HistogramStatistics: Sendable, Equatable {
+        public var mean: Double
+        public var variance: Double
+        public var underexposure: Double
+        public var overexposure: Double
+        public var entropy: Double
+    }
+
+    /// Mean, population variance, exposure fractions and entropy of the L histogram (OFIQ).
+    public static func histogramStatistics(_ l: [UInt8], width: Int, region: Region) -> HistogramStatistics {
+        var histogram = [Int](repeating: 0, count: 256)
+        l.withUnsafeBufferPointer { plane in
+            for y in region.y0..<region.y1 {
+                let row = y * width
+                for x in region.x0..<region.x1 { histogram[Int(plane[row + x])] += 1 }
+            }
+        }
+        let n = Double(region.count)
+        var sum = 0.0, sumSquares = 0.0, entropy = 0.0
+        for (value, count) in histogram.enumerated() where count > 0 {
+            let v = Double(value), c = Double(count)
+            sum += v * c
+            sumSquares += v * v * c
+            let p = c / n
+            entropy -= p * log2(p)
+        }
+        let mean = sum / n
+        let variance = max(0, sumSquares / n - mean * mean)
+        let under = histogram[0...25].reduce(0, +), over = histogram[247...255].reduce(0, +)
+        return HistogramStatistics(mean: mean, variance: variance, underexposure: Double(under) / n,
+                                   overexposure: Double(over) / n, entropy: entropy == 0 ? 0 : entropy)
+    }
+
+    /// Histogram intersection of the left and right halves' normalised L histograms; NaN when the
+    /// region is narrower than 2 pixels. An odd middle column belongs to neither half.
+    public static func illuminationUniformity(_ l: [UInt8], width: Int, region: Region) -> Double {
+        let half = region.width / 2
+        guard half >= 1, region.height >= 1 else { return .nan }
+        var left = [Int](repeating: 0, count: 256), right = left
+        for y in region.y0..<region.y1 {
+            let row = y * width
+            for x in region.x0..<(region.x0 + half) { left[Int(l[row + x])] += 1 }
+            for x in (region.x1 - half)..<region.x1 { right[Int(l[row + x])] += 1 }
+        }
+        let n = Double(half * region.height)
+        var intersection = 0.0
+        for k in 0..<256 { intersection += Double(min(left[k], right[k])) / n }
+        return intersection
+    }
+
+    /// Fraction of pixels with V = max(R,G,B) >= 230 and S = (max - min)/max <= 0.1.
+    public static func specularity(_ image: Image, region: Region) -> Double {
+        var count = 0
+        let c = image.channels
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in region.y0..<region.y1 {
+                for x in region.x0..<region.x1 {
+                    let i = (y * image.width + x) * c
+                    let r = Int(p[i]), g = c == 3 ? Int(p[i + 1]) : r, b = c == 3 ? Int(p[i + 2]) : r
+                    let maximum = max(r, g, b), minimum = min(r, g, b)
+                    // S <= 0.1  <=>  10 (max - min) <= max, in integers.
+                    if maximum >= 230 && 10 * (maximum - minimum) <= maximum { count += 1 }
+                }
+            }
+        }
+        return Double(count) / Double(region.count)
+    }
+
+    /// Variance of the 4-neighbour Laplacian over the region, neighbours mirrored at the region's
+    /// edges without repeating the edge pixel (OpenCV BORDER_REFLECT_101). NaN below 3x3.
+    public static func laplacianVariance(_ l: [UInt8], width: Int, region: Region) -> Double {
+        guard region.width >= 3, region.height >= 3 else { return .nan }
+        @inline(__always) func reflect(_ v: Int, _ lo: Int, _ hi: Int) -> Int {
+            v < lo ? 2 * lo - v : (v >= hi ? 2 * (hi - 1) - v : v)
+        }
+        var sum = 0.0, sumSquares = 0.0
+        l.withUnsafeBufferPointer { p in
+            for y in region.y0..<region.y1 {
+                let up = reflect(y - 1, region.y0, region.y1) * width, down = reflect(y + 1, region.y0, region.y1) * width
+                let row = y * width
+                for x in region.x0..<region.x1 {
+                    let left = reflect(x - 1, region.x0, region.x1), right = reflect(x + 1, region.x0, region.x1)
+                    let v = Int(p[up + x]) + Int(p[down + x]) + Int(p[row + left]) + Int(p[row + right]) - 4 * Int(p[row + x])
+                    let d = Double(v)
+                    sum += d
+                    sumSquares += d * d
+                }
+            }
+        }
+        let n = Double(region.count)
+        let mean = sum / n
+        return max(0, sumSquares / n - mean * mean)
+    }
+
+    /// Crete et al. 2007 no-reference blur, max over the two directions; NaN for a flat region
+    /// (no differences at all) or one smaller than 2x2.
+    public static func creteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
+        guard region.width >= 2, region.height >= 2 else { return .nan }
+        let w = region.width, h = region.height
+        var f = [Double](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { f[y * w + x] = Double(l[(region.y0 + y) * width + region.x0 + x]) } }
+        func directional(horizontal: Bool) -> Double {
+            // 9-tap mean filter along the direction, edge pixels replicated.
+            var blurred = [Double](repeating: 0, count: w * h)
+            let length = horizontal ? w : h, lines = horizontal ? h : w
+            var line = [Double](repeating: 0, count: length)
+            for k in 0..<lines {
+                for t in 0..<length { line[t] = horizontal ? f[k * w + t] : f[t * w + k] }
+                // Running sum over the replicated window [t-4, t+4].
+                var window = 0.0
+                for d in -4...4 { window += line[min(max(d, 0), length - 1)] }
+                for t in 0..<length {
+                    let value = window / 9
+                    if horizontal { blurred[k * w + t] = value } else { blurred[t * w + k] = value }
+                    window += line[min(t + 5, length - 1)] - line[max(t - 4, 0)]
+                }
+            }
+            var sumF = 0.0, sumV = 0.0
+            for y in (horizontal ? 0 : 1)..<h {
+                for x in (horizontal ? 1 : 0)..<w {
+                    let i = y * w + x, j = horizontal ? i - 1 : i - w
+                    let dF = abs(f[i] - f[j]), dB = abs(blurred[i] - blurred[j])
+                    sumF += dF
+                    sumV += max(0, dF - dB)
+                }
+            }
+            return sumF > 0 ? (sumF - sumV) / sumF : .nan
+        }
+        let vertical = directional(horizontal: false), horizontal = directional(horizontal: true)
+        if vertical.isNaN && horizontal.isNaN { return .nan }
+        if vertical.isNaN { return horizontal }
+        if horizontal.isNaN { return vertical }
+        return max(vertical, horizontal)
+    }
+
+    /// Mean CIELAB (D65, sRGB) a*, b* of the region and its distance from the skin box
+    /// a* in [5, 25], b* in [5, 35]; 0 inside (OFIQ natural colour). Formulas: CIE 15:2004,
+    /// sRGB IEC 61966-2-1 primaries to XYZ, white Xn = 0.95047, Yn = 1, Zn = 1.08883.
+    public static func naturalColourDistance(_ image: Image, region: Region) -> Double {
+        let lab = meanLab(image, region: region)
+        let da = max(0, 5 - lab.a, lab.a - 25), db = max(0, 5 - lab.b, lab.b - 35)
+        return (da * da + db * db).squareRoot()
+    }
+
+    public static func meanLab(_ image: Image, region: Region) -> (l: Double, a: Double, b: Double) {
+        let linear = linearTable
+        var sumL = 0.0, sumA = 0.0, sumB = 0.0
+        let c = image.channels
+        @inline(__always) func f(_ t: Double) -> Double { t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116 }
+        for y in region.y0..<region.y1 {
+            for x in region.x0..<region.x1 {
+                let i = (y * image.width + x) * c
+                let r = linear[Int(image.pixels[i])]
+                let g = c == 3 ? linear[Int(image.pixels[i + 1])] : r
+                let b = c == 3 ? linear[Int(image.pixels[i + 2])] : r
+                let X = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+                let Y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+                let Z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+                let fx = f(X), fy = f(Y), fz = f(Z)
+                sumL += 116 * fy - 16
+                sumA += 500 * (fx - fy)
+                sumB += 200 * (fy - fz)
+            }
+        }
+        let n = Double(region.count)
+        return (sumL / n, sumA / n, sumB / n)
+    }
+
+    static let linearTable: [Double] = (0..<256).map { v in
+        let x = Double(v) / 255
+        return x > 0.04045 ? pow((x + 0.055) / 1.055, 2.4) : x / 12.92
+    }
+
+    /// Mean Sobel gradient magnitude of L over pixels outside the face region (image border
+    /// pixels excluded, where the 3x3 kernel does not fit). NaN when no such pixel exists.
+    public static func backgroundGradient(_ l: [UInt8], width: Int, height: Int, face: Region) -> Double {
+        guard width >= 3, height >= 3 else { return .nan }
+        var sum = 0.0
+        var count = 0
+        l.withUnsafeBufferPointer { p in
+            for y in 1..<(height - 1) {
+                let inFaceRows = y >= face.y0 && y < face.y1
+                for x in 1..<(width - 1) {
+                    if inFaceRows && x >= face.x0 && x < face.x1 { continue }
+                    let a = Int(p[(y - 1) * width + x - 1]), b = Int(p[(y - 1) * width + x]), c = Int(p[(y - 1) * width + x + 1])
+                    let d = Int(p[y * width + x - 1]), f = Int(p[y * width + x + 1])
+                    let g = Int(p[(y + 1) * width + x - 1]), h = Int(p[(y + 1) * width + x]), i = Int(p[(y + 1) * width + x + 1])
+                    let gx = (c + 2 * f + i) - (a + 2 * d + g)
+                    let gy = (g + 2 * h + i) - (a + 2 * b + c)
+                    sum += Double(gx * gx + gy * gy).squareRoot()
+                    count += 1
+                }
+            }
+        }
+        return count > 0 ? sum / Double(count) : .nan
+    }
+}

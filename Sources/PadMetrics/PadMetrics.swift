@@ -1,1 +1,0 @@
-// PadMetrics module: see README.md

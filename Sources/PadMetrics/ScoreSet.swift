@@ -1,0 +1,63 @@
+/// Scores of labelled presentations: the input of every PAD metric.
+///
+/// ```swift
+/// var set = ScoreSet()
+/// set.append(score: 0.91, species: nil)            // bona fide
+/// set.append(score: 0.12, species: "print")        // attack
+/// set.append(score: .nan, species: "replay")       // failure to process (FTA)
+/// let point = try set.operatingPoint(at: 0.5)
+/// ```
+/// Convention (padbench, bob.measure): higher score = more bona fide; a presentation is accepted
+/// as bona fide when score >= threshold. A NaN score, or `failed`, is a failure to process: left
+/// out of the headline rates and counted as non-response.
+public struct ScoreSet: Sendable {
+    public private(set) var scores: [Double] = []
+    /// Index into ``speciesNames`` for attacks, -1 for bona fide.
+    public private(set) var speciesIndex: [Int32] = []
+    public private(set) var speciesNames: [String] = []
+    private var speciesLookup: [String: Int32] = [:]
+
+    public init() {}
+
+    public var count: Int { scores.count }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        scores.reserveCapacity(n)
+        speciesIndex.reserveCapacity(n)
+    }
+
+    /// Adds one presentation; `species == nil` means bona fide. NaN scores are failures.
+    public mutating func append(score: Double, species: String?) {
+        scores.append(score)
+        guard let species else {
+            speciesIndex.append(-1)
+            return
+        }
+        if let index = speciesLookup[species] {
+            speciesIndex.append(index)
+        } else {
+            let index = Int32(speciesNames.count)
+            speciesNames.append(species)
+            speciesLookup[species] = index
+            speciesIndex.append(index)
+        }
+    }
+
+    public func isBonaFide(_ i: Int) -> Bool { speciesIndex[i] < 0 }
+    public func isFailure(_ i: Int) -> Bool { scores[i].isNaN }
+}
+
+/// Why a score set cannot be scored.
+public enum MetricsError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noBonaFide
+    case noAttacks
+    case badTarget(String)
+
+    public var description: String {
+        switch self {
+        case .noBonaFide: return "no processed bona fide samples: BPCER is undefined"
+        case .noAttacks: return "no processed attack samples: APCER is undefined"
+        case let .badTarget(text): return text
+        }
+    }
+}
