@@ -24,8 +24,8 @@ let package = Package(
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"]),
         .target(name: "PadDataset", dependencies: ["PadImage"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"]),
-        // Pure functions over score arrays; no dependencies, so profiles can calibrate with them.
-        .target(name: "PadMetrics"),
+        // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
+        .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
         .target(
             name: "PadProfiles",
             dependencies: ["PadEstimators", "PadDataset", "PadMetrics", .product(name: "Yams", package: "Yams")],
@@ -40,7 +40,6 @@ let package = Package(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(

@@ -4,7 +4,10 @@ import PadEstimators
 public enum EstimatorCatalog {
     /// Every estimator padbench ships, in the order they run when all are selected.
     public static var registry: EstimatorRegistry {
-        EstimatorRegistry(entries: [])
+        EstimatorRegistry(entries: [
+            .init(name: "image", summary: "image size after EXIF orientation") { _ in ImageEstimator() },
+            .init(name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)") { _ in QualityEstimator() },
+        ])
     }
 
     /// Output descriptors by full name (`quality.sharpness`) for every built-in estimator; what

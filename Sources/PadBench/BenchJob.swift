@@ -1,0 +1,44 @@
+import PadDataset
+import PadEstimators
+import PadProfiles
+
+/// Everything `padbench bench` needs: what to measure, how to decide, where to write.
+public struct BenchJob: Sendable {
+    public var dataset: LoadedDataset
+    public var profiles: [Profile]
+    /// Estimators to run beyond those the profiles need.
+    public var extraEstimators: [String]
+    public var estimatorOptions: EstimatorOptions
+    public var outputFolder: String
+    public var concurrency: Int
+    public var maxPixels: Int
+    /// `k/n` shard of the dataset, or nil for all of it.
+    public var shard: Shard?
+    public var showProgress: Bool
+    public var commandLine: [String]
+
+    public init(dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
+                estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
+                concurrency: Int, maxPixels: Int = 100_000_000, shard: Shard? = nil, showProgress: Bool = false,
+                commandLine: [String] = []) {
+        self.dataset = dataset
+        self.profiles = profiles
+        self.extraEstimators = extraEstimators
+        self.estimatorOptions = estimatorOptions
+        self.outputFolder = outputFolder
+        self.concurrency = concurrency
+        self.maxPixels = maxPixels
+        self.shard = shard
+        self.showProgress = showProgress
+        self.commandLine = commandLine
+    }
+
+    /// Estimator names to build: what the profiles read (vendor-import outputs excluded), plus extras.
+    public func estimatorNames(registry: EstimatorRegistry) -> [String] {
+        var names: [String] = []
+        for name in profiles.flatMap(\.requiredEstimators) + extraEstimators where registry.names.contains(name) || name.hasPrefix("external") {
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PadArchive
+import PadMetrics
+import PadProfiles
+import PadReport
+
+/// Writes the reports of a run into its folder and packs everything into `results.tar.zst`.
+///
+/// ```swift
+/// let archive = try RunFolderWriter(folder: "reports/run").write(manifest: m, results: r, timing: t,
+///                                                               profiles: p, streamedFiles: ["samples.csv"])
+/// ```
+public struct RunFolderWriter: Sendable {
+    public let folder: String
+    public init(folder: String) { self.folder = folder }
+
+    /// Files already written into the folder (`samples.csv`, `decisions.csv`) are streamed into
+    /// the archive from disk; reports are written beside them and added too.
+    @discardableResult
+    public func write(manifest: RunManifest, results: [ProfileResult],
+                      timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)],
+                      profiles: [Profile], streamedFiles: [String]) throws -> String {
+        var reports: [(String, [UInt8])] = []
+        func add(_ name: String, _ table: ReportTables.Table) {
+            reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
+        }
+        add("summary.csv", ReportTables.summary(results))
+        add("per_species.csv", ReportTables.perSpecies(results))
+        add("reject_reasons.csv", ReportTables.rejectReasons(results))
+        add("curves.csv", ReportTables.curves(results))
+        if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
+        for (name, bytes) in reports {
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        let manifestBytes = try manifest.encoded()
+        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+
+        let archivePath = folder + "/results.tar.zst"
+        let archive = try ResultArchiveWriter(finalPath: archivePath)
+        try archive.add(name: "manifest.json", contents: manifestBytes)
+        for name in streamedFiles { try archive.addFile(name: name, fromPath: folder + "/" + name) }
+        for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }
+        for profile in profiles { try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8)) }
+        try archive.commit()
+        return archivePath
+    }
+}

@@ -1,0 +1,40 @@
+/// A deterministic part `k` of `n` of a dataset: a sample belongs to shard
+/// `fnv1a64(id) % n == k - 1`, so shards are disjoint, cover the dataset, and a sample's shard
+/// does not change when other samples are added or removed.
+///
+/// ```swift
+/// let shard = try Shard(parsing: "2/4")
+/// let mine = samples.filter(shard.contains)
+/// ```
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        precondition(count >= 1 && index >= 1 && index <= count)
+        self.index = index
+        self.count = count
+    }
+
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    public func contains(_ sample: Sample) -> Bool {
+        Int(Self.fnv1a64(sample.id) % UInt64(count)) == index - 1
+    }
+
+    /// FNV-1a, 64-bit (Fowler, Noll, Vo): stable across runs and platforms, unlike `Hasher`.
+    public static func fnv1a64(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,37 @@
+/// SplitMix64 (Steele, Lea, Flood 2014; Vigna's reference constants): a small, fast, seedable
+/// generator. padbench never uses the system generator for data, so the same seed always gives
+/// the same bytes.
+///
+/// ```swift
+/// var rng = SplitMix64(seed: 42)
+/// let gain = rng.uniform(0.8, 1.2)
+/// ```
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [low, high), from the top 53 bits.
+    public mutating func uniform(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
+    }
+
+    /// Standard normal by Box-Muller.
+    public mutating func gaussian() -> Double {
+        let u1 = max(uniform(0, 1), 1e-300), u2 = uniform(0, 1)
+        return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
+    }
+
+    public mutating func integer(_ low: Int, _ high: Int) -> Int { low + Int(next() % UInt64(high - low + 1)) }
+}
+
+import Foundation
+@inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
+@inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }

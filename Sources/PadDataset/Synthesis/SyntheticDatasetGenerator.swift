@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import PadImage
+
+/// Writes a synthetic PAD dataset: bona fide and attack presentations made from source photos by
+/// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.
+///
+/// ```swift
+/// let generator = try SyntheticDatasetGenerator(sourcesFolder: "datasets/sources")
+/// try generator.generate(into: "datasets/synth", count: 1000, seed: 1, species: [.print, .replay])
+/// ```
+/// Splits are by subject: subjects are shuffled with the seed and dealt to eval, dev, train in
+/// turn, so one person's photos never appear in two splits. Half the images are bona fide, the
+/// rest are shared equally among the requested species; sources are used in turn. Image `i` draws
+/// its parameters from `SplitMix64(seed: seed ^ fnv(i))`, so output is byte-identical for the same
+/// arguments whatever the number of threads.
+public struct SyntheticDatasetGenerator: Sendable {
+    public struct Source: Sendable {
+        public var file: String
+        public var subject: String
+        public var face: Box
+        public var image: Image
+    }
+
+    public let sources: [Source]
+
+    /// Reads `sources.csv` (`file,subject,x,y,w,h,licence`) in the folder and decodes each photo.
+    public init(sourcesFolder: String) throws {
+        let path = sourcesFolder + "/sources.csv"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DatasetProblem(.missingFile, file: path, "cannot read the sources list")
+        }
+        let records = try CSVLines.parse(Array(data), path: path)
+        guard let header = records.first, header.fields.prefix(6) == ["file", "subject", "x", "y", "w", "h"] else {
+            throw DatasetProblem(.badLine, file: path, line: 1, "header must start with file,subject,x,y,w,h")
+        }
+        var sources: [Source] = []
+        for record in records.dropFirst() {
+            let f = record.fields
+            guard f.count >= 6, let x = Double(f[2]), let y = Double(f[3]), let w = Double(f[4]), let h = Double(f[5]), w > 0, h > 0 else {
+                throw DatasetProblem(.badLine, file: path, line: record.line, "expected file,subject,x,y,w,h with a positive box")
+            }
+            let image: Image
+            do { image = try ImageDecoder().decode(fileAt: sourcesFolder + "/" + f[0]) } catch {
+                throw DatasetProblem(.undecodable, file: sourcesFolder + "/" + f[0], "\(error)")
+            }
+            sources.append(Source(file: f[0], subject: f[1], face: Box(x: x, y: y, width: w, height: h), image: image))
+        }
+        guard !sources.isEmpty else { throw DatasetProblem(.badLine, file: path, "no sources listed") }
+        self.sources = sources
+    }
+
+    /// Subject -> split, dealt eval, dev, train after a seeded shuffle.
+    public func splits(seed: UInt64) -> [String: Split] {
+        var subjects = Array(Set(sources.map(\.subject))).sorted()
+        var rng = SplitMix64(seed: seed)
+        subjects.shuffle(using: &rng)
+        let order: [Split] = [.eval, .dev, .train]
+        return Dictionary(uniqueKeysWithValues: subjects.enumerated().map { ($1, order[$0 % 3]) })
+    }
+
+    @discardableResult
+    public func generate(into folder: String, count: Int, seed: UInt64,
+                         species: [PresentationSynthesizer.Kind] = [.print, .replay],
+                         width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Int {
+        let synthesizer = PresentationSynthesizer(width: width, height: height)
+        let splitOf = splits(seed: seed)
+        let attackKinds = species.filter { $0 != .bonafide }
+        precondition(!attackKinds.isEmpty, "at least one attack species")
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let plan: [(kind: PresentationSynthesizer.Kind, source: Source, relative: String)] = (0..<count).map { i in
+            let kind: PresentationSynthesizer.Kind = i % 2 == 0 ? .bonafide : attackKinds[(i / 2 / sources.count) % attackKinds.count]
+            let source = sources[(i / 2) % sources.count]
+            let split = splitOf[source.subject] ?? .eval
+            let name = String(format: "%06d.jpg", i)
+            let relative = "\(split.rawValue)/\(kind == .bonafide ? "bonafide" : "attack/\(kind.rawValue)")/\(name)"
+            return (kind, source, relative)
+        }
+        for folderName in Set(plan.map { ($0.relative as NSString).deletingLastPathComponent }) {
+            try fm.createDirectory(atPath: folder + "/" + folderName, withIntermediateDirectories: true)
+        }
+        let rows = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
+        rows.initialize(repeating: "")
+        defer { rows.deallocate() }
+        let failures = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
+        failures.initialize(repeating: "")
+        defer { failures.deallocate() }
+        let workers = max(1, concurrency)
+        nonisolated(unsafe) let rowsOut = rows, failuresOut = failures
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for i in stride(from: worker, to: count, by: workers) {
+                let item = plan[i]
+                var rng = SplitMix64(seed: seed ^ Shard.fnv1a64("image-\(i)"))
+                do {
+                    let made = try synthesizer.make(item.kind, from: item.source.image, face: item.source.face, rng: &rng)
+                    try Data(made.jpeg).write(to: URL(fileURLWithPath: folder + "/" + item.relative))
+                    let box = made.face.clipped(width: width, height: height)
+                    let label = item.kind == .bonafide ? "bonafide" : "attack"
+                    let species = item.kind == .bonafide ? "" : item.kind.rawValue
+                    let split = splitOf[item.source.subject]?.rawValue ?? "eval"
+                    rowsOut[i] = [item.relative, label, species, split, item.source.subject,
+                                  String(format: "%.1f", box.x), String(format: "%.1f", box.y),
+                                  String(format: "%.1f", box.width), String(format: "%.1f", box.height)].joined(separator: ",")
+                } catch {
+                    failuresOut[i] = "\(item.relative): \(error)"
+                }
+            }
+        }
+        if let failure = failures.first(where: { !$0.isEmpty }) {
+            throw DatasetProblem(.undecodable, file: folder, "generation failed: \(failure)")
+        }
+        let manifest = (["path,label,species,split,subject,x,y,w,h"] + Array(rows)).joined(separator: "\n") + "\n"
+        try manifest.write(toFile: folder + "/manifest.csv", atomically: true, encoding: .utf8)
+        return count
+    }
+}

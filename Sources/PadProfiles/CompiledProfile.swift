@@ -1,0 +1,81 @@
+/// A profile bound to a column layout: gates hold column indices, so deciding is a loop over
+/// Doubles without dictionary lookups (it runs once per sample per profile).
+///
+/// ```swift
+/// let compiled = profile.compiled(columns: table.columns, calibratedThresholds: [2: 0.41])
+/// let decision = compiled.decide { column in table.values[column][i] }
+/// ```
+public struct CompiledProfile: Sendable {
+    public struct CompiledGate: Sendable {
+        public var gateIndex: Int
+        public var gate: Gate
+        /// Column of the output; nil when the run has no such column (the gate then sees NaN).
+        public var column: Int?
+    }
+
+    public let profile: Profile
+    public let gates: [CompiledGate]
+    /// Column of the swept score, if the profile names one that the run measured.
+    public let scoreColumn: Int?
+
+    /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
+    public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
+        let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        var gates: [CompiledGate] = []
+        for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {
+            var bound = gate
+            if gate.calibration != nil { bound.threshold = calibratedThresholds[i] ?? .nan }
+            gates.append(CompiledGate(gateIndex: i, gate: bound, column: index[gate.output]))
+        }
+        self.profile = profile
+        self.gates = gates
+        self.scoreColumn = profile.score.flatMap { index[$0] }
+    }
+
+    /// Accept when every active gate passes; otherwise the first failing gate.
+    @inlinable
+    public func decide(_ value: (Int) -> Double) -> Decision {
+        for g in gates {
+            let v = g.column.map(value) ?? .nan
+            if !g.gate.passes(v) { return Decision(failedGate: g.gateIndex, valueWasNaN: v.isNaN) }
+        }
+        return .accepted
+    }
+
+    /// The swept score with the other gates held fixed: the score itself when every gate that is
+    /// not on the score output passes, -inf when one of them fails (rejected at every threshold),
+    /// NaN when the score column is missing.
+    @inlinable
+    public func effectiveScore(_ value: (Int) -> Double) -> Double {
+        guard let scoreColumn else { return .nan }
+        let scoreName = profile.score
+        for g in gates where g.gate.output != scoreName {
+            let v = g.column.map(value) ?? .nan
+            if !g.gate.passes(v) { return -.infinity }
+        }
+        let s = value(scoreColumn)
+        return s.isNaN ? -.infinity : s
+    }
+}
+
+/// The outcome of a profile on one sample.
+public struct Decision: Sendable, Equatable {
+    /// Index into `profile.gates` of the first failing gate; -1 when accepted.
+    public var failedGate: Int
+    /// True when the failing gate saw NaN (the output could not be assessed).
+    public var valueWasNaN: Bool
+
+    public init(failedGate: Int, valueWasNaN: Bool = false) {
+        self.failedGate = failedGate
+        self.valueWasNaN = valueWasNaN
+    }
+
+    public static let accepted = Decision(failedGate: -1)
+    public var isAccepted: Bool { failedGate < 0 }
+}
+
+extension Profile {
+    public func compiled(columns: [String], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
+        CompiledProfile(profile: self, columns: columns, calibratedThresholds: calibratedThresholds)
+    }
+}

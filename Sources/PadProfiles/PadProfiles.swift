@@ -1,1 +1,0 @@
-// PadProfiles module: see README.md

@@ -1,0 +1,151 @@
+import PadDataset
+
+/// A threshold profile: gates over estimator outputs that turn measurements into accept/reject
+/// decisions, shaped after a capture SDK's configuration.
+///
+/// ```swift
+/// let profile = try ProfileLoader(catalogue: outputs).load(yaml: text, file: "my.yaml")
+/// let compiled = try profile.compiled(columns: table.columns)
+/// let decision = compiled.decide { column in table.values[column][i] }
+/// ```
+/// A sample is accepted as bona fide when every gate passes; the decision records the first
+/// failing gate, so reports can break rejections down by reason. A gate on a NaN value (not
+/// assessable) fails.
+public struct Profile: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// Which SDK and document version the profile is shaped after.
+    public var source: String
+    /// The output that curves and EER sweep (higher = more bona fide), if any.
+    public var score: String?
+    public var gates: [Gate]
+    /// Estimator options the profile asks for (`face.use_dataset_box`).
+    public var useDatasetFaceBox: Bool
+    /// The YAML text it was loaded from (stored in archives).
+    public var yaml: String
+    /// Where it came from: a file path or `builtin:<name>`.
+    public var origin: String
+
+    public init(name: String, description: String, source: String, score: String?, gates: [Gate],
+                useDatasetFaceBox: Bool = false, yaml: String = "", origin: String = "") {
+        self.name = name
+        self.description = description
+        self.source = source
+        self.score = score
+        self.gates = gates
+        self.useDatasetFaceBox = useDatasetFaceBox
+        self.yaml = yaml
+        self.origin = origin
+    }
+
+    /// Outputs the active (not skipped) gates and the score read.
+    public var requiredOutputs: [String] {
+        var names = gates.filter { !$0.isSkipped }.map(\.output)
+        if let score { names.append(score) }
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// Estimator names the profile needs (`quality` for `quality.sharpness`).
+    public var requiredEstimators: [String] {
+        var seen = Set<String>()
+        return requiredOutputs.compactMap { $0.split(separator: ".").first.map(String.init) }.filter { seen.insert($0).inserted }
+    }
+
+    public var calibratedGates: [Int] { gates.indices.filter { gates[$0].calibration != nil } }
+}
+
+/// One condition of a profile.
+public struct Gate: Sendable, Equatable {
+    public enum Comparison: String, Sendable, CaseIterable {
+        case ge, gt, le, lt, eq, between
+    }
+
+    /// Whether the threshold carries a vendor's number in physical units exactly, or approximates
+    /// a vendor's proprietary scale on padbench's own outputs.
+    public enum Kind: String, Sendable {
+        case exact, approximation, calibrated
+    }
+
+    /// A threshold chosen on one split to meet a target rate, applied on another.
+    public struct Calibration: Sendable, Equatable {
+        public enum Target: Sendable, Equatable {
+            case apcer(Double)
+            case bpcer(Double)
+        }
+        public var target: Target
+        public var calibrationSplit: Split
+        public var appliedSplit: Split
+        public init(target: Target, calibrationSplit: Split = .dev, appliedSplit: Split = .eval) {
+            self.target = target
+            self.calibrationSplit = calibrationSplit
+            self.appliedSplit = appliedSplit
+        }
+    }
+
+    public var output: String
+    public var comparison: Comparison
+    /// The threshold (`ge`..`eq`) or the lower bound (`between`).
+    public var threshold: Double
+    /// Upper bound of `between`.
+    public var upper: Double
+    public var code: String
+    public var message: String
+    public var kind: Kind
+    public var note: String
+    /// Non-nil for gates padbench cannot evaluate yet (head pose, eye state): the reason.
+    public var skipped: String?
+    public var calibration: Calibration?
+    /// Line of the gate in its YAML file (for messages).
+    public var line: Int
+
+    public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, code: String,
+                message: String, kind: Kind = .exact, note: String = "", skipped: String? = nil,
+                calibration: Calibration? = nil, line: Int = 0) {
+        self.output = output
+        self.comparison = comparison
+        self.threshold = threshold
+        self.upper = upper
+        self.code = code
+        self.message = message
+        self.kind = kind
+        self.note = note
+        self.skipped = skipped
+        self.calibration = calibration
+        self.line = line
+    }
+
+    public var isSkipped: Bool { skipped != nil }
+
+    /// Whether a value passes; NaN never passes (not assessable = rejected).
+    @inlinable
+    public func passes(_ value: Double) -> Bool {
+        switch comparison {
+        case .ge: return value >= threshold
+        case .gt: return value > threshold
+        case .le: return value <= threshold
+        case .lt: return value < threshold
+        case .eq: return value == threshold
+        case .between: return value >= threshold && value <= upper
+        }
+    }
+
+    /// `quality.sharpness >= 50`, `face.size_ratio in [0.1, 0.3]`.
+    public var conditionText: String {
+        func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
+        if let calibration {
+            switch calibration.target {
+            case let .apcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
+            case let .bpcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
+            }
+        }
+        switch comparison {
+        case .ge: return "\(output) >= \(n(threshold))"
+        case .gt: return "\(output) > \(n(threshold))"
+        case .le: return "\(output) <= \(n(threshold))"
+        case .lt: return "\(output) < \(n(threshold))"
+        case .eq: return "\(output) == \(n(threshold))"
+        case .between: return "\(output) in [\(n(threshold)), \(n(upper))]"
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import PadDataset
+import PadEstimators
+import Yams
+
+/// Parses and validates profile YAML against the catalogue of known outputs.
+///
+/// ```swift
+/// let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
+/// let profile = try loader.load(file: "profiles/strict.yaml")
+/// let preset = try loader.builtIn("luna-id-default")
+/// ```
+/// Every error names file, line and column; an unknown output name comes with the nearest known
+/// one ("did you mean `quality.sharpness`?").
+public struct ProfileLoader: Sendable {
+    public let catalogue: [String: OutputDescriptor]
+
+    public init(catalogue: [String: OutputDescriptor]) { self.catalogue = catalogue }
+
+    static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
+    static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate"]
+    static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "on", "apply_to"]
+
+    public func load(file path: String) throws(ProfileError) -> Profile {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file")
+        }
+        return try load(yaml: text, file: path)
+    }
+
+    /// Names of the built-in presets.
+    public static var builtInNames: [String] {
+        guard let folder = Bundle.module.url(forResource: "Presets", withExtension: nil),
+              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    public func builtIn(_ name: String) throws(ProfileError) -> Profile {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Presets") else {
+            let suggestion = Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ProfileError(file: "builtin:\(name)", line: 0, column: 0,
+                               "no built-in profile named '\(name)'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
+        }
+        var profile = try load(file: url.path)
+        profile.origin = "builtin:\(name)"
+        return profile
+    }
+
+    /// A preset name, or a path to a YAML file (anything containing `/` or ending in .yaml/.yml).
+    public func resolve(_ reference: String) throws(ProfileError) -> Profile {
+        if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") {
+            return try load(file: reference)
+        }
+        return try builtIn(reference)
+    }
+
+    /// Several profiles; duplicate names are an error.
+    public func resolveAll(_ references: [String]) throws(ProfileError) -> [Profile] {
+        var profiles: [Profile] = []
+        for reference in references {
+            let profile = try resolve(reference)
+            if let other = profiles.first(where: { $0.name == profile.name }) {
+                throw ProfileError(file: profile.origin, line: 1, column: 1,
+                                   "duplicate profile name '\(profile.name)' (also in \(other.origin))")
+            }
+            profiles.append(profile)
+        }
+        return profiles
+    }
+
+    public func load(yaml text: String, file: String) throws(ProfileError) -> Profile {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw ProfileError(file: file, line: 1, column: 1, "empty profile")
+            }
+            root = node
+        } catch let error as ProfileError {
+            throw error
+        } catch let error as YamlError {
+            throw ProfileError(file: file, line: Self.line(of: error), column: 0, "YAML syntax: \(error)")
+        } catch {
+            throw ProfileError(file: file, line: 0, column: 0, "YAML syntax: \(error)")
+        }
+        let context = Context(file: file)
+        guard let mapping = root.mapping else { throw context.error(root, "a profile is a mapping (name, description, source, score, gates)") }
+        try context.checkKeys(mapping, allowed: Self.topKeys, what: "profile")
+        let name = try context.string(mapping, "name", required: true)
+        guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
+            throw context.error(mapping["name"] ?? root, "profile name '\(name)' must be letters, digits, '.', '_' or '-'")
+        }
+        let description = try context.string(mapping, "description", required: false)
+        let source = try context.string(mapping, "source", required: true)
+        var score: String?
+        if let scoreNode = mapping["score"] {
+            guard let text = scoreNode.string else { throw context.error(scoreNode, "score must be an output name") }
+            try checkOutput(text, node: scoreNode, context: context)
+            score = text
+        }
+        var useDatasetBox = false
+        if let options = mapping["options"] {
+            guard let optionMap = options.mapping else { throw context.error(options, "options must be a mapping") }
+            try context.checkKeys(optionMap, allowed: ["face"], what: "options")
+            if let face = optionMap["face"] {
+                guard let faceMap = face.mapping else { throw context.error(face, "options.face must be a mapping") }
+                try context.checkKeys(faceMap, allowed: ["use_dataset_box"], what: "options.face")
+                if let flag = faceMap["use_dataset_box"] {
+                    guard let value = flag.bool else { throw context.error(flag, "use_dataset_box must be true or false") }
+                    useDatasetBox = value
+                }
+            }
+        }
+        guard let gatesNode = mapping["gates"] else { throw context.error(root, "missing 'gates' (a list; may be empty: [])") }
+        guard let gateList = gatesNode.sequence else { throw context.error(gatesNode, "'gates' must be a list") }
+        var gates: [Gate] = []
+        for gateNode in gateList {
+            gates.append(try parseGate(gateNode, context: context))
+        }
+        return Profile(name: name, description: description, source: source, score: score, gates: gates,
+                       useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
+    }
+
+    private func parseGate(_ node: Node, context: Context) throws(ProfileError) -> Gate {
+        guard let map = node.mapping else { throw context.error(node, "a gate is a mapping (output, op, value, code, message)") }
+        try context.checkKeys(map, allowed: Self.gateKeys, what: "gate")
+        let line = node.mark?.line ?? 0
+        let output = try context.string(map, "output", required: true)
+        let code = try context.string(map, "code", required: false)
+        let message = try context.string(map, "message", required: false)
+        let note = try context.string(map, "note", required: false)
+        if let skippedNode = map["skipped"] {
+            guard let reason = skippedNode.string, !reason.isEmpty else {
+                throw context.error(skippedNode, "skipped takes the reason the gate cannot be evaluated")
+            }
+            // A skipped gate documents a vendor check padbench cannot measure: its output need not exist.
+            return Gate(output: output, comparison: .ge, threshold: .nan, code: code, message: message,
+                        kind: .exact, note: note, skipped: reason, line: line)
+        }
+        try checkOutput(output, node: map["output"]!, context: context)
+        if let calibrateNode = map["calibrate"] {
+            guard let cal = calibrateNode.mapping else { throw context.error(calibrateNode, "calibrate must be a mapping") }
+            try context.checkKeys(cal, allowed: Self.calibrateKeys, what: "calibrate")
+            let apcer = try context.fraction(cal, "target_apcer"), bpcer = try context.fraction(cal, "target_bpcer")
+            let target: Gate.Calibration.Target
+            switch (apcer, bpcer) {
+            case let (x?, nil): target = .apcer(x)
+            case let (nil, x?): target = .bpcer(x)
+            default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer or target_bpcer")
+            }
+            let on = try context.split(cal, "on") ?? .dev
+            let applied = try context.split(cal, "apply_to") ?? .eval
+            if map["value"] != nil || map["op"] != nil {
+                throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
+            }
+            return Gate(output: output, comparison: .ge, threshold: .nan, code: code, message: message, kind: .calibrated,
+                        note: note, calibration: .init(target: target, calibrationSplit: on, appliedSplit: applied), line: line)
+        }
+        guard let opNode = map["op"], let opText = opNode.string else {
+            throw context.error(node, "gate on \(output) needs op (ge, gt, le, lt, eq, between)")
+        }
+        guard let comparison = Gate.Comparison(rawValue: opText) else {
+            throw context.error(opNode, "unknown op '\(opText)' (ge, gt, le, lt, eq, between)")
+        }
+        var kind = Gate.Kind.exact
+        if let kindNode = map["kind"] {
+            guard let text = kindNode.string, let parsed = Gate.Kind(rawValue: text), parsed != .calibrated else {
+                throw context.error(kindNode, "kind must be exact or approximation")
+            }
+            kind = parsed
+        }
+        let threshold: Double, upper: Double
+        if comparison == .between {
+            guard map["value"] == nil else { throw context.error(map["value"]!, "between takes min and max, not value") }
+            threshold = try context.number(map, "min", in: node)
+            upper = try context.number(map, "max", in: node)
+            guard threshold <= upper else {
+                throw context.error(map["min"]!, "inverted range: min \(threshold) is above max \(upper)")
+            }
+        } else {
+            guard map["min"] == nil, map["max"] == nil else {
+                throw context.error(map["min"] ?? map["max"]!, "min/max belong to op between; use value")
+            }
+            threshold = try context.number(map, "value", in: node)
+            upper = .nan
+        }
+        if let descriptor = catalogue[output] {
+            for (value, key) in [(threshold, comparison == .between ? "min" : "value"), (upper, "max")] where !value.isNaN {
+                if value < descriptor.minimum || value > descriptor.maximum {
+                    throw context.error(map[key]!, "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]")
+                }
+            }
+        }
+        return Gate(output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
+                    message: message, kind: kind, note: note, line: line)
+    }
+
+    private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {
+        guard catalogue[name] == nil else { return }
+        let hint = Suggestion.nearest(to: name, in: Array(catalogue.keys)).map { "; did you mean `\($0)`?" } ?? ""
+        throw context.error(node, "unknown output `\(name)`\(hint)")
+    }
+
+    static func line(of error: YamlError) -> Int {
+        switch error {
+        case let .scanner(_, _, mark, _), let .parser(_, _, mark, _), let .composer(_, _, mark, _):
+            return mark.line
+        default:
+            return 0
+        }
+    }
+
+    /// Typed accessors that turn Yams nodes into values or located errors.
+    struct Context {
+        let file: String
+
+        func error(_ node: Node, _ message: String) -> ProfileError {
+            ProfileError(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message)
+        }
+
+        func checkKeys(_ map: Node.Mapping, allowed: Set<String>, what: String) throws(ProfileError) {
+            for (key, _) in map {
+                guard let name = key.string else { throw error(key, "\(what) keys must be text") }
+                if !allowed.contains(name) {
+                    let hint = Suggestion.nearest(to: name, in: Array(allowed)).map { "; did you mean `\($0)`?" } ?? ""
+                    throw error(key, "unknown \(what) key `\(name)`\(hint)")
+                }
+            }
+        }
+
+        func string(_ map: Node.Mapping, _ key: String, required: Bool) throws(ProfileError) -> String {
+            guard let node = map[key] else {
+                if required { throw ProfileError(file: file, line: map.mark?.line ?? 0, column: map.mark?.column ?? 0, "missing `\(key)`") }
+                return ""
+            }
+            guard let value = node.string else { throw error(node, "`\(key)` must be text") }
+            return value
+        }
+
+        func number(_ map: Node.Mapping, _ key: String, in gate: Node) throws(ProfileError) -> Double {
+            guard let node = map[key] else { throw error(gate, "missing `\(key)`") }
+            guard let value = node.float, value.isFinite else { throw error(node, "`\(key)` must be a number") }
+            return value
+        }
+
+        func fraction(_ map: Node.Mapping, _ key: String) throws(ProfileError) -> Double? {
+            guard let node = map[key] else { return nil }
+            guard let value = node.float, value >= 0, value <= 1 else {
+                throw error(node, "`\(key)` must be a fraction in [0, 1] (0.03, not 3)")
+            }
+            return value
+        }
+
+        func split(_ map: Node.Mapping, _ key: String) throws(ProfileError) -> Split? {
+            guard let node = map[key] else { return nil }
+            guard let text = node.string, let split = Split(parsing: text), split != .none else {
+                throw error(node, "`\(key)` must be train, dev or eval")
+            }
+            return split
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// PadReport module: see README.md

@@ -1,0 +1,113 @@
+import PadArchive
+import PadMetrics
+
+/// The CSV reports of a run as header + rows, shared by `bench`, `eval` and `merge` so that the
+/// same columns mean the same thing everywhere.
+///
+/// ```swift
+/// let table = ReportTables.summary(results)
+/// try CSVWriter.encode(header: table.header, rows: table.rows)
+/// ```
+public enum ReportTables {
+    public typealias Table = (header: [String], rows: [[String]])
+    static func n(_ v: Double) -> String { CSVFormat.number(v) }
+
+    public static let targets: [Double] = [0.01, 0.05, 0.1]
+
+    /// One row per profile. Rates are fractions; CI columns are 95% Clopper-Pearson.
+    public static func summary(_ results: [ProfileResult]) -> Table {
+        var header = ["profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
+                      "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low", "apcer_max_ci_high",
+                      "apcer_pooled", "bpcer", "bpcer_errors", "bpcer_n", "bpcer_ci_low", "bpcer_ci_high",
+                      "acer_nonconformant", "bpnrr", "apnrr", "bpcer_system", "apcer_max_system",
+                      "score", "threshold", "criterion", "eer", "eer_threshold", "eer_apcer_max", "eer_bpcer"]
+        header += targets.map { "bpcer@apcer=\(n($0))" } + ["auc", "calibration", "note"]
+        var rows: [[String]] = []
+        for r in results {
+            var row = [r.profile.name, r.profile.source, r.split, String(r.bonaFideCount), String(r.attackCount), String(r.failedCount)]
+            if let p = r.headline {
+                let ci = p.apcerMax.interval, bci = p.bpcer.interval
+                row += [n(p.apcerMax.value), p.apcerMaxSpecies, String(p.apcerMax.errors), String(p.apcerMax.total), n(ci.low), n(ci.high),
+                        n(p.apcerPooled.value), n(p.bpcer.value), String(p.bpcer.errors), String(p.bpcer.total), n(bci.low), n(bci.high),
+                        n(p.acer), n(p.bpnrr.value), n(p.apnrr.value), n(p.bpcerSystem.value), n(p.apcerMaxSystem.value)]
+            } else {
+                row += Array(repeating: "", count: 17)
+            }
+            let thresholdText = r.calibrations.first.map { n($0.threshold) } ?? ""
+            let criterion = r.calibrations.first.map { "calibrated \($0.target) on \($0.split)" } ?? "profile gates"
+            if let m = r.scoreMetrics {
+                row += [m.score, thresholdText, criterion, n(m.eer.value), n(m.eer.threshold), n(m.eer.apcerMax), n(m.eer.bpcer)]
+                row += m.bpcerAtAPCER.map { n($0.bpcer) }
+                row += [n(m.auc)]
+            } else {
+                row += [r.profile.score ?? "", thresholdText, criterion, "", "", "", ""] + targets.map { _ in "" } + [""]
+            }
+            row += [r.calibrations.map { "\($0.output) t=\(n($0.threshold)) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
+            row += [[r.headlineError, r.scoreError].compactMap { $0 }.joined(separator: "; ")]
+            rows.append(row)
+        }
+        return (header, rows)
+    }
+
+    /// One row per profile and species at the profile's decisions.
+    public static func perSpecies(_ results: [ProfileResult]) -> Table {
+        let header = ["profile", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max"]
+        var rows: [[String]] = []
+        for r in results {
+            guard let p = r.headline else { continue }
+            for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
+                let rate = p.apcer[s], ci = rate.interval
+                rows.append([r.profile.name, p.speciesNames[s], String(rate.total), String(rate.errors), n(rate.value),
+                             n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0"])
+            }
+        }
+        return (header, rows)
+    }
+
+    public static func rejectReasons(_ results: [ProfileResult]) -> Table {
+        let header = ["profile", "label", "species", "code", "message", "count", "fraction"]
+        var rows: [[String]] = []
+        for r in results {
+            for reason in r.rejectReasons {
+                rows.append([r.profile.name, reason.label, reason.species, reason.code, reason.message,
+                             String(reason.count), n(reason.fraction)])
+            }
+        }
+        return (header, rows)
+    }
+
+    /// The exact curve of every profile's swept score: one row per distinct threshold.
+    /// `apcer[<species>]` columns cover the union of species; empty where a profile lacks one.
+    public static func curves(_ results: [ProfileResult]) -> Table {
+        var species = Set<String>()
+        for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
+        let speciesList = species.sorted()
+        let header = ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + speciesList.map { "apcer[\($0)]" }
+        var rows: [[String]] = []
+        for r in results {
+            guard let m = r.scoreMetrics else { continue }
+            let c = m.curve
+            let columnOf = Dictionary(uniqueKeysWithValues: c.speciesNames.enumerated().map { ($1, $0) })
+            rows.reserveCapacity(rows.count + c.count)
+            for k in 0..<c.count {
+                var row = [r.profile.name, m.score, n(c.thresholds[k]), n(c.bpcer(k)), n(c.apcerMax(k).value), n(c.apcerPooled(k))]
+                for name in speciesList { row.append(columnOf[name].map { n(c.apcer($0, k)) } ?? "") }
+                rows.append(row)
+            }
+        }
+        return (header, rows)
+    }
+
+    /// One row per timed step: decode, each estimator, and the whole sample.
+    public static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table {
+        let header = ["step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "throughput_per_s", "cold_start_us"]
+        func us(_ ns: Double) -> String { n((ns / 1000 * 1000).rounded() / 1000) }
+        let rows = steps.map { step -> [String] in
+            let s = step.summary
+            return [step.name, String(s.count), us(s.meanNanoseconds), us(Double(s.p50Nanoseconds)), us(Double(s.p90Nanoseconds)),
+                    us(Double(s.p99Nanoseconds)), us(Double(s.maxNanoseconds)), n((s.throughput * 100).rounded() / 100),
+                    us(Double(step.coldStartNanoseconds))]
+        }
+        return (header, rows)
+    }
+}

@@ -1,0 +1,48 @@
+/// Left/right-aligned plain-text tables for the terminal.
+///
+/// ```swift
+/// print(TextTable(header: ["profile", "bpcer"], rows: [["basic", "0.031"]]).render())
+/// ```
+public struct TextTable: Sendable {
+    public var header: [String]
+    public var rows: [[String]]
+    public init(header: [String], rows: [[String]]) {
+        self.header = header
+        self.rows = rows
+    }
+
+    public func render() -> String {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+                let numeric = cell.first.map { $0.isNumber || $0 == "-" || $0 == "." } ?? false
+                return numeric && i > 0 ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// Human formatting of rates and intervals.
+public enum RateText {
+    /// `0.0312 [0.0101, 0.0712] 3/96`
+    public static func proportion(_ value: Double, low: Double, high: Double, errors: Int, total: Int) -> String {
+        guard total > 0 else { return "n/a" }
+        return "\(fixed(value, 4)) [\(fixed(low, 4)), \(fixed(high, 4))] \(errors)/\(total)"
+    }
+
+    public static func fixed(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "inf" : "-inf") }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let integer = Int(scaled / scale)
+        var fraction = String(Int(scaled.truncatingRemainder(dividingBy: scale)))
+        fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
+        return (value < 0 && scaled > 0 ? "-" : "") + "\(integer)" + (digits > 0 ? "." + fraction : "")
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import PadBench
+import PadDataset
+import PadEstimators
+import PadProfiles
+
+/// `padbench bench`: measure a dataset once and score every profile on it.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure a labelled dataset and score threshold profiles on it.",
+        discussion: """
+            Decodes every image once, runs the estimators the profiles need (plus --estimators), decides \
+            every profile and writes samples.csv, decisions.csv, summary.csv, per_species.csv, \
+            reject_reasons.csv, curves.csv, timing.csv, manifest.json and results.tar.zst into the run folder.
+            """
+    )
+
+    @Option(name: .long, help: "Dataset folder (directory tree or manifest.csv).")
+    var dataset: String
+
+    @Option(help: "Dataset layout: tree or manifest (auto-detected when omitted).")
+    var layout: String?
+
+    @Option(help: "Comma-separated profiles: built-in names or YAML files.")
+    var profiles: String = "basic"
+
+    @Option(help: "Comma-separated estimators to run beyond those the profiles need.")
+    var estimators: String = ""
+
+    @Option(help: "Run folder (default: reports/<dataset>-<timestamp>).")
+    var out: String?
+
+    @Option(help: "Samples measured at once (default: number of cores).")
+    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Refuse images with more pixels than this.")
+    var maxPixels: Int = 100_000_000
+
+    @Option(help: "Measure only shard k of n (k/n), deterministic by sample id.")
+    var shard: String?
+
+    @Option(help: "Folder holding OpenCV's cascade XML files.")
+    var cascades: String = EstimatorOptions.defaultCascadeDirectory
+
+    @Flag(help: "No progress display.")
+    var quiet = false
+
+    func run() async throws {
+        let loaded = try CommandSupport.loadDataset(dataset, layout: layout)
+        let profileList = try CommandSupport.loadProfiles(profiles)
+        var shardValue: Shard?
+        if let shard {
+            guard let parsed = Shard(parsing: shard) else { throw ValidationError("--shard must be k/n with 1 <= k <= n, got '\(shard)'") }
+            shardValue = parsed
+        }
+        let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
+        let job = BenchJob(dataset: loaded, profiles: profileList,
+                           extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                           estimatorOptions: EstimatorOptions(cascadeDirectory: cascades), outputFolder: folder,
+                           concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
+                           showProgress: !quiet, commandLine: CommandLine.arguments)
+        let outcome = try await BenchRunner().run(job)
+        print(TerminalTables.benchSummary(outcome))
+    }
+}
