@@ -22,23 +22,34 @@ public struct EqualErrorRate: Sendable {
     public init(_ curve: ErrorCurve) {
         var bestDifference = Double.infinity, bestThreshold = curve.thresholds[0]
         var bestHTER = Double.infinity, bestHTERThreshold = curve.thresholds[0]
+        // Running rates kept as bob keeps them: far starts at 1 and loses 1/n per attack passed,
+        // frr starts at 0 and gains 1/n per bona fide passed. Exact ties between candidates are then
+        // broken by the same floating-point sums as bob's, so thresholds equal bob's exactly.
+        let speciesCount = curve.attackCounts.count
+        var far = [Double](repeating: 1, count: speciesCount)
+        let farDecrease = curve.attackCounts.map { $0 > 0 ? 1.0 / Double($0) : 0 }
+        var frr = 0.0
+        let frrIncrease = 1.0 / Double(curve.bonaFideCount)
         var k = 0
         while k < curve.count {
             let threshold: Double
             if k == 0 {
                 threshold = curve.thresholds[0]
-            } else if curve.thresholds[k].isFinite {
-                threshold = (curve.thresholds[k - 1] + curve.thresholds[k]) / 2
             } else {
-                threshold = curve.thresholds[k - 1]
+                threshold = curve.thresholds[k].isFinite ? (curve.thresholds[k - 1] + curve.thresholds[k]) / 2 : curve.thresholds[k - 1]
+                for s in 0..<speciesCount {
+                    for _ in 0..<(curve.attackAccepted[s][k - 1] - curve.attackAccepted[s][k]) { far[s] -= farDecrease[s] }
+                }
+                for _ in 0..<(curve.bonaFideRejected[k] - curve.bonaFideRejected[k - 1]) { frr += frrIncrease }
             }
-            let apcer = curve.apcerMax(k).value, bpcer = curve.bpcer(k)
-            let difference = abs(apcer - bpcer)
+            var apcer = -Double.infinity
+            for s in 0..<speciesCount where curve.attackCounts[s] > 0 { apcer = max(apcer, far[s]) }
+            let difference = abs(apcer - frr)
             if difference <= bestDifference {
                 bestDifference = difference
                 bestThreshold = threshold
             }
-            let hter = (apcer + bpcer) / 2
+            let hter = 0.5 * apcer + 0.5 * frr
             if hter <= bestHTER {
                 bestHTER = hter
                 bestHTERThreshold = threshold
