@@ -36,3 +36,21 @@ public enum TerminalTables {
             """
     }
 }
+
+extension TerminalTables {
+    public static func scoreTable(_ report: ScoreReport) -> String {
+        let rows = report.sets.map { s -> [String] in
+            let p = s.point
+            return [s.name, "\(p.bpcer.total)/\(p.apcerPooled.total)",
+                    RateText.proportion(p.apcerMax.value, low: p.apcerMax.interval.low, high: p.apcerMax.interval.high,
+                                        errors: p.apcerMax.errors, total: p.apcerMax.total), p.apcerMaxSpecies,
+                    RateText.proportion(p.bpcer.value, low: p.bpcer.interval.low, high: p.bpcer.interval.high,
+                                        errors: p.bpcer.errors, total: p.bpcer.total),
+                    "\(RateText.fixed(s.eer.value, 4)) @ \(RateText.fixed(s.eer.threshold, 4))",
+                    RateText.fixed(s.bpcerAtAPCER[0].bpcer, 4), RateText.fixed(s.auc, 4)]
+        }
+        return "threshold \(report.threshold) (\(report.criterion), chosen on \(report.thresholdSource))\n"
+            + TextTable(header: ["set", "bf/att", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n", "EER @ t",
+                                 "BPCER@APCER=1%", "AUC"], rows: rows).render()
+    }
+}
