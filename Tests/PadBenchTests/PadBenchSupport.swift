@@ -1,2 +1,33 @@
-import Testing
-@testable import PadBench
+import Foundation
+import PadImage
+
+/// A temporary dataset with real images and real broken files.
+enum Fixture {
+    static func folder(_ name: String = #function) -> String {
+        let path = NSTemporaryDirectory() + "padbench-bench-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A 96x64 image: a smooth gradient plus a checkerboard whose contrast sets how sharp it is.
+    static func image(contrast: Int, seed: Int) -> Image {
+        var image = Image(width: 96, height: 64, format: .rgb)
+        for y in 0..<64 {
+            for x in 0..<96 {
+                let checker = ((x / 4 + y / 4) % 2 == 0 ? contrast : -contrast)
+                let base = 90 + (x + y + seed * 7) % 60
+                let v = UInt8(max(0, min(255, base + checker)))
+                let i = (y * 96 + x) * 3
+                image.pixels[i] = v
+                image.pixels[i + 1] = UInt8(max(0, min(255, Int(v) - 10)))
+                image.pixels[i + 2] = UInt8(max(0, min(255, Int(v) - 20)))
+            }
+        }
+        return image
+    }
+
+    static func write(_ bytes: [UInt8], _ path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+}
