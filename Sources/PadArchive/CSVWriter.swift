@@ -30,6 +30,28 @@ public final class CSVWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
+    /// A row of a text prefix (already CSV-safe, or empty) and numbers, formatted straight into
+    /// the buffer: the fast path for curves with millions of rows.
+    public func writeNumbers(prefix: String, _ values: UnsafeBufferPointer<Double>) throws {
+        if !prefix.isEmpty {
+            CSVFormat.appendField(prefix, to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+        }
+        for (i, value) in values.enumerated() {
+            if i > 0 { buffer.append(UInt8(ascii: ",")) }
+            var text = CSVFormat.number(value)
+            text.withUTF8 { buffer.append(contentsOf: $0) }
+        }
+        buffer.append(0x0A)
+        if buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Bytes already formatted as CSV rows (each ending in a newline).
+    public func writeRaw(_ bytes: [UInt8]) throws {
+        try flush()
+        try file.write(bytes)
+    }
+
     public func flush() throws {
         guard !buffer.isEmpty else { return }
         try file.write(buffer)
@@ -78,6 +100,20 @@ public enum CSVFormat {
         case "-inf", "-infinity": return -.infinity
         default: return Double(text)
         }
+    }
+
+    /// Appends numbers as one CSV row (after an optional CSV-safe prefix field) to a byte buffer.
+    public static func appendNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]) {
+        if !prefix.isEmpty {
+            appendField(prefix, to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+        }
+        for (i, value) in values.enumerated() {
+            if i > 0 { buffer.append(UInt8(ascii: ",")) }
+            var text = number(value)
+            text.withUTF8 { buffer.append(contentsOf: $0) }
+        }
+        buffer.append(0x0A)
     }
 
     static func appendField(_ field: String, to buffer: inout [UInt8]) {

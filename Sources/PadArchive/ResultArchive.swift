@@ -19,11 +19,11 @@ public final class ResultArchiveWriter {
     private let modified: Int
     private var committed = false
 
-    public init(finalPath: String, level: Int = 6, modified: Int = Int(Date().timeIntervalSince1970)) throws {
+    public init(finalPath: String, level: Int = 6, workers: Int = 0, modified: Int = Int(Date().timeIntervalSince1970)) throws {
         self.finalPath = finalPath
         self.modified = modified
         file = try FileSink(path: finalPath + ".partial")
-        zstd = try ZstdWriter(into: file, path: finalPath, level: level)
+        zstd = try ZstdWriter(into: file, path: finalPath, level: level, workers: workers)
         tar = TarWriter(into: zstd)
     }
 

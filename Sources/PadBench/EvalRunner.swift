@@ -103,7 +103,8 @@ public struct EvalRunner: Sendable {
             counts: counts)
         let manifestBytes = try manifest.encoded()
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
-        let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", level: 3)
+        let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", level: 1,
+                                              workers: ProcessInfo.processInfo.activeProcessorCount)
         try archive.add(name: "manifest.json", contents: manifestBytes)
         try archive.add(name: "summary.csv", contents: summaryBytes)
         try archive.add(name: "per_species.csv", contents: speciesBytes)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The exact APCER/BPCER step functions of a score set over every distinct threshold, computed
 /// by one sort and one sweep (O(n log n)).
 ///
@@ -28,56 +30,81 @@ public struct ErrorCurve: Sendable {
 
     public init(_ set: ScoreSet) throws(MetricsError) {
         let speciesCount = set.speciesNames.count
-        var order: [Int] = []
-        order.reserveCapacity(set.count)
         var bonaFideFailed = 0
         var attackFailed = [Int](repeating: 0, count: speciesCount)
-        var attackCounts = [Int](repeating: 0, count: speciesCount)
-        var bonaFideCount = 0
+        // One sorted array per class: sorting plain Doubles is several times faster than sorting
+        // indices by score, and the sweep below merges them.
+        var classes = Array(repeating: [Double](), count: speciesCount + 1)  // 0 = bona fide, s + 1 = species s
         for i in 0..<set.count {
-            let s = set.speciesIndex[i]
-            if set.scores[i].isNaN {
-                if s < 0 { bonaFideFailed += 1 } else { attackFailed[Int(s)] += 1 }
+            let s = Int(set.speciesIndex[i])
+            let score = set.scores[i]
+            if score.isNaN {
+                if s < 0 { bonaFideFailed += 1 } else { attackFailed[s] += 1 }
                 continue
             }
-            if s < 0 { bonaFideCount += 1 } else { attackCounts[Int(s)] += 1 }
-            order.append(i)
+            classes[s + 1].append(score)
         }
+        // Sort the classes on all cores (bona fide and attacks are usually the two big ones).
+        classes.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let shared = buffer
+            DispatchQueue.concurrentPerform(iterations: shared.count) { c in RadixSort.sort(&shared[c]) }
+        }
+        let bonaFideCount = classes[0].count
+        let attackCounts = (0..<speciesCount).map { classes[$0 + 1].count }
         guard bonaFideCount > 0 else { throw .noBonaFide }
         guard attackCounts.reduce(0, +) > 0 else { throw .noAttacks }
-        let scores = set.scores
-        order.sort { scores[$0] < scores[$1] }
 
-        // Sweep ascending: before point k, every sample with score < thresholds[k] is rejected.
-        var thresholds: [Double] = []
-        var bonaFideRejected: [Int] = []
-        var attackRejected = Array(repeating: [Int](), count: speciesCount)
-        var rejectedBonaFide = 0
-        var rejectedAttacks = [Int](repeating: 0, count: speciesCount)
-        var i = 0
-        let species = set.speciesIndex
-        while i <= order.count {
-            let threshold = i < order.count ? scores[order[i]] : Double.infinity
-            thresholds.append(threshold)
-            bonaFideRejected.append(rejectedBonaFide)
-            for s in 0..<speciesCount { attackRejected[s].append(rejectedAttacks[s]) }
-            if i == order.count { break }
-            // Everything equal to this threshold becomes rejected for the next point.
-            while i < order.count && scores[order[i]] == threshold {
-                let s = species[order[i]]
-                if s < 0 { rejectedBonaFide += 1 } else { rejectedAttacks[Int(s)] += 1 }
-                i += 1
+        // Sweep ascending: at point k every sample with score < thresholds[k] is rejected. A k-way
+        // merge over the sorted classes with raw pointers (this loop runs once per distinct score).
+        let total = classes.reduce(0) { $0 + $1.count }
+        var thresholds = [Double](repeating: 0, count: total + 1)
+        var bonaFideRejected = [Int](repeating: 0, count: total + 1)
+        var attackAccepted = Array(repeating: [Int](repeating: 0, count: total + 1), count: speciesCount)
+        var pooledAccepted = [Int](repeating: 0, count: total + 1)
+        let attackTotal = attackCounts.reduce(0, +)
+        var points = 0
+        let classCount = classes.count
+        let pointers = classes.map { $0.withUnsafeBufferPointer { $0 } }  // classes outlives the sweep
+        var position = [Int](repeating: 0, count: classCount)
+        let lengths = classes.map(\.count)
+        thresholds.withUnsafeMutableBufferPointer { thresholdOut in
+            bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
+                pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
+                    while true {
+                        var next = Double.infinity
+                        for c in 0..<classCount where position[c] < lengths[c] { next = min(next, pointers[c][position[c]]) }
+                        thresholdOut[points] = next
+                        bonaFideOut[points] = position[0]
+                        var rejectedAttacks = 0
+                        for sp in 0..<speciesCount {
+                            attackAccepted[sp][points] = lengths[sp + 1] - position[sp + 1]
+                            rejectedAttacks += position[sp + 1]
+                        }
+                        pooledOut[points] = attackTotal - rejectedAttacks
+                        points += 1
+                        if next == .infinity { break }
+                        for c in 0..<classCount {
+                            var p = position[c]
+                            let pointer = pointers[c], length = lengths[c]
+                            while p < length && pointer[p] == next { p += 1 }
+                            position[c] = p
+                        }
+                    }
+                }
             }
         }
+        withExtendedLifetime(classes) {}
+        thresholds.removeLast(total + 1 - points)
+        bonaFideRejected.removeLast(total + 1 - points)
+        pooledAccepted.removeLast(total + 1 - points)
+        for sp in 0..<speciesCount { attackAccepted[sp].removeLast(total + 1 - points) }
         self.thresholds = thresholds
         self.speciesNames = set.speciesNames
         self.bonaFideCount = bonaFideCount
         self.attackCounts = attackCounts
         self.bonaFideRejected = bonaFideRejected
-        self.attackAccepted = (0..<speciesCount).map { s in attackRejected[s].map { attackCounts[s] - $0 } }
-        var pooled = [Int](repeating: 0, count: thresholds.count)
-        for s in 0..<speciesCount { for k in pooled.indices { pooled[k] += attackAccepted[s][k] } }
-        self.pooledAccepted = pooled
+        self.attackAccepted = attackAccepted
+        self.pooledAccepted = pooledAccepted
         self.bonaFideFailed = bonaFideFailed
         self.attackFailed = attackFailed
     }

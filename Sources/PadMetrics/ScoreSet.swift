@@ -43,6 +43,21 @@ public struct ScoreSet: Sendable {
         }
     }
 
+    /// The index of a species name, adding it when new (for bulk loaders that cache indices).
+    public mutating func index(ofSpecies species: String) -> Int32 {
+        if let index = speciesLookup[species] { return index }
+        let index = Int32(speciesNames.count)
+        speciesNames.append(species)
+        speciesLookup[species] = index
+        return index
+    }
+
+    /// Adds one presentation by species index (-1 = bona fide), from ``index(ofSpecies:)``.
+    public mutating func append(score: Double, speciesIndex index: Int32) {
+        scores.append(score)
+        speciesIndex.append(index)
+    }
+
     public func isBonaFide(_ i: Int) -> Bool { speciesIndex[i] < 0 }
     public func isFailure(_ i: Int) -> Bool { scores[i].isNaN }
 }

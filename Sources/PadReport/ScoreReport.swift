@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import PadArchive
 import PadMetrics
 
@@ -83,19 +85,39 @@ public struct ScoreReport: Sendable {
         let names = species.sorted()
         let writer = try CSVWriter(path: path)
         try writer.writeRow(["set", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
+        // Rows are formatted in blocks on all cores (number formatting dominates), then written in order.
+        let block = 250_000
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for s in sets {
             let c = s.curve
             let columnOf = Dictionary(uniqueKeysWithValues: c.speciesNames.enumerated().map { ($1, $0) })
             let columns = names.map { columnOf[$0] }
-            var row = [String](repeating: "", count: 5 + names.count)
-            row[0] = s.name
-            for k in 0..<c.count {
-                row[1] = Self.n(c.thresholds[k])
-                row[2] = Self.n(c.bpcer(k))
-                row[3] = Self.n(c.apcerMax(k).value)
-                row[4] = Self.n(c.apcerPooled(k))
-                for (j, column) in columns.enumerated() { row[5 + j] = column.map { Self.n(c.apcer($0, k)) } ?? "" }
-                try writer.writeRow(row)
+            let blocks = (c.count + block - 1) / block
+            var next = 0
+            while next < blocks {
+                let batch = min(workers, blocks - next)
+                var chunks = Array(repeating: [UInt8](), count: batch)
+                let firstBlock = next
+                chunks.withUnsafeMutableBufferPointer { buffer in
+                    nonisolated(unsafe) let out = buffer
+                    DispatchQueue.concurrentPerform(iterations: batch) { j in
+                        let first = (firstBlock + j) * block, last = min(c.count, first + block)
+                        var bytes: [UInt8] = []
+                        bytes.reserveCapacity((last - first) * 64)
+                        var values = [Double](repeating: .nan, count: 4 + names.count)
+                        for k in first..<last {
+                            values[0] = c.thresholds[k]
+                            values[1] = c.bpcer(k)
+                            values[2] = c.apcerMax(k).value
+                            values[3] = c.apcerPooled(k)
+                            for (m, column) in columns.enumerated() { values[4 + m] = column.map { c.apcer($0, k) } ?? .nan }
+                            values.withUnsafeBufferPointer { CSVFormat.appendNumberRow(prefix: s.name, $0, to: &bytes) }
+                        }
+                        out[j] = bytes
+                    }
+                }
+                for chunk in chunks { try writer.writeRaw(chunk) }
+                next += batch
             }
         }
         try writer.close()

@@ -7,7 +7,7 @@ import Darwin
 /// Scores read from files, with the split of each when the file gives one.
 public struct ImportedScores: Sendable {
     public var set: ScoreSet
-    /// Per sample: "" when the file has no split column.
+    /// Per sample split, only for files with a split column (empty otherwise).
     public var splits: [String]
     public var format: ScoreFormat
     public var polarity: ScorePolarity
@@ -97,7 +97,7 @@ public struct ScoreFileReader: Sendable {
 
     typealias Field = ArraySlice<UInt8>
 
-    static func readFile(_ path: String) throws(ScoreFileError) -> [UInt8] {
+    static func readFile(_ path: String, keepTerminator: Bool = false) throws(ScoreFileError) -> [UInt8] {
         guard let file = fopen(path, "rb") else { throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
@@ -107,7 +107,7 @@ public struct ScoreFileReader: Sendable {
         var bytes = [UInt8](repeating: 0, count: size + 1)  // trailing 0 keeps strtod in bounds
         let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
         guard read == size else { throw ScoreFileError(file: path, line: 0, "short read") }
-        bytes.removeLast()
+        if !keepTerminator { bytes.removeLast() }
         return bytes
     }
 
@@ -171,96 +171,161 @@ public struct ScoreFileReader: Sendable {
     func append(_ score: Double, _ species: String?, _ split: String, into result: inout ImportedScores) {
         let value = polarity == .attackHigh ? -score : score
         result.set.append(score: value, species: species)
-        result.splits.append(split)
         result.lines += 1
     }
 
     /// Comma-separated files with a header: generic and bob.pad. Quoted fields are accepted.
+    /// The hot loop works on byte offsets (no slices, no Strings); scores are parsed by `strtod`
+    /// in place, which the field's delimiter stops.
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
-        let bytes = try Self.readFile(path)
-        var line = 0
-        var start = 0
-        var header: [String]?
-        var labelColumn = 0, speciesColumn = 0, scoreColumn = 0, splitColumn: Int?
-        var fields: [Field] = []
-        var speciesCache: [Field: String] = [:]
-        while start < bytes.count {
-            line += 1
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            var lineEnd = end
-            if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            let lineStart = start
-            start = end + 1
-            if lineEnd == lineStart || bytes[lineStart] == UInt8(ascii: "#") { continue }
-            fields.removeAll(keepingCapacity: true)
-            var i = lineStart
-            var fieldStart = i
-            var quoted = false
-            while i <= lineEnd {
-                if i == lineEnd || (bytes[i] == UInt8(ascii: ",") && !quoted) {
-                    var field = bytes[fieldStart..<i]
-                    if field.count >= 2 && field.first == UInt8(ascii: "\"") && field.last == UInt8(ascii: "\"") {
-                        field = field.dropFirst().dropLast()
+        let bytes = try Self.readFile(path, keepTerminator: true)
+        let count = bytes.count - 1  // the trailing 0 stops strtod at the end of the file
+        let negate = polarity == .attackHigh
+        typealias Parsed = (failure: ScoreFileError?, header: [String]?, scores: [Double], species: [Int32], speciesNames: [String],
+                            splits: [String], lines: Int)
+        let parsed: Parsed = bytes.withUnsafeBufferPointer { buffer -> Parsed in
+            // Everything the loop touches is local to this closure: no captured boxes, no
+            // exclusivity checks on the hot path.
+            let base = buffer.baseAddress!
+            var headerNames: [String]?
+            var labelColumn = 0, speciesColumn = 0, scoreColumn = 0, splitColumn = -1
+            var starts = [Int](repeating: 0, count: 64), ends = [Int](repeating: 0, count: 64)
+            var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
+            var splitCache: [[UInt8]: String] = [:]
+            var failure: ScoreFileError?
+            var scores: [Double] = [], species: [Int32] = [], speciesNames: [String] = [], splits: [String] = []
+            var lines = 0
+            scores.reserveCapacity(count / 16)
+            species.reserveCapacity(count / 16)
+            var line = 0
+            var start = 0
+            while start < count {
+                line += 1
+                var end = start
+                while end < count && base[end] != 0x0A { end += 1 }
+                var lineEnd = end
+                if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                let lineStart = start
+                start = end + 1
+                if lineEnd == lineStart || base[lineStart] == UInt8(ascii: "#") { continue }
+                // Split into fields (quotes protect commas).
+                var fieldCount = 0
+                var i = lineStart, fieldStart = lineStart
+                var quoted = false
+                while i <= lineEnd {
+                    if i == lineEnd || (base[i] == UInt8(ascii: ",") && !quoted) {
+                        if fieldCount < 64 {
+                            var s = fieldStart, e = i
+                            if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") { s += 1; e -= 1 }
+                            starts[fieldCount] = s
+                            ends[fieldCount] = e
+                        }
+                        fieldCount += 1
+                        fieldStart = i + 1
+                    } else if base[i] == UInt8(ascii: "\"") {
+                        quoted.toggle()
                     }
-                    fields.append(field)
-                    fieldStart = i + 1
-                } else if bytes[i] == UInt8(ascii: "\"") {
-                    quoted.toggle()
+                    i += 1
                 }
-                i += 1
-            }
-            guard let columns = header else {
-                let names = fields.map { String(decoding: $0, as: UTF8.self).trimmingWhitespace().lowercased() }
-                func column(_ name: String) throws(ScoreFileError) -> Int {
-                    guard let index = names.firstIndex(of: name) else {
-                        throw ScoreFileError(file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))")
+                guard let names = headerNames else {
+                    let names = (0..<min(fieldCount, 64)).map { k in Self.text(base, starts[k], ends[k]).trimmingWhitespace().lowercased() }
+                    func column(_ name: String) -> Int? { names.firstIndex(of: name) }
+                    let wanted = format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
+                    for name in wanted where column(name) == nil {
+                        failure = ScoreFileError(file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
                     }
-                    return index
+                    labelColumn = column(wanted[0])!; speciesColumn = column(wanted[1])!; scoreColumn = column(wanted[2])!
+                    splitColumn = format == .generic ? (column("split") ?? -1) : -1
+                    headerNames = names
+                    continue
+                }
+                guard fieldCount == names.count else {
+                    failure = ScoreFileError(file: path, line: line, "\(fieldCount) fields, the header has \(names.count)")
+                    return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                }
+                // Label.
+                let ls = starts[labelColumn], ll = ends[labelColumn] - ls
+                let isBonaFide: Bool
+                func matches(_ word: StaticString) -> Bool {
+                    guard ll == word.utf8CodeUnitCount else { return false }
+                    let w = word.utf8Start
+                    for k in 0..<ll where (base[ls + k] | 0x20) != w[k] { return false }
+                    return true
                 }
                 if format == .generic {
-                    labelColumn = try column("label"); speciesColumn = try column("species"); scoreColumn = try column("score")
-                    splitColumn = names.firstIndex(of: "split")
+                    if matches("bonafide") { isBonaFide = true } else if matches("attack") { isBonaFide = false } else {
+                        failure = ScoreFileError(file: path, line: line, "label '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be bonafide or attack")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                    }
                 } else {
-                    labelColumn = try column("is_bonafide"); speciesColumn = try column("attack_type"); scoreColumn = try column("score")
-                    splitColumn = nil
+                    if matches("true") { isBonaFide = true } else if matches("false") { isBonaFide = false } else {
+                        failure = ScoreFileError(file: path, line: line, "is_bonafide '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be True or False")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                    }
                 }
-                header = names
-                continue
-            }
-            guard fields.count == columns.count else {
-                throw ScoreFileError(file: path, line: line, "\(fields.count) fields, the header has \(columns.count)")
-            }
-            let labelField = fields[labelColumn]
-            let isBonaFide: Bool
-            if format == .generic {
-                if Self.equalsIgnoringCase(labelField, "bonafide") { isBonaFide = true }
-                else if Self.equalsIgnoringCase(labelField, "attack") { isBonaFide = false }
-                else {
-                    throw ScoreFileError(file: path, line: line, "label '\(String(decoding: labelField, as: UTF8.self))' must be bonafide or attack")
+                // Species index, cached for runs of the same species.
+                var speciesIndex: Int32 = -1
+                if !isBonaFide {
+                    let ss = starts[speciesColumn], sl = ends[speciesColumn] - ss
+                    var same = lastSpeciesIndex >= 0 && sl == lastSpecies.count
+                    if same { for k in 0..<sl where base[ss + k] != lastSpecies[k] { same = false; break } }
+                    if same {
+                        speciesIndex = lastSpeciesIndex
+                    } else {
+                        var name = Self.text(base, starts[speciesColumn], ends[speciesColumn]).trimmingWhitespace()
+                        if name.isEmpty { name = "attack" }
+                        if let known = speciesNames.firstIndex(of: name) { speciesIndex = Int32(known) } else {
+                            speciesIndex = Int32(speciesNames.count)
+                            speciesNames.append(name)
+                        }
+                        lastSpecies = Array(UnsafeBufferPointer(start: base + ss, count: sl))
+                        lastSpeciesIndex = speciesIndex
+                    }
                 }
-            } else {
-                if Self.equalsIgnoringCase(labelField, "true") { isBonaFide = true }
-                else if Self.equalsIgnoringCase(labelField, "false") { isBonaFide = false }
-                else {
-                    throw ScoreFileError(file: path, line: line, "is_bonafide '\(String(decoding: labelField, as: UTF8.self))' must be True or False")
+                // Score: empty or nan is a failure to process.
+                let cs = starts[scoreColumn], ce = ends[scoreColumn]
+                var score = Double.nan
+                if ce > cs {
+                    var endPointer: UnsafeMutablePointer<CChar>?
+                    let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
+                    score = strtod(startPointer, &endPointer)
+                    if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
+                        failure = ScoreFileError(file: path, line: line, "score '\(Self.text(base, starts[scoreColumn], ends[scoreColumn]))' is not a number")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                    }
+                    if negate { score = -score }
                 }
-            }
-            var species: String?
-            if !isBonaFide {
-                let field = fields[speciesColumn]
-                if let cached = speciesCache[field] { species = cached } else {
-                    let name = String(decoding: field, as: UTF8.self).trimmingWhitespace()
-                    let value = name.isEmpty ? "attack" : name
-                    speciesCache[field] = value
-                    species = value
+                scores.append(score)
+                species.append(speciesIndex)
+                if splitColumn >= 0 {
+                    let key = Array(UnsafeBufferPointer(start: base + starts[splitColumn], count: ends[splitColumn] - starts[splitColumn]))
+                    if let cached = splitCache[key] { splits.append(cached) } else {
+                        let value = Self.text(base, starts[splitColumn], ends[splitColumn])
+                        splitCache[key] = value
+                        splits.append(value)
+                    }
                 }
+                lines += 1
             }
-            let score = try Self.score(fields[scoreColumn], path, line)
-            let split = splitColumn.map { String(decoding: fields[$0], as: UTF8.self) } ?? ""
-            append(score, species, split, into: &result)
+            return (failure, headerNames, scores, species, speciesNames, splits, lines)
         }
-        if header == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
+        if let failure = parsed.failure { throw failure }
+        if parsed.header == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
+        // Map file-local species indices onto the set's (a set may already hold another file).
+        let mapping = parsed.speciesNames.map { result.set.index(ofSpecies: $0) }
+        result.set.reserveCapacity(result.set.count + parsed.scores.count)
+        for i in parsed.scores.indices {
+            let local = parsed.species[i]
+            result.set.append(score: parsed.scores[i], speciesIndex: local < 0 ? -1 : mapping[Int(local)])
+        }
+        result.splits.append(contentsOf: parsed.splits)
+        result.lines += parsed.lines
+    }
+
+    /// The bytes [start, end) as a String (off the hot path: headers, errors, new species).
+    static func text(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
     }
 
     static func equalsIgnoringCase(_ field: Field, _ word: String) -> Bool {
