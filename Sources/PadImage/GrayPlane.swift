@@ -1,0 +1,139 @@
+/// An 8-bit single-channel plane (row-major, no padding): what detectors work on.
+///
+/// ```swift
+/// let gray = GrayPlane(image)                       // OpenCV's BGR2GRAY weights
+/// let small = gray.resized(width: 320, height: 240)
+/// ```
+public struct GrayPlane: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height)
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Gray as OpenCV's `cvtColor(..., COLOR_RGB2GRAY)` computes it, in fixed point:
+    /// Y = (4899 R + 9617 G + 1868 B + 8192) >> 14 (weights 0.299, 0.587, 0.114 scaled by 2^14),
+    /// so detections match OpenCV's on the same decoded pixels.
+    public init(_ image: Image) {
+        width = image.width
+        height = image.height
+        if image.format == .gray {
+            pixels = image.pixels
+            return
+        }
+        var out = [UInt8](repeating: 0, count: image.pixelCount)
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<dst.count {
+                    let r = Int32(src[3 * i]), g = Int32(src[3 * i + 1]), b = Int32(src[3 * i + 2])
+                    dst[i] = UInt8((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14)
+                }
+            }
+        }
+        pixels = out
+    }
+
+    /// Bilinear resize bit-exact in the manner of OpenCV's INTER_LINEAR_EXACT: source coordinate
+    /// (d + 0.5) * src/dst - 0.5 clamped at the borders, 8-bit fixed-point coefficients, a
+    /// horizontal then a vertical pass, rounded.
+    public func resized(width dw: Int, height dh: Int) -> GrayPlane {
+        precondition(dw > 0 && dh > 0)
+        func table(_ dst: Int, _ src: Int) -> (index: [Int32], weight: [Int32]) {
+            let scale = Double(src) / Double(dst)
+            var index = [Int32](repeating: 0, count: dst), weight = [Int32](repeating: 0, count: dst)
+            for d in 0..<dst {
+                var f = (Double(d) + 0.5) * scale - 0.5
+                var s = Int(f.rounded(.down))
+                f -= Double(s)
+                if s < 0 { s = 0; f = 0 }
+                if s >= src - 1 { s = src - 1; f = 0 }
+                index[d] = Int32(s)
+                weight[d] = Int32((f * 256).rounded())
+            }
+            return (index, weight)
+        }
+        let xs = table(dw, width), ys = table(dh, height)
+        var out = [UInt8](repeating: 0, count: dw * dh)
+        var row0 = [Int32](repeating: 0, count: dw), row1 = [Int32](repeating: 0, count: dw)
+        let w = width
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                func horizontal(_ y: Int, into row: inout [Int32]) {
+                    let base = y * w
+                    for x in 0..<dw {
+                        let s = Int(xs.index[x]), a = xs.weight[x]
+                        let p0 = Int32(src[base + s]), p1 = Int32(src[base + min(s + 1, w - 1)])
+                        row[x] = p0 * (256 - a) + p1 * a
+                    }
+                }
+                for y in 0..<dh {
+                    let s = Int(ys.index[y]), b = ys.weight[y]
+                    horizontal(s, into: &row0)
+                    if b != 0 { horizontal(min(s + 1, height - 1), into: &row1) }
+                    for x in 0..<dw {
+                        let v = b == 0 ? row0[x] * 256 : row0[x] * (256 - b) + row1[x] * b
+                        dst[y * dw + x] = UInt8(min(255, (v + 32768) >> 16))
+                    }
+                }
+            }
+        }
+        return GrayPlane(width: dw, height: dh, pixels: out)
+    }
+
+    /// The plane cropped to a rectangle (clipped to the plane).
+    public func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayPlane {
+        let x0 = max(0, min(x, width)), y0 = max(0, min(y, height))
+        let x1 = max(x0, min(x + cw, width)), y1 = max(y0, min(y + ch, height))
+        var out: [UInt8] = []
+        out.reserveCapacity((x1 - x0) * (y1 - y0))
+        for row in y0..<y1 { out.append(contentsOf: pixels[(row * width + x0)..<(row * width + x1)]) }
+        return GrayPlane(width: x1 - x0, height: y1 - y0, pixels: out)
+    }
+}
+
+/// Summed-area tables (Crow 1984; Viola & Jones 2001): `sum[(y)(w+1) + x]` is the sum of pixels
+/// above and left of (x, y), with a zero first row and column; `squares` the same for squared
+/// values. Arithmetic wraps in 32 bits as OpenCV's does: window sums are exact as long as one
+/// window's sum fits in 32 bits.
+public struct IntegralImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// (width + 1) x (height + 1).
+    public let sum: [Int32]
+    public let squares: [UInt32]
+
+    public init(_ plane: GrayPlane, squares withSquares: Bool = true) {
+        let width = plane.width, height = plane.height
+        self.width = width
+        self.height = height
+        let stride = width + 1
+        var sum = [Int32](repeating: 0, count: stride * (height + 1))
+        var squares = [UInt32](repeating: 0, count: withSquares ? stride * (height + 1) : 0)
+        plane.pixels.withUnsafeBufferPointer { p in
+            sum.withUnsafeMutableBufferPointer { s in
+                squares.withUnsafeMutableBufferPointer { q in
+                    for y in 0..<height {
+                        var rowSum: Int32 = 0, rowSquares: UInt32 = 0
+                        let above = y * stride, here = (y + 1) * stride
+                        for x in 0..<width {
+                            let v = p[y * width + x]
+                            rowSum &+= Int32(v)
+                            s[here + x + 1] = s[above + x + 1] &+ rowSum
+                            if withSquares {
+                                rowSquares &+= UInt32(v) * UInt32(v)
+                                q[here + x + 1] = q[above + x + 1] &+ rowSquares
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.sum = sum
+        self.squares = squares
+    }
+}
