@@ -29,7 +29,8 @@ def quality(rgb):
     sharp = cv2.Laplacian(L, cv2.CV_64F, borderType=cv2.BORDER_REFLECT_101).var()
     F = L.astype(np.float64)
     def crete(axis):
-        B = cv2.blur(F, (1, 9) if axis == 1 else (9, 1), borderType=cv2.BORDER_REPLICATE)
+        # cv2.blur ksize is (width, height): horizontal differences (axis 1) need the horizontal 9-tap mean.
+        B = cv2.blur(F, (9, 1) if axis == 1 else (1, 9), borderType=cv2.BORDER_REPLICATE)
         dF = np.abs(np.diff(F, axis=axis)); dB = np.abs(np.diff(B, axis=axis))
         sF = dF.sum(); sV = np.maximum(0, dF - dB).sum()
         return (sF - sV) / sF if sF > 0 else np.nan
@@ -39,12 +40,17 @@ def quality(rgb):
     da, db = max(0, 5 - a, a - 25), max(0, 5 - b, b - 35)
     return [mean, var, under, over, entropy, uniformity, specular, sharp, blur, np.sqrt(var) / 255, np.hypot(da, db)]
 
-files = sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.jpg"), recursive=True))
-cv2.setNumThreads(os.cpu_count())
-start = time.perf_counter()
-for f in files:
-    data = np.fromfile(f, dtype=np.uint8)
-    bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    quality(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
-elapsed = time.perf_counter() - start
-print(json.dumps({"images": len(files), "seconds": elapsed, "images_per_s": len(files) / elapsed, "threads": "one process; OpenCV threads = cores"}))
+def main():
+    files = sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.jpg"), recursive=True))
+    cv2.setNumThreads(os.cpu_count())
+    start = time.perf_counter()
+    for f in files:
+        data = np.fromfile(f, dtype=np.uint8)
+        bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        quality(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    elapsed = time.perf_counter() - start
+    print(json.dumps({"images": len(files), "seconds": elapsed, "images_per_s": len(files) / elapsed, "threads": "one process; OpenCV threads = cores"}))
+
+
+if __name__ == "__main__":
+    main()

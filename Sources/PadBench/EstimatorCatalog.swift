@@ -6,6 +6,12 @@ public enum EstimatorCatalog {
     public static var registry: EstimatorRegistry {
         EstimatorRegistry(entries: [
             .init(name: "image", summary: "image size after EXIF orientation") { _ in ImageEstimator() },
+            .init(name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)") { options in
+                try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+            },
+            .init(name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face") { options in
+                try EyesEstimator(cascadeDirectory: options.cascadeDirectory)
+            },
             .init(name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)") { _ in QualityEstimator() },
         ])
     }

@@ -42,6 +42,8 @@ public struct EstimatorInput: Sendable {
     public var eyeCenters: [(x: Double, y: Double)]
     /// Outputs of earlier estimators, by full name (`face.count`).
     public var outputs: [String: Double]
+    /// The gray plane (OpenCV weights), computed once by the first estimator that needs it.
+    public var gray: GrayPlane?
 
     public init(sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [], outputs: [String: Double] = [:]) {
         self.sample = sample

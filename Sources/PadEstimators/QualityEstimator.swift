@@ -52,6 +52,9 @@ public struct QualityEstimator: Estimator {
          "crete_filter_taps": "9", "skin_box_a": "5..25", "skin_box_b": "5..35"]
     }
 
+    /// The face region comes from the `face` estimator, which therefore runs first.
+    public var dependencies: [String] { ["face"] }
+
     public init() {}
 
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {

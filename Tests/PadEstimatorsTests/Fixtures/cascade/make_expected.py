@@ -55,3 +55,37 @@ for name, img in sorted(variants.items()):
     print(path, {k: len(v) for k, v in entry.items()})
 with open("expected.json", "w") as f:
     json.dump(expected, f, indent=1)
+
+# Face and eyes estimators on three photos, by the procedure FaceEstimator/EyesEstimator document:
+# largest face from detectMultiScale(gray, 1.1, 3, minSize = max(24, round(0.08 * min(w, h)))),
+# eyes with haarcascade_eye on the upper 60% of the face box (1.1, 3, minSize max(12, w // 10)),
+# best-supported detection on each side of the face's vertical midline.
+face_cc = cv2.CascadeClassifier("/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+eye_cc = cv2.CascadeClassifier("/usr/share/opencv4/haarcascades/haarcascade_eye.xml")
+estimators = {}
+for path in ["photo_astronaut_s100.jpg", "photo_astronaut_pad.jpg", "photo_astronaut_rot.jpg", "photo_other_coffee.jpg"]:
+    gray = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    m = max(24, int(round(0.08 * min(w, h))))
+    faces, n = face_cc.detectMultiScale2(gray, 1.1, 3, minSize=(m, m))
+    out = {"face.count": len(faces)}
+    if len(faces):
+        i = max(range(len(faces)), key=lambda k: (faces[k][2] * faces[k][3], -faces[k][0]))
+        x, y, fw, fh = [int(v) for v in faces[i]]
+        out.update({"face.x": x, "face.y": y, "face.width": fw, "face.height": fh, "face.neighbors": int(n[i])})
+        region = gray[y:y + int(round(fh * 0.6)), x:x + fw]
+        em = max(12, fw // 10)
+        eyes, en = eye_cc.detectMultiScale2(region, 1.1, 3, minSize=(em, em))
+        centres = [(x + ex + ew / 2, y + ey + eh / 2, int(k)) for (ex, ey, ew, eh), k in zip(eyes, en)]
+        mid = x + fw / 2
+        left = [c for c in centres if c[0] < mid]; right = [c for c in centres if c[0] >= mid]
+        out["eyes.count"] = len(eyes)
+        if left and right:
+            l = max(left, key=lambda c: c[2]); r = max(right, key=lambda c: c[2])
+            out["eyes.distance_px"] = float(np.hypot(r[0] - l[0], r[1] - l[1]))
+            out["eyes.roll_deg"] = float(np.degrees(np.arctan2(r[1] - l[1], r[0] - l[0])))
+    estimators[path] = out
+    print(path, out)
+expected["estimators"] = estimators
+with open("expected.json", "w") as f:
+    json.dump(expected, f, indent=1)

@@ -1,0 +1,54 @@
+import Foundation
+import PadImage
+
+/// Eye positions inside the face: inter-eye distance (MiSnap's EyeMinDistance 90 / EyeMaxDistance
+/// 160 px; Aware's minimum eye separation) and the roll of the eye line.
+///
+/// ```swift
+/// let eyes = try EyesEstimator(cascadeDirectory: "/usr/share/opencv4")   // runs after `face`
+/// ```
+/// Method: OpenCV's `haarcascade_eye.xml` on the upper 60% of the face box (scale factor 1.1,
+/// 3 neighbours, minimum size max(12, face width / 10)); detections are split by the face's
+/// vertical midline and the best-supported one on each side is taken.
+/// - `count`: eye detections in the search region;
+/// - `distance_px`: distance between the two eye centres (NaN with fewer than one per side);
+/// - `roll_deg`: atan2(right.y - left.y, right.x - left.x) in degrees, positive when the eye line
+///   descends to the image right (NaN likewise).
+public struct EyesEstimator: Estimator {
+    public let name = "eyes"
+    public let version = "1.0.0"
+    public let detector: CascadeDetector
+    public var dependencies: [String] { ["face"] }
+
+    public let outputs: [OutputDescriptor] = [
+        .init(name: "count", unit: "eyes", minimum: 0, maximum: .infinity, direction: .none, summary: "eye detections in the upper face"),
+        .init(name: "distance_px", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "inter-eye distance"),
+        .init(name: "roll_deg", unit: "deg", minimum: -90, maximum: 90, direction: .none, summary: "eye-line angle"),
+    ]
+    public var parameters: [String: String] {
+        ["cascade": detector.cascade.path, "scale_factor": "1.1", "min_neighbors": "3", "region": "upper 60% of the face box"]
+    }
+
+    public init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_eye.xml") throws {
+        detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
+    }
+
+    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        guard let face = input.face else { return [0, .nan, .nan] }
+        if input.gray == nil { input.gray = GrayPlane(input.image) }
+        let x0 = Int(face.x.rounded(.down)), y0 = Int(face.y.rounded(.down))
+        let region = input.gray!.cropped(x: x0, y: y0, width: Int(face.width.rounded()), height: Int((face.height * 0.6).rounded()))
+        guard region.width > 24, region.height > 24 else { return [0, .nan, .nan] }
+        let minimum = max(12, Int(face.width / 10))
+        let found = detector.detect(in: region, scaleFactor: 1.1, minNeighbors: 3, minSize: (minimum, minimum))
+        let offsetX = Double(max(0, min(x0, input.image.width))), offsetY = Double(max(0, min(y0, input.image.height)))
+        let midline = face.centerX
+        let centres = found.map { d in (x: offsetX + d.box.centerX, y: offsetY + d.box.centerY, support: d.neighbors) }
+        let left = centres.filter { $0.x < midline }.max { $0.support < $1.support }
+        let right = centres.filter { $0.x >= midline }.max { $0.support < $1.support }
+        guard let left, let right else { return [Double(found.count), .nan, .nan] }
+        input.eyeCenters = [(left.x, left.y), (right.x, right.y)]
+        let dx = right.x - left.x, dy = right.y - left.y
+        return [Double(found.count), (dx * dx + dy * dy).squareRoot(), atan2(dy, dx) * 180 / .pi]
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PadImage
+
+/// Face geometry from a cascade detector (or the dataset's face box): the checks capture SDKs
+/// make before liveness (LUNA: one face, box >= 200 px, >= 10 px from the edges; DOT: face size
+/// 0.10-0.30 of the shorter side).
+///
+/// ```swift
+/// let face = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4")
+/// var input = EstimatorInput(sample: sample, image: image)
+/// let values = try face.measure(&input)      // input.face is now the largest face
+/// ```
+/// Outputs (NaN when no face is found, except `count`):
+/// - `count`: grouped detections (OpenCV `detectMultiScale`, scale factor 1.1, 3 neighbours,
+///   minimum face size max(24, 8% of the shorter image side)).
+/// - `x`, `y`, `width`, `height`: the largest face's box in pixels.
+/// - `border_px`: min(x, y, W - x - width, H - y - height), negative when the box leaves the frame.
+/// - `size_ratio`: max(width, height) / min(W, H) (Innovatrics DOT's face size ratio).
+/// - `center_offset`: distance from the box centre to the image centre over half the image
+///   diagonal (0 centred, 1 in a corner).
+/// - `neighbors`: raw windows supporting the largest face (detector confidence).
+/// - `source`: 0 detector, 1 dataset box (`useDatasetBox` and the sample has one).
+public struct FaceEstimator: Estimator {
+    public let name = "face"
+    public let version = "1.0.0"
+    public let detector: CascadeDetector
+    public let scaleFactor: Double
+    public let minNeighbors: Int
+    public let minSizeFraction: Double
+    public let useDatasetBox: Bool
+
+    public let outputs: [OutputDescriptor] = [
+        .init(name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none, summary: "grouped cascade detections"),
+        .init(name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "largest face, left"),
+        .init(name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "largest face, top"),
+        .init(name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "largest face, width"),
+        .init(name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "largest face, height"),
+        .init(name: "border_px", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .higherIsBetter, summary: "smallest distance to a frame edge"),
+        .init(name: "size_ratio", unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "max(w, h) / shorter image side"),
+        .init(name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter, summary: "centre distance / half diagonal"),
+        .init(name: "neighbors", unit: "windows", minimum: 0, maximum: .infinity, direction: .higherIsBetter, summary: "detection support"),
+        .init(name: "source", unit: "", minimum: 0, maximum: 1, direction: .none, summary: "0 detector, 1 dataset box"),
+    ]
+
+    public var parameters: [String: String] {
+        ["cascade": detector.cascade.path, "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
+         "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)"]
+    }
+
+    public init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_frontalface_default.xml",
+                scaleFactor: Double = 1.1, minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false) throws {
+        detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
+        self.scaleFactor = scaleFactor
+        self.minNeighbors = minNeighbors
+        self.minSizeFraction = minSizeFraction
+        self.useDatasetBox = useDatasetBox
+    }
+
+    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        let width = input.image.width, height = input.image.height
+        let box: Box, count: Double, neighbors: Double, source: Double
+        if useDatasetBox, let given = input.sample.faceBox {
+            (box, count, neighbors, source) = (given, 1, .nan, 1)
+        } else {
+            if input.gray == nil { input.gray = GrayPlane(input.image) }
+            let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
+            let found = detector.detect(in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum))
+            guard let largest = found.max(by: { ($0.width * $0.height, -$0.x) < ($1.width * $1.height, -$1.x) }) else {
+                return [0] + Array(repeating: .nan, count: outputs.count - 2) + [0]
+            }
+            (box, count, neighbors, source) = (largest.box, Double(found.count), Double(largest.neighbors), 0)
+        }
+        input.face = box
+        let border = min(box.x, box.y, Double(width) - box.x - box.width, Double(height) - box.y - box.height)
+        let dx = box.centerX - Double(width) / 2, dy = box.centerY - Double(height) / 2
+        let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
+        return [count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
+                min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source]
+    }
+}

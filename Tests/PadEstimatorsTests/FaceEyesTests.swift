@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import PadDataset
+@testable import PadEstimators
+@testable import PadImage
+
+/// Face and eye outputs against the same procedure run with OpenCV (Fixtures/cascade/make_expected.py,
+/// section "estimators").
+@Suite struct FaceEyesTests {
+    static let face = try! FaceEstimator(cascadeDirectory: "/usr/share/opencv4")
+    static let eyes = try! EyesEstimator(cascadeDirectory: "/usr/share/opencv4")
+
+    static func measure(_ file: String, useBox: Box? = nil) throws -> [String: Double] {
+        let image = try ImageDecoder().decode(fileAt: CascadeTests.folder + "/" + file)
+        var input = EstimatorInput(sample: Sample(id: file, path: file, label: .bonaFide, faceBox: useBox), image: image)
+        var out: [String: Double] = [:]
+        for (estimator, values) in [(face as any Estimator, try face.measure(&input)), (eyes as any Estimator, try eyes.measure(&input))] {
+            for (name, value) in zip(estimator.outputNames, values) { out[name] = value }
+        }
+        return out
+    }
+
+    @Test(arguments: ["photo_astronaut_s100.jpg", "photo_astronaut_pad.jpg", "photo_astronaut_rot.jpg", "photo_other_coffee.jpg"])
+    func matchesOpenCVProcedure(_ file: String) throws {
+        let expected = (CascadeTests.expected["estimators"] as! [String: [String: Double]])[file]!
+        let mine = try Self.measure(file)
+        for (name, value) in expected {
+            #expect(abs(mine[name]! - value) < 1e-9, "\(file) \(name): \(mine[name]!) vs OpenCV \(value)")
+        }
+        if expected["face.count"] == 0 {
+            #expect(mine["face.width"]!.isNaN && mine["eyes.distance_px"]!.isNaN)
+        }
+    }
+
+    @Test func derivedGeometryByHand() throws {
+        // photo_astronaut_s100.jpg is 512x512; face (177, 66, 95, 95).
+        let m = try Self.measure("photo_astronaut_s100.jpg")
+        #expect(m["face.border_px"] == 66)                         // top edge is nearest
+        #expect(abs(m["face.size_ratio"]! - 95.0 / 512.0) < 1e-12)
+        let dx = 177 + 47.5 - 256.0, dy = 66 + 47.5 - 256.0
+        #expect(abs(m["face.center_offset"]! - (dx * dx + dy * dy).squareRoot() / (512 * 2.0.squareRoot() / 2)) < 1e-12)
+        #expect(m["face.source"] == 0)
+    }
+
+    @Test func datasetBoxIsUsedWhenAsked() throws {
+        let estimator = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4", useDatasetBox: true)
+        let image = try ImageDecoder().decode(fileAt: CascadeTests.folder + "/photo_other_coffee.jpg")
+        var input = EstimatorInput(sample: Sample(id: "c", path: "c", label: .bonaFide, faceBox: Box(x: 10, y: 20, width: 50, height: 60)), image: image)
+        let values = try estimator.measure(&input)
+        #expect(values[0] == 1 && values[1] == 10 && values[4] == 60 && values[9] == 1)
+        #expect(input.face == Box(x: 10, y: 20, width: 50, height: 60))
+    }
+
+    @Test func tinyAndFlatImagesGiveNaNNotCrashes() throws {
+        for image in [Image(width: 1, height: 1, format: .gray), Image(width: 64, height: 48, format: .rgb),
+                      Image(width: 64, height: 48, format: .gray, pixels: [UInt8](repeating: 255, count: 64 * 48))] {
+            var input = EstimatorInput(sample: Sample(id: "t", path: "t", label: .bonaFide), image: image)
+            let f = try Self.face.measure(&input), e = try Self.eyes.measure(&input)
+            #expect(f[0] == 0 && f[3].isNaN && e[1].isNaN)
+            let q = try QualityEstimator().measure(&input)
+            #expect(q[0] == 0)                                   // whole image
+            #expect(q.count == QualityEstimator().outputs.count)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import PadDataset
+@testable import PadEstimators
+@testable import PadImage
+
+/// Quality outputs against an independent NumPy/OpenCV implementation (Fixtures/quality/).
+@Suite struct QualityTests {
+    @Test(arguments: ["photo_astronaut_s100.jpg", "photo_camera.jpg", "photo_other_coffee.jpg"])
+    func wholeImageMatchesNumPyReference(_ file: String) throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/quality/expected.json")))
+        let expected = (json as! [String: [String: String]])[file]!.mapValues { Double($0)! }
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/" + file)
+        var input = EstimatorInput(sample: Sample(id: file, path: file, label: .bonaFide), image: image)
+        let estimator = QualityEstimator()
+        let values = Dictionary(uniqueKeysWithValues: zip(estimator.outputNames, try estimator.measure(&input)))
+        #expect(values["quality.region"] == 0)
+        for (name, reference) in expected {
+            // CIELAB: OpenCV converts in float32; everything else is exact up to summation order.
+            let tolerance = name == "quality.natural_colour" ? 0.05 : 1e-9 * max(1, abs(reference))
+            #expect(abs(values[name]! - reference) <= tolerance, "\(file) \(name): \(values[name]!) vs \(reference)")
+        }
+    }
+
+    /// 4x4 gray image, values by hand.
+    @Test func handComputedSmallRegion() {
+        // Two rows of 0 and two rows of 255 (gray: L = linearised value, 0 and 255).
+        let l: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255]
+        let region = Region(x0: 0, y0: 0, x1: 4, y1: 4)
+        let stats = QualityMeasures.histogramStatistics(l, width: 4, region: region)
+        #expect(stats.mean == 127.5)
+        #expect(stats.variance == 127.5 * 127.5)
+        #expect(stats.underexposure == 0.5 && stats.overexposure == 0.5)
+        #expect(stats.entropy == 1)
+        // Left and right halves have the same histogram.
+        #expect(QualityMeasures.illuminationUniformity(l, width: 4, region: region) == 1)
+        // Laplacian with reflect-101 borders: rows 1 and 2 see the step (+-255), rows 0 and 3 see 0
+        // ... row 0 reflects row 1 (0) -> 0; row 1: 0 + 255 + 0 + 0 - 0 = 255; row 2: -255; row 3: 0.
+        // Mean 0, variance (8 x 255^2) / 16.
+        #expect(QualityMeasures.laplacianVariance(l, width: 4, region: region) == 255.0 * 255.0 / 2)
+        #expect(QualityMeasures.laplacianVariance(l, width: 4, region: Region(x0: 0, y0: 0, x1: 2, y1: 4)).isNaN)
+    }
+
+    @Test func ofiqLuminanceOfPrimaries() {
+        // L = floor(255 Y + 0.5) with Y the weighted linear value: pure red -> 0.2126 * 255 = 54.2 -> 54.
+        let image = Image(width: 3, height: 1, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255])
+        #expect(ColorSpaces.luminanceImage(image) == [54, 182, 18])
+        #expect(ColorSpaces.grayLuminance[255] == 255 && ColorSpaces.grayLuminance[0] == 0)
+    }
+}
