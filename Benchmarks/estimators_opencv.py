@@ -1,8 +1,11 @@
-"""Python baseline for `make benchmark`: the same decode + quality work as padbench's `image` and
-`quality` estimators (whole image, since no face estimator runs), with OpenCV and NumPy.
+"""Python baseline for `make benchmark`: the same work as padbench's built-in estimator set
+(decode, face, eyes, quality on the face region) with OpenCV and NumPy: cv2.imdecode,
+CascadeClassifier.detectMultiScale with the same cascades and parameters as FaceEstimator and
+EyesEstimator, and the quality formulas of Sources/PadEstimators/QualityEstimator.swift.
 
-Usage: python3 Benchmarks/estimators_opencv.py DATASET_DIR  -> one JSON line with images/s.
-Formulas follow Sources/PadEstimators/QualityEstimator.swift.
+Usage: python3 Benchmarks/estimators_opencv.py DATASET_DIR [--processes N]
+Prints one JSON line with images/s. With --processes N the images are split over N worker
+processes (the fair comparison with padbench, which uses all cores).
 """
 import glob, json, os, sys, time
 import cv2
@@ -40,16 +43,51 @@ def quality(rgb):
     da, db = max(0, 5 - a, a - 25), max(0, 5 - b, b - 35)
     return [mean, var, under, over, entropy, uniformity, specular, sharp, blur, np.sqrt(var) / 255, np.hypot(da, db)]
 
+FACE = EYE = None
+
+
+def full(path):
+    """decode + face + eyes + quality on the face region, as padbench's estimators do."""
+    global FACE, EYE
+    if FACE is None:
+        FACE = cv2.CascadeClassifier("/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+        EYE = cv2.CascadeClassifier("/usr/share/opencv4/haarcascades/haarcascade_eye.xml")
+    bgr = cv2.imdecode(np.fromfile(path, dtype=np.uint8), cv2.IMREAD_COLOR)
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    m = max(24, int(round(0.08 * min(w, h))))
+    faces = FACE.detectMultiScale(gray, 1.1, 3, minSize=(m, m))
+    region = rgb
+    if len(faces):
+        x, y, fw, fh = max(faces, key=lambda f: f[2] * f[3])
+        em = max(12, fw // 10)
+        EYE.detectMultiScale(gray[y:y + int(round(fh * 0.6)), x:x + fw], 1.1, 3, minSize=(em, em))
+        region = rgb[max(0, y):y + fh, max(0, x):x + fw]
+    return quality(region)
+
+
+def run(files):
+    for f in files:
+        full(f)
+    return len(files)
+
+
 def main():
     files = sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.jpg"), recursive=True))
-    cv2.setNumThreads(os.cpu_count())
+    processes = int(sys.argv[sys.argv.index("--processes") + 1]) if "--processes" in sys.argv else 1
     start = time.perf_counter()
-    for f in files:
-        data = np.fromfile(f, dtype=np.uint8)
-        bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        quality(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    if processes > 1:
+        import multiprocessing
+        cv2.setNumThreads(1)
+        with multiprocessing.Pool(processes) as pool:
+            pool.map(run, [files[i::processes] for i in range(processes)])
+    else:
+        cv2.setNumThreads(os.cpu_count())
+        run(files)
     elapsed = time.perf_counter() - start
-    print(json.dumps({"images": len(files), "seconds": elapsed, "images_per_s": len(files) / elapsed, "threads": "one process; OpenCV threads = cores"}))
+    print(json.dumps({"images": len(files), "seconds": elapsed, "images_per_s": len(files) / elapsed, "processes": processes,
+                      "opencv_threads": 1 if processes > 1 else os.cpu_count(), "opencv": cv2.__version__}))
 
 
 if __name__ == "__main__":
