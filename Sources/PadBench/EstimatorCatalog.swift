@@ -20,7 +20,7 @@ public enum EstimatorCatalog {
     /// profiles are validated against. Estimators whose set-up fails (no cascade files) still
     /// declare outputs through their type, so this never needs the files.
     public static func outputs(options: EstimatorOptions = EstimatorOptions()) -> [String: OutputDescriptor] {
-        var catalogue: [String: OutputDescriptor] = [:]
+        var catalogue = VendorOutputs.catalogue
         for entry in registry.entries {
             guard let estimator = try? entry.factory(options) else { continue }
             for output in estimator.outputs { catalogue["\(estimator.name).\(output.name)"] = output }

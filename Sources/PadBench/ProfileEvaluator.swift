@@ -52,8 +52,9 @@ public struct ProfileEvaluator: Sendable {
         for g in profile.calibratedGates {
             let gate = profile.gates[g]
             let calibration = gate.calibration!
+            // A calibrated gate on an output this run lacks is left out (and listed) below.
+            guard let column = table.columnIndex(of: gate.output) else { continue }
             var set = ScoreSet()
-            let column = table.columnIndex(of: gate.output)
             for i in 0..<n where table.splits[i] == calibration.calibrationSplit {
                 let value = table.statuses[i].isOK ? table.value(column, i) : .nan
                 set.append(score: value.isNaN && table.statuses[i].isOK ? -.infinity : value, species: table.labels[i].species)
@@ -138,9 +139,17 @@ public struct ProfileEvaluator: Sendable {
                 ProfileResult.RejectReason(label: r.label, species: r.species, code: r.code, message: r.message, count: r.count,
                                            fraction: Double(r.count) / Double(groupCounts[r.label + "\u{1F}" + r.species] ?? 1))
             }
+        var notes: [String] = []
+        let unmeasured = compiled.unmeasuredGates.map { profile.gates[$0].output }
+        if !unmeasured.isEmpty { notes.append("gates left out, outputs not measured in this run: \(unmeasured.joined(separator: ", "))") }
+        let approximated = compiled.approximatedGates.map { "\(profile.gates[$0].output) -> \(profile.gates[$0].approximation!.output)" }
+        if !approximated.isEmpty { notes.append("approximated on padbench outputs: \(approximated.joined(separator: ", "))") }
+        let skipped = profile.gates.filter(\.isSkipped).map(\.output)
+        if !skipped.isEmpty { notes.append("skipped (not measurable by padbench): \(skipped.joined(separator: ", "))") }
         return ProfileResult(profile: profile, split: reportSplit?.rawValue ?? "all", headline: headline, headlineError: headlineError,
                              calibrations: calibrations, scoreMetrics: scoreMetrics, scoreError: scoreError,
-                             rejectReasons: rejectReasons, bonaFideCount: bonaFide, attackCount: attacks, failedCount: failed)
+                             rejectReasons: rejectReasons, bonaFideCount: bonaFide, attackCount: attacks, failedCount: failed,
+                             notes: notes)
     }
 
     /// The gate's reject code; a gate that failed on a NaN value says the output was not assessable.

@@ -13,11 +13,14 @@ public struct ImageEstimator: Estimator {
         .init(name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
         .init(name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"),
         .init(name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none, summary: "width x height / 1e6"),
+        .init(name: "short_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "min(width, height)"),
+        .init(name: "long_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "max(width, height), for orientation-free resolution gates"),
     ]
     public var parameters: [String: String] { [:] }
     public init() {}
 
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        [Double(input.image.width), Double(input.image.height), Double(input.image.pixelCount) / 1e6]
+        let w = Double(input.image.width), h = Double(input.image.height)
+        return [w, h, w * h / 1e6, min(w, h), max(w, h)]
     }
 }

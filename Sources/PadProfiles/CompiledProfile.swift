@@ -15,6 +15,11 @@ public struct CompiledProfile: Sendable {
 
     public let profile: Profile
     public let gates: [CompiledGate]
+    /// Gates (by index) whose output this run did not measure and that have no approximation:
+    /// left out of the decisions and listed in the report, never silently.
+    public let unmeasuredGates: [Int]
+    /// Gates (by index) decided by their approximation on padbench's own outputs.
+    public let approximatedGates: [Int]
     /// Column of the swept score, if the profile names one that the run measured.
     public let scoreColumn: Int?
 
@@ -22,13 +27,23 @@ public struct CompiledProfile: Sendable {
     public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
         let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var gates: [CompiledGate] = []
+        var unmeasured: [Int] = [], approximated: [Int] = []
         for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {
             var bound = gate
             if gate.calibration != nil { bound.threshold = calibratedThresholds[i] ?? .nan }
-            gates.append(CompiledGate(gateIndex: i, gate: bound, column: index[gate.output]))
+            if let column = index[gate.output] {
+                gates.append(CompiledGate(gateIndex: i, gate: bound, column: column))
+            } else if let approximate = gate.approximated, let column = index[approximate.output] {
+                gates.append(CompiledGate(gateIndex: i, gate: approximate, column: column))
+                approximated.append(i)
+            } else {
+                unmeasured.append(i)
+            }
         }
         self.profile = profile
         self.gates = gates
+        self.unmeasuredGates = unmeasured
+        self.approximatedGates = approximated
         self.scoreColumn = profile.score.flatMap { index[$0] }
     }
 

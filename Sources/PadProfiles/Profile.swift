@@ -40,7 +40,7 @@ public struct Profile: Sendable, Equatable {
 
     /// Outputs the active (not skipped) gates and the score read.
     public var requiredOutputs: [String] {
-        var names = gates.filter { !$0.isSkipped }.map(\.output)
+        var names = gates.filter { !$0.isSkipped }.flatMap { [$0.output] + ($0.approximation.map { [$0.output] } ?? []) }
         if let score { names.append(score) }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
@@ -96,12 +96,15 @@ public struct Gate: Sendable, Equatable {
     /// Non-nil for gates padbench cannot evaluate yet (head pose, eye state): the reason.
     public var skipped: String?
     public var calibration: Calibration?
+    /// Used when `output` (a vendor's exported score) is not in the run: the same check on
+    /// padbench's own outputs, always `kind: approximation`.
+    public var approximation: ApproximateGate?
     /// Line of the gate in its YAML file (for messages).
     public var line: Int
 
     public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, code: String,
                 message: String, kind: Kind = .exact, note: String = "", skipped: String? = nil,
-                calibration: Calibration? = nil, line: Int = 0) {
+                calibration: Calibration? = nil, approximation: ApproximateGate? = nil, line: Int = 0) {
         self.output = output
         self.comparison = comparison
         self.threshold = threshold
@@ -112,10 +115,34 @@ public struct Gate: Sendable, Equatable {
         self.note = note
         self.skipped = skipped
         self.calibration = calibration
+        self.approximation = approximation
         self.line = line
     }
 
     public var isSkipped: Bool { skipped != nil }
+
+    /// The check to make instead when the gate's own output was not measured.
+    public struct ApproximateGate: Sendable, Equatable {
+        public var output: String
+        public var comparison: Comparison
+        public var threshold: Double
+        public var upper: Double
+        public var note: String
+        public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, note: String = "") {
+            self.output = output
+            self.comparison = comparison
+            self.threshold = threshold
+            self.upper = upper
+            self.note = note
+        }
+    }
+
+    /// This gate with its approximation in place (same code and message).
+    public var approximated: Gate? {
+        guard let a = approximation else { return nil }
+        return Gate(output: a.output, comparison: a.comparison, threshold: a.threshold, upper: a.upper, code: code,
+                    message: message, kind: .approximation, note: a.note, line: line)
+    }
 
     /// Whether a value passes; NaN never passes (not assessable = rejected).
     @inlinable

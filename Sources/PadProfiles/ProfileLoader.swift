@@ -18,7 +18,8 @@ public struct ProfileLoader: Sendable {
     public init(catalogue: [String: OutputDescriptor]) { self.catalogue = catalogue }
 
     static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
-    static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate"]
+    static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate"]
+    static let approximateKeys: Set<String> = ["output", "op", "value", "min", "max", "note"]
     static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "on", "apply_to"]
 
     public func load(file path: String) throws(ProfileError) -> Profile {
@@ -120,9 +121,9 @@ public struct ProfileLoader: Sendable {
                        useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
     }
 
-    private func parseGate(_ node: Node, context: Context) throws(ProfileError) -> Gate {
+    private func parseGate(_ node: Node, context: Context, allowApproximate: Bool = false) throws(ProfileError) -> Gate {
         guard let map = node.mapping else { throw context.error(node, "a gate is a mapping (output, op, value, code, message)") }
-        try context.checkKeys(map, allowed: Self.gateKeys, what: "gate")
+        if !allowApproximate { try context.checkKeys(map, allowed: Self.gateKeys, what: "gate") }
         let line = node.mark?.line ?? 0
         let output = try context.string(map, "output", required: true)
         let code = try context.string(map, "code", required: false)
@@ -149,6 +150,7 @@ public struct ProfileLoader: Sendable {
             }
             let on = try context.split(cal, "on") ?? .dev
             let applied = try context.split(cal, "apply_to") ?? .eval
+            if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
             if map["value"] != nil || map["op"] != nil {
                 throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
             }
@@ -190,8 +192,15 @@ public struct ProfileLoader: Sendable {
                 }
             }
         }
+        var approximation: Gate.ApproximateGate?
+        if let approximateNode = map["approximate"] {
+            guard let approximate = approximateNode.mapping else { throw context.error(approximateNode, "approximate must be a mapping") }
+            try context.checkKeys(approximate, allowed: Self.approximateKeys, what: "approximate")
+            let inner = try parseGate(approximateNode, context: context, allowApproximate: true)
+            approximation = .init(output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper, note: inner.note)
+        }
         return Gate(output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
-                    message: message, kind: kind, note: note, line: line)
+                    message: message, kind: kind, note: note, approximation: approximation, line: line)
     }
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {

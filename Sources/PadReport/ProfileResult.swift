@@ -62,10 +62,12 @@ public struct ProfileResult: Sendable {
     public var bonaFideCount: Int
     public var attackCount: Int
     public var failedCount: Int
+    /// Gates left out, approximated or skipped, in words (summary.csv `note`).
+    public var notes: [String]
 
     public init(profile: Profile, split: String, headline: OperatingPoint?, headlineError: String?,
                 calibrations: [Calibration], scoreMetrics: ScoreMetrics?, scoreError: String?,
-                rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int) {
+                rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int, notes: [String] = []) {
         self.profile = profile
         self.split = split
         self.headline = headline
@@ -77,5 +79,6 @@ public struct ProfileResult: Sendable {
         self.bonaFideCount = bonaFideCount
         self.attackCount = attackCount
         self.failedCount = failedCount
+        self.notes = notes
     }
 }

@@ -43,7 +43,7 @@ public enum ReportTables {
                 row += [r.profile.score ?? "", thresholdText, criterion, "", "", "", ""] + targets.map { _ in "" } + [""]
             }
             row += [r.calibrations.map { "\($0.output) t=\(n($0.threshold)) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
-            row += [[r.headlineError, r.scoreError].compactMap { $0 }.joined(separator: "; ")]
+            row += [([r.headlineError, r.scoreError].compactMap { $0 } + r.notes).joined(separator: "; ")]
             rows.append(row)
         }
         return (header, rows)

@@ -96,3 +96,60 @@ enum Catalogue {
         #expect(Suggestion.distance("abc", "") == 3)
     }
 }
+
+@Suite struct PresetTests {
+    static let loader = ProfileLoader(catalogue: {
+        var c = VendorOutputs.catalogue
+        for name in ["face.count", "face.width", "face.border_px", "face.size_ratio", "eyes.distance_px", "image.short_side",
+                     "image.long_side", "quality.blur", "quality.underexposure", "quality.overexposure",
+                     "quality.illumination_uniformity", "quality.specularity", "quality.luminance_mean", "quality.sharpness"] {
+            c[name] = OutputDescriptor(name: name, unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "")
+        }
+        return c
+    }())
+
+    @Test func everyPresetLoadsWithItsSource() throws {
+        let names = ProfileLoader.builtInNames
+        #expect(Set(names) == ["basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "luna-id-default",
+                               "luna-id-osl", "misnap-default", "misnap-high-risk"])
+        for name in names {
+            let profile = try Self.loader.builtIn(name)
+            #expect(profile.name == name && !profile.source.isEmpty)
+        }
+    }
+
+    @Test func vendorNumbersAreCarriedExactly() throws {
+        let luna = try Self.loader.builtIn("luna-id-default")
+        func gate(_ p: Profile, _ output: String, _ op: Gate.Comparison) -> Gate? { p.gates.first { $0.output == output && $0.comparison == op } }
+        #expect(gate(luna, "face.width", .ge)?.threshold == 200 && gate(luna, "face.width", .ge)?.code == "1016")
+        #expect(gate(luna, "face.border_px", .ge)?.threshold == 10 && gate(luna, "face.border_px", .ge)?.kind == .exact)
+        #expect(gate(luna, "luna.liveness", .ge)?.threshold == 0.5)
+        #expect(luna.gates.filter(\.isSkipped).map(\.code) == ["1002", "1006", "1010"])
+        let osl = try Self.loader.builtIn("luna-id-osl")
+        #expect(gate(osl, "image.short_side", .between).map { ($0.threshold, $0.upper) } ?? (0, 0) == (720, 1080))
+        #expect(gate(osl, "face.width", .gt)?.threshold == 200)
+        let misnap = try Self.loader.builtIn("misnap-default"), risky = try Self.loader.builtIn("misnap-high-risk")
+        #expect(gate(misnap, "misnap.eye_distance", .ge)?.threshold == 90 && gate(misnap, "misnap.eye_distance", .le)?.threshold == 160)
+        #expect(gate(misnap, "misnap.eye_distance", .ge)?.code == "32")  // geometric meaning: small distance = too far
+        #expect(gate(misnap, "misnap.liveness", .ge)?.threshold == 500 && gate(risky, "misnap.liveness", .ge)?.threshold == 700)
+        let dot = try Self.loader.builtIn("dot-default")
+        #expect(gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30)
+        for (level, target) in [("low", 0.06), ("medium", 0.03), ("high", 0.01)] {
+            let idemia = try Self.loader.builtIn("idemia-\(level)")
+            #expect(idemia.gates[0].calibration?.target == .apcer(target))
+        }
+    }
+
+    @Test func missingVendorOutputUsesTheApproximationAndSaysSo() throws {
+        let misnap = try Self.loader.builtIn("misnap-default")
+        let compiled = misnap.compiled(columns: ["eyes.distance_px", "quality.luminance_mean", "quality.sharpness"])
+        #expect(compiled.approximatedGates == [0, 1, 2, 3])
+        #expect(compiled.unmeasuredGates == [4])   // liveness: no pad.score either
+        #expect(compiled.decide { [100, 120, 50][$0] }.isAccepted)
+        #expect(compiled.decide { [80, 120, 50][$0] }.failedGate == 0)
+        // With the vendor's own export, the exact gate is used.
+        let exact = misnap.compiled(columns: ["misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness"])
+        #expect(exact.approximatedGates.isEmpty && exact.unmeasuredGates.isEmpty)
+        #expect(exact.decide { [100, 600, 300, 499][$0] }.failedGate == 4)
+    }
+}
