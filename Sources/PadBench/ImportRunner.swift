@@ -1,0 +1,103 @@
+import Foundation
+import PadArchive
+import PadDataset
+import PadEstimators
+import PadProfiles
+import PadReport
+
+/// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
+/// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply
+/// exactly (and `eval --archive` can re-decide them later).
+///
+/// ```swift
+/// let outcome = try ImportRunner().run(format: .lunaOSL, dataset: loaded, inputs: ["osl.json"],
+///                                      profiles: [lunaOSL], outputFolder: "reports/luna")
+/// ```
+/// Records join by sample id, file name, or file name without extension. A record that matches no
+/// sample, or a file name that matches two samples, is an error before anything is written. A
+/// sample without a record stays in every file as a failure (`missing_vendor_result`).
+public struct ImportRunner: Sendable {
+    public init() {}
+
+    public struct Outcome: Sendable {
+        public var folder: String
+        public var archivePath: String
+        public var results: [ProfileResult]
+        public var table: MeasurementTable
+        public var matched: Int
+    }
+
+    public func run(format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
+                    profiles: [Profile], outputFolder: String, commandLine: [String] = []) throws -> Outcome {
+        let started = Date()
+        let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
+        // Index samples by id, file name and stem; remember collisions.
+        var index: [String: Int] = [:], ambiguous: [String: [Int]] = [:]
+        for (i, sample) in dataset.samples.enumerated() {
+            let name = (sample.path as NSString).lastPathComponent
+            for key in Set([sample.id, name, (name as NSString).deletingPathExtension]) {
+                if let other = index[key], other != i { ambiguous[key, default: [other]].append(i) } else { index[key] = i }
+            }
+        }
+        var byIndex: [Int: VendorRecord] = [:]
+        for record in records {
+            if let clash = ambiguous[record.key] {
+                throw VendorImportError("\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids")
+            }
+            guard let i = index[record.key] else {
+                throw VendorImportError("\(record.origin): '\(record.key)' matches no sample of \(dataset.root)")
+            }
+            if let previous = byIndex[i] { throw VendorImportError("\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))") }
+            byIndex[i] = record
+        }
+        var columns = format.outputs
+        if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
+        var table = MeasurementTable(columns: columns)
+        for (i, sample) in dataset.samples.enumerated() {
+            let status: SampleStatus
+            var row = [Double](repeating: .nan, count: columns.count)
+            if let record = byIndex[i] {
+                if let failure = record.failure { status = .failed(code: failure.code, message: "\(failure.message) (\(record.origin))") } else {
+                    status = .ok
+                    for (c, name) in columns.enumerated() { row[c] = record.values[name] ?? .nan }
+                }
+            } else {
+                status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
+            }
+            table.append(id: sample.id, label: sample.label, split: sample.split, status: status, values: row)
+        }
+        try ProfileEvaluator.checkCalibration(profiles, labels: table.labels, splits: table.splits)
+
+        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
+        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "status", "error"] + columns + ["decode_ns"])
+        for (i, sample) in dataset.samples.enumerated() {
+            let status = table.statuses[i]
+            try samplesCSV.writeRow([sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+                                     status.code, status.message] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
+        }
+        try samplesCSV.close()
+        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
+        let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
+        try decisions.close()
+        var conventions = Conventions.current
+        conventions["import_format"] = format.rawValue
+        if format == .idemiaStatus { conventions["idemia_no_decision"] = noDecision.rawValue }
+        let manifest = RunManifest(
+            kind: "import",
+            tool: .init(version: ToolInfo.version, commandLine: commandLine),
+            conventions: conventions,
+            dataset: .init(name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
+                           fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
+            estimators: [.init(name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
+                               outputs: columns.map { .init(name: $0, unit: "", minimum: nil, maximum: nil, direction: "") },
+                               coldStartNanoseconds: 0)],
+            profiles: profiles.map(\.name), machine: .current(concurrency: 1),
+            times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
+                         wallSeconds: Date().timeIntervalSince(started)),
+            counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount, "records": records.count])
+        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, results: results, timing: [], profiles: profiles,
+                                                                   streamedFiles: ["samples.csv", "decisions.csv"])
+        return Outcome(folder: outputFolder, archivePath: path, results: results, table: table, matched: byIndex.count)
+    }
+}

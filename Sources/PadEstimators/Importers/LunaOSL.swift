@@ -1,0 +1,65 @@
+import Foundation
+
+/// VisionLabs LUNA OneShotLiveness responses: `filename`, `liveness.prediction` (1 live),
+/// `liveness.estimations.probability` (0..1), `liveness.estimations.quality` (0..1), and an `error`
+/// object (`error_code`, `desc`). A response with a non-zero error code was processed and rejected
+/// by LUNA (no face, bad quality): its liveness outputs are NaN and `luna.error_code` holds the code.
+enum LunaOSL {
+    static func read(_ data: Data, path: String) throws -> [VendorRecord] {
+        let objects: [Any]
+        if let json = try? JSONSerialization.jsonObject(with: data) {
+            if let list = json as? [Any] { objects = list } else { objects = [json] }
+        } else {
+            // JSON lines.
+            var list: [Any] = []
+            for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
+                    throw VendorImportError("\(path):\(n + 1): not JSON (expected an OSL response object, an array of them, or JSON lines)")
+                }
+                list.append(object)
+            }
+            objects = list
+        }
+        return try objects.enumerated().map { index, object in
+            let origin = "\(path)[\(index)]"
+            guard let response = object as? [String: Any] else { throw VendorImportError("\(origin): an OSL response must be a JSON object") }
+            guard let filename = response["filename"] as? String, !filename.isEmpty else {
+                throw VendorImportError("\(origin): missing or non-text 'filename'")
+            }
+            var errorCode = 0.0
+            if let error = response["error"] {
+                guard let errorObject = error as? [String: Any], let code = number(errorObject["error_code"]) else {
+                    throw VendorImportError("\(origin) (\(filename)): 'error' must be an object with a numeric error_code")
+                }
+                errorCode = code
+            }
+            var values: [String: Double] = ["luna.error_code": errorCode, "luna.liveness": .nan, "luna.prediction": .nan, "luna.quality": .nan]
+            if errorCode == 0 {
+                guard let liveness = response["liveness"] as? [String: Any] else {
+                    throw VendorImportError("\(origin) (\(filename)): missing 'liveness' object")
+                }
+                guard let prediction = number(liveness["prediction"]) else {
+                    throw VendorImportError("\(origin) (\(filename)): liveness.prediction must be a number (1 = live)")
+                }
+                guard let estimations = liveness["estimations"] as? [String: Any], let probability = number(estimations["probability"]) else {
+                    throw VendorImportError("\(origin) (\(filename)): liveness.estimations.probability must be a number in [0, 1]")
+                }
+                guard (0...1).contains(probability) else {
+                    throw VendorImportError("\(origin) (\(filename)): liveness.estimations.probability \(probability) is outside [0, 1]")
+                }
+                values["luna.prediction"] = prediction
+                values["luna.liveness"] = probability
+                values["luna.quality"] = number(estimations["quality"]) ?? .nan
+            }
+            return VendorRecord(key: filename, values: values, origin: origin)
+        }
+    }
+
+    /// A JSON number (Bool is not a number here).
+    static func number(_ value: Any?) -> Double? {
+        guard let value, type(of: value) != Bool.self else { return nil }
+        // JSON true/false arrive as NSNumber's boolean subclass (__NSCFBoolean): not a number here.
+        if let n = value as? NSNumber, !String(describing: type(of: n)).contains("Boolean") { return n.doubleValue }
+        return nil
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// One vendor result for one image, before it is joined onto a dataset's samples.
+public struct VendorRecord: Sendable, Equatable {
+    /// File name (or id) that joins the record to a sample.
+    public var key: String
+    public var values: [String: Double]
+    /// A result that is a failure to process (IDEMIA NoDecision as `fta`, Unknown), with code and message.
+    public var failure: (code: String, message: String)?
+    /// Where it came from, for messages (`file:line` or `file[index]`).
+    public var origin: String
+
+    public init(key: String, values: [String: Double], failure: (code: String, message: String)? = nil, origin: String) {
+        self.key = key
+        self.values = values
+        self.failure = failure
+        self.origin = origin
+    }
+
+    public static func == (a: VendorRecord, b: VendorRecord) -> Bool {
+        a.key == b.key && a.values == b.values && a.failure?.code == b.failure?.code && a.origin == b.origin
+    }
+}
+
+/// A vendor export that cannot be read; names the file and the record.
+public struct VendorImportError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The export formats `padbench import` reads (reference/vendor-sdks.md).
+public enum VendorFormat: String, Sendable, CaseIterable {
+    /// VisionLabs LUNA OneShotLiveness response JSON (object, array, or JSON lines).
+    case lunaOSL = "luna-osl"
+    /// Mitek MiSnap MibiData JSON, one file per image named after it.
+    case misnapMibi = "misnap-mibi"
+    /// IDEMIA capture status CSV: `id,status` with Live / Fake / NoDecision / Unknown.
+    case idemiaStatus = "idemia-status"
+    /// Generic long CSV: `id,output,value`.
+    case longCSV = "long-csv"
+
+    /// Outputs the format can produce (columns of the imported table).
+    public var outputs: [String] {
+        switch self {
+        case .lunaOSL: return ["luna.liveness", "luna.prediction", "luna.quality", "luna.error_code"]
+        case .misnapMibi: return ["misnap.quality", "misnap.lighting", "misnap.sharpness", "misnap.eye_distance",
+                                  "misnap.face_found", "misnap.liveness", "misnap.spoof"]
+        case .idemiaStatus: return ["idemia.live"]
+        case .longCSV: return []
+        }
+    }
+}
+
+/// How IDEMIA's NoDecision ("the server should decide") counts.
+public enum NoDecisionPolicy: String, Sendable, CaseIterable {
+    case accept, reject, fta
+}
+
+/// Reads vendor exports into records.
+///
+/// ```swift
+/// let records = try VendorImporter(format: .lunaOSL).read(["osl-results.json"])
+/// ```
+public struct VendorImporter: Sendable {
+    public var format: VendorFormat
+    public var noDecision: NoDecisionPolicy
+
+    public init(format: VendorFormat, noDecision: NoDecisionPolicy = .fta) {
+        self.format = format
+        self.noDecision = noDecision
+    }
+
+    public func read(_ paths: [String]) throws -> [VendorRecord] {
+        var records: [VendorRecord] = []
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else { throw VendorImportError("\(path): cannot read") }
+            switch format {
+            case .lunaOSL: records += try LunaOSL.read(data, path: path)
+            case .misnapMibi: records.append(try MisnapMibi.read(data, path: path))
+            case .idemiaStatus: records += try Self.readIdemia(data, path: path, policy: noDecision)
+            case .longCSV: records += try Self.readLong(data, path: path)
+            }
+        }
+        return records
+    }
+
+    static func csvLines(_ data: Data, path: String, header expected: [String]) throws -> [(line: Int, fields: [String])] {
+        let text = String(decoding: data, as: UTF8.self)
+        var rows: [(Int, [String])] = []
+        var sawHeader = false
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            if !sawHeader {
+                guard fields.map({ $0.lowercased() }) == expected else {
+                    throw VendorImportError("\(path):\(n + 1): header must be \(expected.joined(separator: ","))")
+                }
+                sawHeader = true
+                continue
+            }
+            guard fields.count == expected.count else {
+                throw VendorImportError("\(path):\(n + 1): \(fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))")
+            }
+            rows.append((n + 1, fields))
+        }
+        return rows
+    }
+
+    static func readIdemia(_ data: Data, path: String, policy: NoDecisionPolicy) throws -> [VendorRecord] {
+        try csvLines(data, path: path, header: ["id", "status"]).map { line, f in
+            let origin = "\(path):\(line)"
+            switch f[1].lowercased() {
+            case "live": return VendorRecord(key: f[0], values: ["idemia.live": 1], origin: origin)
+            case "fake": return VendorRecord(key: f[0], values: ["idemia.live": 0], origin: origin)
+            case "nodecision":
+                switch policy {
+                case .accept: return VendorRecord(key: f[0], values: ["idemia.live": 1], origin: origin)
+                case .reject: return VendorRecord(key: f[0], values: ["idemia.live": 0], origin: origin)
+                case .fta: return VendorRecord(key: f[0], values: [:], failure: ("no_decision", "IDEMIA NoDecision (counted as failure to process: --no-decision fta)"), origin: origin)
+                }
+            case "unknown":
+                return VendorRecord(key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"), origin: origin)
+            default:
+                throw VendorImportError("\(origin): status '\(f[1])' is not Live, Fake, NoDecision or Unknown")
+            }
+        }
+    }
+
+    static func readLong(_ data: Data, path: String) throws -> [VendorRecord] {
+        var byKey: [String: VendorRecord] = [:]
+        var order: [String] = []
+        for (line, f) in try csvLines(data, path: path, header: ["id", "output", "value"]) {
+            guard f[1].split(separator: ".").count == 2 else {
+                throw VendorImportError("\(path):\(line): output '\(f[1])' must be <estimator>.<name>")
+            }
+            guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
+                throw VendorImportError("\(path):\(line): value '\(f[2])' is not a number")
+            }
+            if byKey[f[0]] == nil {
+                byKey[f[0]] = VendorRecord(key: f[0], values: [:], origin: "\(path):\(line)")
+                order.append(f[0])
+            }
+            if byKey[f[0]]!.values[f[1]] != nil { throw VendorImportError("\(path):\(line): \(f[1]) given twice for \(f[0])") }
+            byKey[f[0]]!.values[f[1]] = value
+        }
+        return order.map { byKey[$0]! }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import PadBench
+import PadEstimators
+
+/// `padbench import FORMAT`: vendor exports joined onto a dataset, scored by vendor-shaped profiles.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a vendor's exported results onto a dataset and score profiles on them.",
+        discussion: """
+            Formats: luna-osl (OneShotLiveness response JSON: object, array or JSON lines), misnap-mibi (MibiData JSON, \
+            one per image named after it), idemia-status (CSV id,status with Live/Fake/NoDecision/Unknown), \
+            long-csv (id,output,value). Records join samples by id, file name or file name without extension.
+            """
+    )
+
+    @Argument(help: "luna-osl, misnap-mibi, idemia-status or long-csv.") var format: String
+    @Option(help: "Dataset folder the results belong to.") var dataset: String
+    @Option(name: .customLong("input"), parsing: .upToNextOption, help: "Export files.") var inputs: [String]
+    @Option(help: "Profiles to score (built-in names or YAML files); none when empty.") var profiles: String = ""
+    @Option(help: "IDEMIA NoDecision: accept, reject or fta (failure to process).") var noDecision: String = "fta"
+    @Option(help: "Output folder.") var out: String
+
+    func run() throws {
+        guard let formatValue = VendorFormat(rawValue: format) else {
+            throw ValidationError("unknown format '\(format)' (\(VendorFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let policy = NoDecisionPolicy(rawValue: noDecision) else { throw ValidationError("--no-decision must be accept, reject or fta") }
+        let loaded = try CommandSupport.loadDataset(dataset, layout: nil)
+        let profileList = profiles.isEmpty ? [] : try CommandSupport.loadProfiles(profiles)
+        let outcome: ImportRunner.Outcome
+        do {
+            outcome = try ImportRunner().run(format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
+                                             profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
+        } catch let error as VendorImportError {
+            throw ValidationError("\(error)")
+        }
+        if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
+        let failed = outcome.table.failedCount
+        print("\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); vendor results matched \(outcome.matched)")
+        print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
+    }
+}
