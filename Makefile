@@ -40,3 +40,9 @@ benchmark: release
 
 clean:
 	rm -rf .build reports/*/
+
+## regress: bench DATASET with PROFILES and compare it with the baseline archive BASE (exit 1 on a regression)
+regress: release
+	@test -n "$(BASE)" || { echo "usage: make regress BASE=path/to/baseline/results.tar.zst [DATASET=...] [PROFILES=...]"; exit 2; }
+	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/regress-new --quiet
+	$(RELEASE_BIN) compare $(BASE) reports/regress-new/results.tar.zst --junit reports/regress-new/compare-junit.xml

@@ -84,6 +84,7 @@ public struct EvalRunner: Sendable {
         let summaryBytes = CSVWriter.encode(header: report.summary.header, rows: report.summary.rows)
         let speciesBytes = CSVWriter.encode(header: report.perSpecies.header, rows: report.perSpecies.rows)
         try Data(summaryBytes).write(to: URL(fileURLWithPath: folder + "/summary.csv"))
+        var htmlReport: HTMLReport?
         try Data(speciesBytes).write(to: URL(fileURLWithPath: folder + "/per_species.csv"))
         var counts = ["scores": evalScores.lines, "failed": evalCurve.bonaFideFailed + evalCurve.attackFailed.reduce(0, +)]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -103,11 +104,15 @@ public struct EvalRunner: Sendable {
             counts: counts)
         let manifestBytes = try manifest.encoded()
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        htmlReport = HTMLReport(manifest: manifest, scoreReport: report)
+        let htmlBytes = Array(htmlReport!.render().utf8)
+        try Data(htmlBytes).write(to: URL(fileURLWithPath: folder + "/report.html"))
         let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", level: 1,
                                               workers: ProcessInfo.processInfo.activeProcessorCount)
         try archive.add(name: "manifest.json", contents: manifestBytes)
         try archive.add(name: "summary.csv", contents: summaryBytes)
         try archive.add(name: "per_species.csv", contents: speciesBytes)
+        try archive.add(name: "report.html", contents: htmlBytes)
         try archive.addFile(name: "curves.csv", fromPath: folder + "/curves.csv")
         try archive.commit()
         let t3 = MonotonicClock.nanoseconds()

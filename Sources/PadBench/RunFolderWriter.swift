@@ -29,6 +29,8 @@ public struct RunFolderWriter: Sendable {
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
         add("curves.csv", ReportTables.curves(results))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
+        var html = HTMLReport(manifest: manifest, results: results, timing: timing)
+        reports.append(("report.html", Array(html.render().utf8)))
         for (name, bytes) in reports {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }

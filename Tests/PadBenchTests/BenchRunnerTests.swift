@@ -69,7 +69,7 @@ import Testing
         // The archive lists with GNU tar and holds every report.
         let listing = try ResultArchiveReader(path: outcome.archivePath).entryNames
         for name in ["manifest.json", "samples.csv", "decisions.csv", "summary.csv", "per_species.csv", "reject_reasons.csv",
-                     "curves.csv", "timing.csv", "profiles/basic.yaml"] {
+                     "curves.csv", "timing.csv", "report.html", "profiles/basic.yaml"] {
             #expect(listing.contains(name), "archive lacks \(name)")
         }
         let manifestJSON = try RunManifest.decode(from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
