@@ -6,12 +6,20 @@ import Foundation
 /// let dataset = try DatasetLoader().load("datasets/sample")          // layout auto-detected
 /// print(dataset.samples.count, dataset.problems)
 /// ```
-/// Auto-detection: a `manifest.csv` at the root means `manifest`; `bonafide/` and `attack/`
+/// Auto-detection: a `manifest.csv` at the root means `manifest`; `Data/` with
+/// `metas/intra_test/` means CelebA-Spoof; `Protocols/` means OULU-NPU; `bonafide/` and `attack/`
 /// folders (directly or under split folders) mean `tree`. A missing folder is an error.
 public struct DatasetLoader: Sendable {
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
 
-    public init() {}
+    /// OULU-NPU protocol (1-4) and fold (1-6, protocols 3 and 4).
+    public var ouluProtocol: Int?
+    public var ouluFold: Int?
+
+    public init(ouluProtocol: Int? = nil, ouluFold: Int? = nil) {
+        self.ouluProtocol = ouluProtocol
+        self.ouluFold = ouluFold
+    }
 
     public func load(_ root: String, layout: DatasetLayout? = nil) throws(DatasetProblem) -> LoadedDataset {
         var isDirectory: ObjCBool = false
@@ -23,12 +31,16 @@ public struct DatasetLoader: Sendable {
         switch chosen {
         case .manifest: return try ManifestLayout.load(root: root, manifest: root + "/manifest.csv")
         case .tree: return TreeLayout.load(root: root)
+        case .celebASpoof: return CelebASpoofLayout.load(root: root)
+        case .ouluNPU: return OuluNPULayout.load(root: root, protocolNumber: ouluProtocol, fold: ouluFold)
         }
     }
 
     public func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/manifest.csv") { return .manifest }
+        if fm.fileExists(atPath: root + "/metas/intra_test") && fm.fileExists(atPath: root + "/Data") { return .celebASpoof }
+        if fm.fileExists(atPath: root + "/Protocols") { return .ouluNPU }
         let tops = ["", "/train", "/dev", "/eval"]
         if tops.contains(where: { fm.fileExists(atPath: root + $0 + "/bonafide") || fm.fileExists(atPath: root + $0 + "/attack") }) {
             return .tree

@@ -57,4 +57,8 @@ public enum DatasetLayout: String, Sendable, CaseIterable {
     case tree
     /// `manifest.csv`: `path,label,species,split,subject[,x,y,w,h]`.
     case manifest
+    /// CelebA-Spoof: `Data/{train,test}/...`, `metas/intra_test/*_label.json`, `_BB.txt` boxes.
+    case celebASpoof = "celeba-spoof"
+    /// OULU-NPU extracted frames with `Protocols/Protocol_<p>/` lists.
+    case ouluNPU = "oulu-npu"
 }

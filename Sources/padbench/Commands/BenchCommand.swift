@@ -20,8 +20,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Dataset folder (directory tree or manifest.csv).")
     var dataset: String
 
-    @Option(help: "Dataset layout: tree or manifest (auto-detected when omitted).")
+    @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
     var layout: String?
+
+    @Option(help: "OULU-NPU protocol (1-4) whose lists give the splits.")
+    var ouluProtocol: Int?
+
+    @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.")
+    var ouluFold: Int?
 
     @Option(help: "Comma-separated profiles: built-in names or YAML files.")
     var profiles: String = "basic"
@@ -48,7 +54,7 @@ struct BenchCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let loaded = try CommandSupport.loadDataset(dataset, layout: layout)
+        let loaded = try CommandSupport.loadDataset(dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
         let profileList = try CommandSupport.loadProfiles(profiles)
         var shardValue: Shard?
         if let shard {

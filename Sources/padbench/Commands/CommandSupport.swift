@@ -7,7 +7,7 @@ import PadProfiles
 /// Small helpers shared by the subcommands; errors become ArgumentParser validation errors
 /// that print the located message and exit non-zero before any work starts.
 enum CommandSupport {
-    static func loadDataset(_ path: String, layout: String?) throws -> LoadedDataset {
+    static func loadDataset(_ path: String, layout: String?, ouluProtocol: Int? = nil, ouluFold: Int? = nil) throws -> LoadedDataset {
         var chosen: DatasetLayout?
         if let layout {
             guard let parsed = DatasetLayout(rawValue: layout) else {
@@ -17,7 +17,7 @@ enum CommandSupport {
         }
         let loaded: LoadedDataset
         do {
-            loaded = try DatasetLoader().load(path, layout: chosen)
+            loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: chosen)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -16,7 +16,9 @@ struct DatasetCommand: ParsableCommand {
             discussion: "Exits 1 when problems were found (missing files, bad manifest lines, undecodable or duplicate images).")
 
         @Argument(help: "Dataset folder.") var folder: String
-        @Option(help: "Layout: tree or manifest (auto-detected when omitted).") var layout: String?
+        @Option(help: "Layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).") var layout: String?
+        @Option(help: "OULU-NPU protocol (1-4).") var ouluProtocol: Int?
+        @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.") var ouluFold: Int?
         @Flag(help: "Only check that files exist; do not decode them.") var noDecode = false
 
         func run() throws {
@@ -26,7 +28,9 @@ struct DatasetCommand: ParsableCommand {
                 chosen = parsed
             }
             let loaded: LoadedDataset
-            do { loaded = try DatasetLoader().load(folder, layout: chosen) } catch { throw ValidationError("\(error)") }
+            do { loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen) } catch {
+                throw ValidationError("\(error)")
+            }
             let report = DatasetCheck.run(loaded, decode: !noDecode)
             print(report.text, terminator: "")
             if !report.problems.isEmpty { throw ExitCode(1) }

@@ -1,0 +1,78 @@
+import Foundation
+import PadImage
+
+/// CelebA-Spoof (Zhang et al., ECCV 2020): `Data/{train,test}/<subject>/{live,spoof}/<n>.jpg|png`,
+/// a face box file `<n>_BB.txt` beside each image (`x y w h score` in a 224x224 frame of reference,
+/// scaled here by image width / 224 and height / 224), and label files
+/// `metas/intra_test/{train,test}_label.json` mapping each image path to 44 integers: index 40 is
+/// the spoof type, index 43 live (0) / spoof (1). `test` is reported as `eval`.
+enum CelebASpoofLayout {
+    /// Spoof-type index 40 -> PAI species.
+    static let species = [1: "photo", 2: "poster", 3: "a4", 4: "face_mask", 5: "upper_body_mask", 6: "region_mask",
+                          7: "pc_screen", 8: "pad_screen", 9: "phone_screen", 10: "3d_mask"]
+
+    static func load(root: String) -> LoadedDataset {
+        var samples: [Sample] = []
+        var problems: [DatasetProblem] = []
+        let fm = FileManager.default
+        for (file, split) in [("train_label.json", Split.train), ("test_label.json", Split.eval)] {
+            let path = root + "/metas/intra_test/" + file
+            guard let data = fm.contents(atPath: path) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let labels = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+                problems.append(DatasetProblem(.badLine, file: path, "not a JSON object of path -> 44 labels"))
+                continue
+            }
+            // Line of each key, for messages (the files list one entry per line).
+            var lineOf: [String: Int] = [:]
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if let start = line.firstIndex(of: "\""), let end = line[line.index(after: start)...].firstIndex(of: "\"") {
+                    lineOf[String(line[line.index(after: start)..<end])] = n + 1
+                }
+            }
+            for key in labels.keys.sorted() {
+                let line = lineOf[key] ?? 0
+                guard let values = labels[key] as? [Any], values.count == 44, let type = values[40] as? Int, let spoof = values[43] as? Int else {
+                    problems.append(DatasetProblem(.badLine, file: path, line: line, "\(key): expected 44 integer labels"))
+                    continue
+                }
+                let imagePath = root + "/" + key
+                guard fm.fileExists(atPath: imagePath) else {
+                    problems.append(DatasetProblem(.missingFile, file: path, line: line, "\(key): image named in the label file is missing"))
+                    continue
+                }
+                let label: Label
+                if spoof == 0 && type == 0 {
+                    label = .bonaFide
+                } else if spoof == 1, let name = species[type] {
+                    label = .attack(species: name)
+                } else {
+                    problems.append(DatasetProblem(.unknownLabel, file: path, line: line, "\(key): spoof type \(type) with live/spoof flag \(spoof) is not a known combination"))
+                    continue
+                }
+                let parts = key.split(separator: "/")
+                let subject = parts.count >= 3 ? String(parts[2]) : ""
+                var box: Box?
+                let boxPath = (imagePath as NSString).deletingPathExtension + "_BB.txt"
+                if let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) {
+                    let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
+                    if numbers.count < 4 {
+                        problems.append(DatasetProblem(.badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score"))
+                        continue
+                    }
+                    guard let size = ImageDecoder.storedSize(fileAt: imagePath) else {
+                        problems.append(DatasetProblem(.undecodable, file: imagePath, "cannot read the image size to scale its face box"))
+                        continue
+                    }
+                    let sx = Double(size.width) / 224, sy = Double(size.height) / 224
+                    box = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
+                }
+                samples.append(Sample(id: key, path: imagePath, label: label, split: split, subject: subject, faceBox: box))
+            }
+        }
+        if samples.isEmpty && problems.isEmpty {
+            problems.append(DatasetProblem(.badLayout, file: root, "no metas/intra_test/{train,test}_label.json label files"))
+        }
+        return LoadedDataset(root: root, layout: .celebASpoof, samples: samples, problems: problems)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// OULU-NPU frames (Boulkenafet et al., FG 2017) extracted from the videos: file names
+/// `Phone_Session_User_File[_anything].ext`; File 1 is real access, 2 and 3 print attacks (two
+/// printers), 4 and 5 video replay (two displays). Protocol lists `Protocols/Protocol_<p>/
+/// {Train,Dev,Test}[_<fold>].txt` hold lines `+1,1_1_01_1` (label, video name); frames of videos a
+/// list names get its split. Without protocol lists every frame is loaded without a split.
+enum OuluNPULayout {
+    static func parse(_ name: String) -> (phone: Int, session: Int, user: String, file: Int, video: String)? {
+        let stem = (name as NSString).deletingPathExtension
+        let parts = stem.split(separator: "_")
+        guard parts.count >= 4, let phone = Int(parts[0]), let session = Int(parts[1]), let file = Int(parts[3]),
+              (1...6).contains(phone), (1...3).contains(session), (1...5).contains(file), Int(parts[2]) != nil else { return nil }
+        return (phone, session, String(parts[2]), file, parts[0..<4].joined(separator: "_"))
+    }
+
+    static func load(root: String, protocolNumber: Int?, fold: Int?) -> LoadedDataset {
+        var problems: [DatasetProblem] = []
+        let fm = FileManager.default
+        // Video -> split from the protocol lists.
+        var splitOf: [String: Split] = [:]
+        let useProtocol = protocolNumber != nil
+        if let p = protocolNumber {
+            let folder = root + "/Protocols/Protocol_\(p)"
+            for (name, split) in [("Train", Split.train), ("Dev", Split.dev), ("Test", Split.eval)] {
+                let file = folder + "/" + name + (fold.map { "_\($0)" } ?? "") + ".txt"
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    problems.append(DatasetProblem(.missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
+                    continue
+                }
+                for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if line.isEmpty { continue }
+                    let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard fields.count == 2, fields[0] == "+1" || fields[0] == "-1" || fields[0] == "-2", parse(fields[1]) != nil else {
+                        problems.append(DatasetProblem(.badLine, file: file, line: n + 1, "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(line)'"))
+                        continue
+                    }
+                    splitOf[fields[1]] = split
+                }
+            }
+        }
+        var samples: [Sample] = []
+        var seenVideos = Set<String>()
+        if let walker = fm.enumerator(atPath: root) {
+            while let relative = walker.nextObject() as? String {
+                guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()), !relative.hasPrefix("Protocols/") else { continue }
+                guard let parsed = parse((relative as NSString).lastPathComponent) else {
+                    problems.append(DatasetProblem(.unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
+                    continue
+                }
+                var split = Split.none
+                if useProtocol {
+                    guard let listed = splitOf[parsed.video] else { continue }  // not in this protocol
+                    split = listed
+                }
+                seenVideos.insert(parsed.video)
+                let label: Label = parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
+                samples.append(Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
+            }
+        }
+        for video in splitOf.keys.sorted() where !seenVideos.contains(video) {
+            problems.append(DatasetProblem(.missingFile, file: root + "/Protocols/Protocol_\(protocolNumber ?? 0)", "protocol names video \(video) but no frame of it was found"))
+        }
+        samples.sort { $0.id < $1.id }
+        return LoadedDataset(root: root, layout: .ouluNPU, samples: samples, problems: problems)
+    }
+}
