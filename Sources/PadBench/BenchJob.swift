@@ -33,12 +33,13 @@ public struct BenchJob: Sendable {
         self.commandLine = commandLine
     }
 
-    /// Estimator names to build: what the profiles read (vendor-import outputs excluded), plus extras.
+    /// Estimator names to build: what the profiles read and the registry can measure (vendor
+    /// outputs such as `luna.*` come from `import`, not from an estimator), plus every extra named
+    /// (an unknown extra name is an error when building, so a typo never passes silently).
     public func estimatorNames(registry: EstimatorRegistry) -> [String] {
         var names: [String] = []
-        for name in profiles.flatMap(\.requiredEstimators) + extraEstimators where registry.names.contains(name) || name.hasPrefix("external") {
-            if !names.contains(name) { names.append(name) }
-        }
+        for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name) { names.append(name) }
+        for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) }
         return names
     }
 }

@@ -16,6 +16,17 @@ public enum EstimatorCatalog {
         ])
     }
 
+    /// The built-in estimators plus one entry per external program (`--external NAME=CMD`).
+    public static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
+        var entries = registry.entries
+        for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
+            entries.append(.init(name: name, summary: "external program: \(command)") { options in
+                try ExternalEstimator(name: name, command: command, timeout: options.externalTimeout)
+            })
+        }
+        return EstimatorRegistry(entries: entries)
+    }
+
     /// Output descriptors by full name (`quality.sharpness`) for every built-in estimator; what
     /// profiles are validated against. Estimators whose set-up fails (no cascade files) still
     /// declare outputs through their type, so this never needs the files.

@@ -50,6 +50,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Folder holding OpenCV's cascade XML files.")
     var cascades: String = EstimatorOptions.defaultCascadeDirectory
 
+    @Option(name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
+    var externals: [String] = []
+
+    @Option(help: "Per-sample timeout of external estimators, seconds.")
+    var externalTimeout: Double = 30
+
     @Flag(help: "No progress display.")
     var quiet = false
 
@@ -64,10 +70,33 @@ struct BenchCommand: AsyncParsableCommand {
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         let job = BenchJob(dataset: loaded, profiles: profileList,
                            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                           estimatorOptions: EstimatorOptions(cascadeDirectory: cascades), outputFolder: folder,
+                           estimatorOptions: EstimatorOptions(cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
+                                                              externalTimeout: externalTimeout), outputFolder: folder,
                            concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
                            showProgress: !quiet, commandLine: CommandLine.arguments)
-        let outcome = try await BenchRunner().run(job)
+        var extras = job.extraEstimators
+        for name in try Self.parseExternals(externals).keys.sorted() where !extras.contains(name) { extras.append(name) }
+        var withExternals = job
+        withExternals.extraEstimators = extras
+        let outcome: BenchRunner.Outcome
+        do { outcome = try await BenchRunner().run(withExternals) } catch let error as EstimatorSetupError {
+            throw ValidationError("\(error)")
+        }
         print(TerminalTables.benchSummary(outcome))
+    }
+
+    static func parseExternals(_ list: [String]) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for item in list {
+            guard let eq = item.firstIndex(of: "="), !item[..<eq].isEmpty, !item[item.index(after: eq)...].isEmpty else {
+                throw ValidationError("--external takes NAME=COMMAND, got '\(item)'")
+            }
+            let name = String(item[..<eq])
+            guard name.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
+                throw ValidationError("external estimator name '\(name)' must be lower-case letters, digits or _")
+            }
+            result[name] = String(item[item.index(after: eq)...])
+        }
+        return result
     }
 }

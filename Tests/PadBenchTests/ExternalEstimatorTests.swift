@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import PadArchive
+@testable import PadBench
+@testable import PadDataset
+@testable import PadEstimators
+@testable import PadImage
+
+/// The external-estimator protocol with examples/external/pad_estimator.py, which misbehaves on
+/// purpose for ids containing crash, hang, garbage or wrongid.
+@Suite struct ExternalEstimatorTests {
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/external/pad_estimator.py").path
+    }
+
+    @Test func misbehavingProgramFailsOnlyThoseSamplesAndTheRunFinishes() async throws {
+        let root = Fixture.folder()
+        var manifest = "path,label,species,split,subject\n"
+        let names = ["ok1", "crash", "ok2", "garbage", "ok3", "wrongid", "ok4", "hang", "ok5"]
+        for (i, name) in names.enumerated() {
+            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 10 + i, seed: i)), root + "/\(name).jpg")
+            manifest += "\(name).jpg,\(i % 2 == 0 ? "bonafide" : "attack"),\(i % 2 == 0 ? "" : "print"),,\n"
+        }
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        var options = EstimatorOptions(externalCommands: ["pad": "python3 \(Self.script)"], externalTimeout: 2)
+        options.cascadeDirectory = "/usr/share/opencv4"
+        let job = BenchJob(dataset: try DatasetLoader().load(root), profiles: [], extraEstimators: ["pad"], estimatorOptions: options,
+                           outputFolder: root + "/run", concurrency: 2)
+        let outcome = try await BenchRunner().run(job)
+        let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.code)))
+        #expect(statuses["crash.jpg"] == "estimator_error")
+        #expect(statuses["garbage.jpg"] == "estimator_error")
+        #expect(statuses["wrongid.jpg"] == "estimator_error")
+        #expect(statuses["hang.jpg"] == "timeout")
+        for ok in ["ok1", "ok2", "ok3", "ok4", "ok5"] { #expect(statuses["\(ok).jpg"] == "ok", "\(ok) after a restart") }
+        #expect(outcome.table.count == names.count)
+        let scores = outcome.table.column(named: "pad.score")!
+        for (i, id) in outcome.table.ids.enumerated() where statuses[id] == "ok" { #expect(scores[i] > 0 && scores[i] <= 1) }
+        let manifestJSON = try RunManifest.decode(from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
+        #expect(manifestJSON.estimators.first { $0.name == "pad" }?.version == "example-1")
+    }
+
+    @Test func programThatExitsAtStartIsASetupError() {
+        #expect { try ExternalEstimator(name: "bad", command: "sh -c 'exit 1'", timeout: 2) } throws: { "\($0)".contains("did not describe itself") }
+        #expect { try ExternalEstimator(name: "bad", command: "echo '{\"outputs\": []}'", timeout: 2) } throws: { "\($0)".contains("list of output names") }
+    }
+}
