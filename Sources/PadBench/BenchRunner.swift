@@ -37,7 +37,7 @@ public struct BenchRunner: Sendable {
 
         var options = job.estimatorOptions
         if job.profiles.contains(where: \.useDatasetFaceBox) { options.useDatasetFaceBox = true }
-        let registry = options.externalCommands.isEmpty ? self.registry : EstimatorCatalog.registry(with: options)
+        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
         let built = try registry.build(job.estimatorNames(registry: registry), options: options)
         let estimators = built.map(\.estimator)
         let measurer = SampleMeasurer(estimators: estimators, decoder: ImageDecoder(maxPixels: job.maxPixels))

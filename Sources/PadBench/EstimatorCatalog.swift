@@ -19,6 +19,9 @@ public enum EstimatorCatalog {
     /// The built-in estimators plus one entry per external program (`--external NAME=CMD`).
     public static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
         var entries = registry.entries
+        if let model = options.padModelPath {
+            entries.append(.init(name: "pad", summary: "colour-texture PAD baseline (\(model))") { _ in try PADEstimator(modelPath: model) })
+        }
         for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
             entries.append(.init(name: name, summary: "external program: \(command)") { options in
                 try ExternalEstimator(name: name, command: command, timeout: options.externalTimeout)

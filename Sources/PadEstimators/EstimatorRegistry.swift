@@ -22,6 +22,13 @@ public struct EstimatorOptions: Sendable {
         self.externalTimeout = externalTimeout
     }
 
+    /// These options with a PAD model file set.
+    public func with(padModel path: String?) -> EstimatorOptions {
+        var copy = self
+        copy.padModelPath = path
+        return copy
+    }
+
     /// `$PADBENCH_CASCADES`, else Debian's `/usr/share/opencv4`.
     public static var defaultCascadeDirectory: String {
         ProcessInfo.processInfo.environment["PADBENCH_CASCADES"] ?? "/usr/share/opencv4"

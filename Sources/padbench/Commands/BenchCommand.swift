@@ -53,6 +53,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
     var externals: [String] = []
 
+    @Option(help: "Model of the colour-texture PAD baseline (from padbench train); adds the pad estimator.")
+    var model: String?
+
     @Option(help: "Per-sample timeout of external estimators, seconds.")
     var externalTimeout: Double = 30
 
@@ -71,11 +74,12 @@ struct BenchCommand: AsyncParsableCommand {
         let job = BenchJob(dataset: loaded, profiles: profileList,
                            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
                            estimatorOptions: EstimatorOptions(cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
-                                                              externalTimeout: externalTimeout), outputFolder: folder,
+                                                              externalTimeout: externalTimeout).with(padModel: model), outputFolder: folder,
                            concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
                            showProgress: !quiet, commandLine: CommandLine.arguments)
         var extras = job.extraEstimators
         for name in try Self.parseExternals(externals).keys.sorted() where !extras.contains(name) { extras.append(name) }
+        if model != nil && !extras.contains("pad") { extras.append("pad") }
         var withExternals = job
         withExternals.extraEstimators = extras
         let outcome: BenchRunner.Outcome

@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+import PadDataset
+import PadEstimators
+import PadImage
+
+/// `padbench train`: colour-texture features on the face crop of every sample of one split, and an
+/// L2-regularised logistic regression on them, written as a JSON model for the `pad` estimator.
+///
+/// ```swift
+/// let outcome = try TrainRunner().train(dataset: loaded, split: .train, modelPath: "model.json")
+/// ```
+/// Nothing is chosen on `eval`: thresholds belong to profiles (calibrated on dev).
+public struct TrainRunner: Sendable {
+    public init() {}
+
+    public struct Outcome: Sendable {
+        public var model: LogisticModel
+        public var used: Int
+        public var failed: [(id: String, reason: String)]
+    }
+
+    public func train(dataset: LoadedDataset, split: Split, modelPath: String, options: EstimatorOptions = EstimatorOptions(),
+                      concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Outcome {
+        let samples = dataset.samples.filter { $0.split == split }
+        guard !samples.isEmpty else {
+            throw EvaluationError("dataset \(dataset.root) has no samples in split '\(split.rawValue)' (splits present: \(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))")
+        }
+        let face = try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+        let decoder = ImageDecoder()
+        let results = UnsafeMutableBufferPointer<[Double]?>.allocate(capacity: samples.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let reasons = UnsafeMutableBufferPointer<String>.allocate(capacity: samples.count)
+        reasons.initialize(repeating: "")
+        defer { reasons.deallocate() }
+        nonisolated(unsafe) let out = results, why = reasons
+        let workers = max(1, concurrency)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for i in stride(from: worker, to: samples.count, by: workers) {
+                do {
+                    let image = try decoder.decode(fileAt: samples[i].path)
+                    var input = EstimatorInput(sample: samples[i], image: image)
+                    _ = try face.measure(&input)
+                    out[i] = ColorTextureFeatures.extract(image, face: input.face)
+                } catch {
+                    why[i] = "\(error)"
+                }
+            }
+        }
+        var x: [[Double]] = [], y: [Bool] = [], failed: [(String, String)] = []
+        for i in samples.indices {
+            if let features = results[i] { x.append(features); y.append(samples[i].label.isBonaFide) } else { failed.append((samples[i].id, reasons[i])) }
+        }
+        let model = try LogisticModel.train(features: x, bonaFide: y, featureSet: PADEstimator.featureSet, featureVersion: PADEstimator.featureVersion,
+                                            featureNames: ColorTextureFeatures.names, fingerprint: DatasetFingerprint.of(samples))
+        try model.write(to: modelPath)
+        return Outcome(model: model, used: x.count, failed: failed)
+    }
+}
