@@ -27,8 +27,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var name: String
         public var path: String
         public var layout: String
-        /// Hex digest over every sample's id, label, species, split and file size, in id order:
-        /// equal fingerprints mean the same labelled samples.
+        /// Sum of per-sample FNV-1a 64 hashes of id, label, species, split and file size (hex):
+        /// equal fingerprints mean the same labelled samples; shard fingerprints add up.
         public var fingerprint: String
         public var samples: Int
         /// `k/n` when this run measured one shard, else empty.

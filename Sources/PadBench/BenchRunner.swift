@@ -126,19 +126,35 @@ public struct BenchRunner: Sendable {
 
 /// Identity of a dataset's labelled samples.
 public enum DatasetFingerprint {
-    /// FNV-1a 64 over `id, label, species, split, file size` of every sample in id order, in hex.
+    /// The wrapping sum over samples of FNV-1a 64 of `id, label, species, split, file size`, in hex.
+    /// A sum does not depend on order and adds up over disjoint shards, so `padbench merge` gets the
+    /// fingerprint a single run over all samples would have.
     public static func of(_ samples: [Sample]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for sample in samples.sorted(by: { $0.id < $1.id }) {
+        var total: UInt64 = 0
+        for sample in samples {
             let size = (try? FileManager.default.attributesOfItem(atPath: sample.path)[.size] as? Int) ?? -1
-            let line = "\(sample.id)\t\(sample.label.csvLabel)\t\(sample.label.species ?? "")\t\(sample.split.rawValue)\t\(size)\n"
-            for byte in line.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
+            total &+= hash("\(sample.id)\t\(sample.label.csvLabel)\t\(sample.label.species ?? "")\t\(sample.split.rawValue)\t\(size)\n")
         }
-        return String(hash, radix: 16).leftPadded(to: 16)
+        return hex(total)
     }
+
+    /// Fingerprint of the union of disjoint parts.
+    public static func combine(_ parts: [String]) -> String? {
+        var total: UInt64 = 0
+        for part in parts {
+            guard let value = UInt64(part, radix: 16) else { return nil }
+            total &+= value
+        }
+        return hex(total)
+    }
+
+    static func hash(_ line: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in line.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
+
+    static func hex(_ value: UInt64) -> String { String(value, radix: 16).leftPadded(to: 16) }
 }
 
 extension String {

@@ -1,0 +1,137 @@
+import Foundation
+import PadArchive
+import PadDataset
+import PadMetrics
+import PadProfiles
+import PadReport
+
+/// `padbench merge`: shard archives (`bench --shard k/n`) combined into the report one run over
+/// the whole dataset would give. Decisions are per sample, so concatenating the shards' stored
+/// measurements and deciding again gives exactly the single-run rates, curves and calibrations;
+/// timing statistics are recomputed from every sample's stored nanoseconds.
+///
+/// ```swift
+/// let merged = try MergeRunner().merge(["s1/results.tar.zst", "s2/results.tar.zst"], outputFolder: "reports/all")
+/// ```
+/// Refused with a clear error: archives that are not bench runs, a missing or repeated shard, or
+/// shards that differ in profiles, estimators (name, version, parameters) or conventions.
+public struct MergeRunner: Sendable {
+    public init() {}
+
+    public struct Outcome: Sendable {
+        public var folder: String
+        public var archivePath: String
+        public var results: [ProfileResult]
+        public var table: MeasurementTable
+    }
+
+    public func merge(_ paths: [String], outputFolder: String, commandLine: [String] = []) throws -> Outcome {
+        guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
+        var manifests: [RunManifest] = []
+        var samplesFiles: [[UInt8]] = []
+        var profileTexts: [String: String] = [:]
+        for path in paths {
+            let archive = try ResultArchiveReader(path: path)
+            guard archive.contains("manifest.json"), archive.contains("samples.csv") else {
+                throw EvaluationError("\(path): not a padbench bench archive")
+            }
+            let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
+            guard manifest.kind == "bench" else { throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards") }
+            manifests.append(manifest)
+            samplesFiles.append(try archive.entry(named: "samples.csv"))
+            for name in manifest.profiles {
+                let text = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
+                if let seen = profileTexts[name], seen != text { throw EvaluationError("\(path): profile \(name) differs from another shard's") }
+                profileTexts[name] = text
+            }
+        }
+        let first = manifests[0]
+        // Shards must be complete and compatible.
+        let shards = manifests.map(\.dataset.shard)
+        let counts = Set(shards.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
+        if shards.contains("") {
+            if paths.count > 1 { throw EvaluationError("an archive without --shard cannot be merged with others") }
+        } else {
+            guard counts.count == 1, let n = counts.first, Set(shards).count == shards.count, shards.count == n else {
+                throw EvaluationError("shards \(shards.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once")
+            }
+        }
+        for (path, m) in zip(paths, manifests).dropFirst() {
+            guard m.profiles == first.profiles else { throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)") }
+            guard m.estimators.map({ [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] })
+                == first.estimators.map({ [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] }) else {
+                throw EvaluationError("\(path): estimators (names, versions or parameters) differ from the first shard's")
+            }
+            guard m.conventions == first.conventions else { throw EvaluationError("\(path): conventions differ from the first shard's") }
+        }
+        // Concatenate the measurements, in id order.
+        var tables = try zip(paths, samplesFiles).map { try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv") }
+        let columns = tables[0].columns
+        for (path, table) in zip(paths, tables) where table.columns != columns {
+            throw EvaluationError("\(path): output columns differ from the first shard's")
+        }
+        var rows: [(table: Int, row: Int)] = []
+        for (t, table) in tables.enumerated() { for i in 0..<table.count { rows.append((t, i)) } }
+        rows.sort { tables[$0.table].ids[$0.row] < tables[$1.table].ids[$1.row] }
+        var merged = MeasurementTable(columns: columns)
+        merged.reserveCapacity(rows.count)
+        for (t, i) in rows {
+            let table = tables[t]
+            merged.append(id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
+                          values: table.values.map { $0[i] })
+        }
+        tables.removeAll()
+        for k in 1..<max(1, merged.count) where merged.ids[k] == merged.ids[k - 1] {
+            throw EvaluationError("sample \(merged.ids[k]) appears in two shards")
+        }
+
+        // Timing from every sample's stored nanoseconds; throughput over the slowest shard's wall time.
+        var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = []
+        let csvs = try zip(paths, samplesFiles).map { try CSVTable(bytes: $1, path: $0 + ":samples.csv") }
+        let wall = manifests.map(\.times.wallSeconds).max() ?? 0
+        let steps = ["decode"] + first.estimators.map(\.name)
+        var total = TimingHistogram()
+        var perSample: [String: UInt64] = [:]
+        for step in steps {
+            var histogram = TimingHistogram()
+            for csv in csvs {
+                guard let column = csv.column(step + "_ns") else { continue }
+                let idColumn = csv.column("id") ?? 0
+                for record in csv.records {
+                    guard let ns = UInt64(record.fields[column]), ns > 0 || step == "decode" else { continue }
+                    histogram.record(nanoseconds: ns)
+                    perSample[record.fields[idColumn], default: 0] += ns
+                }
+            }
+            let cold = manifests.map { m in m.estimators.first { $0.name == step }?.coldStartNanoseconds ?? 0 }.max() ?? 0
+            timing.append((step, histogram.summary(wallSeconds: wall), cold))
+        }
+        for ns in perSample.values { total.record(nanoseconds: ns) }
+        timing.append(("sample_total", total.summary(wallSeconds: wall), 0))
+
+        // Decide again, exactly as one run would.
+        let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
+        let profiles = try first.profiles.map { name in try loader.load(yaml: profileTexts[name]!, file: "profiles/\(name).yaml") }
+        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
+        try samplesCSV.writeRow(csvs[0].header)
+        var byID: [String: [String]] = [:]
+        for csv in csvs { let id = csv.column("id") ?? 0; for record in csv.records { byID[record.fields[id]] = record.fields } }
+        for id in merged.ids { try samplesCSV.writeRow(byID[id]!) }
+        try samplesCSV.close()
+        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
+        let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
+        try decisions.close()
+        var manifest = first
+        manifest.kind = "bench"
+        manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
+        manifest.dataset.shard = ""
+        manifest.dataset.samples = merged.count
+        manifest.dataset.fingerprint = DatasetFingerprint.combine(manifests.map(\.dataset.fingerprint)) ?? "unknown"
+        manifest.times = .init(started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "", wallSeconds: wall)
+        manifest.counts = ["samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount, "shards": paths.count]
+        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, results: results, timing: timing, profiles: profiles,
+                                                                      streamedFiles: ["samples.csv", "decisions.csv"])
+        return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
+    }
+}

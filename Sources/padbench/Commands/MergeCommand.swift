@@ -1,0 +1,21 @@
+import ArgumentParser
+import PadBench
+
+/// `padbench merge`: shard archives into one report, exactly as one run would give.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the archives of bench --shard k/n runs into one report (same numbers as one run).")
+
+    @Argument(help: "Shard archives (results.tar.zst), one per shard.") var archives: [String]
+    @Option(help: "Output folder.") var out: String
+
+    func run() throws {
+        let outcome: MergeRunner.Outcome
+        do { outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments) } catch let error as EvaluationError {
+            throw ValidationError("\(error)")
+        }
+        print(TerminalTables.profileTable(outcome.results))
+        print("\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
+    }
+}
