@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"]),
-        .target(name: "PadDataset", dependencies: ["PadImage"]),
+        .target(name: "PadDataset", dependencies: ["PadImage"], exclude: ["Synthesis/README.md"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),

@@ -38,7 +38,7 @@ public struct EqualErrorRate: Sendable {
             } else {
                 threshold = curve.thresholds[k].isFinite ? (curve.thresholds[k - 1] + curve.thresholds[k]) / 2 : curve.thresholds[k - 1]
                 for s in 0..<speciesCount {
-                    for _ in 0..<(curve.attackAccepted[s][k - 1] - curve.attackAccepted[s][k]) { far[s] -= farDecrease[s] }
+                    for _ in 0..<(curve.accepted(s, k - 1) - curve.accepted(s, k)) { far[s] -= farDecrease[s] }
                 }
                 for _ in 0..<(curve.bonaFideRejected[k] - curve.bonaFideRejected[k - 1]) { frr += frrIncrease }
             }

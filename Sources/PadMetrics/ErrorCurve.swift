@@ -20,8 +20,10 @@ public struct ErrorCurve: Sendable {
     public let attackCounts: [Int]
     /// Bona fide with score < thresholds[k] (rejected), per point.
     public let bonaFideRejected: [Int]
-    /// Attacks of species s with score >= thresholds[k] (accepted): `attackAccepted[s][k]`.
-    public let attackAccepted: [[Int]]
+    /// Attacks of species s with score >= thresholds[k] (accepted), flattened species-major:
+    /// element `s * count + k`, read with ``accepted(_:_:)`` (one array, so hot loops do not
+    /// retain an inner array per access).
+    public let attackAccepted: [Int]
     /// All attacks accepted at point k.
     public let pooledAccepted: [Int]
     /// Failures (NaN scores) by class; the headline rates leave them out.
@@ -32,72 +34,99 @@ public struct ErrorCurve: Sendable {
         let speciesCount = set.speciesNames.count
         var bonaFideFailed = 0
         var attackFailed = [Int](repeating: 0, count: speciesCount)
-        // One sorted array per class: sorting plain Doubles is several times faster than sorting
-        // indices by score, and the sweep below merges them.
-        var classes = Array(repeating: [Double](), count: speciesCount + 1)  // 0 = bona fide, s + 1 = species s
+        // All processed scores in one buffer, class by class (0 = bona fide, s + 1 = species s),
+        // each class segment sorted on its own: sorting plain Doubles is several times faster than
+        // sorting indices by score, and the sweep below merges the segments.
+        let classCount = speciesCount + 1
+        var lengths = [Int](repeating: 0, count: classCount)
         for i in 0..<set.count {
             let s = Int(set.speciesIndex[i])
-            let score = set.scores[i]
-            if score.isNaN {
+            if set.scores[i].isNaN {
                 if s < 0 { bonaFideFailed += 1 } else { attackFailed[s] += 1 }
-                continue
+            } else {
+                lengths[s + 1] += 1
             }
-            classes[s + 1].append(score)
         }
-        // Sort the classes on all cores (bona fide and attacks are usually the two big ones).
-        classes.withUnsafeMutableBufferPointer { buffer in
+        var starts = [Int](repeating: 0, count: classCount + 1)
+        for c in 0..<classCount { starts[c + 1] = starts[c] + lengths[c] }
+        let total = starts[classCount]
+        var flat = [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var fill = starts
+            set.scores.withUnsafeBufferPointer { scores in
+                set.speciesIndex.withUnsafeBufferPointer { species in
+                    for i in 0..<scores.count where !scores[i].isNaN {
+                        let c = Int(species[i]) + 1
+                        buffer[fill[c]] = scores[i]
+                        fill[c] += 1
+                    }
+                }
+            }
+            initialized = total
+        }
+        // Sort the class segments on all cores (bona fide and attacks are usually the two big ones).
+        flat.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let shared = buffer
-            DispatchQueue.concurrentPerform(iterations: shared.count) { c in RadixSort.sort(&shared[c]) }
+            let bounds = starts
+            DispatchQueue.concurrentPerform(iterations: classCount) { c in
+                RadixSort.sort(UnsafeMutableBufferPointer(rebasing: shared[bounds[c]..<bounds[c + 1]]))
+            }
         }
-        let bonaFideCount = classes[0].count
-        let attackCounts = (0..<speciesCount).map { classes[$0 + 1].count }
+        let bonaFideCount = lengths[0]
+        let attackCounts = Array(lengths.dropFirst())
         guard bonaFideCount > 0 else { throw .noBonaFide }
         guard attackCounts.reduce(0, +) > 0 else { throw .noAttacks }
 
         // Sweep ascending: at point k every sample with score < thresholds[k] is rejected. A k-way
-        // merge over the sorted classes with raw pointers (this loop runs once per distinct score).
-        let total = classes.reduce(0) { $0 + $1.count }
-        var thresholds = [Double](repeating: 0, count: total + 1)
-        var bonaFideRejected = [Int](repeating: 0, count: total + 1)
-        var attackAccepted = Array(repeating: [Int](repeating: 0, count: total + 1), count: speciesCount)
-        var pooledAccepted = [Int](repeating: 0, count: total + 1)
+        // merge over the sorted segments with raw pointers (this loop runs once per distinct score).
+        let stride = total + 1
+        var thresholds = [Double](repeating: 0, count: stride)
+        var bonaFideRejected = [Int](repeating: 0, count: stride)
+        var attackAccepted = [Int](repeating: 0, count: stride * speciesCount)
+        var pooledAccepted = [Int](repeating: 0, count: stride)
         let attackTotal = attackCounts.reduce(0, +)
         var points = 0
-        let classCount = classes.count
-        let pointers = classes.map { $0.withUnsafeBufferPointer { $0 } }  // classes outlives the sweep
         var position = [Int](repeating: 0, count: classCount)
-        let lengths = classes.map(\.count)
-        thresholds.withUnsafeMutableBufferPointer { thresholdOut in
-            bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
-                pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
-                    while true {
-                        var next = Double.infinity
-                        for c in 0..<classCount where position[c] < lengths[c] { next = min(next, pointers[c][position[c]]) }
-                        thresholdOut[points] = next
-                        bonaFideOut[points] = position[0]
-                        var rejectedAttacks = 0
-                        for sp in 0..<speciesCount {
-                            attackAccepted[sp][points] = lengths[sp + 1] - position[sp + 1]
-                            rejectedAttacks += position[sp + 1]
-                        }
-                        pooledOut[points] = attackTotal - rejectedAttacks
-                        points += 1
-                        if next == .infinity { break }
-                        for c in 0..<classCount {
-                            var p = position[c]
-                            let pointer = pointers[c], length = lengths[c]
-                            while p < length && pointer[p] == next { p += 1 }
-                            position[c] = p
+        flat.withUnsafeBufferPointer { base in
+            let pointers = (0..<classCount).map { UnsafeBufferPointer(rebasing: base[starts[$0]..<starts[$0 + 1]]) }
+            thresholds.withUnsafeMutableBufferPointer { thresholdOut in
+                bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
+                    pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
+                        attackAccepted.withUnsafeMutableBufferPointer { acceptedOut in
+                            while true {
+                                var next = Double.infinity
+                                for c in 0..<classCount where position[c] < lengths[c] { next = min(next, pointers[c][position[c]]) }
+                                thresholdOut[points] = next
+                                bonaFideOut[points] = position[0]
+                                var rejectedAttacks = 0
+                                for sp in 0..<speciesCount {
+                                    acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
+                                    rejectedAttacks += position[sp + 1]
+                                }
+                                pooledOut[points] = attackTotal - rejectedAttacks
+                                points += 1
+                                if next == .infinity { break }
+                                for c in 0..<classCount {
+                                    var p = position[c]
+                                    let pointer = pointers[c], length = lengths[c]
+                                    while p < length && pointer[p] == next { p += 1 }
+                                    position[c] = p
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        withExtendedLifetime(classes) {}
         thresholds.removeLast(total + 1 - points)
         bonaFideRejected.removeLast(total + 1 - points)
         pooledAccepted.removeLast(total + 1 - points)
-        for sp in 0..<speciesCount { attackAccepted[sp].removeLast(total + 1 - points) }
+        // Compact the species blocks to `points` elements each.
+        if points < stride {
+            for sp in 0..<speciesCount {
+                for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }
+            }
+            attackAccepted.removeLast(attackAccepted.count - points * speciesCount)
+        }
         self.thresholds = thresholds
         self.speciesNames = set.speciesNames
         self.bonaFideCount = bonaFideCount
@@ -112,11 +141,15 @@ public struct ErrorCurve: Sendable {
     public var count: Int { thresholds.count }
     public var attackCount: Int { attackCounts.reduce(0, +) }
 
+    /// Attacks of species s accepted at point k.
+    @inline(__always)
+    public func accepted(_ s: Int, _ k: Int) -> Int { attackAccepted[s * thresholds.count + k] }
+
     public func bpcer(_ k: Int) -> Double { Double(bonaFideRejected[k]) / Double(bonaFideCount) }
 
     /// APCER of species s at point k; NaN for a species with no processed attacks.
     public func apcer(_ s: Int, _ k: Int) -> Double {
-        attackCounts[s] > 0 ? Double(attackAccepted[s][k]) / Double(attackCounts[s]) : .nan
+        attackCounts[s] > 0 ? Double(accepted(s, k)) / Double(attackCounts[s]) : .nan
     }
 
     /// The maximum APCER over species (species with processed attacks only) and the species.

@@ -35,7 +35,7 @@ public struct OperatingPoint: Sendable {
         self.threshold = threshold
         bpcer = Proportion(errors: curve.bonaFideRejected[k], total: curve.bonaFideCount)
         speciesNames = curve.speciesNames
-        apcer = curve.speciesNames.indices.map { Proportion(errors: curve.attackAccepted[$0][k], total: curve.attackCounts[$0]) }
+        apcer = curve.speciesNames.indices.map { Proportion(errors: curve.accepted($0, k), total: curve.attackCounts[$0]) }
         // Max by value, ties broken by species name so that reports are stable.
         let order = curve.speciesNames.indices.sorted { curve.speciesNames[$0] < curve.speciesNames[$1] }
         var best: Int?
@@ -55,7 +55,7 @@ public struct OperatingPoint: Sendable {
         var bestSystem: Int?
         var systemRates: [Proportion] = []
         for s in curve.speciesNames.indices {
-            systemRates.append(Proportion(errors: curve.attackAccepted[s][k], total: curve.attackCounts[s] + curve.attackFailed[s]))
+            systemRates.append(Proportion(errors: curve.accepted(s, k), total: curve.attackCounts[s] + curve.attackFailed[s]))
         }
         for s in order where systemRates[s].total > 0 {
             if bestSystem == nil || systemRates[s].value > systemRates[bestSystem!].value { bestSystem = s }

@@ -4,19 +4,22 @@
 /// keeps `ErrorCurve` O(n) after reading.
 enum RadixSort {
     static func sort(_ values: inout [Double]) {
+        values.withUnsafeMutableBufferPointer { sort($0) }
+    }
+
+    static func sort(_ values: UnsafeMutableBufferPointer<Double>) {
         let n = values.count
         if n < 4096 {
-            values.sort()
+            var small = values
+            small.sort()
             return
         }
         var keys = [UInt64](repeating: 0, count: n)
         var scratch = [UInt64](repeating: 0, count: n)
-        values.withUnsafeBufferPointer { v in
-            keys.withUnsafeMutableBufferPointer { k in
-                for i in 0..<n {
-                    let bits = v[i].bitPattern
-                    k[i] = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-                }
+        keys.withUnsafeMutableBufferPointer { k in
+            for i in 0..<n {
+                let bits = values[i].bitPattern
+                k[i] = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
             }
         }
         var counts = [Int](repeating: 0, count: 1 << 16)
@@ -40,11 +43,9 @@ enum RadixSort {
             swap(&keys, &scratch)
         }
         keys.withUnsafeBufferPointer { k in
-            values.withUnsafeMutableBufferPointer { v in
-                for i in 0..<n {
-                    let key = k[i]
-                    v[i] = Double(bitPattern: key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key)
-                }
+            for i in 0..<n {
+                let key = k[i]
+                values[i] = Double(bitPattern: key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key)
             }
         }
     }

@@ -69,7 +69,7 @@ public enum ThresholdSearch {
         for k in 0..<curve.count {
             var ok = true
             for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
-                if Double(curve.attackAccepted[s][k]) > x * Double(curve.attackCounts[s]) { ok = false; break }
+                if Double(curve.accepted(s, k)) > x * Double(curve.attackCounts[s]) { ok = false; break }
             }
             if ok { chosen = k; break }
         }

@@ -89,7 +89,7 @@ public struct HTMLReport {
         series("bona fide", color: SVGPlot.palette[0], total: curve.bonaFideCount) { curve.bonaFideRejected[$0] }
         for s in curve.speciesNames.indices {
             series(curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], total: curve.attackCounts[s]) {
-                curve.attackCounts[s] - curve.attackAccepted[s][$0]
+                curve.attackCounts[s] - curve.accepted(s, $0)
             }
         }
         plots.append((title, plot.pointCount))
