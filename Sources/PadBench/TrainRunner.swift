@@ -4,7 +4,7 @@ import PadDataset
 import PadEstimators
 import PadImage
 
-/// `padbench train`: colour-texture features on the face crop of every sample of one split, and an
+/// `padbench train`: PAD features (colour texture, IDA, or both) on the face crop of every sample of one split, and an
 /// L2-regularised logistic regression on them, written as a JSON model for the `pad` estimator.
 ///
 /// ```swift
@@ -20,7 +20,8 @@ public struct TrainRunner: Sendable {
         public var failed: [(id: String, reason: String)]
     }
 
-    public func train(dataset: LoadedDataset, split: Split, modelPath: String, options: EstimatorOptions = EstimatorOptions(),
+    public func train(dataset: LoadedDataset, split: Split, modelPath: String, features: PADEstimator.FeatureSet = .lbpColor,
+                      options: EstimatorOptions = EstimatorOptions(),
                       concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Outcome {
         let samples = dataset.samples.filter { $0.split == split }
         guard !samples.isEmpty else {
@@ -42,7 +43,7 @@ public struct TrainRunner: Sendable {
                     let image = try decoder.decode(fileAt: samples[i].path)
                     var input = EstimatorInput(sample: samples[i], image: image)
                     _ = try face.measure(&input)
-                    out[i] = ColorTextureFeatures.extract(image, face: input.face)
+                    out[i] = features.extract(image, face: input.face)
                 } catch {
                     why[i] = "\(error)"
                 }
@@ -52,8 +53,8 @@ public struct TrainRunner: Sendable {
         for i in samples.indices {
             if let features = results[i] { x.append(features); y.append(samples[i].label.isBonaFide) } else { failed.append((samples[i].id, reasons[i])) }
         }
-        let model = try LogisticModel.train(features: x, bonaFide: y, featureSet: PADEstimator.featureSet, featureVersion: PADEstimator.featureVersion,
-                                            featureNames: ColorTextureFeatures.names, fingerprint: DatasetFingerprint.of(samples))
+        let model = try LogisticModel.train(features: x, bonaFide: y, featureSet: features.rawValue, featureVersion: PADEstimator.featureVersion,
+                                            featureNames: features.names, fingerprint: DatasetFingerprint.of(samples))
         try model.write(to: modelPath)
         return Outcome(model: model, used: x.count, failed: failed)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import PadImage
 
-/// A trainable single-image PAD baseline: colour-texture features (``ColorTextureFeatures``) on the
-/// face crop scored by a ``LogisticModel`` trained with `padbench train`.
+/// A trainable single-image PAD baseline: colour-texture (``ColorTextureFeatures``) and/or image
+/// distortion (``IDAFeatures``) features on the face crop, scored by a ``LogisticModel`` trained
+/// with `padbench train`.
 ///
 /// ```swift
 /// let pad = try PADEstimator(modelPath: "model.json")    // runs after `face`
@@ -25,20 +26,44 @@ public struct PADEstimator: Estimator {
         ["model": modelPath, "feature_set": model.featureSet, "training_fingerprint": model.trainingFingerprint]
     }
 
-    public static let featureSet = "lbp-color"
     public static let featureVersion = "1"
+
+    /// The feature sets `padbench train --features` offers.
+    public enum FeatureSet: String, Sendable, CaseIterable {
+        case lbpColor = "lbp-color", ida, idaLbpColor = "ida+lbp-color"
+
+        public var names: [String] {
+            switch self {
+            case .lbpColor: return ColorTextureFeatures.names
+            case .ida: return IDAFeatures.names
+            case .idaLbpColor: return IDAFeatures.names + ColorTextureFeatures.names
+            }
+        }
+
+        public func extract(_ image: Image, face: Box?) -> [Double] {
+            switch self {
+            case .lbpColor: return ColorTextureFeatures.extract(image, face: face)
+            case .ida: return IDAFeatures.extract(image, face: face)
+            case .idaLbpColor: return IDAFeatures.extract(image, face: face) + ColorTextureFeatures.extract(image, face: face)
+            }
+        }
+    }
+
+    public let features: FeatureSet
 
     public init(modelPath: String) throws {
         let model = try LogisticModel.read(from: modelPath)
-        guard model.featureSet == Self.featureSet, model.featureVersion == Self.featureVersion, model.featureNames.count == ColorTextureFeatures.count else {
-            throw EstimatorSetupError(estimator: "pad", message: "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) (\(model.featureNames.count)); this padbench computes '\(Self.featureSet)' v\(Self.featureVersion) (\(ColorTextureFeatures.count))")
+        guard let features = FeatureSet(rawValue: model.featureSet), model.featureVersion == Self.featureVersion,
+              model.featureNames == features.names else {
+            throw EstimatorSetupError(estimator: "pad", message: "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) (\(model.featureNames.count) names); this padbench computes \(FeatureSet.allCases.map { "'\($0.rawValue)' (\($0.names.count))" }.joined(separator: ", ")) v\(Self.featureVersion)")
         }
+        self.features = features
         self.model = model
         self.modelPath = modelPath
         self.version = "1.0.0+model:\(model.trainingFingerprint.prefix(8))"
     }
 
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        [model.score(ColorTextureFeatures.extract(input.image, face: input.face))]
+        [model.score(features.extract(input.image, face: input.face))]
     }
 }

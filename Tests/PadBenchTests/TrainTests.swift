@@ -33,6 +33,15 @@ import Testing
         }
     }
 
+    @Test(arguments: PADEstimator.FeatureSet.allCases)
+    func everyFeatureSetTrainsAndLoads(_ features: PADEstimator.FeatureSet) throws {
+        let data = try Self.dataset(labels: ["bonafide", "attack", "bonafide", "attack"])
+        let path = Fixture.folder() + "/\(features.rawValue).json"
+        let outcome = try TrainRunner().train(dataset: data, split: .train, modelPath: path, features: features)
+        #expect(outcome.model.featureNames.count == [354, 121, 475][PADEstimator.FeatureSet.allCases.firstIndex(of: features)!])
+        #expect(try PADEstimator(modelPath: path).features == features)
+    }
+
     @Test func oneClassAndForeignModelsAreClearErrors() throws {
         let data = try Self.dataset(labels: ["bonafide", "bonafide"])
         #expect { try TrainRunner().train(dataset: data, split: .train, modelPath: Fixture.folder() + "/m.json") } throws: {
