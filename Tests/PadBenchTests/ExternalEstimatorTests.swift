@@ -43,6 +43,9 @@ import Testing
 
     @Test func programThatExitsAtStartIsASetupError() {
         #expect { try ExternalEstimator(name: "bad", command: "sh -c 'exit 1'", timeout: 2) } throws: { "\($0)".contains("did not describe itself") }
-        #expect { try ExternalEstimator(name: "bad", command: "echo '{\"outputs\": []}'", timeout: 2) } throws: { "\($0)".contains("list of output names") }
+        // Answers describe with an empty list, then keeps reading (so the answer, not its exit, is what is judged).
+        #expect { try ExternalEstimator(name: "bad", command: "sh -c 'read line; echo \"{\\\"outputs\\\": []}\"; cat > /dev/null'", timeout: 2) } throws: {
+            "\($0)".contains("list of output names")
+        }
     }
 }
