@@ -68,40 +68,34 @@ public struct CascadeDetector: Sendable {
         let W = cascade.windowWidth, H = cascade.windowHeight
         let stride = integral.width + 1
         let workingWidth = max(integral.width + 1 - W, 0), workingHeight = max(integral.height + 1 - H, 0)
+        // `run` evaluates the cascade at a window's offset in the integral image: 1 accepted,
+        // 0 rejected by the first stage (the next position is skipped too, as OpenCV does), < 0 otherwise.
+        @inline(__always) func slide(_ run: (Int) -> Int) {
+            var y = 0
+            while y < workingHeight {
+                var x = 0
+                while x < workingWidth {
+                    let inside = x + W < integral.width + 1 && y + H < integral.height + 1
+                    let result = inside ? run(y * stride + x) : -1
+                    if result > 0 { accept(x, y) }
+                    if result == 0 { x += step }
+                    x += step
+                }
+                y += step
+            }
+        }
         switch cascade.featureType {
         case .haar:
             let evaluator = HaarEvaluator(cascade: cascade, stride: stride)
             integral.sum.withUnsafeBufferPointer { sum in
                 integral.squares.withUnsafeBufferPointer { squares in
-                    var y = 0
-                    while y < workingHeight {
-                        var x = 0
-                        while x < workingWidth {
-                            let result = x + W >= integral.width + 1 || y + H >= integral.height + 1
-                                ? -1 : evaluator.run(sum.baseAddress! + (y * stride + x), squares.baseAddress! + (y * stride + x))
-                            if result > 0 { accept(x, y) }
-                            if result == 0 { x += step }
-                            x += step
-                        }
-                        y += step
-                    }
+                    slide { offset in evaluator.run(sum.baseAddress! + offset, squares.baseAddress! + offset) }
                 }
             }
         case .lbp:
             let evaluator = LBPEvaluator(cascade: cascade, stride: stride)
             integral.sum.withUnsafeBufferPointer { sum in
-                var y = 0
-                while y < workingHeight {
-                    var x = 0
-                    while x < workingWidth {
-                        let result = x + W >= integral.width + 1 || y + H >= integral.height + 1
-                            ? -1 : evaluator.run(sum.baseAddress! + (y * stride + x))
-                        if result > 0 { accept(x, y) }
-                        if result == 0 { x += step }
-                        x += step
-                    }
-                    y += step
-                }
+                slide { offset in evaluator.run(sum.baseAddress! + offset) }
             }
         }
     }
