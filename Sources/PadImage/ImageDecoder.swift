@@ -147,12 +147,25 @@ public struct ImageDecoder: Sendable {
         // composited on black by libpng's simplified API when the output format has none.
         let isColor = (png.format & UInt32(PNG_FORMAT_FLAG_COLOR)) != 0
         let format: Image.PixelFormat = isColor ? .rgb : .gray
-        png.format = isColor ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
-        var pixels = [UInt8](repeating: 0, count: w * h * format.channels)
-        let finished = bytes.withUnsafeBufferPointer { _ in
-            pixels.withUnsafeMutableBufferPointer { target in
+        // 16-bit files: libpng's simplified API treats 16-bit samples as linear light and would
+        // gamma-encode them when asked for 8 bits, so 16-bit gray 20817 (= 81 x 257) became 151.
+        // Read them as 16-bit "linear" (no conversion for files without a gAMA chunk) and scale
+        // v -> round(v x 255 / 65535), as Pillow, OpenCV and ImageMagick do.
+        let sixteenBit = (png.format & UInt32(PNG_FORMAT_FLAG_LINEAR)) != 0
+        if sixteenBit {
+            png.format = isColor ? UInt32(PNG_FORMAT_LINEAR_RGB) : UInt32(PNG_FORMAT_LINEAR_Y)
+            var wide = [UInt16](repeating: 0, count: w * h * format.channels)
+            let finished = wide.withUnsafeMutableBufferPointer { target in
                 png_image_finish_read(&png, nil, target.baseAddress, Int32(w * format.channels), nil)
             }
+            guard finished != 0 else { throw .decodeError("PNG data: \(Self.pngMessage(&png))") }
+            let pixels = wide.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+            return Image(width: w, height: h, format: format, pixels: pixels)
+        }
+        png.format = isColor ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
+        var pixels = [UInt8](repeating: 0, count: w * h * format.channels)
+        let finished = pixels.withUnsafeMutableBufferPointer { target in
+            png_image_finish_read(&png, nil, target.baseAddress, Int32(w * format.channels), nil)
         }
         guard finished != 0 else { throw .decodeError("PNG data: \(Self.pngMessage(&png))") }
         return Image(width: w, height: h, format: format, pixels: pixels)
