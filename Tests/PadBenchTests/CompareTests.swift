@@ -49,6 +49,15 @@ import Testing
         #expect(mixed.missing.contains("profile basic: only in BASE") && mixed.missing.contains("profile gate: only in NEW"))
     }
 
+    @Test func foldSummaryGivesMeanAndSampleStandardDeviation() async throws {
+        let (base, new, bench) = try await Self.runs()
+        let folds = try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: new)])
+        // BPCER 0/8 and 8/8: mean 0.5, sample std sqrt(((0 - 0.5)^2 + (1 - 0.5)^2) / 1) = sqrt(0.5).
+        let bpcer = folds.rows.first { $0[0] == "gate" && $0[1] == "bpcer" }!
+        #expect(bpcer[2] == "2" && bpcer[3] == "0.5" && Double(bpcer[4])! == 0.5.squareRoot() && bpcer[5] == "0" && bpcer[6] == "1")
+        #expect(throws: ComparisonError.self) { try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: bench)]) }
+    }
+
     @Test func foreignAndDifferentDataAreErrors() async throws {
         let (base, _, _) = try await Self.runs()
         let other = try await Self.runs(count: 9)

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import PadArchive
+import PadReport
+
+/// `padbench folds`: mean and standard deviation of rates over fold runs (OULU-NPU protocols 3, 4).
+struct FoldsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "folds",
+        abstract: "Mean and standard deviation of each profile's rates over several runs (e.g. OULU-NPU folds 1-6).")
+
+    @Argument(help: "Run archives or folders, one per fold.") var runs: [String]
+    @Option(help: "Write folds.csv here.") var out: String?
+
+    func run() throws {
+        let summary: FoldSummary
+        do { summary = try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) } catch { throw ValidationError("\(error)") }
+        print(TextTable(header: FoldSummary.header, rows: summary.rows).render())
+        if let out {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(to: URL(fileURLWithPath: out + "/folds.csv"))
+            print("wrote \(out)/folds.csv")
+        }
+    }
+}
