@@ -21,26 +21,29 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
-        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"]),
-        .target(name: "PadDataset", dependencies: ["PadImage"], exclude: ["Synthesis/README.md"]),
-        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"]),
+        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"], exclude: ["README.md"]),
+        .target(name: "PadDataset", dependencies: ["PadImage"], exclude: ["README.md", "Synthesis/README.md"]),
+        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
-        .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]),
+        .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
             dependencies: ["PadEstimators", "PadDataset", "PadMetrics", .product(name: "Yams", package: "Yams")],
+            exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadArchive", dependencies: ["CZstd"]),
+        .target(name: "PadArchive", dependencies: ["CZstd"], exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"]
+            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"],
+            exclude: ["README.md"]
         ),
         .target(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "padbench",
