@@ -5,7 +5,7 @@
 /// two rates there, with both rates.
 ///
 /// ```swift
-/// let eer = EqualErrorRate(try ErrorCurve(set))
+/// let eer = try EqualErrorRate(try ErrorCurve(set))
 /// print(eer.threshold, eer.value, eer.apcerMax, eer.bpcer)
 /// ```
 /// With one attack species APCER_max is bob's FAR, so threshold and rates equal bob.measure's;
@@ -19,24 +19,25 @@ public struct EqualErrorRate: Sendable {
     public var value: Double { (apcerMax + bpcer) / 2 }
     public let minHTERThreshold: Double
 
-    public init(_ curve: ErrorCurve) {
-        var bestDifference = Double.infinity, bestThreshold = curve.thresholds[0]
-        var bestHTER = Double.infinity, bestHTERThreshold = curve.thresholds[0]
+    /// - Throws: ``MetricsError/noBonaFide`` or ``MetricsError/noAttacks`` for a one-class set.
+    public init(_ curve: ErrorCurve) throws(MetricsError) {
+        try curve.requireBothClasses()
+        var bestDifference = Double.infinity, bestPoint = 0
+        var bestHTER = Double.infinity, bestHTERPoint = 0
         // Running rates kept as bob keeps them: far starts at 1 and loses 1/n per attack passed,
         // frr starts at 0 and gains 1/n per bona fide passed. Exact ties between candidates are then
         // broken by the same floating-point sums as bob's, so thresholds equal bob's exactly.
+        // Samples rejected at every threshold (another gate failed) start far below 1 and frr above 0.
         let speciesCount = curve.attackCounts.count
-        var far = [Double](repeating: 1, count: speciesCount)
         let farDecrease = curve.attackCounts.map { $0 > 0 ? 1.0 / Double($0) : 0 }
-        var frr = 0.0
+        var far = (0..<speciesCount).map { s in
+            curve.accepted(s, 0) == curve.attackCounts[s] ? 1.0 : Double(curve.accepted(s, 0)) / Double(max(1, curve.attackCounts[s]))
+        }
         let frrIncrease = 1.0 / Double(curve.bonaFideCount)
+        var frr = curve.bonaFideRejected[0] == 0 ? 0.0 : Double(curve.bonaFideRejected[0]) / Double(curve.bonaFideCount)
         var k = 0
         while k < curve.count {
-            let threshold: Double
-            if k == 0 {
-                threshold = curve.thresholds[0]
-            } else {
-                threshold = curve.thresholds[k].isFinite ? (curve.thresholds[k - 1] + curve.thresholds[k]) / 2 : curve.thresholds[k - 1]
+            if k > 0 {
                 for s in 0..<speciesCount {
                     for _ in 0..<(curve.accepted(s, k - 1) - curve.accepted(s, k)) { far[s] -= farDecrease[s] }
                 }
@@ -47,35 +48,48 @@ public struct EqualErrorRate: Sendable {
             let difference = abs(apcer - frr)
             if difference <= bestDifference {
                 bestDifference = difference
-                bestThreshold = threshold
+                bestPoint = k
             }
             let hter = 0.5 * apcer + 0.5 * frr
             if hter <= bestHTER {
                 bestHTER = hter
-                bestHTERThreshold = threshold
+                bestHTERPoint = k
             }
             // bob stops once one class is entirely rejected.
             if curve.pooledAccepted[k] == 0 || curve.bonaFideRejected[k] == curve.bonaFideCount { break }
             k += 1
         }
-        threshold = bestThreshold
-        minHTERThreshold = bestHTERThreshold
-        let point = curve.pointIndex(for: bestThreshold)
-        apcerMax = curve.apcerMax(point).value
-        bpcer = curve.bpcer(point)
+        threshold = Self.candidate(curve, bestPoint)
+        minHTERThreshold = Self.candidate(curve, bestHTERPoint)
+        apcerMax = curve.apcerMax(bestPoint).value
+        bpcer = curve.bpcer(bestPoint)
+    }
+
+    /// bob's candidate for point k: the lowest score for k = 0, otherwise a threshold between the
+    /// scores of points k - 1 and k (the shortest decimal near their midpoint: same accepted set).
+    static func candidate(_ curve: ErrorCurve, _ k: Int) -> Double {
+        if k == 0 { return curve.thresholds[0] }
+        if curve.hasTerminalPoint && k == curve.count - 1 { return curve.thresholds[k] }
+        return ShortestDecimal.between(curve.thresholds[k - 1], curve.thresholds[k])
     }
 }
 
 /// Area under the ROC curve with bona fide as the positive class and all attacks pooled:
 /// P(bona fide score > attack score) + P(equal) / 2 (Mann-Whitney U / (n_bf n_att)); equals
-/// scikit-learn's `roc_auc_score` with the trapezoidal rule on tied scores.
+/// scikit-learn's `roc_auc_score` with the trapezoidal rule on tied scores. Infinite scores count
+/// like any other (+inf above every finite score); a sample rejected at every threshold counts
+/// as scoring below every score. NaN for a one-class set.
 public func areaUnderROC(_ curve: ErrorCurve) -> Double {
-    var sum = 0.0
-    for k in 0..<(curve.count - 1) {
-        let bonaFideHere = Double(curve.bonaFideRejected[k + 1] - curve.bonaFideRejected[k])
+    guard curve.hasBonaFide && curve.hasAttacks else { return .nan }
+    // Samples rejected at every threshold sit below the lowest point: ties among them count half.
+    let heldBonaFide = Double(curve.bonaFideRejected[0])
+    let heldAttacks = Double(curve.attackCount - curve.pooledAccepted[0])
+    var sum = heldBonaFide * heldAttacks / 2
+    for k in 0..<curve.count {
+        let bonaFideHere = Double(curve.bonaFideRejectedAfter(k) - curve.bonaFideRejected[k])
         guard bonaFideHere > 0 else { continue }
         let attacksBelow = Double(curve.attackCount - curve.pooledAccepted[k])
-        let attacksEqual = Double(curve.pooledAccepted[k] - curve.pooledAccepted[k + 1])
+        let attacksEqual = Double(curve.pooledAccepted[k] - curve.pooledAcceptedAfter(k))
         sum += bonaFideHere * (attacksBelow + attacksEqual / 2)
     }
     return sum / (Double(curve.bonaFideCount) * Double(curve.attackCount))

@@ -16,6 +16,13 @@ public struct ScoreSet: Sendable {
     public private(set) var speciesIndex: [Int32] = []
     public private(set) var speciesNames: [String] = []
     private var speciesLookup: [String: Int32] = [:]
+    /// Processed presentations rejected at every threshold of the swept score (another gate of
+    /// the profile failed, or the score itself was not assessable): counted in the denominators,
+    /// never accepted, and they add no threshold of their own. So APCER has a ceiling and BPCER a
+    /// floor, and no curve point sits at -inf.
+    public private(set) var rejectedAtEveryThresholdBonaFide = 0
+    /// By species index (parallel to ``speciesNames``).
+    public private(set) var rejectedAtEveryThresholdAttacks: [Int] = []
 
     public init() {}
 
@@ -33,14 +40,17 @@ public struct ScoreSet: Sendable {
             speciesIndex.append(-1)
             return
         }
-        if let index = speciesLookup[species] {
-            speciesIndex.append(index)
-        } else {
-            let index = Int32(speciesNames.count)
-            speciesNames.append(species)
-            speciesLookup[species] = index
-            speciesIndex.append(index)
+        speciesIndex.append(index(ofSpecies: species))
+    }
+
+    /// Adds a processed presentation that is rejected whatever the threshold (see
+    /// ``rejectedAtEveryThresholdBonaFide``); `species == nil` means bona fide.
+    public mutating func appendRejectedAtEveryThreshold(species: String?) {
+        guard let species else {
+            rejectedAtEveryThresholdBonaFide += 1
+            return
         }
+        rejectedAtEveryThresholdAttacks[Int(index(ofSpecies: species))] += 1
     }
 
     /// The index of a species name, adding it when new (for bulk loaders that cache indices).
@@ -49,6 +59,7 @@ public struct ScoreSet: Sendable {
         let index = Int32(speciesNames.count)
         speciesNames.append(species)
         speciesLookup[species] = index
+        rejectedAtEveryThresholdAttacks.append(0)
         return index
     }
 
@@ -66,12 +77,15 @@ public struct ScoreSet: Sendable {
 public enum MetricsError: Error, Sendable, Equatable, CustomStringConvertible {
     case noBonaFide
     case noAttacks
+    /// Every processed presentation is rejected at every threshold: there is nothing to sweep.
+    case noScores
     case badTarget(String)
 
     public var description: String {
         switch self {
         case .noBonaFide: return "no processed bona fide samples: BPCER is undefined"
         case .noAttacks: return "no processed attack samples: APCER is undefined"
+        case .noScores: return "no processed sample has a score to sweep (all failed, or all rejected by the profile's other gates)"
         case let .badTarget(text): return text
         }
     }

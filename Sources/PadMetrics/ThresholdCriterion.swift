@@ -4,12 +4,11 @@ import Foundation
 ///
 /// ```swift
 /// let criterion = try ThresholdCriterion(parsing: "bpcer@apcer=0.01")
-/// let t = criterion.threshold(on: curve)
+/// let t = try criterion.threshold(on: curve)
 /// ```
 /// - `eer`: ``EqualErrorRate`` (bob.measure rule).
-/// - `bpcer@apcer=x`: the lowest attack score t such that every species' APCER(t) <= x
-///   (bob.measure `far_threshold` per species, then the maximum over species); when no attack score
-///   qualifies, the next double above the highest attack score (nothing accepted).
+/// - `bpcer@apcer=x`: bob.pad.base's `apcer_threshold`: the maximum over species of bob.measure's
+///   `far_threshold` on each species (``ThresholdSearch/apcerThreshold(_:apcerAtMost:)``).
 /// - `apcer@bpcer=x`: the highest bona fide score t with BPCER(t) <= x (bob.measure
 ///   `frr_threshold`, without its tie quirk: ties at t are accepted, so they do not count as
 ///   rejected).
@@ -34,7 +33,7 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
         else if t == "min-hter" || t == "minhter" { self = .minHTER }
         else if t.hasPrefix("bpcer@apcer=") { self = .bpcerAtAPCER(try target("bpcer@apcer=")) }
         else if t.hasPrefix("apcer@bpcer=") { self = .apcerAtBPCER(try target("apcer@bpcer=")) }
-        else if let value = Double(t) { self = .fixed(value) }
+        else if let value = Double(t), !value.isNaN { self = .fixed(value) }
         else { throw .badTarget("unknown criterion '\(text)' (eer, min-hter, bpcer@apcer=X, apcer@bpcer=X, or a number)") }
     }
 
@@ -48,57 +47,88 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public func threshold(on curve: ErrorCurve) -> Double {
+    /// The threshold this criterion chooses on a curve. EER and min-HTER need both classes.
+    public func threshold(on curve: ErrorCurve) throws(MetricsError) -> Double {
+        try choose(on: curve).threshold
+    }
+
+    /// The threshold, its curve point, and whether a target rate was met there (a target can be
+    /// out of reach: an attack scored +inf is accepted at every threshold).
+    public func choose(on curve: ErrorCurve) throws(MetricsError) -> ThresholdChoice {
         switch self {
-        case .eer: return EqualErrorRate(curve).threshold
-        case .minHTER: return EqualErrorRate(curve).minHTERThreshold
-        case let .fixed(t): return t
-        case let .bpcerAtAPCER(x): return ThresholdSearch.lowestAttackScore(curve, apcerAtMost: x)
-        case let .apcerAtBPCER(x): return ThresholdSearch.highestBonaFideScore(curve, bpcerAtMost: x)
+        case .eer:
+            let t = try EqualErrorRate(curve).threshold
+            return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
+        case .minHTER:
+            let t = try EqualErrorRate(curve).minHTERThreshold
+            return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
+        case let .fixed(t):
+            return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
+        case let .bpcerAtAPCER(x):
+            guard curve.hasAttacks else { throw .noAttacks }
+            return ThresholdSearch.apcerThreshold(curve, apcerAtMost: x)
+        case let .apcerAtBPCER(x):
+            guard curve.hasBonaFide else { throw .noBonaFide }
+            return ThresholdSearch.highestBonaFideScore(curve, bpcerAtMost: x)
         }
+    }
+}
+
+/// A chosen threshold: its value, the curve point with the same accepted set, and whether the
+/// criterion's target rate holds there.
+public struct ThresholdChoice: Sendable, Equatable {
+    public var threshold: Double
+    public var point: Int
+    public var targetMet: Bool
+    public init(threshold: Double, point: Int, targetMet: Bool) {
+        self.threshold = threshold
+        self.point = point
+        self.targetMet = targetMet
     }
 }
 
 /// Threshold searches over the exact curve.
 public enum ThresholdSearch {
-    /// Lowest attack score t with APCER_s(t) <= x for every species (see ``ThresholdCriterion``).
-    public static func lowestAttackScore(_ curve: ErrorCurve, apcerAtMost x: Double) -> Double {
-        // Points are ascending thresholds; APCER is non-increasing along them. Find the first point
-        // meeting the target, then move up to the first point whose threshold is an attack score.
-        var chosen: Int?
+    /// bob.pad.base's `apcer_threshold`: for each species, bob.measure's `far_threshold` on that
+    /// species' attack scores alone (the lowest score v of the species with
+    /// #(species scores >= v) / n_species <= x; when none qualifies, the next double above the
+    /// species' highest score; for x >= 1 - eps, below its lowest score); the threshold is the
+    /// maximum over species, so every species is at most x there. Samples rejected at every
+    /// threshold count in n_species and are never accepted. `targetMet` is false when some species
+    /// stays above x at every threshold (an attack scored +inf).
+    public static func apcerThreshold(_ curve: ErrorCurve, apcerAtMost x: Double) -> ThresholdChoice {
+        var chosen = 0
+        for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
+            let n = Double(curve.attackCounts[s])
+            var speciesPoint: Int?
+            var lastSpeciesScore = -1
+            for k in 0..<curve.count where curve.accepted(s, k) > curve.acceptedAfter(s, k) {
+                lastSpeciesScore = k
+                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(curve.accepted(s, k)) / n <= x) { speciesPoint = k }
+            }
+            // No score of the species qualifies: just above its highest score (or the lowest point
+            // when every attack of the species is rejected at every threshold).
+            let k = speciesPoint ?? (lastSpeciesScore + 1)
+            chosen = max(chosen, k)
+        }
+        let point = min(chosen, curve.count - 1)
+        var met = chosen < curve.count
+        for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
+            if Double(curve.accepted(s, point)) / Double(curve.attackCounts[s]) > x { met = false }
+        }
+        return ThresholdChoice(threshold: curve.thresholds[point], point: point, targetMet: met)
+    }
+
+    /// Highest bona fide score t with BPCER(t) <= x (bob.measure `frr_threshold` without its tie
+    /// quirk); the lowest point when none qualifies (then `targetMet` is false).
+    public static func highestBonaFideScore(_ curve: ErrorCurve, bpcerAtMost x: Double) -> ThresholdChoice {
+        var best = 0
         for k in 0..<curve.count {
-            var ok = true
-            for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
-                if Double(curve.accepted(s, k)) > x * Double(curve.attackCounts[s]) { ok = false; break }
-            }
-            if ok { chosen = k; break }
-        }
-        guard var k = chosen else { return curve.thresholds.last! }
-        // A point is an attack score when some attack is accepted there but not at the next point.
-        while k < curve.count - 1 && curve.pooledAccepted[k] == curve.pooledAccepted[k + 1] { k += 1 }
-        if k == curve.count - 1 {
-            let highestAttack = highestAttackScore(curve)
-            return highestAttack.nextUp
-        }
-        return curve.thresholds[k]
-    }
-
-    /// Highest bona fide score t with BPCER(t) <= x.
-    public static func highestBonaFideScore(_ curve: ErrorCurve, bpcerAtMost x: Double) -> Double {
-        var best: Double = curve.thresholds[0]
-        for k in 0..<(curve.count - 1) {
             // Point k is a bona fide score when the number of rejected bona fide grows after it.
-            let isBonaFideScore = curve.bonaFideRejected[k + 1] > curve.bonaFideRejected[k]
-            if isBonaFideScore && Double(curve.bonaFideRejected[k]) <= x * Double(curve.bonaFideCount) {
-                best = curve.thresholds[k]
-            }
+            let isBonaFideScore = curve.bonaFideRejectedAfter(k) > curve.bonaFideRejected[k]
+            if isBonaFideScore && Double(curve.bonaFideRejected[k]) <= x * Double(curve.bonaFideCount) { best = k }
         }
-        return best
-    }
-
-    static func highestAttackScore(_ curve: ErrorCurve) -> Double {
-        var k = curve.count - 2
-        while k > 0 && curve.pooledAccepted[k] == 0 { k -= 1 }
-        return curve.thresholds[max(0, k)]
+        let met = Double(curve.bonaFideRejected[best]) <= x * Double(curve.bonaFideCount)
+        return ThresholdChoice(threshold: curve.thresholds[best], point: best, targetMet: met)
     }
 }

@@ -53,30 +53,96 @@ import Testing
 
     @Test func curveIsExactSteps() throws {
         let curve = try ErrorCurve(Self.set())
-        // Distinct processed scores ascending, then +inf.
-        #expect(curve.thresholds == [0.1, 0.2, 0.4, 0.5, 0.7, 0.8, 0.9, .infinity])
+        // Distinct processed scores ascending, then the terminal threshold: the shortest decimal
+        // above the highest score (1 above 0.9), never +inf.
+        #expect(curve.thresholds == [0.1, 0.2, 0.4, 0.5, 0.7, 0.8, 0.9, 1])
+        #expect(curve.hasTerminalPoint)
         #expect((0..<curve.count).map { curve.bonaFideRejected[$0] } == [0, 0, 0, 1, 1, 1, 2, 3])
         #expect((0..<curve.count).map { curve.pooledAccepted[$0] } == [5, 4, 3, 3, 1, 0, 0, 0])
     }
 
     @Test func thresholdsForTargets() throws {
         let curve = try ErrorCurve(Self.set())
-        // APCER_max <= 0.5: at 0.7 print 1/2, replay 0 -> lowest attack score meeting it is 0.7.
-        #expect(ThresholdCriterion.bpcerAtAPCER(0.5).threshold(on: curve) == 0.7)
-        // APCER <= 0: next double above the highest attack score 0.7.
-        #expect(ThresholdCriterion.bpcerAtAPCER(0).threshold(on: curve) == 0.7.nextUp)
+        // APCER_max <= 0.5 (bob.pad.base): print's far_threshold is 0.7 (1/2), replay's is 0.5
+        // (#(>= 0.5) = 2 of 3 > 0.5, so 0.5 fails; none of replay's scores qualifies -> above 0.5);
+        // the maximum over species is print's 0.7.
+        #expect(try ThresholdCriterion.bpcerAtAPCER(0.5).threshold(on: curve) == 0.7)
+        // APCER <= 0: above the highest attack score 0.7: the next point, bona fide 0.8.
+        #expect(try ThresholdCriterion.bpcerAtAPCER(0).threshold(on: curve) == 0.8)
         // BPCER <= 1/3: highest bona fide score with BPCER <= 1/3 is 0.8 (rejects 0.4 only).
-        #expect(ThresholdCriterion.apcerAtBPCER(0.34).threshold(on: curve) == 0.8)
+        #expect(try ThresholdCriterion.apcerAtBPCER(0.34).threshold(on: curve) == 0.8)
     }
 
-    @Test func noBonaFideOrNoAttackIsAnError() {
+    /// Item: a sample another gate rejects stays rejected at every threshold. By hand: bona fide
+    /// {0.9, 0.6, 0.3} plus one rejected by another gate; attacks (print) {0.8, 0.5, 0.2} plus one
+    /// rejected. n_bf = 4, n_att = 4. Points: 0.2 (APCER 3/4, BPCER 1/4), 0.3 (2/4, 1/4),
+    /// 0.5 (2/4, 2/4), 0.6 (1/4, 2/4), 0.8 (1/4, 3/4), 0.9 (0, 3/4), 1 (0, 1).
+    /// |APCER - BPCER| is 0 at 0.5 only: the candidate between 0.3 and 0.5, printed 0.4. EER = 0.5.
+    @Test func eerWithOtherGatesHeldFixedHasNoInfiniteThreshold() throws {
+        var set = ScoreSet()
+        for s in [0.9, 0.6, 0.3] { set.append(score: s, species: nil) }
+        for s in [0.8, 0.5, 0.2] { set.append(score: s, species: "print") }
+        set.appendRejectedAtEveryThreshold(species: nil)
+        set.appendRejectedAtEveryThreshold(species: "print")
+        let curve = try ErrorCurve(set)
+        #expect(curve.thresholds == [0.2, 0.3, 0.5, 0.6, 0.8, 0.9, 1])
+        #expect(!curve.thresholds.contains { !$0.isFinite })
+        #expect((0..<curve.count).map { curve.apcerMax($0).value } == [0.75, 0.5, 0.5, 0.25, 0.25, 0, 0])
+        #expect((0..<curve.count).map { curve.bpcer($0) } == [0.25, 0.25, 0.5, 0.5, 0.75, 0.75, 1])
+        let eer = try EqualErrorRate(curve)
+        #expect(eer.threshold == 0.4)
+        #expect(eer.apcerMax == 0.5 && eer.bpcer == 0.5)
+    }
+
+    /// +inf is a score above every finite one: bona fide {inf, 0.9} vs attacks {0.1, 0.2} is
+    /// perfectly separated (AUC 1; the old sweep stopped at +inf and gave 0.5). No terminal point
+    /// exists above +inf, and APCER <= 0 cannot be met when an attack scores +inf.
+    @Test func infiniteScoresCount() throws {
+        var set = ScoreSet()
+        for s in [Double.infinity, 0.9] { set.append(score: s, species: nil) }
+        for s in [0.1, 0.2] { set.append(score: s, species: "print") }
+        let curve = try ErrorCurve(set)
+        #expect(areaUnderROC(curve) == 1)
+        #expect(curve.thresholds == [0.1, 0.2, 0.9, .infinity])
+        #expect(!curve.hasTerminalPoint)
+
+        var attackAtInfinity = ScoreSet()
+        for s in [0.9, 0.8] { attackAtInfinity.append(score: s, species: nil) }
+        for s in [Double.infinity, 0.2] { attackAtInfinity.append(score: s, species: "print") }
+        let choice = try ThresholdCriterion.bpcerAtAPCER(0.01).choose(on: try ErrorCurve(attackAtInfinity))
+        #expect(!choice.targetMet)
+        #expect(areaUnderROC(try ErrorCurve(attackAtInfinity)) == 0.5)
+    }
+
+    @Test func shortestDecimalBetweenScores() {
+        #expect(ShortestDecimal.between(0.5698, 0.57) == 0.5699)
+        #expect(ShortestDecimal.between(0.3, 0.5) == 0.4)
+        #expect(ShortestDecimal.between(0.9, .infinity) == 1)
+        #expect(ShortestDecimal.between(2.1e-6, 2.2e-6) == 2.15e-6)
+        let d = ShortestDecimal.between(1.0, 1.0.nextUp)
+        #expect(d > 1.0 && d <= 1.0.nextUp)
+    }
+
+    /// A one-class set still has a curve: APCER per species for attack-only sets, BPCER for bona
+    /// fide-only ones; the missing class's rate is NaN and EER is an error naming the class.
+    @Test func oneClassSetsKeepTheirRates() throws {
         var attacksOnly = ScoreSet()
         attacksOnly.append(score: 0.3, species: "print")
-        #expect(throws: MetricsError.noBonaFide) { try ErrorCurve(attacksOnly) }
+        attacksOnly.append(score: 0.7, species: "print")
+        let curve = try ErrorCurve(attacksOnly)
+        let point = OperatingPoint(curve: curve, threshold: 0.5)
+        #expect(point.apcer == [Proportion(errors: 1, total: 2)])
+        #expect(point.bpcer.value.isNaN)
+        #expect(throws: MetricsError.noBonaFide) { try EqualErrorRate(curve) }
         var bonaFideOnly = ScoreSet()
         bonaFideOnly.append(score: 0.3, species: nil)
         bonaFideOnly.append(score: .nan, species: "print")
-        #expect(throws: MetricsError.noAttacks) { try ErrorCurve(bonaFideOnly) }
+        let bonaFideCurve = try ErrorCurve(bonaFideOnly)
+        #expect(OperatingPoint(curve: bonaFideCurve, threshold: 0.5).bpcer == Proportion(errors: 1, total: 1))
+        #expect(throws: MetricsError.noAttacks) { try EqualErrorRate(bonaFideCurve) }
+        var nothing = ScoreSet()
+        nothing.append(score: .nan, species: nil)
+        #expect(throws: MetricsError.noScores) { try ErrorCurve(nothing) }
     }
 
     @Test func criterionParsing() throws {
@@ -84,6 +150,7 @@ import Testing
         #expect(try ThresholdCriterion(parsing: "EER") == .eer)
         #expect(try ThresholdCriterion(parsing: "0.42") == .fixed(0.42))
         #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "bpcer@apcer=5") }
+        #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "nan") }
     }
 }
 

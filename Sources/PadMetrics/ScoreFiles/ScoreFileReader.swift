@@ -4,15 +4,64 @@ import Glibc
 import Darwin
 #endif
 
-/// Scores read from files, with the split of each when the file gives one.
+/// Scores read from files: the score set, and per row its id, split (when the file has a split
+/// column) and where it came from (file and line), so duplicates and bad values can be located.
 public struct ImportedScores: Sendable {
     public var set: ScoreSet
-    /// Per sample split, only for files with a split column (empty otherwise).
+    /// Per row: generic `id`; bob.pad `test_label` (with `#sample_n` when that column exists);
+    /// bob 4/5-column `test_label`; pyeer `<file name>:<line>`. In bob formats a repeated label
+    /// (one row per frame) gets `#2`, `#3`, ... on its repeats.
+    public var ids: [String] = []
+    /// Per row split, only for files with a split column (empty otherwise).
     public var splits: [String]
     public var format: ScoreFormat
     public var polarity: ScorePolarity
     /// Data lines read (blank and `#` lines excluded).
     public var lines: Int
+    /// Per row: index into `files`, and line number.
+    public var fileIndex: [UInt16] = []
+    public var lineNumbers: [Int32] = []
+    public var files: [String] = []
+
+    /// bob formats name a presentation by its `test_label` and write one row per frame scored, so
+    /// a label may repeat: the k-th repeat becomes `label#k` (k = 2, 3, ...), in file order, so
+    /// two models' files with the same rows pair up. (Generic files have an `id` column: a repeat
+    /// there is an error, see ``checkUniqueIds()``.)
+    mutating func numberRepeatedIds() {
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(ids.count)
+        for k in ids.indices {
+            let n = (seen[ids[k]] ?? 0) + 1
+            seen[ids[k]] = n
+            if n > 1 { ids[k] += "#\(n)" }
+        }
+    }
+
+    /// The first two rows with the same id, as an error naming both lines. Hashes are sorted
+    /// (no dictionary of every id), so ten million ids take a fraction of a second.
+    public func checkUniqueIds() throws(ScoreFileError) {
+        guard ids.count > 1 else { return }
+        var hashes = ids.map { id -> UInt64 in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in id.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return h
+        }
+        hashes.sort()
+        var suspect = Set<UInt64>()
+        for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
+        guard !suspect.isEmpty else { return }
+        var firstRow: [String: Int] = [:]
+        for (row, id) in ids.enumerated() {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in id.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            guard suspect.contains(h) else { continue }
+            if let first = firstRow[id] {
+                throw ScoreFileError(file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
+                                     "id '\(ScoreFileError.quoted(id))' already scored at \(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once")
+            }
+            firstRow[id] = row
+        }
+    }
 }
 
 /// Reads score files byte by byte (no String per field on the hot path; numbers parsed with
@@ -42,11 +91,11 @@ public struct ScoreFileReader: Sendable {
             }
             try readLines(paths[0], into: &result) { (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard let last = fields.last else { throw ScoreFileError(file: path, line: line, "empty line") }
-                return (try Self.score(last, path, line), nil, "")
+                return (try Self.score(last, path, line), nil, "\(Self.baseName(path)):\(line)")
             }
             try readLines(paths[1], into: &result) { (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard let last = fields.last else { throw ScoreFileError(file: path, line: line, "empty line") }
-                return (try Self.score(last, path, line), "attack", "")
+                return (try Self.score(last, path, line), "attack", "\(Self.baseName(path)):\(line)")
             }
         case .generic, .bobpad:
             guard paths.count == 1 else { throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file") }
@@ -60,12 +109,14 @@ public struct ScoreFileReader: Sendable {
                 }
                 let claimed = fields[0], real = fields[columns == 4 ? 1 : 2], testLabel = fields[columns - 2]
                 let score = try Self.score(fields[columns - 1], path, line)
-                if real.elementsEqual("attack".utf8) { return (score, Self.speciesFromLabel(testLabel), "") }
-                if claimed.elementsEqual(real) { return (score, nil, "") }
+                let id = String(decoding: testLabel, as: UTF8.self)
+                if real.elementsEqual("attack".utf8) { return (score, Self.speciesFromLabel(testLabel), id) }
+                if claimed.elementsEqual(real) { return (score, nil, id) }
                 throw ScoreFileError(file: path, line: line,
                                      "neither bona fide (claimed_id == real_id) nor attack (real_id 'attack'): a verification impostor is not a PAD score")
             }
         }
+        if format != .generic && format != .pyeer { result.numberRepeatedIds() }
         return result
     }
 
@@ -98,6 +149,11 @@ public struct ScoreFileReader: Sendable {
     typealias Field = ArraySlice<UInt8>
 
     static func readFile(_ path: String, keepTerminator: Bool = false) throws(ScoreFileError) -> [UInt8] {
+        // Directories, FIFOs and devices are refused before opening (a FIFO would block, a
+        // directory reports a bogus size).
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ScoreFileError(file: path, line: 0, "not a regular file") }
         guard let file = fopen(path, "rb") else { throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
@@ -108,6 +164,8 @@ public struct ScoreFileReader: Sendable {
         let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
         guard read == size else { throw ScoreFileError(file: path, line: 0, "short read") }
         if !keepTerminator { bytes.removeLast() }
+        // A UTF-8 byte order mark (spreadsheet exports) is not part of the header.
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { bytes.removeFirst(3) }
         return bytes
     }
 
@@ -125,10 +183,23 @@ public struct ScoreFileReader: Sendable {
             return end == start + field.count ? value : nil
         }
         guard let parsed else {
-            throw ScoreFileError(file: path, line: line, "score '\(String(decoding: field, as: UTF8.self))' is not a number")
+            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' is not a number")
+        }
+        if parsed.isInfinite && !Self.isInfinityLiteral(field) {
+            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double (write inf for an infinite score)")
         }
         return parsed
     }
+
+    /// `inf`, `+inf`, `-inf`, `infinity` in any case: the only texts that may parse as infinite.
+    static func isInfinityLiteral<C: Collection>(_ field: C) -> Bool where C.Element == UInt8 {
+        var bytes = Array(field)
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes.removeFirst() }
+        let lower = String(decoding: bytes.map { $0 | 0x20 }, as: UTF8.self)
+        return lower == "inf" || lower == "infinity"
+    }
+
+    static func baseName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     static func speciesFromLabel(_ label: Field) -> String {
         let parts = String(decoding: label, as: UTF8.self).split(separator: "/")
@@ -139,10 +210,12 @@ public struct ScoreFileReader: Sendable {
     }
 
     /// Whitespace-separated lines (bob, pyeer). The closure returns (score, species or nil for
-    /// bona fide, split).
+    /// bona fide, id).
     func readLines(_ path: String, into result: inout ImportedScores,
                    _ parse: ([Field], Int, String) throws(ScoreFileError) -> (Double, String?, String)) throws(ScoreFileError) {
         let bytes = try Self.readFile(path)
+        let file = UInt16(result.files.count)
+        result.files.append(path)
         var line = 0
         var start = 0
         var fields: [Field] = []
@@ -162,16 +235,13 @@ public struct ScoreFileReader: Sendable {
             }
             start = end + 1
             if fields.isEmpty || fields[0].first == UInt8(ascii: "#") { continue }
-            let (score, species, split) = try parse(fields, line, path)
-            append(score, species, split, into: &result)
+            let (score, species, id) = try parse(fields, line, path)
+            result.set.append(score: polarity == .attackHigh ? -score : score, species: species)
+            result.ids.append(id)
+            result.fileIndex.append(file)
+            result.lineNumbers.append(Int32(clamping: line))
+            result.lines += 1
         }
-    }
-
-    @inline(__always)
-    func append(_ score: Double, _ species: String?, _ split: String, into result: inout ImportedScores) {
-        let value = polarity == .attackHigh ? -score : score
-        result.set.append(score: value, species: species)
-        result.lines += 1
     }
 
     /// Comma-separated files with a header: generic and bob.pad. Quoted fields are accepted.
@@ -182,13 +252,14 @@ public struct ScoreFileReader: Sendable {
         let count = bytes.count - 1  // the trailing 0 stops strtod at the end of the file
         let negate = polarity == .attackHigh
         typealias Parsed = (failure: ScoreFileError?, header: [String]?, scores: [Double], species: [Int32], speciesNames: [String],
-                            splits: [String], lines: Int)
+                            splits: [String], lines: Int, ids: [String], lineNumbers: [Int32])
         let parsed: Parsed = bytes.withUnsafeBufferPointer { buffer -> Parsed in
             // Everything the loop touches is local to this closure: no captured boxes, no
             // exclusivity checks on the hot path.
             let base = buffer.baseAddress!
             var headerNames: [String]?
-            var labelColumn = 0, speciesColumn = 0, scoreColumn = 0, splitColumn = -1
+            var labelColumn = 0, speciesColumn = 0, scoreColumn = 0, splitColumn = -1, idColumn = -1, sampleColumn = -1
+            var ids: [String] = [], lineNumbers: [Int32] = []
             var starts = [Int](repeating: 0, count: 64), ends = [Int](repeating: 0, count: 64)
             var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
             var splitCache: [[UInt8]: String] = [:]
@@ -233,16 +304,18 @@ public struct ScoreFileReader: Sendable {
                     let wanted = format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
                     for name in wanted where column(name) == nil {
                         failure = ScoreFileError(file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))")
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                     labelColumn = column(wanted[0])!; speciesColumn = column(wanted[1])!; scoreColumn = column(wanted[2])!
                     splitColumn = format == .generic ? (column("split") ?? -1) : -1
+                    idColumn = (format == .generic ? column("id") : column("test_label")) ?? -1
+                    sampleColumn = format == .bobpad ? (column("sample_n") ?? -1) : -1
                     headerNames = names
                     continue
                 }
                 guard fieldCount == names.count else {
                     failure = ScoreFileError(file: path, line: line, "\(fieldCount) fields, the header has \(names.count)")
-                    return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                    return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                 }
                 // Label.
                 let ls = starts[labelColumn], ll = ends[labelColumn] - ls
@@ -256,12 +329,12 @@ public struct ScoreFileReader: Sendable {
                 if format == .generic {
                     if matches("bonafide") { isBonaFide = true } else if matches("attack") { isBonaFide = false } else {
                         failure = ScoreFileError(file: path, line: line, "label '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be bonafide or attack")
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                 } else {
                     if matches("true") { isBonaFide = true } else if matches("false") { isBonaFide = false } else {
                         failure = ScoreFileError(file: path, line: line, "is_bonafide '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be True or False")
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                 }
                 // Species index, cached for runs of the same species.
@@ -291,8 +364,12 @@ public struct ScoreFileReader: Sendable {
                     let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
                     score = strtod(startPointer, &endPointer)
                     if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
-                        failure = ScoreFileError(file: path, line: line, "score '\(Self.text(base, starts[scoreColumn], ends[scoreColumn]))' is not a number")
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines)
+                        failure = ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(Self.text(base, starts[scoreColumn], ends[scoreColumn])))' is not a number")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
+                    }
+                    if score.isInfinite && !Self.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
+                        failure = ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(Self.text(base, cs, ce)))' overflows a double (write inf for an infinite score)")
+                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                     if negate { score = -score }
                 }
@@ -306,9 +383,17 @@ public struct ScoreFileReader: Sendable {
                         splits.append(value)
                     }
                 }
+                if idColumn >= 0 {
+                    var id = Self.text(base, starts[idColumn], ends[idColumn])
+                    if sampleColumn >= 0 { id += "#" + Self.text(base, starts[sampleColumn], ends[sampleColumn]) }
+                    ids.append(id)
+                } else {
+                    ids.append("\(Self.baseName(path)):\(line)")
+                }
+                lineNumbers.append(Int32(clamping: line))
                 lines += 1
             }
-            return (failure, headerNames, scores, species, speciesNames, splits, lines)
+            return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
         }
         if let failure = parsed.failure { throw failure }
         if parsed.header == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
@@ -320,19 +405,16 @@ public struct ScoreFileReader: Sendable {
             result.set.append(score: parsed.scores[i], speciesIndex: local < 0 ? -1 : mapping[Int(local)])
         }
         result.splits.append(contentsOf: parsed.splits)
+        result.ids.append(contentsOf: parsed.ids)
+        result.lineNumbers.append(contentsOf: parsed.lineNumbers)
+        result.fileIndex.append(contentsOf: repeatElement(UInt16(result.files.count), count: parsed.ids.count))
+        result.files.append(path)
         result.lines += parsed.lines
     }
 
     /// The bytes [start, end) as a String (off the hot path: headers, errors, new species).
     static func text(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
-    }
-
-    static func equalsIgnoringCase(_ field: Field, _ word: String) -> Bool {
-        let w = Array(word.utf8)
-        guard field.count == w.count else { return false }
-        for (a, b) in zip(field, w) where (a | 0x20) != b { return false }
-        return true
     }
 }
 

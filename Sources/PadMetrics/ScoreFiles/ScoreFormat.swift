@@ -31,4 +31,7 @@ public struct ScoreFileError: Error, Sendable, Equatable, CustomStringConvertibl
         self.message = message
     }
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+
+    /// At most 200 characters of an offending input, so a 10 MB field does not flood the terminal.
+    public static func quoted(_ text: String) -> String { text.count > 200 ? String(text.prefix(200)) + "..." : text }
 }
