@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
-        .testTarget(name: "PadReportTests", dependencies: ["PadReport"]),
+        .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles"]),
         .testTarget(name: "PadBenchTests", dependencies: ["PadBench"]),
     ]
 )

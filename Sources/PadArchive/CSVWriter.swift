@@ -116,7 +116,7 @@ public enum CSVFormat {
         buffer.append(0x0A)
     }
 
-    static func appendField(_ field: String, to buffer: inout [UInt8]) {
+    public static func appendField(_ field: String, to buffer: inout [UInt8]) {
         var needsQuotes = false
         for byte in field.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
             needsQuotes = true

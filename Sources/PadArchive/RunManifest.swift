@@ -10,7 +10,7 @@ import Foundation
 /// ```
 public struct RunManifest: Codable, Sendable, Equatable {
     /// Bumped when the archive layout or a CSV's columns change meaning.
-    public static let currentSchema = 1
+    public static let currentSchema = 2
 
     public struct Tool: Codable, Sendable, Equatable {
         public var name: String
@@ -27,19 +27,28 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var name: String
         public var path: String
         public var layout: String
-        /// Sum of per-sample FNV-1a 64 hashes of id, label, species, split and file size (hex):
-        /// equal fingerprints mean the same labelled samples; shard fingerprints add up.
+        /// Sum of per-sample FNV-1a 64 hashes of id, label, species and split (hex): equal
+        /// fingerprints mean the same labelled samples, whatever was measured or scored on them;
+        /// shard fingerprints add up.
         public var fingerprint: String
         public var samples: Int
         /// `k/n` when this run measured one shard, else empty.
         public var shard: String
-        public init(name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "") {
+        /// Fingerprint of what was measured or scored (statuses and every output value, per sample
+        /// id): equal only for the same measurements.
+        public var outputsFingerprint: String?
+        /// For a shard: the whole dataset's fingerprint (so `merge` refuses shards of different data).
+        public var wholeDatasetFingerprint: String?
+        public init(name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "",
+                    outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil) {
             self.name = name
             self.path = path
             self.layout = layout
             self.fingerprint = fingerprint
             self.samples = samples
             self.shard = shard
+            self.outputsFingerprint = outputsFingerprint
+            self.wholeDatasetFingerprint = wholeDatasetFingerprint
         }
     }
 
@@ -119,6 +128,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public var machine: Machine
     public var times: Times
     public var counts: [String: Int]
+    /// Per profile name: its definition hash and its estimator options key ("" = defaults).
+    public var profileDefinitions: [String: String]?
+    public var profileOptions: [String: String]?
 
     public init(schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],
                 dataset: Dataset, estimators: [Estimator], profiles: [String], machine: Machine, times: Times,

@@ -33,7 +33,6 @@ public struct BenchRunner: Sendable {
         let started = Date()
         let startNanoseconds = MonotonicClock.nanoseconds()
         let samples = job.shard.map { shard in job.dataset.samples.filter(shard.contains) } ?? job.dataset.samples
-        try ProfileEvaluator.checkCalibration(job.profiles, labels: samples.map(\.label), splits: samples.map(\.split))
 
         var options = job.estimatorOptions
         if job.profiles.contains(where: \.useDatasetFaceBox) { options.useDatasetFaceBox = true }
@@ -101,7 +100,8 @@ public struct BenchRunner: Sendable {
             conventions: Conventions.current,
             dataset: .init(name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
                            fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
-                           shard: job.shard?.description ?? ""),
+                           shard: job.shard?.description ?? "",
+                           wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
             estimators: built.map { b in
                 let cold = b.coldStart.components
                 return RunManifest.Estimator(
@@ -117,46 +117,10 @@ public struct BenchRunner: Sendable {
             times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
                          wallSeconds: wallSeconds),
             counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount])
-        let archivePath = try RunFolderWriter(folder: folder).write(manifest: manifest, results: results, timing: timing,
+        let archivePath = try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: timing,
                                                                     profiles: job.profiles,
                                                                     streamedFiles: ["samples.csv", "decisions.csv"])
         return Outcome(folder: folder, archivePath: archivePath, results: results, table: table, timing: timing, wallSeconds: wallSeconds)
     }
 }
 
-/// Identity of a dataset's labelled samples.
-public enum DatasetFingerprint {
-    /// The wrapping sum over samples of FNV-1a 64 of `id, label, species, split, file size`, in hex.
-    /// A sum does not depend on order and adds up over disjoint shards, so `padbench merge` gets the
-    /// fingerprint a single run over all samples would have.
-    public static func of(_ samples: [Sample]) -> String {
-        var total: UInt64 = 0
-        for sample in samples {
-            let size = (try? FileManager.default.attributesOfItem(atPath: sample.path)[.size] as? Int) ?? -1
-            total &+= hash("\(sample.id)\t\(sample.label.csvLabel)\t\(sample.label.species ?? "")\t\(sample.split.rawValue)\t\(size)\n")
-        }
-        return hex(total)
-    }
-
-    /// Fingerprint of the union of disjoint parts.
-    public static func combine(_ parts: [String]) -> String? {
-        var total: UInt64 = 0
-        for part in parts {
-            guard let value = UInt64(part, radix: 16) else { return nil }
-            total &+= value
-        }
-        return hex(total)
-    }
-
-    static func hash(_ line: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in line.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return h
-    }
-
-    static func hex(_ value: UInt64) -> String { String(value, radix: 16).leftPadded(to: 16) }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}

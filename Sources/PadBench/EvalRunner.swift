@@ -40,100 +40,193 @@ public struct EvalRunner: Sendable {
         }
     }
 
+    /// What `eval --scores` produced: the same results, folder and archive as any other run.
     public struct ScoreOutcome: Sendable {
-        public var report: ScoreReport
+        public var results: [ProfileResult]
+        public var folder: String
         public var archivePath: String
+        public var table: MeasurementTable
         public var parseSeconds: Double
         public var metricSeconds: Double
         public var writeSeconds: Double
     }
 
+    /// The output a score file becomes, and the profile that decides on it.
+    public static let scoreOutput = "scores.score"
+    public static let scoreProfileName = "scores"
+
+    /// Scores become a run like any other: a measurement table with one output (`scores.score`,
+    /// bona-fide-high), decided by one profile `scores` whose threshold is fixed or calibrated by
+    /// the criterion on dev (a `--dev` file, or the rows whose split column says dev), and
+    /// reported on eval (or on all rows, with the threshold chosen on them, when there is no dev).
     public func evaluateScores(_ job: ScoreJob) throws -> ScoreOutcome {
         let started = Date()
         let t0 = MonotonicClock.nanoseconds()
         let reader = ScoreFileReader(polarity: job.polarity)
         let evalScores = try reader.read(job.scoreFiles, format: job.format)
         let devScores = job.devFiles.isEmpty ? nil : try reader.read(job.devFiles, format: job.format)
+        let table = try Self.table(eval: evalScores, dev: devScores)
         let t1 = MonotonicClock.nanoseconds()
 
-        let evalCurve: ErrorCurve
-        do { evalCurve = try ErrorCurve(evalScores.set) } catch { throw EvaluationError("\(job.scoreFiles.joined(separator: ", ")): \(error)") }
-        var sets: [ScoreReport.SetResult] = []
-        let threshold: Double, source: String, criterionText: String
-        if let fixed = job.threshold {
-            threshold = fixed; source = "fixed"; criterionText = "fixed"
-        } else if let devScores {
-            let devCurve: ErrorCurve
-            do { devCurve = try ErrorCurve(devScores.set) } catch { throw EvaluationError("\(job.devFiles.joined(separator: ", ")): \(error)") }
-            threshold = job.criterion.threshold(on: devCurve)
-            source = "dev"
-            criterionText = job.criterion.description
-            sets.append(ScoreReport.SetResult(name: "dev", curve: devCurve, threshold: threshold))
-        } else {
-            threshold = job.criterion.threshold(on: evalCurve)
-            source = "eval (not calibrated: chosen on the reported set)"
-            criterionText = job.criterion.description
-        }
-        sets.append(ScoreReport.SetResult(name: devScores == nil ? "all" : "eval", curve: evalCurve, threshold: threshold))
-        let report = ScoreReport(criterion: criterionText, threshold: threshold, thresholdSource: source, sets: sets)
-        let t2 = MonotonicClock.nanoseconds()
-
+        let profile = Self.scoreProfile(job, files: job.scoreFiles)
         let folder = job.outputFolder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try report.writeCurves(to: folder + "/curves.csv")
-        let summaryBytes = CSVWriter.encode(header: report.summary.header, rows: report.summary.rows)
-        let speciesBytes = CSVWriter.encode(header: report.perSpecies.header, rows: report.perSpecies.rows)
-        try Data(summaryBytes).write(to: URL(fileURLWithPath: folder + "/summary.csv"))
-        var htmlReport: HTMLReport?
-        try Data(speciesBytes).write(to: URL(fileURLWithPath: folder + "/per_species.csv"))
-        var counts = ["scores": evalScores.lines, "failed": evalCurve.bonaFideFailed + evalCurve.attackFailed.reduce(0, +)]
-        if let devScores { counts["dev_scores"] = devScores.lines }
+        try Self.writeSamples(table, to: folder + "/samples.csv")
+        let decisions = try CSVWriter(path: folder + "/decisions.csv")
+        var results = try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate([profile], decisions: decisions)
+        try decisions.close()
+        if job.polarity == .attackHigh {
+            for k in results.indices {
+                results[k].thresholdSign = -1
+                results[k].notes.append("scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)")
+            }
+        }
+        let t2 = MonotonicClock.nanoseconds()
+
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
+        let failed = table.failedCount
+        var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
+        if let devScores { counts["dev_scores"] = devScores.lines }
         let manifest = RunManifest(
             kind: "eval",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: conventions,
-            dataset: .init(name: (job.scoreFiles[0] as NSString).lastPathComponent, path: job.scoreFiles.joined(separator: ","),
-                           layout: "scores:\(evalScores.format.rawValue)", fingerprint: Self.fingerprint(evalScores.set),
-                           samples: evalScores.lines),
-            estimators: [], profiles: [], machine: .current(concurrency: 1),
+            dataset: .init(name: (job.scoreFiles[0] as NSString).lastPathComponent, path: (job.scoreFiles + job.devFiles).joined(separator: ","),
+                           layout: "scores:\(evalScores.format.rawValue)", fingerprint: "", samples: table.count),
+            estimators: [.init(name: "scores", version: "import", parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
+                               outputs: [.init(name: Self.scoreOutput, unit: "", minimum: nil, maximum: nil, direction: "higher-bona-fide")],
+                               coldStartNanoseconds: 0)],
+            profiles: [profile.name], machine: .current(concurrency: 1),
             times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
                          wallSeconds: Date().timeIntervalSince(started)),
             counts: counts)
-        let manifestBytes = try manifest.encoded()
-        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
-        htmlReport = HTMLReport(manifest: manifest, scoreReport: report)
-        let htmlBytes = Array(htmlReport!.render().utf8)
-        try Data(htmlBytes).write(to: URL(fileURLWithPath: folder + "/report.html"))
-        let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", level: 1,
-                                              workers: ProcessInfo.processInfo.activeProcessorCount)
-        try archive.add(name: "manifest.json", contents: manifestBytes)
-        try archive.add(name: "summary.csv", contents: summaryBytes)
-        try archive.add(name: "per_species.csv", contents: speciesBytes)
-        try archive.add(name: "report.html", contents: htmlBytes)
-        try archive.addFile(name: "curves.csv", fromPath: folder + "/curves.csv")
-        try archive.commit()
+        let archivePath = try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: [],
+                                                                    profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
         let t3 = MonotonicClock.nanoseconds()
-        return ScoreOutcome(report: report, archivePath: folder + "/results.tar.zst", parseSeconds: Double(t1 - t0) / 1e9,
-                            metricSeconds: Double(t2 - t1) / 1e9, writeSeconds: Double(t3 - t2) / 1e9)
+        return ScoreOutcome(results: results, folder: folder, archivePath: archivePath, table: table,
+                            parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9, writeSeconds: Double(t3 - t2) / 1e9)
     }
 
-    /// FNV-1a 64 over every score's bit pattern and species index: equal for the same score set.
-    static func fingerprint(_ set: ScoreSet) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for i in 0..<set.count {
-            for value in [set.scores[i].bitPattern, UInt64(bitPattern: Int64(set.speciesIndex[i]))] {
-                var v = value
-                for _ in 0..<8 {
-                    hash = (hash ^ (v & 0xFF)) &* 0x0000_0100_0000_01B3
-                    v >>= 8
+    /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
+    /// without `--dev`, a generic file's split column is read (dev, eval, train; `test` is eval);
+    /// otherwise every row is in no split. NaN or empty scores are failures (`no_score`). Ids must
+    /// be unique across all files.
+    static func table(eval: ImportedScores, dev: ImportedScores?) throws -> MeasurementTable {
+        var all = eval
+        if let dev {
+            all.ids += dev.ids
+            all.lineNumbers += dev.lineNumbers
+            all.fileIndex += dev.fileIndex.map { $0 + UInt16(eval.files.count) }
+            all.files += dev.files
+        }
+        try all.checkUniqueIds()
+        var labels: [Label] = [], splits: [Split] = [], statuses: [SampleStatus] = [], values: [Double] = []
+        let total = eval.set.count + (dev?.set.count ?? 0)
+        labels.reserveCapacity(total); splits.reserveCapacity(total); statuses.reserveCapacity(total); values.reserveCapacity(total)
+        func add(_ scores: ImportedScores, split fixed: Split?) throws {
+            let set = scores.set
+            let speciesLabels = set.speciesNames.map { Label.attack(species: $0) }
+            var parsedSplits: [String: Split] = [:]
+            for i in 0..<set.count {
+                let s = Int(set.speciesIndex[i])
+                labels.append(s < 0 ? .bonaFide : speciesLabels[s])
+                if let fixed {
+                    splits.append(fixed)
+                } else if scores.splits.isEmpty {
+                    splits.append(.none)
+                } else {
+                    let text = scores.splits[i]
+                    if let known = parsedSplits[text] { splits.append(known) } else {
+                        guard let parsed = Split(parsing: text.trimmingCharacters(in: .whitespaces)) else {
+                            throw ScoreFileError(file: scores.files[Int(scores.fileIndex[i])], line: Int(scores.lineNumbers[i]),
+                                                 "split '\(ScoreFileError.quoted(text))' is not train, dev or eval")
+                        }
+                        parsedSplits[text] = parsed
+                        splits.append(parsed)
+                    }
                 }
+                let score = set.scores[i]
+                statuses.append(score.isNaN ? .failed(code: "no_score", message: "no score in the file") : .ok)
+                values.append(score)
             }
         }
-        for byte in set.speciesNames.joined(separator: ",").utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return String(hash, radix: 16).leftPadded(to: 16)
+        try add(eval, split: dev == nil ? nil : .eval)
+        if let dev { try add(dev, split: .dev) }
+        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values])
+    }
+
+    /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
+    static func scoreProfile(_ job: ScoreJob, files: [String]) -> Profile {
+        let description = "Scores of \(files.joined(separator: ", ")): accepted as bona fide when score >= t"
+        var gate = Gate(output: scoreOutput, comparison: .ge, threshold: .nan, code: "SCORE", message: "score below the threshold", line: 7)
+        var gateYAML: String
+        if let t = job.threshold {
+            gate.threshold = job.polarity == .attackHigh ? -t : t
+            gateYAML = "    op: ge\n    value: \(CSVFormat.number(gate.threshold))"
+        } else {
+            let target: Gate.Calibration.Target
+            let targetYAML: String
+            switch job.criterion {
+            case let .bpcerAtAPCER(x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
+            case let .apcerAtBPCER(x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
+            case .minHTER: target = .minHTER; targetYAML = "criterion: min-hter"
+            case .eer, .fixed: target = .eer; targetYAML = "criterion: eer"
+            }
+            gate.kind = .calibrated
+            gate.calibration = .init(target: target, calibrationSplit: .dev, appliedSplit: .eval)
+            gateYAML = "    calibrate: {\(targetYAML), on: dev}"
+        }
+        let yaml = """
+            name: \(scoreProfileName)
+            description: "\(description.replacingOccurrences(of: "\"", with: "'"))"
+            source: padbench eval --scores
+            score: \(scoreOutput)
+            gates:
+              - output: \(scoreOutput)
+            \(gateYAML)
+                code: SCORE
+                message: score below the threshold
+
+            """
+        return Profile(name: scoreProfileName, description: description, source: "padbench eval --scores", score: scoreOutput,
+                       gates: [gate], yaml: yaml, origin: "eval --scores")
+    }
+
+    /// `samples.csv` of a score run, written in blocks (ten million rows take seconds).
+    static func writeSamples(_ table: MeasurementTable, to path: String) throws {
+        let writer = try CSVWriter(path: path)
+        try writer.writeRow(["id", "path", "label", "species", "split", "status", "error", scoreOutput, "decode_ns"])
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        let scores = table.values[0]
+        for i in 0..<table.count {
+            CSVFormat.appendField(table.ids[i], to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(UInt8(ascii: ","))
+            let label = table.labels[i]
+            buffer.append(contentsOf: label.csvLabel.utf8)
+            buffer.append(UInt8(ascii: ","))
+            if let species = label.species { CSVFormat.appendField(species, to: &buffer) }
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(contentsOf: table.splits[i].rawValue.utf8)
+            buffer.append(UInt8(ascii: ","))
+            let status = table.statuses[i]
+            buffer.append(contentsOf: status.code.utf8)
+            buffer.append(UInt8(ascii: ","))
+            CSVFormat.appendField(status.message, to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(contentsOf: CSVFormat.number(scores[i]).utf8)
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(0x0A)
+            if buffer.count > (1 << 20) - 4096 {
+                try writer.writeRaw(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try writer.writeRaw(buffer)
+        try writer.close()
     }
 }
 
@@ -157,7 +250,6 @@ extension EvalRunner {
         let previous = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         let samplesBytes = try archive.entry(named: "samples.csv")
         let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")
-        try ProfileEvaluator.checkCalibration(profiles, labels: table.labels, splits: table.splits)
         let missing = profiles.flatMap { p in p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" } }
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try Data(samplesBytes).write(to: URL(fileURLWithPath: outputFolder + "/samples.csv"))
@@ -178,7 +270,7 @@ extension EvalRunner {
             try Data(try archive.entry(named: "timing.csv")).write(to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, results: results, timing: [],
+        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [],
                                                                    profiles: profiles, streamedFiles: streamed)
         return ArchiveOutcome(results: results, folder: outputFolder, archivePath: path, table: table)
     }

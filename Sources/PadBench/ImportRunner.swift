@@ -66,7 +66,6 @@ public struct ImportRunner: Sendable {
             }
             table.append(id: sample.id, label: sample.label, split: sample.split, status: status, values: row)
         }
-        try ProfileEvaluator.checkCalibration(profiles, labels: table.labels, splits: table.splits)
 
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
@@ -96,7 +95,7 @@ public struct ImportRunner: Sendable {
             times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
                          wallSeconds: Date().timeIntervalSince(started)),
             counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount, "records": records.count])
-        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, results: results, timing: [], profiles: profiles,
+        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
                                                                    streamedFiles: ["samples.csv", "decisions.csv"])
         return Outcome(folder: outputFolder, archivePath: path, results: results, table: table, matched: byIndex.count)
     }

@@ -25,6 +25,17 @@ public struct MeasurementTable: Sendable {
         self.columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
     }
 
+    /// A whole table at once (score files: no per-row arrays are built).
+    public init(columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus], values: [[Double]]) {
+        precondition(values.count == columns.count && values.allSatisfy { $0.count == ids.count })
+        self.init(columns: columns)
+        self.ids = ids
+        self.labels = labels
+        self.splits = splits
+        self.statuses = statuses
+        self.values = values
+    }
+
     public var count: Int { ids.count }
 
     public mutating func reserveCapacity(_ n: Int) {

@@ -63,6 +63,9 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError("\(path): estimators (names, versions or parameters) differ from the first shard's")
             }
             guard m.conventions == first.conventions else { throw EvaluationError("\(path): conventions differ from the first shard's") }
+            guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
+                throw EvaluationError("\(path): a shard of another dataset (whole-dataset fingerprint \(m.dataset.wholeDatasetFingerprint ?? "none") vs \(first.dataset.wholeDatasetFingerprint ?? "none"))")
+            }
         }
         // Concatenate the measurements, in id order.
         var tables = try zip(paths, samplesFiles).map { try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv") }
@@ -130,7 +133,7 @@ public struct MergeRunner: Sendable {
         manifest.dataset.fingerprint = DatasetFingerprint.combine(manifests.map(\.dataset.fingerprint)) ?? "unknown"
         manifest.times = .init(started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "", wallSeconds: wall)
         manifest.counts = ["samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount, "shards": paths.count]
-        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, results: results, timing: timing, profiles: profiles,
+        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: merged, results: results, timing: timing, profiles: profiles,
                                                                       streamedFiles: ["samples.csv", "decisions.csv"])
         return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
     }

@@ -4,10 +4,12 @@ import PadMetrics
 import PadProfiles
 import PadReport
 
-/// Writes the reports of a run into its folder and packs everything into `results.tar.zst`.
+/// The one writer of every run (bench, eval on scores or an archive, import, merge): the CSV
+/// reports, `results.json` (the typed results `show`, `compare` and `folds` read), the HTML
+/// report and the manifest into the run folder, then everything into `results.tar.zst`.
 ///
 /// ```swift
-/// let archive = try RunFolderWriter(folder: "reports/run").write(manifest: m, results: r, timing: t,
+/// let archive = try RunFolderWriter(folder: "reports/run").write(manifest: m, table: table, results: r, timing: t,
 ///                                                               profiles: p, streamedFiles: ["samples.csv"])
 /// ```
 public struct RunFolderWriter: Sendable {
@@ -15,11 +17,19 @@ public struct RunFolderWriter: Sendable {
     public init(folder: String) { self.folder = folder }
 
     /// Files already written into the folder (`samples.csv`, `decisions.csv`) are streamed into
-    /// the archive from disk; reports are written beside them and added too.
+    /// the archive from disk; reports are written beside them and added too. The manifest gets
+    /// the data and outputs fingerprints of `table`, and each profile's definition hash.
     @discardableResult
-    public func write(manifest: RunManifest, results: [ProfileResult],
+    public func write(manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
                       timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)],
                       profiles: [Profile], streamedFiles: [String]) throws -> String {
+        var manifest = manifest
+        manifest.dataset.fingerprint = DatasetFingerprint.of(table)
+        manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
+        manifest.dataset.samples = table.count
+        manifest.profiles = profiles.map(\.name)
+        manifest.profileDefinitions = Dictionary(profiles.map { ($0.name, $0.definitionHash) }, uniquingKeysWith: { a, _ in a })
+        manifest.profileOptions = Dictionary(profiles.map { ($0.name, $0.optionsKey) }, uniquingKeysWith: { a, _ in a })
         var reports: [(String, [UInt8])] = []
         func add(_ name: String, _ table: ReportTables.Table) {
             reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
@@ -29,6 +39,7 @@ public struct RunFolderWriter: Sendable {
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
         add("curves.csv", ReportTables.curves(results))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
+        reports.append(("results.json", try RunSummary(results: results).encoded()))
         var html = HTMLReport(manifest: manifest, results: results, timing: timing)
         reports.append(("report.html", Array(html.render().utf8)))
         for (name, bytes) in reports {
@@ -38,7 +49,8 @@ public struct RunFolderWriter: Sendable {
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
 
         let archivePath = folder + "/results.tar.zst"
-        let archive = try ResultArchiveWriter(finalPath: archivePath)
+        let archive = try ResultArchiveWriter(finalPath: archivePath, level: table.count > 1_000_000 ? 1 : 6,
+                                              workers: table.count > 1_000_000 ? ProcessInfo.processInfo.activeProcessorCount : 0)
         try archive.add(name: "manifest.json", contents: manifestBytes)
         for name in streamedFiles { try archive.addFile(name: name, fromPath: folder + "/" + name) }
         for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }

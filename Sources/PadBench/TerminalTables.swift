@@ -1,20 +1,22 @@
+import PadArchive
 import PadReport
 
 /// What `bench` and `eval` print when they finish.
 public enum TerminalTables {
     public static func profileTable(_ results: [ProfileResult]) -> String {
-        let rows = results.map { r -> [String] in
-            let p = r.headline
+        let rows = results.flatMap { r in r.sets.map { (r, $0) } }.map { r, set -> [String] in
+            let p = set.headline
             let apcer = p.map { RateText.proportion($0.apcerMax.value, low: $0.apcerMax.interval.low, high: $0.apcerMax.interval.high,
                                                     errors: $0.apcerMax.errors, total: $0.apcerMax.total) } ?? "n/a"
             let bpcer = p.map { RateText.proportion($0.bpcer.value, low: $0.bpcer.interval.low, high: $0.bpcer.interval.high,
                                                     errors: $0.bpcer.errors, total: $0.bpcer.total) } ?? "n/a"
-            let eer = r.scoreMetrics.map { "\(RateText.fixed($0.eer.value, 4)) @ \(RateText.fixed($0.eer.threshold, 4))" } ?? "-"
-            return [r.profile.name, r.split, "\(r.bonaFideCount)/\(r.attackCount)/\(r.failedCount)", apcer,
-                    p?.apcerMaxSpecies ?? "", bpcer, eer]
+            let eer = r.scoreMetrics.map { "\(RateText.fixed($0.eer.value, 4)) @ \(CSVFormat.number(r.shownThreshold($0.eer.threshold)))" } ?? "-"
+            let threshold = r.calibrations.first.map { CSVFormat.number(r.shownThreshold($0.threshold)) } ?? ""
+            return [r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
+                    p?.apcerMaxSpecies ?? "", bpcer, threshold, eer]
         }
         return TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n",
-                                  "EER @ t (score)"], rows: rows).render()
+                                  "threshold", "EER @ t (score)"], rows: rows).render()
     }
 
     public static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {
@@ -37,20 +39,14 @@ public enum TerminalTables {
     }
 }
 
+
 extension TerminalTables {
-    public static func scoreTable(_ report: ScoreReport) -> String {
-        let rows = report.sets.map { s -> [String] in
-            let p = s.point
-            return [s.name, "\(p.bpcer.total)/\(p.apcerPooled.total)",
-                    RateText.proportion(p.apcerMax.value, low: p.apcerMax.interval.low, high: p.apcerMax.interval.high,
-                                        errors: p.apcerMax.errors, total: p.apcerMax.total), p.apcerMaxSpecies,
-                    RateText.proportion(p.bpcer.value, low: p.bpcer.interval.low, high: p.bpcer.interval.high,
-                                        errors: p.bpcer.errors, total: p.bpcer.total),
-                    "\(RateText.fixed(s.eer.value, 4)) @ \(RateText.fixed(s.eer.threshold, 4))",
-                    RateText.fixed(s.bpcerAtAPCER[0].bpcer, 4), RateText.fixed(s.auc, 4)]
+    /// Notes worth a person's attention (gates left out, calibration that cannot resolve its
+    /// target or could not run, targets not met), one line each, for standard error.
+    public static func warnings(_ results: [ProfileResult]) -> [String] {
+        results.flatMap { r in
+            r.notes.filter { !$0.hasPrefix("skipped (not measurable") && !$0.hasPrefix("approximated on") && !$0.hasPrefix("scores are attack-high") }
+                .map { "profile \(r.profile.name): \($0)" }
         }
-        return "threshold \(report.threshold) (\(report.criterion), chosen on \(report.thresholdSource))\n"
-            + TextTable(header: ["set", "bf/att", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n", "EER @ t",
-                                 "BPCER@APCER=1%", "AUC"], rows: rows).render()
     }
 }

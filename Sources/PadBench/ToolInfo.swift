@@ -1,5 +1,7 @@
+import PadReport
+
 /// The tool's name and version, recorded in every manifest and report.
 public enum ToolInfo {
     public static let name = "padbench"
-    public static let version = "0.1.0"
+    public static let version = ToolVersion.current
 }

@@ -31,8 +31,7 @@ public struct DatasetCheck: Sendable {
                 continue
             }
             let bytes = [UInt8](data)
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let hash = FNV1a.hash(bytes: bytes)
             if let first = firstWithHash[hash] {
                 check.problems.append(DatasetProblem(.duplicateContent, file: sample.path, "same bytes as \(first)"))
             } else {

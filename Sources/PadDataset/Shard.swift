@@ -29,12 +29,5 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// FNV-1a, 64-bit (Fowler, Noll, Vo): stable across runs and platforms, unlike `Hasher`.
-    public static func fnv1a64(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
+    public static func fnv1a64(_ text: String) -> UInt64 { FNV1a.hash(text) }
 }

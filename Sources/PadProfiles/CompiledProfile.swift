@@ -25,7 +25,8 @@ public struct CompiledProfile: Sendable {
 
     /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
     public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
-        let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        // Empty names are columns this profile must not see (another option set's measurements).
+        let index = Dictionary(columns.enumerated().filter { !$0.element.isEmpty }.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var gates: [CompiledGate] = []
         var unmeasured: [Int] = [], approximated: [Int] = []
         for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {
@@ -57,19 +58,19 @@ public struct CompiledProfile: Sendable {
         return .accepted
     }
 
-    /// The swept score with the other gates held fixed: the score itself when every gate that is
-    /// not on the score output passes, -inf when one of them fails (rejected at every threshold),
-    /// NaN when the score column is missing.
+    /// The swept score with the other gates held fixed: the score when every gate that is not on
+    /// the score output passes; nil when one of them fails or the score is not assessable (the
+    /// sample is then rejected at every threshold of the sweep, never given a score of -inf).
     @inlinable
-    public func effectiveScore(_ value: (Int) -> Double) -> Double {
-        guard let scoreColumn else { return .nan }
+    public func sweptScore(_ value: (Int) -> Double) -> Double? {
+        guard let scoreColumn else { return nil }
         let scoreName = profile.score
         for g in gates where g.gate.output != scoreName {
             let v = g.column.map(value) ?? .nan
-            if !g.gate.passes(v) { return -.infinity }
+            if !g.gate.passes(v) { return nil }
         }
         let s = value(scoreColumn)
-        return s.isNaN ? -.infinity : s
+        return s.isNaN ? nil : s
     }
 }
 

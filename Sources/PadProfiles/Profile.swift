@@ -70,8 +70,24 @@ public struct Gate: Sendable, Equatable {
     /// A threshold chosen on one split to meet a target rate, applied on another.
     public struct Calibration: Sendable, Equatable {
         public enum Target: Sendable, Equatable {
+            /// APCER_max <= x (BPCER@APCER, bob.pad.base's rule).
             case apcer(Double)
+            /// BPCER <= x.
             case bpcer(Double)
+            /// The equal-error threshold (bob.measure).
+            case eer
+            /// The threshold minimising (APCER_max + BPCER) / 2.
+            case minHTER
+
+            /// `apcer_max<=0.01`, `bpcer<=0.05`, `eer`, `min-hter`.
+            public var text: String {
+                switch self {
+                case let .apcer(x): return "apcer_max<=\(x)"
+                case let .bpcer(x): return "bpcer<=\(x)"
+                case .eer: return "eer"
+                case .minHTER: return "min-hter"
+                }
+            }
         }
         public var target: Target
         public var calibrationSplit: Split
@@ -164,6 +180,7 @@ public struct Gate: Sendable, Equatable {
             switch calibration.target {
             case let .apcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
             case let .bpcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
+            case .eer, .minHTER: return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
             }
         }
         switch comparison {
@@ -175,4 +192,27 @@ public struct Gate: Sendable, Equatable {
         case .between: return "\(output) in [\(n(threshold)), \(n(upper))]"
         }
     }
+}
+
+extension Profile {
+    /// FNV-1a over what decides: the swept score, the options, and every gate's output,
+    /// comparison, thresholds, calibration and approximation (not the name, description, codes or
+    /// YAML comments). Two runs whose profile of one name has different hashes decided
+    /// differently, so `compare` refuses to gate them.
+    public var definitionHash: String {
+        var text = "score=\(score ?? "")|dataset_box=\(useDatasetFaceBox)"
+        for gate in gates {
+            text += "|\(gate.output) \(gate.comparison.rawValue) \(gate.threshold.bitPattern) \(gate.upper.bitPattern)"
+            if let skipped = gate.skipped { text += " skipped:\(skipped.isEmpty ? "-" : "y")" }
+            if let c = gate.calibration { text += " cal:\(c.target.text) on \(c.calibrationSplit.rawValue)" }
+            if let a = gate.approximation {
+                text += " approx:\(a.output) \(a.comparison.rawValue) \(a.threshold.bitPattern) \(a.upper.bitPattern)"
+            }
+        }
+        return FNV1a.hex(FNV1a.hash(text))
+    }
+
+    /// The key of the profile's estimator options ("" for the defaults): profiles with different
+    /// options get measurements of their own.
+    public var optionsKey: String { useDatasetFaceBox ? "dataset_box" : "" }
 }

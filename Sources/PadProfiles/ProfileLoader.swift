@@ -20,7 +20,7 @@ public struct ProfileLoader: Sendable {
     static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
     static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate"]
     static let approximateKeys: Set<String> = ["output", "op", "value", "min", "max", "note"]
-    static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "on", "apply_to"]
+    static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "criterion", "on", "apply_to"]
 
     public func load(file path: String) throws(ProfileError) -> Profile {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
@@ -142,14 +142,28 @@ public struct ProfileLoader: Sendable {
             guard let cal = calibrateNode.mapping else { throw context.error(calibrateNode, "calibrate must be a mapping") }
             try context.checkKeys(cal, allowed: Self.calibrateKeys, what: "calibrate")
             let apcer = try context.fraction(cal, "target_apcer"), bpcer = try context.fraction(cal, "target_bpcer")
+            var criterion: Gate.Calibration.Target?
+            if let node = cal["criterion"] {
+                switch node.string?.lowercased() {
+                case "eer": criterion = .eer
+                case "min-hter": criterion = .minHTER
+                default: throw context.error(node, "`criterion` must be eer or min-hter (or give target_apcer / target_bpcer)")
+                }
+            }
             let target: Gate.Calibration.Target
-            switch (apcer, bpcer) {
-            case let (x?, nil): target = .apcer(x)
-            case let (nil, x?): target = .bpcer(x)
-            default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer or target_bpcer")
+            switch (apcer, bpcer, criterion) {
+            case let (x?, nil, nil): target = .apcer(x)
+            case let (nil, x?, nil): target = .bpcer(x)
+            case let (nil, nil, c?): target = c
+            default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer, target_bpcer or criterion")
             }
             let on = try context.split(cal, "on") ?? .dev
-            let applied = try context.split(cal, "apply_to") ?? .eval
+            // Results are reported on `eval` (all samples when the data has no eval split), so the
+            // calibrated threshold is applied there; any other `apply_to` would be silently ignored.
+            if let node = cal["apply_to"], try context.split(cal, "apply_to") != .eval {
+                throw context.error(node, "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)")
+            }
+            let applied = Split.eval
             if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
             if map["value"] != nil || map["op"] != nil {
                 throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")

@@ -14,16 +14,13 @@ public struct HTMLReport {
     public var manifest: RunManifest
     public var results: [ProfileResult]
     public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
-    public var scoreReport: ScoreReport?
     /// SVG plots rendered, with their data-point counts (for tests).
     public private(set) var plots: [(title: String, points: Int)] = []
 
-    public init(manifest: RunManifest, results: [ProfileResult] = [], timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
-                scoreReport: ScoreReport? = nil) {
+    public init(manifest: RunManifest, results: [ProfileResult] = [], timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = []) {
         self.manifest = manifest
         self.results = results
         self.timing = timing
-        self.scoreReport = scoreReport
     }
 
     static func e(_ s: String) -> String { SVGPlot.escape(s) }
@@ -41,7 +38,7 @@ public struct HTMLReport {
         return (0..<limit).map { $0 * (count - 1) / (limit - 1) }
     }
 
-    mutating func detPlot(_ title: String, _ curve: ErrorCurve, targets: [(target: Double, threshold: Double, bpcer: Double)]) -> String {
+    mutating func detPlot(_ title: String, _ curve: ErrorCurve, targets: [ProfileResult.Target]) -> String {
         var plot = SVGPlot(title: title, xLabel: "APCER (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
         let indices = Self.sample(curve.count)
         for s in curve.speciesNames.indices where curve.attackCounts[s] > 0 {
@@ -49,9 +46,9 @@ public struct HTMLReport {
                          color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], dashed: true)
         }
         plot.addLine(name: "APCER_max", points: indices.map { (curve.apcerMax($0).value, curve.bpcer($0)) }, color: SVGPlot.palette[0])
-        for t in targets {
+        for t in targets where t.targetMet {
             let k = curve.pointIndex(for: t.threshold)
-            plot.addMarker(x: max(curve.apcerMax(k).value, 0.0006), y: t.bpcer, label: "BPCER@\(Self.pct(t.target))")
+            plot.addMarker(x: max(curve.apcerMax(k).value, 0.0006), y: t.rate, label: "BPCER@\(Self.pct(t.target))")
         }
         plots.append((title, plot.pointCount))
         return plot.render()
@@ -108,17 +105,19 @@ public struct HTMLReport {
                                    let p = r.headline
                                    let apcer = p.map { "\(Self.pct($0.apcerMax.value)) [\(Self.pct($0.apcerMax.interval.low)), \(Self.pct($0.apcerMax.interval.high))] \($0.apcerMax.errors)/\($0.apcerMax.total)" } ?? "n/a"
                                    let bpcer = p.map { "\(Self.pct($0.bpcer.value)) [\(Self.pct($0.bpcer.interval.low)), \(Self.pct($0.bpcer.interval.high))] \($0.bpcer.errors)/\($0.bpcer.total)" } ?? "n/a"
-                                   let eer = r.scoreMetrics.map { "\(Self.pct($0.eer.value)) @ \(SVGPlot.number($0.eer.threshold))" } ?? "-"
+                                   let eer = r.scoreMetrics.map { "\(Self.pct($0.eer.value)) @ \(CSVFormat.number(r.shownThreshold($0.eer.threshold)))" } ?? "-"
                                    return [r.profile.name, r.split, "\(r.bonaFideCount) / \(r.attackCount) / \(r.failedCount)", apcer, p?.apcerMaxSpecies ?? "",
-                                           bpcer, eer, r.scoreMetrics.map { Self.pct($0.bpcerAtAPCER[0].bpcer) } ?? "-",
+                                           bpcer, eer, r.scoreMetrics.map { $0.bpcerAtAPCER[0].targetMet ? Self.pct($0.bpcerAtAPCER[0].rate) : "not met" } ?? "-",
                                            ([r.headlineError, r.scoreError].compactMap { $0 } + r.notes).joined(separator: "; ")]
                                })
             body += "<h2>APCER per species</h2>\n"
-            body += Self.table(["profile", "species", "accepted / attacks", "APCER", "95% CI"], results.flatMap { r -> [[String]] in
-                guard let p = r.headline else { return [] }
-                return p.speciesNames.indices.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.map { s in
-                    [r.profile.name, p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""), "\(p.apcer[s].errors) / \(p.apcer[s].total)",
-                     Self.pct(p.apcer[s].value), "[\(Self.pct(p.apcer[s].interval.low)), \(Self.pct(p.apcer[s].interval.high))]"]
+            body += Self.table(["profile", "split", "species", "accepted / attacks", "APCER", "95% CI"], results.flatMap { r -> [[String]] in
+                r.sets.flatMap { set -> [[String]] in
+                    guard let p = set.headline else { return [] }
+                    return p.speciesNames.indices.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.map { s in
+                        [r.profile.name, set.split, p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""), "\(p.apcer[s].errors) / \(p.apcer[s].total)",
+                         Self.pct(p.apcer[s].value), "[\(Self.pct(p.apcer[s].interval.low)), \(Self.pct(p.apcer[s].interval.high))]"]
+                    }
                 }
             })
             let reasons = results.flatMap { r in r.rejectReasons.map { [r.profile.name, $0.label, $0.species, $0.code, $0.message, String($0.count), Self.pct($0.fraction)] } }
@@ -129,7 +128,7 @@ public struct HTMLReport {
                 guard let sm = r.scoreMetrics else { continue }
                 body += "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n<div class=\"plots\">\n"
                 body += detPlot("DET, \(r.profile.name)", sm.curve, targets: sm.bpcerAtAPCER)
-                var marks = [(sm.eer.threshold, "EER")]
+                var marks = [(sm.eer.threshold, "EER")]  // the curve's own (bona-fide-high) scale
                 if let c = r.calibrations.first { marks.append((c.threshold, "calibrated")) }
                 if let gate = r.profile.gates.first(where: { $0.output == sm.score && $0.calibration == nil && !$0.isSkipped }) {
                     marks.append((gate.threshold, "profile threshold"))
@@ -137,20 +136,6 @@ public struct HTMLReport {
                 body += thresholdPlot("APCER_max and BPCER vs threshold, \(r.profile.name)", sm.curve, marks: marks)
                 body += histogramPlot("Score histograms, \(r.profile.name)", sm.curve)
                 body += "</div>\n"
-            }
-        }
-        if let report = scoreReport {
-            body += "<h2>Scores</h2>\n<p>threshold \(SVGPlot.number(report.threshold)) (\(Self.e(report.criterion)), chosen on \(Self.e(report.thresholdSource)))</p>\n"
-            body += Self.table(["set", "APCER_max [95% CI]", "species", "APCER pooled", "BPCER [95% CI]", "EER", "AUC"], report.sets.map { s in
-                let p = s.point
-                return [s.name, "\(Self.pct(p.apcerMax.value)) [\(Self.pct(p.apcerMax.interval.low)), \(Self.pct(p.apcerMax.interval.high))]", p.apcerMaxSpecies,
-                        Self.pct(p.apcerPooled.value), "\(Self.pct(p.bpcer.value)) [\(Self.pct(p.bpcer.interval.low)), \(Self.pct(p.bpcer.interval.high))]",
-                        Self.pct(s.eer.value), String(format: "%.4f", s.auc)]
-            })
-            for s in report.sets {
-                body += "<div class=\"plots\">\n" + detPlot("DET, \(s.name)", s.curve, targets: s.bpcerAtAPCER)
-                body += thresholdPlot("APCER_max and BPCER vs threshold, \(s.name)", s.curve, marks: [(report.threshold, "threshold"), (s.eer.threshold, "EER")])
-                body += histogramPlot("Score histograms, \(s.name)", s.curve) + "</div>\n"
             }
         }
         if !timing.isEmpty {

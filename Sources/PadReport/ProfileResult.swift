@@ -1,8 +1,12 @@
 import PadMetrics
 import PadProfiles
 
-/// What one profile scored on one run: the headline operating point (decisions of every gate),
-/// the swept-score metrics, calibration, and rejection reasons.
+/// What one profile scored on one run: the rates on the reported split (and, for calibrated
+/// profiles, on the calibration split with the same thresholds), the swept-score metrics,
+/// calibration, rejection reasons, and which gates were left out.
+///
+/// The properties `split`, `headline`, `scoreMetrics`, counts and `rejectReasons` read the
+/// reported set (`eval` when the data has one, else all samples).
 public struct ProfileResult: Sendable {
     public struct Calibration: Sendable {
         public var gate: Int
@@ -13,10 +17,14 @@ public struct ProfileResult: Sendable {
         /// Rates of the calibrated gate's score alone on the calibration split at the threshold.
         public var calibrationAPCERMax: Double
         public var calibrationBPCER: Double
+        /// False when the target cannot be met on the calibration data (then the threshold is the
+        /// closest one reachable, and the summary says so).
+        public var targetMet: Bool
         public init(gate: Int, output: String, target: String, split: String, threshold: Double,
-                    calibrationAPCERMax: Double, calibrationBPCER: Double) {
+                    calibrationAPCERMax: Double, calibrationBPCER: Double, targetMet: Bool = true) {
             self.gate = gate; self.output = output; self.target = target; self.split = split
             self.threshold = threshold; self.calibrationAPCERMax = calibrationAPCERMax; self.calibrationBPCER = calibrationBPCER
+            self.targetMet = targetMet
         }
     }
 
@@ -34,51 +42,108 @@ public struct ProfileResult: Sendable {
         }
     }
 
-    /// Swept-score metrics (present when the profile names a score the run measured).
+    /// A rate target on the swept score: the threshold chosen, the other rate there, and whether
+    /// the target could be met at all.
+    public struct Target: Sendable {
+        public var target: Double
+        public var threshold: Double
+        /// BPCER (for BPCER@APCER) or APCER_max (for APCER@BPCER) at the threshold.
+        public var rate: Double
+        public var targetMet: Bool
+        public init(target: Double, threshold: Double, rate: Double, targetMet: Bool) {
+            self.target = target; self.threshold = threshold; self.rate = rate; self.targetMet = targetMet
+        }
+    }
+
+    /// Swept-score metrics (present when the profile names a score the run measured and both
+    /// classes have processed samples).
     public struct ScoreMetrics: Sendable {
         public var score: String
         public var curve: ErrorCurve
         public var eer: EqualErrorRate
-        public var bpcerAtAPCER: [(target: Double, threshold: Double, bpcer: Double)]
-        public var apcerAtBPCER: [(target: Double, threshold: Double, apcerMax: Double)]
+        public var bpcerAtAPCER: [Target]
+        public var apcerAtBPCER: [Target]
         public var auc: Double
-        public init(score: String, curve: ErrorCurve, eer: EqualErrorRate,
-                    bpcerAtAPCER: [(target: Double, threshold: Double, bpcer: Double)],
-                    apcerAtBPCER: [(target: Double, threshold: Double, apcerMax: Double)], auc: Double) {
+        public init(score: String, curve: ErrorCurve, eer: EqualErrorRate, bpcerAtAPCER: [Target], apcerAtBPCER: [Target], auc: Double) {
             self.score = score; self.curve = curve; self.eer = eer
             self.bpcerAtAPCER = bpcerAtAPCER; self.apcerAtBPCER = apcerAtBPCER; self.auc = auc
         }
     }
 
-    public var profile: Profile
-    public var split: String
-    /// Decision-based rates: every gate applied (threshold 1 on accepted = 1 / rejected = 0).
-    public var headline: OperatingPoint?
-    public var headlineError: String?
-    public var calibrations: [Calibration]
-    public var scoreMetrics: ScoreMetrics?
-    public var scoreError: String?
-    public var rejectReasons: [RejectReason]
-    public var bonaFideCount: Int
-    public var attackCount: Int
-    public var failedCount: Int
-    /// Gates left out, approximated or skipped, in words (summary.csv `note`).
-    public var notes: [String]
-
-    public init(profile: Profile, split: String, headline: OperatingPoint?, headlineError: String?,
-                calibrations: [Calibration], scoreMetrics: ScoreMetrics?, scoreError: String?,
-                rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int, notes: [String] = []) {
-        self.profile = profile
-        self.split = split
-        self.headline = headline
-        self.headlineError = headlineError
-        self.calibrations = calibrations
-        self.scoreMetrics = scoreMetrics
-        self.scoreError = scoreError
-        self.rejectReasons = rejectReasons
-        self.bonaFideCount = bonaFideCount
-        self.attackCount = attackCount
-        self.failedCount = failedCount
-        self.notes = notes
+    /// The profile's rates on one split.
+    public struct SetResult: Sendable {
+        public var split: String
+        /// Decision-based rates: every gate applied (threshold 1 on accepted = 1 / rejected = 0).
+        public var headline: OperatingPoint?
+        public var headlineError: String?
+        public var scoreMetrics: ScoreMetrics?
+        public var scoreError: String?
+        public var rejectReasons: [RejectReason]
+        public var bonaFideCount: Int
+        public var attackCount: Int
+        public var failedCount: Int
+        public init(split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?, scoreError: String?,
+                    rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int) {
+            self.split = split; self.headline = headline; self.headlineError = headlineError
+            self.scoreMetrics = scoreMetrics; self.scoreError = scoreError; self.rejectReasons = rejectReasons
+            self.bonaFideCount = bonaFideCount; self.attackCount = attackCount; self.failedCount = failedCount
+        }
     }
+
+    public var profile: Profile
+    /// The reported split (`eval`, or `all`).
+    public var reported: SetResult
+    /// The calibration split with the same thresholds (`dev`), when the profile was calibrated on
+    /// another split than the one reported.
+    public var calibrationSet: SetResult?
+    public var calibrations: [Calibration]
+    /// Where thresholds came from, in words (`profile gates`, `calibrated ... on dev`,
+    /// `eval (not calibrated: chosen on the reported set)`).
+    public var thresholdSource: String
+    /// Notes: gates left out, approximated or skipped, calibration warnings (summary.csv `note`).
+    public var notes: [String]
+    /// Outputs of gates left out because the run did not measure them (summary.csv `gates_left_out`).
+    public var gatesLeftOut: [String]
+    /// +1, or -1 when the scores came from an attack-high file: thresholds are shown in the
+    /// file's own polarity (negated back; accepted when score <= threshold).
+    public var thresholdSign: Double
+
+    public init(profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
+                thresholdSource: String, notes: [String] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1) {
+        self.profile = profile
+        self.reported = reported
+        self.calibrationSet = calibrationSet
+        self.calibrations = calibrations
+        self.thresholdSource = thresholdSource
+        self.notes = notes
+        self.gatesLeftOut = gatesLeftOut
+        self.thresholdSign = thresholdSign
+    }
+
+    /// The reported set first, then the calibration set.
+    public var sets: [SetResult] { [reported] + (calibrationSet.map { [$0] } ?? []) }
+    public var split: String { reported.split }
+    public var headline: OperatingPoint? { reported.headline }
+    public var headlineError: String? { reported.headlineError }
+    public var scoreMetrics: ScoreMetrics? { reported.scoreMetrics }
+    public var scoreError: String? { reported.scoreError }
+    public var rejectReasons: [RejectReason] { reported.rejectReasons }
+    public var bonaFideCount: Int { reported.bonaFideCount }
+    public var attackCount: Int { reported.attackCount }
+    public var failedCount: Int { reported.failedCount }
+
+    /// False when a gate left out was the swept score or the profile's only liveness / PAD gate
+    /// (an output named `*.score`, `*.live`, `*.liveness`, or a calibrated gate): then the rates
+    /// are not a liveness decision.
+    public var isLivenessDecision: Bool {
+        let livenessGates = profile.gates.filter { gate in
+            !gate.isSkipped && (gate.calibration != nil || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? ""))
+        }.map(\.output)
+        if let score = profile.score, gatesLeftOut.contains(score) { return false }
+        if !livenessGates.isEmpty && livenessGates.allSatisfy(gatesLeftOut.contains) { return false }
+        return true
+    }
+
+    /// A threshold as the user's score file states it.
+    public func shownThreshold(_ t: Double) -> Double { t * thresholdSign }
 }

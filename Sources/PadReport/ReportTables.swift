@@ -14,51 +14,69 @@ public enum ReportTables {
 
     public static let targets: [Double] = [0.01, 0.05, 0.1]
 
-    /// One row per profile. Rates are fractions; CI columns are 95% Clopper-Pearson.
+    /// One row per profile and reported split (a calibrated profile also gets a row for its
+    /// calibration split, with the same thresholds). Rates are fractions; CI columns are 95%
+    /// Clopper-Pearson. Thresholds are in the score file's own polarity.
     public static func summary(_ results: [ProfileResult]) -> Table {
         var header = ["profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
                       "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low", "apcer_max_ci_high",
                       "apcer_pooled", "bpcer", "bpcer_errors", "bpcer_n", "bpcer_ci_low", "bpcer_ci_high",
                       "acer_nonconformant", "bpnrr", "apnrr", "bpcer_system", "apcer_max_system",
-                      "score", "threshold", "criterion", "eer", "eer_threshold", "eer_apcer_max", "eer_bpcer"]
-        header += targets.map { "bpcer@apcer=\(n($0))" } + ["auc", "calibration", "note"]
+                      "score", "threshold", "criterion", "threshold_source", "target_met", "eer", "eer_threshold", "eer_apcer_max", "eer_bpcer"]
+        header += targets.map { "bpcer@apcer=\(n($0))" } + ["auc", "calibration", "gates_left_out", "liveness_decision", "note"]
         var rows: [[String]] = []
         for r in results {
-            var row = [r.profile.name, r.profile.source, r.split, String(r.bonaFideCount), String(r.attackCount), String(r.failedCount)]
-            if let p = r.headline {
-                let ci = p.apcerMax.interval, bci = p.bpcer.interval
-                row += [n(p.apcerMax.value), p.apcerMaxSpecies, String(p.apcerMax.errors), String(p.apcerMax.total), n(ci.low), n(ci.high),
-                        n(p.apcerPooled.value), n(p.bpcer.value), String(p.bpcer.errors), String(p.bpcer.total), n(bci.low), n(bci.high),
-                        n(p.acer), n(p.bpnrr.value), n(p.apnrr.value), n(p.bpcerSystem.value), n(p.apcerMaxSystem.value)]
-            } else {
-                row += Array(repeating: "", count: 17)
+            for set in r.sets {
+                rows.append(summaryRow(r, set))
             }
-            let thresholdText = r.calibrations.first.map { n($0.threshold) } ?? ""
-            let criterion = r.calibrations.first.map { "calibrated \($0.target) on \($0.split)" } ?? "profile gates"
-            if let m = r.scoreMetrics {
-                row += [m.score, thresholdText, criterion, n(m.eer.value), n(m.eer.threshold), n(m.eer.apcerMax), n(m.eer.bpcer)]
-                row += m.bpcerAtAPCER.map { n($0.bpcer) }
-                row += [n(m.auc)]
-            } else {
-                row += [r.profile.score ?? "", thresholdText, criterion, "", "", "", ""] + targets.map { _ in "" } + [""]
-            }
-            row += [r.calibrations.map { "\($0.output) t=\(n($0.threshold)) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
-            row += [([r.headlineError, r.scoreError].compactMap { $0 } + r.notes).joined(separator: "; ")]
-            rows.append(row)
         }
         return (header, rows)
     }
 
+    static func summaryRow(_ r: ProfileResult, _ set: ProfileResult.SetResult) -> [String] {
+        var row = [r.profile.name, r.profile.source, set.split, String(set.bonaFideCount), String(set.attackCount), String(set.failedCount)]
+        if let p = set.headline {
+            let ci = p.apcerMax.interval, bci = p.bpcer.interval
+            row += [n(p.apcerMax.value), p.apcerMaxSpecies, count(p.apcerMax.errors, p.apcerMax.total), count(p.apcerMax.total, p.apcerMax.total),
+                    n(ci.low), n(ci.high), n(p.apcerPooled.value), n(p.bpcer.value), count(p.bpcer.errors, p.bpcer.total),
+                    count(p.bpcer.total, p.bpcer.total), n(bci.low), n(bci.high),
+                    n(p.acer), n(p.bpnrr.value), n(p.apnrr.value), n(p.bpcerSystem.value), n(p.apcerMaxSystem.value)]
+        } else {
+            row += Array(repeating: "", count: 17)
+        }
+        let thresholdText = r.calibrations.first.map { n(r.shownThreshold($0.threshold)) } ?? ""
+        let criterion = r.calibrations.first.map { "calibrated \($0.target) on \($0.split)" } ?? "profile gates"
+        let met = r.calibrations.isEmpty ? "" : (r.calibrations.allSatisfy(\.targetMet) ? "1" : "0")
+        var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes
+        if let m = set.scoreMetrics {
+            row += [m.score, thresholdText, criterion, r.thresholdSource, met, n(m.eer.value), n(r.shownThreshold(m.eer.threshold)),
+                    n(m.eer.apcerMax), n(m.eer.bpcer)]
+            row += m.bpcerAtAPCER.map { $0.targetMet ? n($0.rate) : "" }
+            notes += m.bpcerAtAPCER.filter { !$0.targetMet }.map { "bpcer@apcer=\(n($0.target)) not met: some species stays above the target at every threshold" }
+            row += [n(m.auc)]
+        } else {
+            row += [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource, met, "", "", "", ""] + targets.map { _ in "" } + [""]
+        }
+        row += [r.calibrations.map { "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
+        row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
+        return row
+    }
+
+    /// A count, empty when its rate is undefined (no samples of the class).
+    static func count(_ value: Int, _ total: Int) -> String { total > 0 ? String(value) : "" }
+
     /// One row per profile and species at the profile's decisions.
     public static func perSpecies(_ results: [ProfileResult]) -> Table {
-        let header = ["profile", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max"]
+        let header = ["profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max"]
         var rows: [[String]] = []
         for r in results {
-            guard let p = r.headline else { continue }
-            for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
-                let rate = p.apcer[s], ci = rate.interval
-                rows.append([r.profile.name, p.speciesNames[s], String(rate.total), String(rate.errors), n(rate.value),
-                             n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0"])
+            for set in r.sets {
+                guard let p = set.headline else { continue }
+                for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
+                    let rate = p.apcer[s], ci = rate.interval
+                    rows.append([r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors), n(rate.value),
+                                 n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0"])
+                }
             }
         }
         return (header, rows)
@@ -90,7 +108,7 @@ public enum ReportTables {
             let columnOf = Dictionary(uniqueKeysWithValues: c.speciesNames.enumerated().map { ($1, $0) })
             rows.reserveCapacity(rows.count + c.count)
             for k in 0..<c.count {
-                var row = [r.profile.name, m.score, n(c.thresholds[k]), n(c.bpcer(k)), n(c.apcerMax(k).value), n(c.apcerPooled(k))]
+                var row = [r.profile.name, m.score, n(r.shownThreshold(c.thresholds[k])), n(c.bpcer(k)), n(c.apcerMax(k).value), n(c.apcerPooled(k))]
                 for name in speciesList { row.append(columnOf[name].map { n(c.apcer($0, k)) } ?? "") }
                 rows.append(row)
             }

@@ -1,18 +1,23 @@
 import Foundation
 import PadArchive
+import PadDataset
 
-/// A finished run read back from its archive (or its folder): manifest and report tables.
+/// A finished run read back from its archive (or its folder): manifest, typed results and
+/// timing, checked against each other before anything is compared or re-decided.
 ///
 /// ```swift
 /// let run = try StoredRun(path: "reports/run/results.tar.zst")   // or the run folder
-/// run.summary.records.count
+/// run.summary.profiles.map(\.name)
+/// let samples = try run.table("samples.csv")
 /// ```
+/// Refused with what differs: a foreign archive, a schema this padbench does not read, a
+/// `samples.csv` whose row count or sample fingerprint disagrees with the manifest.
 public struct StoredRun: Sendable {
     public let path: String
     public let manifest: RunManifest
-    public let summary: CSVTable
-    public let perSpecies: CSVTable?
+    public let summary: RunSummary
     public let timing: CSVTable?
+    let archive: ResultArchiveReader
 
     public init(path: String) throws {
         var archivePath = path
@@ -24,10 +29,11 @@ public struct StoredRun: Sendable {
             throw ArchiveError.io(path: archivePath, message: "no such archive (give results.tar.zst or its run folder)")
         }
         let archive = try ResultArchiveReader(path: archivePath)
-        guard archive.contains("manifest.json"), archive.contains("summary.csv") else {
-            throw ArchiveError.tar(path: archivePath, message: "not a padbench result archive (no manifest.json or summary.csv)")
+        guard archive.contains("manifest.json") else {
+            throw ArchiveError.tar(path: archivePath, message: "not a padbench result archive (no manifest.json)")
         }
         self.path = archivePath
+        self.archive = archive
         do {
             manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         } catch let error as ArchiveError {
@@ -35,20 +41,50 @@ public struct StoredRun: Sendable {
         } catch {
             throw ArchiveError.tar(path: archivePath, message: "manifest.json is not a padbench manifest: \(error)")
         }
-        summary = try CSVTable(bytes: archive.entry(named: "summary.csv"), path: archivePath + ":summary.csv")
-        perSpecies = archive.contains("per_species.csv") ? try CSVTable(bytes: archive.entry(named: "per_species.csv"), path: archivePath + ":per_species.csv") : nil
+        guard manifest.schema == RunManifest.currentSchema else {
+            throw ArchiveError.tar(path: archivePath, message: "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema \(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)")
+        }
+        guard archive.contains("results.json") else {
+            throw ArchiveError.tar(path: archivePath, message: "no results.json: not a complete padbench run")
+        }
+        summary = try RunSummary.decode(from: archive.entry(named: "results.json"), path: archivePath + ":results.json")
         timing = archive.contains("timing.csv") ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil
+        let profiles = summary.profiles.map(\.name)
+        guard profiles == manifest.profiles else {
+            throw ArchiveError.tar(path: archivePath, message: "results.json has profiles \(profiles), the manifest \(manifest.profiles)")
+        }
     }
 
-    /// Summary rows by profile (bench/import) or set (eval on scores).
-    public var rowsByKey: [String: [String: String]] {
-        let keyColumn = summary.column("profile") ?? summary.column("set") ?? 0
-        var rows: [String: [String: String]] = [:]
-        for record in summary.records {
-            var row: [String: String] = [:]
-            for (i, name) in summary.header.enumerated() { row[name] = record.fields[i] }
-            rows[record.fields[keyColumn]] = row
-        }
-        return rows
+    public func contains(_ name: String) -> Bool { archive.contains(name) }
+
+    /// A CSV member of the archive.
+    public func table(_ name: String) throws -> CSVTable {
+        guard archive.contains(name) else { throw ArchiveError.tar(path: path, message: "no \(name) in the archive") }
+        return try CSVTable(bytes: archive.entry(named: name), path: path + ":" + name)
     }
+
+    /// `samples.csv`, checked against the manifest: as many rows as samples, and the same
+    /// fingerprint of ids, labels, species and splits. An edited archive is refused.
+    public func verifiedSamples() throws -> CSVTable {
+        let samples = try table("samples.csv")
+        guard samples.records.count == manifest.dataset.samples else {
+            throw ArchiveError.tar(path: path, message: "samples.csv has \(samples.records.count) rows, the manifest says \(manifest.dataset.samples) samples")
+        }
+        let id = try samples.requireColumn("id"), label = try samples.requireColumn("label")
+        let species = try samples.requireColumn("species"), split = try samples.requireColumn("split")
+        var total: UInt64 = 0
+        for record in samples.records {
+            let f = record.fields
+            total &+= FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
+        }
+        guard FNV1a.hex(total) == manifest.dataset.fingerprint else {
+            throw ArchiveError.tar(path: path, message: "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged")
+        }
+        return samples
+    }
+}
+
+/// The version string every manifest and report records.
+public enum ToolVersion {
+    public static let current = "0.2.0"
 }

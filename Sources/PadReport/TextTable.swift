@@ -37,6 +37,7 @@ public enum RateText {
 
     public static func fixed(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "inf" : "-inf") }
+        guard abs(value) < 1e12 else { return "\(value)" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

@@ -4,69 +4,100 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadImage
+@testable import PadMetrics
 @testable import PadProfiles
 @testable import PadReport
 
 @Suite struct CompareTests {
-    /// A bench run of 8 bona fide and 8 attacks, then the same measurements decided by a lenient and
-    /// a strict profile that share a name: the strict one rejects every bona fide presentation.
-    static func runs(count: Int = 8) async throws -> (base: String, new: String, bench: String) {
-        let root = Fixture.folder()
-        var manifest = "path,label,species,split,subject\n"
-        for i in 0..<count {
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 50, seed: i), quality: 95), root + "/b\(i).jpg")
-            manifest += "b\(i).jpg,bonafide,,,\n"
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 3, seed: i), quality: 60), root + "/a\(i).jpg")
-            manifest += "a\(i).jpg,attack,print,,\n"
-        }
-        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
-        let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
-        let bench = try await BenchRunner().run(BenchJob(dataset: DatasetLoader().load(root), profiles: [try loader.builtIn("basic")],
-                                                         outputFolder: root + "/bench", concurrency: 2))
-        func profile(_ threshold: Double) throws -> Profile {
-            try loader.load(yaml: "name: gate\nsource: test\ngates:\n  - {output: quality.sharpness, op: ge, value: \(threshold)}\n", file: "gate.yaml")
-        }
-        _ = try EvalRunner().evaluateArchive(bench.archivePath, profiles: [profile(0)], outputFolder: root + "/base", commandLine: [])
-        _ = try EvalRunner().evaluateArchive(bench.archivePath, profiles: [profile(1e12)], outputFolder: root + "/new", commandLine: [])
-        return (root + "/base", root + "/new", root + "/bench")
+    /// A generic score file of 20 bona fide (0.55, 0.6, ...) and 20 print attacks (0.05 ... ),
+    /// with `shift` added to the attack scores whose index is below `raised`.
+    static func scores(_ folder: String, _ name: String, raised: Int = 0, shift: Double = 0, extraSample: Bool = false) -> String {
+        var text = "id,label,species,score\n"
+        for i in 0..<20 { text += "bf\(i),bonafide,,\(0.55 + Double(i) * 0.02)\n" }
+        for i in 0..<20 { text += "at\(i),attack,print,\(0.05 + Double(i) * 0.02 + (i < raised ? shift : 0))\n" }
+        if extraSample { text += "extra,attack,print,0.1\n" }
+        let path = folder + "/\(name).csv"
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
-    @Test func significantRiseIsARegressionAndSelfComparisonIsNot() async throws {
-        let (base, new, bench) = try await Self.runs()
+    static func run(_ folder: String, _ name: String, threshold: Double = 0.5, raised: Int = 0, shift: Double = 0, extraSample: Bool = false) throws -> String {
+        let file = scores(folder, name, raised: raised, shift: shift, extraSample: extraSample)
+        return try EvalRunner().evaluateScores(.init(scoreFiles: [file], threshold: threshold, outputFolder: folder + "/" + name)).folder
+    }
+
+    /// Raising 12 of 20 attacks above the threshold: APCER[print] 0/20 -> 12/20 with 12 discordant
+    /// pairs all worse: McNemar p = 0.5^12 = 0.00024 < 0.05, a regression named by species.
+    @Test func pairedScoreRunsRegressByMcNemarAndSelfComparisonDoesNot() throws {
+        let folder = Fixture.folder()
+        let base = try Self.run(folder, "base")
+        let worse = try Self.run(folder, "worse", raised: 12, shift: 0.6)
         let same = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: base))
-        #expect(!same.regressed && same.missing.isEmpty)
-        let worse = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new))
-        #expect(worse.regressed)
-        let bpcer = worse.checks.first { $0.name == "gate bpcer" }!
-        #expect(bpcer.base == 0 && bpcer.new == 1 && bpcer.regressed)
-        #expect(!worse.checks.first { $0.name == "gate apcer_max" }!.regressed)   // APCER fell: no regression
-        #expect(worse.junit.contains("<failure"))
-        // The other direction: BPCER falls, but APCER rises from 0/8 to 8/8: a regression too.
-        let back = try RunComparison(base: StoredRun(path: new), new: StoredRun(path: base))
-        #expect(back.checks.filter(\.regressed).map(\.name) == ["gate apcer_max"])
-        // Profiles on one side only are reported as missing, not as zero.
-        let mixed = try RunComparison(base: StoredRun(path: bench), new: StoredRun(path: base))
-        #expect(mixed.missing.contains("profile basic: only in BASE") && mixed.missing.contains("profile gate: only in NEW"))
+        #expect(!same.regressed && same.paired)
+        let comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: worse))
+        let apcer = comparison.checks.first { $0.name == "scores apcer[print]" }!
+        #expect(apcer.regressed && apcer.test == "mcnemar" && apcer.base == 0 && apcer.new == 0.6)
+        #expect(abs(McNemar.oneSidedPValue(worse: 12, better: 0) - 1.0 / 4096) < 1e-15)
+        #expect(comparison.regressed && comparison.junit.contains("<failure"))
+        // The other direction is an improvement.
+        #expect(!(try RunComparison(base: StoredRun(path: worse), new: StoredRun(path: base))).regressed)
+        // One attack raised: 0/20 -> 1/20 is above the 0.5 pp tolerance but p = 0.5: not significant.
+        let one = try Self.run(folder, "one", raised: 1, shift: 0.6)
+        #expect(!(try RunComparison(base: StoredRun(path: base), new: StoredRun(path: one))).regressed)
     }
 
-    @Test func foldSummaryGivesMeanAndSampleStandardDeviation() async throws {
-        let (base, new, bench) = try await Self.runs()
-        let folds = try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: new)])
-        // BPCER 0/8 and 8/8: mean 0.5, sample std sqrt(((0 - 0.5)^2 + (1 - 0.5)^2) / 1) = sqrt(0.5).
-        let bpcer = folds.rows.first { $0[0] == "gate" && $0[1] == "bpcer" }!
-        #expect(bpcer[2] == "2" && bpcer[3] == "0.5" && Double(bpcer[4])! == 0.5.squareRoot() && bpcer[5] == "0" && bpcer[6] == "1")
-        #expect(throws: ComparisonError.self) { try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: bench)]) }
+    /// A profile decided differently under the same name, or a profile on one side only, is not
+    /// comparable (exit 2), never "no regression".
+    @Test func nothingPassesByOmission() throws {
+        let folder = Fixture.folder()
+        let base = try Self.run(folder, "base")
+        let otherThreshold = try Self.run(folder, "other", threshold: 0.6)
+        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: otherThreshold)) }
+        var latencyOnly = RunComparison.Settings()
+        latencyOnly.gate = .latency
+        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: base), settings: latencyOnly) }
     }
 
-    @Test func foreignAndDifferentDataAreErrors() async throws {
-        let (base, _, _) = try await Self.runs()
-        let other = try await Self.runs(count: 9)
-        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: other.base)) }
+    @Test func differentSamplesNeedTheFlagAndUseIntervals() throws {
+        let folder = Fixture.folder()
+        let base = try Self.run(folder, "base")
+        let more = try Self.run(folder, "more", extraSample: true)
+        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: more)) }
         var settings = RunComparison.Settings()
         settings.allowDifferentDataset = true
-        #expect(!(try RunComparison(base: StoredRun(path: base), new: StoredRun(path: other.base), settings: settings)).regressed)
+        let comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: more), settings: settings)
+        #expect(!comparison.regressed && !comparison.paired && comparison.checks.contains { $0.test == "clopper-pearson" })
         let junk = Fixture.folder() + "/junk.tar.zst"
         try Data("not an archive".utf8).write(to: URL(fileURLWithPath: junk))
         #expect(throws: ArchiveError.self) { try StoredRun(path: junk) }
+    }
+
+    @Test func foldSummaryGivesMeanAndSampleStandardDeviation() throws {
+        let folder = Fixture.folder()
+        let base = try Self.run(folder, "base")
+        let worse = try Self.run(folder, "worse", raised: 12, shift: 0.6)
+        let folds = try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: worse)])
+        // APCER_max 0/20 and 12/20: mean 0.3, sample std sqrt(((0 - 0.3)^2 + (0.6 - 0.3)^2) / 1) = sqrt(0.18).
+        let apcer = folds.rows.first { $0[0] == "scores" && $0[1] == "apcer_max" }!
+        #expect(apcer[2] == "2" && apcer[3] == "0.3" && abs(Double(apcer[4])! - 0.18.squareRoot()) < 1e-12 && apcer[5] == "0" && apcer[6] == "0.6")
+        #expect(throws: ComparisonError.self) { try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: base)]) }
+    }
+
+    /// An edited samples.csv no longer matches the manifest's fingerprint and is refused.
+    @Test func editedArchivesAreRefused() throws {
+        let folder = Fixture.folder()
+        let base = try Self.run(folder, "base")
+        let run = try StoredRun(path: base)
+        _ = try run.verifiedSamples()
+        // Rewrite the archive with one label flipped in samples.csv.
+        let reader = try ResultArchiveReader(path: base + "/results.tar.zst")
+        let writer = try ResultArchiveWriter(finalPath: folder + "/edited.tar.zst")
+        for name in reader.entryNames {
+            var bytes = try reader.entry(named: name)
+            if name == "samples.csv" { bytes = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "bf3,,bonafide", with: "bf3,,attack").utf8) }
+            try writer.add(name: name, contents: bytes)
+        }
+        try writer.commit()
+        #expect(throws: ArchiveError.self) { try StoredRun(path: folder + "/edited.tar.zst").verifiedSamples() }
     }
 }

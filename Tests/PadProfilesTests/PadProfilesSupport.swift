@@ -85,9 +85,11 @@ enum Catalogue {
         #expect(decide([120, 0.1, 0.1, 15]).isAccepted)              // ge: the threshold itself passes
         let nan = decide([.nan, 0.1, 0.1, 50])
         #expect(nan.failedGate == 0 && nan.valueWasNaN)
-        // Effective score: the sweep holds the other gates fixed.
-        #expect(compiled.effectiveScore { [120, 0.1, 0.1, 7.0][$0] } == 7)
-        #expect(compiled.effectiveScore { [10, 0.1, 0.1, 70.0][$0] } == -.infinity)
+        // Swept score: the sweep holds the other gates fixed; a sample another gate rejects has
+        // no score (it is rejected at every threshold, never given -inf).
+        #expect(compiled.sweptScore { [120, 0.1, 0.1, 7.0][$0] } == 7)
+        #expect(compiled.sweptScore { [10, 0.1, 0.1, 70.0][$0] } == nil)
+        #expect(compiled.sweptScore { [120, 0.1, 0.1, .nan][$0] } == nil)
     }
 
     @Test func suggestionDistanceCountsTranspositions() {

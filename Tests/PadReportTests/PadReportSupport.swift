@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadMetrics
 @testable import PadReport
+import PadProfiles
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -26,16 +27,27 @@ final class ElementCounter: NSObject, XMLParserDelegate {
             dev.append(score: x, species: i % 2 == 0 ? "print" : "replay"); eval.append(score: x + 0.05, species: i % 2 == 0 ? "print" : "replay")
         }
         let devCurve = try ErrorCurve(dev), evalCurve = try ErrorCurve(eval)
-        let threshold = ThresholdCriterion.bpcerAtAPCER(0.05).threshold(on: devCurve)
-        let scores = ScoreReport(criterion: "bpcer@apcer=0.05", threshold: threshold, thresholdSource: "dev",
-                                 sets: [.init(name: "dev", curve: devCurve, threshold: threshold), .init(name: "eval", curve: evalCurve, threshold: threshold)])
+        let threshold = try ThresholdCriterion.bpcerAtAPCER(0.05).threshold(on: devCurve)
+        let targets = try [0.01, 0.05, 0.1].map { x -> ProfileResult.Target in
+            let c = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: evalCurve)
+            return .init(target: x, threshold: c.threshold, rate: evalCurve.bpcer(c.point), targetMet: c.targetMet)
+        }
+        let metrics = ProfileResult.ScoreMetrics(score: "scores.score", curve: evalCurve, eer: try EqualErrorRate(evalCurve),
+                                                 bpcerAtAPCER: targets, apcerAtBPCER: [], auc: areaUnderROC(evalCurve))
+        let profile = Profile(name: "scores", description: "", source: "test", score: "scores.score", gates: [])
+        func set(_ split: String, _ curve: ErrorCurve, _ m: ProfileResult.ScoreMetrics?) -> ProfileResult.SetResult {
+            .init(split: split, headline: OperatingPoint(curve: curve, threshold: threshold), headlineError: nil, scoreMetrics: m,
+                  scoreError: nil, rejectReasons: [], bonaFideCount: 200, attackCount: 200, failedCount: 0)
+        }
+        let result = ProfileResult(profile: profile, reported: set("eval", evalCurve, metrics), calibrationSet: set("dev", devCurve, nil),
+                                   calibrations: [], thresholdSource: "calibrated apcer_max<=0.05 on dev")
         let manifest = RunManifest(kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]), conventions: Conventions.current,
                                    dataset: .init(name: "scores <&> test", path: "s.csv", layout: "scores:generic", fingerprint: "0", samples: 800),
                                    estimators: [], profiles: [], machine: .current(concurrency: 1),
                                    times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
         let timing = [(name: "decode", summary: TimingSummary(count: 10, meanNanoseconds: 1e6, p50Nanoseconds: 900_000, p90Nanoseconds: 1_500_000,
                                                              p99Nanoseconds: 2_000_000, maxNanoseconds: 2_100_000, throughput: 100), coldStartNanoseconds: UInt64(0))]
-        return HTMLReport(manifest: manifest, timing: timing, scoreReport: scores)
+        return HTMLReport(manifest: manifest, results: [result], timing: timing)
     }
 
     @Test func wellFormedSelfContainedAndEveryPlotHasData() throws {
@@ -47,9 +59,9 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         let counter = ElementCounter()
         parser.delegate = counter
         #expect(parser.parse(), "report.html is not well-formed: \(String(describing: parser.parserError))")
-        // dev and eval: DET, threshold and histogram plots each, plus latency bars.
-        #expect(counter.counts["svg"] == 7)
-        #expect(report.plots.count == 7 && report.plots.allSatisfy { $0.points > 0 })
+        // The reported set's DET, threshold and histogram plots, plus latency bars.
+        #expect(counter.counts["svg"] == 4)
+        #expect(report.plots.count == 4 && report.plots.allSatisfy { $0.points > 0 })
         #expect(counter.polylinePoints.allSatisfy { $0 > 1 })
         #expect(counter.counts["table", default: 0] >= 3)
         for convention in Conventions.current.keys { #expect(html.contains(">\(convention)<")) }

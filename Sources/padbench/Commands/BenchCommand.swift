@@ -21,7 +21,7 @@ struct BenchCommand: AsyncParsableCommand {
     var dataset: String
 
     @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
-    var layout: String?
+    var layout: DatasetLayout?
 
     @Option(help: "OULU-NPU protocol (1-4) whose lists give the splits.")
     var ouluProtocol: Int?
@@ -44,8 +44,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
-    @Option(help: "Measure only shard k of n (k/n), deterministic by sample id.")
-    var shard: String?
+    @Option(help: "Measure only shard k of n (k/n, 1 <= k <= n), deterministic by sample id.")
+    var shard: Shard?
 
     @Option(help: "Folder holding OpenCV's cascade XML files.")
     var cascades: String = EstimatorOptions.defaultCascadeDirectory
@@ -62,14 +62,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "No progress display.")
     var quiet = false
 
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
+        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
+        guard externalTimeout.isFinite && externalTimeout > 0 else { throw ValidationError("--external-timeout must be a positive number of seconds") }
+        _ = try Self.parseExternals(externals)
+    }
+
     func run() async throws {
         let loaded = try CommandSupport.loadDataset(dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
         let profileList = try CommandSupport.loadProfiles(profiles)
-        var shardValue: Shard?
-        if let shard {
-            guard let parsed = Shard(parsing: shard) else { throw ValidationError("--shard must be k/n with 1 <= k <= n, got '\(shard)'") }
-            shardValue = parsed
-        }
+        let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         let job = BenchJob(dataset: loaded, profiles: profileList,
                            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
@@ -82,11 +85,9 @@ struct BenchCommand: AsyncParsableCommand {
         if model != nil && !extras.contains("pad") { extras.append("pad") }
         var withExternals = job
         withExternals.extraEstimators = extras
-        let outcome: BenchRunner.Outcome
-        do { outcome = try await BenchRunner().run(withExternals) } catch let error as EstimatorSetupError {
-            throw ValidationError("\(error)")
-        }
+        let outcome = try await CommandSupport.atRunTime { try await BenchRunner().run(withExternals) }
         print(TerminalTables.benchSummary(outcome))
+        CommandSupport.printWarnings(outcome.results)
     }
 
     static func parseExternals(_ list: [String]) throws -> [String: String] {

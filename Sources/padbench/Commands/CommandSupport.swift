@@ -3,41 +3,55 @@ import Foundation
 import PadBench
 import PadDataset
 import PadProfiles
+import PadReport
 
-/// Small helpers shared by the subcommands; errors become ArgumentParser validation errors
-/// that print the located message and exit non-zero before any work starts.
+/// A failure at run time (a missing file, bad data, a profile with a typo): one line on standard
+/// error and exit 1, never the usage text. Exit 64 (ArgumentParser's `ValidationError`) is only
+/// for a wrong command line; `compare` exits 2 instead of 1.
+struct RuntimeFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Small helpers shared by the subcommands.
 enum CommandSupport {
-    static func loadDataset(_ path: String, layout: String?, ouluProtocol: Int? = nil, ouluFold: Int? = nil) throws -> LoadedDataset {
-        var chosen: DatasetLayout?
-        if let layout {
-            guard let parsed = DatasetLayout(rawValue: layout) else {
-                throw ValidationError("unknown layout '\(layout)' (\(DatasetLayout.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            chosen = parsed
-        }
-        let loaded: LoadedDataset
-        do {
-            loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: chosen)
+    /// Runs `body`; any error but a usage error or an exit code becomes a ``RuntimeFailure``.
+    static func atRunTime<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ValidationError { throw error } catch let error as ExitCode { throw error } catch let error as RuntimeFailure {
+            throw error
         } catch {
-            throw ValidationError("\(error)")
+            throw RuntimeFailure("\(error)")
         }
+    }
+
+    static func atRunTime<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as ValidationError { throw error } catch let error as ExitCode { throw error } catch let error as RuntimeFailure {
+            throw error
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
+    }
+
+    static func loadDataset(_ path: String, layout: DatasetLayout?, ouluProtocol: Int? = nil, ouluFold: Int? = nil) throws -> LoadedDataset {
+        let loaded = try atRunTime { try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: layout) }
         if !loaded.problems.isEmpty {
             let shown = loaded.problems.prefix(20).map { "  \($0)" }.joined(separator: "\n")
             let more = loaded.problems.count > 20 ? "\n  ... and \(loaded.problems.count - 20) more" : ""
-            throw ValidationError("dataset \(path) has \(loaded.problems.count) problem(s); fix them first (padbench dataset check):\n\(shown)\(more)")
+            throw RuntimeFailure("dataset \(path) has \(loaded.problems.count) problem(s); fix them first (padbench dataset check):\n\(shown)\(more)")
         }
-        if loaded.samples.isEmpty { throw ValidationError("dataset \(path) has no images") }
+        if loaded.samples.isEmpty { throw RuntimeFailure("dataset \(path) has no images") }
         return loaded
     }
 
     static func loadProfiles(_ list: String) throws -> [Profile] {
         let references = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !references.isEmpty else { throw ValidationError("--profiles is empty") }
-        do {
-            return try ProfileLoader(catalogue: EstimatorCatalog.outputs()).resolveAll(references)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        return try atRunTime { try ProfileLoader(catalogue: EstimatorCatalog.outputs()).resolveAll(references) }
+    }
+
+    /// Notes a person should see (gates left out, calibration warnings), on standard error.
+    static func printWarnings(_ results: [ProfileResult]) {
+        for line in TerminalTables.warnings(results) { FileHandle.standardError.write(Data("padbench: warning: \(line)\n".utf8)) }
     }
 
     static func defaultRunFolder(name: String) -> String {

@@ -3,53 +3,80 @@ import Foundation
 import PadReport
 
 /// `padbench compare BASE NEW`: the regression gate. Exit 0 nothing regressed, 1 regression,
-/// 2 the archives cannot be compared (or are unreadable).
+/// 2 the runs cannot be compared (or are unreadable).
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Compare two runs; exit 1 on an accuracy or latency regression, 2 when they cannot be compared.",
         discussion: """
-            Accuracy: APCER_max and BPCER of every profile regress when they rise by more than --rate-tolerance \
-            AND the new 95% Clopper-Pearson interval lies entirely above the base one. Latency: a step's p50 \
-            regresses when it grows by more than --latency-ratio with at least --min-samples timed samples on both sides.
+            Accuracy, per profile on the reported split: on the same samples, APCER of each species and BPCER \
+            regress when they rise by more than --rate-tolerance AND an exact one-sided McNemar test on the \
+            per-sample decisions gives p < 0.05; on different samples (--allow-different-dataset), when the new \
+            95% Clopper-Pearson interval lies entirely above the base one. Latency: a step regresses when the whole \
+            95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
+            on one side, a profile whose definition changed, or no gated metric at all exits 2.
             """
     )
 
     @Argument(help: "Baseline archive or run folder.") var base: String
     @Argument(help: "New archive or run folder.") var new: String
-    @Option(help: "Rise in a rate that counts (fraction; 0.005 = 0.5 percentage points).") var rateTolerance: Double = 0.005
-    @Option(help: "Growth of a p50 latency that counts.") var latencyRatio: Double = 1.15
-    @Option(help: "Minimum timed samples per side for a latency verdict.") var minSamples: Int = 30
-    @Flag(help: "Compare archives on different data.") var allowDifferentDataset = false
+    @Option(help: "Rise in a rate that counts (fraction in [0, 1); 0.005 = 0.5 percentage points).")
+    var rateTolerance: FiniteDouble = FiniteDouble(0.005)
+    @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.15)
+    @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
+    @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
+    @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset = false
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Option(help: "Write JUnit XML (one test case per checked metric).") var junit: String?
 
+    func validate() throws {
+        guard rateTolerance.value >= 0 && rateTolerance.value < 1 else { throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)") }
+        guard latencyRatio.value >= 1 else { throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)") }
+        guard minSamples >= 1 else { throw ValidationError("--min-samples must be at least 1, got \(minSamples)") }
+    }
+
+    struct Report: Encodable {
+        var regressed: Bool
+        var paired: Bool
+        var test: String
+        var notes: [String]
+        var checks: [RunComparison.Check]
+    }
+
     func run() throws {
         var settings = RunComparison.Settings()
-        settings.rateTolerance = rateTolerance
-        settings.latencyRatio = latencyRatio
+        settings.rateTolerance = rateTolerance.value
+        settings.latencyRatio = latencyRatio.value
         settings.minSamples = minSamples
         settings.allowDifferentDataset = allowDifferentDataset
+        settings.gate = gate
         let comparison: RunComparison
         do {
             comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new), settings: settings)
         } catch {
-            FileHandle.standardError.write(Data("padbench compare: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("padbench compare: not comparable: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        if let junit { try comparison.junit.write(toFile: junit, atomically: true, encoding: .utf8) }
+        if let junit {
+            do { try comparison.junit.write(toFile: junit, atomically: true, encoding: .utf8) } catch {
+                FileHandle.standardError.write(Data("padbench compare: cannot write \(junit): \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         if json {
-            let object: [String: Any] = [
-                "regressed": comparison.regressed, "missing": comparison.missing,
-                "checks": comparison.checks.map { ["name": $0.name, "base": $0.base, "new": $0.new, "regressed": $0.regressed, "detail": $0.detail] as [String: Any] },
-            ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let report = Report(regressed: comparison.regressed, paired: comparison.paired,
+                                test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes, checks: comparison.checks)
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            let rows = comparison.checks.map { [$0.regressed ? "REGRESSED" : "ok", $0.name, RateText.fixed($0.base, 4), RateText.fixed($0.new, 4), $0.detail] }
-            print(TextTable(header: ["verdict", "metric", "base", "new", "detail"], rows: rows).render())
-            for line in comparison.missing { print("missing: \(line)") }
-            print(comparison.regressed ? "\nREGRESSION: \(comparison.checks.filter(\.regressed).count) metric(s)" : "\nno regression")
+            let rows = comparison.checks.map {
+                [$0.regressed ? "REGRESSED" : ($0.gated ? "ok" : "info"), $0.name, RateText.fixed($0.base, 4), RateText.fixed($0.new, 4), $0.test, $0.detail]
+            }
+            print(TextTable(header: ["verdict", "metric", "base", "new", "test", "detail"], rows: rows).render())
+            for line in comparison.notes { print("note: \(line)") }
+            let regressions = comparison.checks.filter(\.regressed)
+            print(regressions.isEmpty ? "\nno regression" : "\nREGRESSION: \(regressions.map(\.name).joined(separator: ", "))")
         }
         if comparison.regressed { throw ExitCode(1) }
     }

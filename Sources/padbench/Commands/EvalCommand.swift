@@ -11,9 +11,11 @@ struct EvalCommand: ParsableCommand {
         abstract: "Score imported score files, or re-decide profiles on a stored archive (no estimator runs).",
         discussion: """
             Score files: padbench eval --scores eval.csv [--dev dev.csv] [--criterion bpcer@apcer=0.01 | --threshold T] \
-            --out DIR. With --dev the threshold is chosen on the dev scores and applied to --scores; both are reported. \
-            Formats (auto-detected when unambiguous): generic (id,label,species,score[,split]), bob4, bob5, bobpad, \
-            pyeer (two files: --scores genuine.txt --scores impostor.txt). NIST-style attack-high scores: --polarity attack-high.
+            --out DIR. The threshold is chosen on dev (a --dev file, or the rows a generic file's split column marks dev) \
+            and applied to eval; both are reported. Without dev it is chosen on the reported set itself, and the summary \
+            says so. Formats (auto-detected when unambiguous): generic (id,label,species,score[,split]), bob4, bob5, \
+            bobpad, pyeer (two files: --scores genuine.txt --scores impostor.txt). NIST-style attack-high scores: \
+            --polarity attack-high (thresholds are then shown in the file's polarity: accepted when score <= threshold).
 
             Archive: padbench eval --archive RUN/results.tar.zst --profiles a,b --out DIR.
             """
@@ -24,13 +26,13 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("dev"), help: "Dev score file that chooses the threshold (pyeer: twice).")
     var dev: [String] = []
     @Option(help: "Score format: generic, bob4, bob5, bobpad, pyeer (auto-detected when omitted).")
-    var format: String?
-    @Option(help: "Score polarity in the file: bonafide-high (default) or attack-high (converted by negation).")
-    var polarity: String = "bonafide-high"
-    @Option(help: "Fixed threshold (accept when score >= threshold).")
-    var threshold: Double?
-    @Option(help: "Threshold criterion: eer, min-hter, bpcer@apcer=X, apcer@bpcer=X.")
-    var criterion: String = "eer"
+    var format: ScoreFormat?
+    @Option(help: "Score polarity in the file: bonafide-high or attack-high (converted by negation).")
+    var polarity: ScorePolarity = .bonafideHigh
+    @Option(help: "Fixed threshold, in the file's polarity (not with --criterion).")
+    var threshold: FiniteDouble?
+    @Option(help: "Threshold criterion: eer (default), min-hter, bpcer@apcer=X, apcer@bpcer=X.")
+    var criterion: ThresholdCriterion?
     @Option(help: "Stored result archive to re-decide.")
     var archive: String?
     @Option(help: "Profiles for --archive (built-in names or YAML files).")
@@ -40,39 +42,33 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
 
+    func validate() throws {
+        if threshold != nil && criterion != nil { throw ValidationError("give either --threshold or --criterion, not both") }
+        if case .fixed = criterion { throw ValidationError("--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number") }
+        if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
+        if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
+    }
+
     func run() throws {
         if let archive {
-            guard scores.isEmpty else { throw ValidationError("use either --archive or --scores") }
             let profileList = try CommandSupport.loadProfiles(profiles)
-            let outcome = try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
+            let outcome = try CommandSupport.atRunTime {
+                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
+            }
             print(TerminalTables.profileTable(outcome.results))
+            CommandSupport.printWarnings(outcome.results)
             print("\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
             return
         }
-        guard !scores.isEmpty else { throw ValidationError("give --scores FILE (or --archive)") }
-        guard let polarityValue = ScorePolarity(rawValue: polarity) else {
-            throw ValidationError("--polarity must be bonafide-high or attack-high")
-        }
-        var formatValue: ScoreFormat?
-        if let format {
-            guard let parsed = ScoreFormat(rawValue: format) else {
-                throw ValidationError("unknown format '\(format)' (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            formatValue = parsed
-        }
-        let criterionValue: ThresholdCriterion
-        do { criterionValue = try ThresholdCriterion(parsing: criterion) } catch { throw ValidationError("\(error)") }
-        let job = EvalRunner.ScoreJob(scoreFiles: scores, devFiles: dev, format: formatValue, polarity: polarityValue,
-                                      threshold: threshold, criterion: criterionValue, outputFolder: out,
+        let job = EvalRunner.ScoreJob(scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
+                                      threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out,
                                       commandLine: CommandLine.arguments)
-        let outcome: EvalRunner.ScoreOutcome
-        do { outcome = try EvalRunner().evaluateScores(job) } catch let error as ScoreFileError {
-            throw ValidationError("\(error)")
-        } catch let error as EvaluationError {
-            throw ValidationError("\(error)")
-        }
-        print(TerminalTables.scoreTable(outcome.report))
-        print("archive: \(outcome.archivePath)")
+        let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
+        print(TerminalTables.profileTable(outcome.results))
+        CommandSupport.printWarnings(outcome.results)
+        let failed = outcome.table.failedCount
+        print("\nscores \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed)")
+        print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
         if timing {
             print("parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s")
         }

@@ -14,7 +14,7 @@ struct FoldsCommand: ParsableCommand {
 
     func run() throws {
         let summary: FoldSummary
-        do { summary = try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) } catch { throw ValidationError("\(error)") }
+        summary = try CommandSupport.atRunTime { try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) }
         print(TextTable(header: FoldSummary.header, rows: summary.rows).render())
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

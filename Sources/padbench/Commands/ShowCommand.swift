@@ -3,41 +3,47 @@ import Foundation
 import PadArchive
 import PadReport
 
-/// `padbench show ARCHIVE`: a run's summary, per-species and timing tables on the terminal.
+/// `padbench show ARCHIVE`: a run's results (from its typed `results.json`) on the terminal.
 struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a run's summary, per-species and timing tables.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a run's results: rates per profile, per species, and timing.")
 
     @Argument(help: "results.tar.zst or its run folder.") var archive: String
-    @Flag(help: "Print JSON (manifest and tables).") var json = false
+    @Flag(help: "Print JSON: the manifest and the typed results (numbers as numbers).") var json = false
+
+    struct Output: Encodable {
+        var manifest: RunManifest
+        var results: RunSummary
+    }
 
     func run() throws {
-        let run: StoredRun
-        do { run = try StoredRun(path: archive) } catch { throw ValidationError("\(error)") }
-        let tables: [(String, CSVTable?)] = [("summary", run.summary), ("per_species", run.perSpecies), ("timing", run.timing)]
+        let run = try CommandSupport.atRunTime { try StoredRun(path: archive) }
         if json {
-            var object: [String: Any] = [:]
-            let manifest = try JSONSerialization.jsonObject(with: Data(try run.manifest.encoded()))
-            object["manifest"] = manifest
-            for (name, table) in tables {
-                guard let table else { continue }
-                object[name] = table.records.map { Dictionary(uniqueKeysWithValues: zip(table.header, $0.fields)) }
-            }
-            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(Output(manifest: run.manifest, results: run.summary)), as: UTF8.self))
             return
         }
         let m = run.manifest
         print("\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) (\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)")
-        let counts = m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        print("counts: \(counts)\n")
-        let wanted = ["profile", "set", "split", "n_bonafide", "n_attack", "n_failed", "apcer_max", "apcer_max_species", "apcer_max_ci_low",
-                      "apcer_max_ci_high", "bpcer", "bpcer_ci_low", "bpcer_ci_high", "eer", "bpcer@apcer=0.01", "auc"]
-        let columns = wanted.compactMap { run.summary.column($0).map { ($0, run.summary.header[$0]) } }
-        print(TextTable(header: columns.map(\.1), rows: run.summary.records.map { r in columns.map { Self.short(r.fields[$0.0]) } }).render())
-        for (name, table) in tables.dropFirst() {
-            guard let table, !table.records.isEmpty else { continue }
-            print("\n\(name):")
-            print(TextTable(header: table.header, rows: table.records.map { $0.fields.map(Self.short) }).render())
+        print("counts: " + m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n")
+        func rate(_ r: RunSummary.Rate?) -> String {
+            r.map { "\(RateText.fixed($0.value, 4)) [\(RateText.fixed($0.ciLow, 4)), \(RateText.fixed($0.ciHigh, 4))] \($0.errors)/\($0.total)" } ?? "n/a"
         }
+        var rows: [[String]] = [], species: [[String]] = []
+        for p in run.summary.profiles {
+            for set in [p.reported] + (p.calibrationSet.map { [$0] } ?? []) {
+                rows.append([p.name, set.split, "\(set.bonaFide)/\(set.attacks)/\(set.failed)", rate(set.apcerMax), set.apcerMaxSpecies, rate(set.bpcer),
+                             set.eer.map { RateText.fixed($0, 4) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
+                             p.isLivenessDecision ? "" : "not a liveness decision"])
+                species += set.apcer.map { [p.name, set.split, $0.species, rate($0.apcer)] }
+            }
+        }
+        print(TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n", "EER", "AUC", ""], rows: rows).render())
+        if !species.isEmpty { print("\nper species:\n" + TextTable(header: ["profile", "split", "species", "APCER [95% CI] n"], rows: species).render()) }
+        if let timing = run.timing, !timing.records.isEmpty {
+            print("\ntiming:\n" + TextTable(header: timing.header, rows: timing.records.map { $0.fields.map(Self.short) }).render())
+        }
+        for p in run.summary.profiles { for note in p.notes { print("note: \(p.name): \(note)") } }
     }
 
     /// Numbers to 4 decimals for reading; the CSVs keep full precision.

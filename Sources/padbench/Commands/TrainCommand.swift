@@ -11,7 +11,7 @@ struct TrainCommand: ParsableCommand {
         discussion: "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); ida+lbp-color: both. Standardised; L2-regularised logistic regression by deterministic gradient descent.")
 
     @Option(help: "Dataset folder.") var dataset: String
-    @Option(help: "Layout (auto-detected when omitted).") var layout: String?
+    @Option(help: "Layout (auto-detected when omitted).") var layout: DatasetLayout?
     @Option(help: "Feature set: lbp-color, ida or ida+lbp-color.") var features: String = "lbp-color"
     @Option(help: "Split to train on.") var split: String = "train"
     @Option(help: "Model file to write.") var out: String

@@ -1,0 +1,40 @@
+import ArgumentParser
+import PadDataset
+import PadMetrics
+import PadReport
+
+// Typed command-line values: ArgumentParser rejects a bad value as a usage error (exit 64) with
+// the accepted values listed, before any work starts.
+
+extension ScorePolarity: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ["bonafide-high", "attack-high"] }
+}
+
+extension ScoreFormat: ExpressibleByArgument {}
+
+extension RunComparison.GateKind: ExpressibleByArgument {}
+
+extension DatasetLayout: ExpressibleByArgument {}
+
+extension ThresholdCriterion: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let parsed = try? ThresholdCriterion(parsing: argument) else { return nil }
+        self = parsed
+    }
+    public static var defaultCompletionKind: CompletionKind { .list(["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05"]) }
+}
+
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+/// A value that must be a finite number (NaN and infinities are usage errors).
+struct FiniteDouble: ExpressibleByArgument, Sendable {
+    var value: Double
+    init?(argument: String) {
+        guard let parsed = Double(argument), parsed.isFinite else { return nil }
+        value = parsed
+    }
+    init(_ value: Double) { self.value = value }
+    var defaultValueDescription: String { "\(value)" }
+}
