@@ -37,9 +37,14 @@ public struct BenchJob: Sendable {
     /// outputs such as `luna.*` come from `import`, not from an estimator), plus every extra named
     /// (an unknown extra name is an error when building, so a typo never passes silently).
     public func estimatorNames(registry: EstimatorRegistry) -> [String] {
+        estimatorNames(registry: registry, profiles: profiles)
+    }
+
+    /// The same for some of the profiles (those sharing an option set); `extras` adds `--estimators`.
+    public func estimatorNames(registry: EstimatorRegistry, profiles: [Profile], extras: Bool = true) -> [String] {
         var names: [String] = []
         for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name) { names.append(name) }
-        for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) }
+        if extras { for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) } }
         return names
     }
 }

@@ -34,19 +34,16 @@ public struct BenchRunner: Sendable {
         let startNanoseconds = MonotonicClock.nanoseconds()
         let samples = job.shard.map { shard in job.dataset.samples.filter(shard.contains) } ?? job.dataset.samples
 
-        var options = job.estimatorOptions
-        if job.profiles.contains(where: \.useDatasetFaceBox) { options.useDatasetFaceBox = true }
-        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
-        let built = try registry.build(job.estimatorNames(registry: registry), options: options)
-        let estimators = built.map(\.estimator)
-        let measurer = SampleMeasurer(estimators: estimators, decoder: ImageDecoder(maxPixels: job.maxPixels))
+        let (chains, built) = try measurementChains(job)
+        let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
+        let estimators = measurer.estimators
 
         try FileManager.default.createDirectory(atPath: job.outputFolder, withIntermediateDirectories: true)
         let folder = job.outputFolder
         let samplesCSV = try CSVWriter(path: folder + "/samples.csv")
         let columns = measurer.columns
         try samplesCSV.writeRow(["id", "path", "label", "species", "split", "status", "error"] + columns
-                                + ["decode_ns"] + estimators.map { "\($0.name)_ns" })
+                                + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" })
 
         var table = MeasurementTable(columns: columns)
         table.reserveCapacity(samples.count)
@@ -86,10 +83,10 @@ public struct BenchRunner: Sendable {
         var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [
             ("decode", decodeTiming.summary(wallSeconds: measureSeconds), 0)
         ]
-        for (k, estimator) in estimators.enumerated() {
+        for k in estimators.indices {
             let cold = built[k].coldStart.components
             let coldNanoseconds = UInt64(cold.seconds) * 1_000_000_000 + UInt64(cold.attoseconds / 1_000_000_000)
-            timing.append((estimator.name, estimatorTiming[k].summary(wallSeconds: measureSeconds), coldNanoseconds))
+            timing.append((measurer.stepNames[k], estimatorTiming[k].summary(wallSeconds: measureSeconds), coldNanoseconds))
         }
         timing.append(("sample_total", totalTiming.summary(wallSeconds: measureSeconds), 0))
 
@@ -102,12 +99,13 @@ public struct BenchRunner: Sendable {
                            fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
                            shard: job.shard?.description ?? "",
                            wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
-            estimators: built.map { b in
+            estimators: zip(built, measurer.stepNames).map { b, step in
                 let cold = b.coldStart.components
+                let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
                 return RunManifest.Estimator(
-                    name: b.estimator.name, version: b.estimator.version, parameters: b.estimator.parameters,
+                    name: step, version: b.estimator.version, parameters: b.estimator.parameters,
                     outputs: b.estimator.outputs.map {
-                        .init(name: "\(b.estimator.name).\($0.name)", unit: $0.unit, minimum: $0.minimum.isFinite ? $0.minimum : nil,
+                        .init(name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit, minimum: $0.minimum.isFinite ? $0.minimum : nil,
                               maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
                     },
                     coldStartNanoseconds: UInt64(cold.seconds) * 1_000_000_000 + UInt64(cold.attoseconds / 1_000_000_000))
@@ -121,6 +119,35 @@ public struct BenchRunner: Sendable {
                                                                     profiles: job.profiles,
                                                                     streamedFiles: ["samples.csv", "decisions.csv"])
         return Outcome(folder: folder, archivePath: archivePath, results: results, table: table, timing: timing, wallSeconds: wallSeconds)
+    }
+
+    /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,
+    /// and so the eyes, the quality region and the PAD crop).
+    static let optionDependent: Set<String> = ["face", "eyes", "quality", "pad"]
+
+    /// The default chain (what profiles without options read, plus `--estimators`, plus what
+    /// does not depend on options) and one chain per other option set, each measured once.
+    func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
+        let options = job.estimatorOptions
+        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
+        let keys = Array(Set(job.profiles.map(\.optionsKey)).filter { !$0.isEmpty }).sorted()
+        var defaultNames = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
+        var variants: [(key: String, names: [String])] = []
+        for key in keys {
+            let names = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
+            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) { defaultNames.append(name) }
+            variants.append((key, names.filter(Self.optionDependent.contains)))
+        }
+        var built = try registry.build(defaultNames, options: options)
+        var chains = [SampleMeasurer.Chain(estimators: built.map(\.estimator))]
+        for variant in variants where !variant.names.isEmpty {
+            var variantOptions = options
+            variantOptions.useDatasetFaceBox = variant.key == "dataset_box"
+            let chain = try registry.build(variant.names, options: variantOptions)
+            built += chain
+            chains.append(.init(suffix: variant.key, estimators: chain.map(\.estimator)))
+        }
+        return (chains, built)
     }
 }
 
