@@ -11,7 +11,7 @@ public enum TerminalTables {
             let bpcer = p.map { RateText.proportion($0.bpcer.value, low: $0.bpcer.interval.low, high: $0.bpcer.interval.high,
                                                     errors: $0.bpcer.errors, total: $0.bpcer.total) } ?? "n/a"
             let eer = r.scoreMetrics.map { "\(RateText.fixed($0.eer.value, 4)) @ \(CSVFormat.number(r.shownThreshold($0.eer.threshold)))" } ?? "-"
-            let threshold = r.calibrations.first.map { CSVFormat.number(r.shownThreshold($0.threshold)) } ?? ""
+            let threshold = r.scoreThreshold.map { CSVFormat.number(r.shownThreshold($0)) } ?? ""
             return [r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
                     p?.apcerMaxSpecies ?? "", bpcer, threshold, eer]
         }
