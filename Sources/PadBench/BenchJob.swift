@@ -16,6 +16,12 @@ public struct BenchJob: Sendable {
     public var shard: Shard?
     public var showProgress: Bool
     public var commandLine: [String]
+    /// Replace a complete run already under `outputFolder`.
+    public var force = false
+    /// Continue the interrupted run in `<outputFolder>.partial`.
+    public var resume = false
+    /// Raised by Ctrl-C: measuring stops after the samples in flight.
+    public var interrupt: InterruptFlag?
 
     public init(dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
                 estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
