@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
             outcome = try ImportRunner().run(format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
                                              profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
         } catch let error as VendorImportError {
-            throw ValidationError("\(error)")
+            throw RuntimeFailure("\(error)")
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
         let failed = outcome.table.failedCount

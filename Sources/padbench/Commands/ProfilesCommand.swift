@@ -26,7 +26,7 @@ struct ProfilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a profile's gates: exact, approximation, calibrated or skipped.")
         @Argument(help: "Preset name or YAML file.") var profile: String
         func run() throws {
-            do { print(ProfileDescription.text(try ProfilesCommand.loader.resolve(profile))) } catch { throw ValidationError("\(error)") }
+            do { print(ProfileDescription.text(try ProfilesCommand.loader.resolve(profile))) } catch { throw RuntimeFailure("\(error)") }
         }
     }
 
