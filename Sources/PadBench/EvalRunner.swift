@@ -154,7 +154,20 @@ public struct EvalRunner: Sendable {
         }
         try add(eval, split: dev == nil ? nil : .eval)
         if let dev { try add(dev, split: .dev) }
-        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values])
+        var speciesNames: [String] = [], speciesIndex: [Int32] = []
+        speciesIndex.reserveCapacity(total)
+        var lookup: [String: Int32] = [:]
+        for scores in [eval] + (dev.map { [$0] } ?? []) {
+            let mapping = scores.set.speciesNames.map { name -> Int32 in
+                if let known = lookup[name] { return known }
+                lookup[name] = Int32(speciesNames.count)
+                speciesNames.append(name)
+                return Int32(speciesNames.count - 1)
+            }
+            for s in scores.set.speciesIndex { speciesIndex.append(s < 0 ? -1 : mapping[Int(s)]) }
+        }
+        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values],
+                                speciesIndex: speciesIndex, speciesNames: speciesNames)
     }
 
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
