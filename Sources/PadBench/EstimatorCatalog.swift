@@ -49,6 +49,10 @@ public enum EstimatorCatalog {
         return catalogue
     }
 
+    /// ``knownOutputs()`` under its earlier name (callers that validate against padbench's own
+    /// outputs only).
+    public static func outputs() -> [String: OutputDescriptor] { knownOutputs() }
+
     /// Human-readable listing for `padbench estimators list`.
     public static func describe(options: EstimatorOptions) throws -> String {
         var lines: [String] = []
