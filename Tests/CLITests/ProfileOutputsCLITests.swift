@@ -79,6 +79,15 @@ import Testing
         #expect(r.stderr == "Error: \(folder)/t.yaml:4:14: unknown output `vendorx.qualty`; did you mean `vendorx.quality`?\n")
     }
 
+    /// A bad export is bad data, not a wrong command line: exit 1, one line, no usage text (it was 64).
+    @Test func badExportIsARuntimeError() throws {
+        let folder = CommandLineTests.folder()
+        try "id,status\n000000.jpg,Maybe\n".write(toFile: folder + "/idemia.csv", atomically: true, encoding: .utf8)
+        let r = try Self.padbench(["import", "idemia-status", "--dataset", "datasets/sample", "--input", folder + "/idemia.csv", "--out", folder + "/run"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: \(folder)/idemia.csv:2: status 'Maybe' is not Live, Fake, NoDecision or Unknown\n")
+    }
+
     @Test func profilesNeedNoCascadeFilesAndCascadesOptionIsHonoured() throws {
         let bogus = ["PADBENCH_CASCADES": "/nonexistent-cascades"]
         let list = try Self.padbench(["profiles", "list"], environment: bogus)
