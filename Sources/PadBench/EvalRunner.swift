@@ -254,7 +254,8 @@ extension EvalRunner {
     /// Re-decides profiles on the measurements stored in a result archive: reads `samples.csv`,
     /// evaluates, writes the reports and a new archive (kind `eval`). No image is opened and no
     /// estimator runs, so it takes seconds whatever the estimators cost.
-    public func evaluateArchive(_ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String]) throws -> ArchiveOutcome {
+    public func evaluateArchive(_ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
+                                strict: Bool = false) throws -> ArchiveOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
@@ -265,6 +266,8 @@ extension EvalRunner {
         let previous = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         let samplesBytes = try archive.entry(named: "samples.csv")
         let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")
+        // The stored outputs are what profiles may use (checked before anything is written).
+        let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = profiles.flatMap { p in p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" } }
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try Data(samplesBytes).write(to: URL(fileURLWithPath: outputFolder + "/samples.csv"))

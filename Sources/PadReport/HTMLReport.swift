@@ -93,6 +93,23 @@ public struct HTMLReport {
         return plot.render()
     }
 
+    /// The warning at the top of a profile's section: the gates left out (output not measured, no
+    /// approximation) and those replaced by an approximation, and whether the rates are still a
+    /// liveness decision. Empty when every gate was decided as written.
+    static func leftOutWarning(_ r: ProfileResult) -> String {
+        let approximated = r.notes.filter { $0.hasPrefix("approximated on") }
+        guard !r.gatesLeftOut.isEmpty || !approximated.isEmpty || !r.isLivenessDecision else { return "" }
+        var items: [String] = []
+        if !r.gatesLeftOut.isEmpty {
+            items.append("Gates left out (output not measured in this run): <b>\(e(r.gatesLeftOut.joined(separator: ", ")))</b>")
+        }
+        items += approximated.map { e($0) }
+        if !r.isLivenessDecision {
+            items.append("<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, so these rates say nothing about attacks; compare does not gate them.")
+        }
+        return "<div class=\"leftout\"><p><b>Warning, profile \(e(r.profile.name)):</b></p><ul>" + items.map { "<li>\($0)</li>" }.joined() + "</ul></div>\n"
+    }
+
     public mutating func render() -> String {
         let m = manifest
         var body = "<h1>padbench report: \(Self.e(m.dataset.name))</h1>\n"
@@ -125,8 +142,12 @@ public struct HTMLReport {
                 body += "<h2>Reject reasons (first failing gate)</h2>\n" + Self.table(["profile", "label", "species", "code", "message", "count", "fraction"], reasons)
             }
             for r in results {
-                guard let sm = r.scoreMetrics else { continue }
-                body += "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n<div class=\"plots\">\n"
+                let warning = Self.leftOutWarning(r)
+                guard let sm = r.scoreMetrics else {
+                    if !warning.isEmpty { body += "<h2>\(Self.e(r.profile.name))</h2>\n" + warning }
+                    continue
+                }
+                body += "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n" + warning + "<div class=\"plots\">\n"
                 body += detPlot("DET, \(r.profile.name)", sm.curve, targets: sm.bpcerAtAPCER)
                 var marks = [(sm.eer.threshold, "EER")]  // the curve's own (bona-fide-high) scale
                 if let c = r.calibrations.first { marks.append((c.threshold, "calibrated")) }
@@ -156,7 +177,7 @@ public struct HTMLReport {
             body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1240px;color:#222;font-size:14px}
             h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
             table{border-collapse:collapse;margin:8px 0;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left}
-            th{background:#f4f4f4}.meta{color:#555}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff;border:1px solid #eee}
+            th{background:#f4f4f4}.meta{color:#555}.leftout{border:2px solid #c0392b;background:#fdecea;padding:4px 12px;margin:8px 0}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff;border:1px solid #eee}
             """
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>padbench: \(Self.e(m.dataset.name))</title><style>\(css)</style></head>\n<body>\n\(body)</body></html>\n"
     }

@@ -19,7 +19,7 @@ import Testing
         return (try DatasetLoader().load(root), root)
     }
 
-    static let lunaProfile = try! ProfileLoader(catalogue: EstimatorCatalog.outputs()).load(yaml: """
+    static let lunaProfile = try! ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).load(yaml: """
         name: osl
         source: test
         score: luna.liveness

@@ -41,6 +41,8 @@ struct EvalCommand: ParsableCommand {
     var out: String
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
+    @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
+    var strict = false
 
     func validate() throws {
         if threshold != nil && criterion != nil { throw ValidationError("give either --threshold or --criterion, not both") }
@@ -53,7 +55,7 @@ struct EvalCommand: ParsableCommand {
         if let archive {
             let profileList = try CommandSupport.loadProfiles(profiles)
             let outcome = try CommandSupport.atRunTime {
-                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
+                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)

@@ -16,6 +16,7 @@ struct MergeCommand: ParsableCommand {
             throw RuntimeFailure("\(error)")
         }
         print(TerminalTables.profileTable(outcome.results))
+        CommandSupport.printWarnings(outcome.results)
         print("\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
     }
 }
