@@ -29,7 +29,7 @@ import PadImage
 ///   face on the other side than the stored image).
 public struct FaceEstimator: Estimator {
     public let name = "face"
-    public let version = "1.0.0"
+    public let version = "1.1.0"
     public let detector: CascadeDetector
     public let scaleFactor: Double
     public let minNeighbors: Int

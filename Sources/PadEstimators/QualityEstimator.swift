@@ -33,7 +33,7 @@ import PadImage
 ///   BACKGROUND_TOO_BRIGHT / BACKGROUND_TOO_DARK feedback); NaN without a face or background.
 public struct QualityEstimator: Estimator {
     public let name = "quality"
-    public let version = "1.0.0"
+    public let version = "1.1.0"
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
