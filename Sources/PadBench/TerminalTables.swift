@@ -32,7 +32,7 @@ public enum TerminalTables {
             \(TextTable(header: ["step", "count", "mean ms", "p50 ms", "p99 ms", "cold start ms"], rows: timingRows).render())
 
             samples \(n) = ok \(n - failed) + failed \(failed); wall \(RateText.fixed(outcome.wallSeconds, 2)) s, \
-            \(RateText.fixed(Double(n) / outcome.wallSeconds, 1)) images/s
+            \(RateText.fixed(Double(n - outcome.resumedSamples) / outcome.wallSeconds, 1)) images/s measured in this session
             run folder: \(outcome.folder)
             archive:    \(outcome.archivePath)
             """
