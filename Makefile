@@ -6,7 +6,7 @@ OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
 
-.PHONY: setup deps build release test bench benchmark regress clean smoke
+.PHONY: setup deps build release test bench benchmark regress clean smoke slurm-check
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -52,3 +52,7 @@ smoke: release
 	rm -rf reports/smoke
 	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/smoke --quiet
 	$(RELEASE_BIN) compare reports/smoke reports/smoke
+
+## slurm-check: a one-node Slurm on localhost runs examples/slurm/padbench-array.sbatch (4 shards) over DATASET; merged = single run
+slurm-check: release
+	DATASET=$(abspath $(DATASET)) PROFILES=$(PROFILES) ./scripts/slurm-check.sh
