@@ -45,7 +45,7 @@ public struct BenchRunner: Sendable {
         let folder = job.outputFolder
         let samplesCSV = try CSVWriter(path: folder + "/samples.csv")
         let columns = measurer.columns
-        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "status", "error"] + columns
+        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "subject", "status", "error"] + columns
                                 + ["decode_ns"] + estimators.map { "\($0.name)_ns" })
 
         var table = MeasurementTable(columns: columns)
@@ -56,14 +56,15 @@ public struct BenchRunner: Sendable {
         let measureStart = MonotonicClock.nanoseconds()
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency).run(samples) { outcome in
             let sample = samples[outcome.index]
-            var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+            var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
                        outcome.status.code, outcome.status.message]
             row.reserveCapacity(row.count + outcome.values.count + 1 + estimators.count)
             for value in outcome.values { row.append(CSVFormat.number(value)) }
             row.append(String(outcome.decodeNanoseconds))
             for ns in outcome.estimatorNanoseconds { row.append(String(ns)) }
             try samplesCSV.writeRow(row)
-            table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values)
+            table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
+                         subject: sample.subject)
             // Timing counts only steps that ran: a sample that failed to decode has no estimator time.
             decodeTiming.record(nanoseconds: outcome.decodeNanoseconds)
             var total = outcome.decodeNanoseconds
