@@ -6,7 +6,7 @@ OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd
 
-.PHONY: setup deps build release test bench benchmark regress clean
+.PHONY: setup deps build release test bench benchmark regress clean report-shots
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -46,3 +46,7 @@ regress: release
 	@test -n "$(BASE)" || { echo "usage: make regress BASE=path/to/baseline/results.tar.zst [DATASET=...] [PROFILES=...]"; exit 2; }
 	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/regress-new --quiet
 	$(RELEASE_BIN) compare $(BASE) reports/regress-new/results.tar.zst --junit reports/regress-new/compare-junit.xml
+
+## report-shots: render sample reports (bench, eval, import, compare, folds) with headless Chromium into reports/shots/*.png
+report-shots: build
+	./scripts/report-shots.sh .build/debug/padbench

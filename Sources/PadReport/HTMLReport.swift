@@ -110,7 +110,9 @@ public struct HTMLReport {
     func flags(_ r: ProfileResult) -> String {
         var flags: [String] = []
         if !r.isLivenessDecision { flags.append(HTMLPage.flag("not a liveness decision", "bad")) }
-        if !r.gatesLeftOut.isEmpty { flags.append(HTMLPage.flag("gates left out: \(r.gatesLeftOut.joined(separator: ", "))")) }
+        var seen = Set<String>()
+        let leftOut = r.gatesLeftOut.filter { seen.insert($0).inserted }
+        if !leftOut.isEmpty { flags.append(HTMLPage.flag("gates left out: \(leftOut.joined(separator: ", "))")) }
         if let error = r.headlineError { flags.append(HTMLPage.flag(error)) }
         if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
         if r.calibrations.contains(where: { !$0.targetMet }) { flags.append(HTMLPage.flag("calibration target not met", "bad")) }

@@ -28,6 +28,8 @@ public struct SVGPlot {
     public struct Box: Equatable, Sendable {
         public var x0: Double, y0: Double, x1: Double, y1: Double
         public func overlaps(_ o: Box) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+        /// The box with `d` more on the left and right (tick labels keep a gap).
+        func widened(by d: Double) -> Box { Box(x0: x0 - d, y0: y0, x1: x1 + d, y1: y1) }
     }
 
     public static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
@@ -207,7 +209,7 @@ public struct SVGPlot {
         let (yt, yd) = Self.niceTicks(fr.yRange.0, fr.yRange.1)
         for t in xt {
             let x = fr.px(t), text = Self.tickText(t, decimals: xd, percent: false)
-            let b = Self.box(x: x, y: bottom + 14, text: text, fontSize: 10, anchor: "middle")
+            let b = Self.box(x: x, y: bottom + 14, text: text, fontSize: 10, anchor: "middle").widened(by: 4)
             guard !labels.boxes.contains(where: { $0.overlaps(b) }), b.x1 <= width, b.x0 >= 0 else { continue }
             svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(text, x: x, y: bottom + 14, anchor: "middle")
@@ -226,7 +228,7 @@ public struct SVGPlot {
     func gridPair(_ fr: Frame, x: Double, y: Double, xText: String, yText: String, _ labels: inout Labels) -> String {
         var svg = ""
         let bottom = fr.top + fr.plotH
-        let bx = Self.box(x: x, y: bottom + 14, text: xText, fontSize: 10, anchor: "middle")
+        let bx = Self.box(x: x, y: bottom + 14, text: xText, fontSize: 10, anchor: "middle").widened(by: 4)
         if !labels.boxes.contains(where: { $0.overlaps(bx) }) {
             svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(xText, x: x, y: bottom + 14, anchor: "middle")
@@ -346,13 +348,6 @@ public struct SVGPlot {
             y += groupGap
         }
         return svg + "</svg>"
-    }
-
-    static func number(_ v: Double) -> String {
-        if !v.isFinite { return v.isNaN ? "n/a" : (v > 0 ? "inf" : "-inf") }
-        let a = abs(v)
-        if a >= 1000 || (a < 0.01 && a > 0) { return String(format: "%.3g", v) }
-        return String(format: a >= 100 ? "%.0f" : (a >= 10 ? "%.1f" : "%.3f"), v)
     }
 
     public static func escape(_ s: String) -> String {
