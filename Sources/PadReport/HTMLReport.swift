@@ -162,7 +162,8 @@ public struct HTMLReport {
             let worst = rows.filter { $0.species != OutputSeparation.allSpecies && !$0.auc.isNaN }.map(\.auc).min() ?? .nan
             return (name, worst, rows)
         }.sorted { ($0.1.isNaN ? -1 : $0.1, $1.0) > ($1.1.isNaN ? -1 : $1.1, $0.0) }
-        guard !ranked.isEmpty, !species.isEmpty else { return "" }
+        // No table of dashes: an output table needs at least one AUC (both classes present).
+        guard !ranked.isEmpty, !species.isEmpty, outputs.contains(where: { !$0.auc.isNaN }) else { return "" }
         func cell(_ row: OutputSeparation.Row?) -> String {
             guard let row, !row.auc.isNaN else { return "-" }
             let arrow = row.direction == "lower-bona-fide" ? "&#8595;" : "&#8593;"
