@@ -58,5 +58,7 @@ let package = Package(
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
         .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles"]),
         .testTarget(name: "PadBenchTests", dependencies: ["PadBench"]),
+        // Runs the built `padbench` executable (exit codes, messages, files written).
+        .testTarget(name: "CLITests", dependencies: []),
     ]
 )

@@ -26,9 +26,10 @@ public final class FileSink: ByteSink {
     public let path: String
     private var descriptor: Int32
 
-    public init(path: String) throws {
+    /// - Parameter append: keep what the file holds and write after it (a resumed journal).
+    public init(path: String, append: Bool = false) throws {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0o644)
         if descriptor < 0 { throw ArchiveError.io(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
     }
 

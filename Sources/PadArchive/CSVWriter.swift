@@ -13,9 +13,9 @@ public final class CSVWriter {
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 20
 
-    public init(path: String) throws {
+    public init(path: String, append: Bool = false) throws {
         self.path = path
-        file = try FileSink(path: path)
+        file = try FileSink(path: path, append: append)
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 

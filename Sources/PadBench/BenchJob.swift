@@ -16,6 +16,12 @@ public struct BenchJob: Sendable {
     public var shard: Shard?
     public var showProgress: Bool
     public var commandLine: [String]
+    /// Replace a complete run already under `outputFolder`.
+    public var force = false
+    /// Continue the interrupted run in `<outputFolder>.partial`.
+    public var resume = false
+    /// Raised by Ctrl-C: measuring stops after the samples in flight.
+    public var interrupt: InterruptFlag?
 
     public init(dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
                 estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
@@ -37,9 +43,14 @@ public struct BenchJob: Sendable {
     /// outputs such as `luna.*` come from `import`, not from an estimator), plus every extra named
     /// (an unknown extra name is an error when building, so a typo never passes silently).
     public func estimatorNames(registry: EstimatorRegistry) -> [String] {
+        estimatorNames(registry: registry, profiles: profiles)
+    }
+
+    /// The same for some of the profiles (those sharing an option set); `extras` adds `--estimators`.
+    public func estimatorNames(registry: EstimatorRegistry, profiles: [Profile], extras: Bool = true) -> [String] {
         var names: [String] = []
         for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name) { names.append(name) }
-        for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) }
+        if extras { for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) } }
         return names
     }
 }

@@ -27,75 +27,157 @@ public struct BenchRunner: Sendable {
         public var table: MeasurementTable
         public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
         public var wallSeconds: Double
+        /// True when the run was interrupted: `folder` is then the partial folder, nothing was
+        /// decided, and `bench --resume` continues it.
+        public var interrupted = false
+        /// Samples taken over from an interrupted run (resume), not measured again.
+        public var resumedSamples = 0
+    }
+
+    /// Timing histograms of a run's steps, fed one sample's nanoseconds at a time.
+    struct StepTiming {
+        var decode = TimingHistogram(), total = TimingHistogram()
+        var steps: [TimingHistogram]
+        init(steps: Int) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
+
+        /// Only steps that ran count: a sample that failed to decode has no estimator time.
+        mutating func record(decode: UInt64, steps nanoseconds: [UInt64]) {
+            self.decode.record(nanoseconds: decode)
+            var sum = decode
+            for k in steps.indices where nanoseconds[k] > 0 {
+                steps[k].record(nanoseconds: nanoseconds[k])
+                sum += nanoseconds[k]
+            }
+            total.record(nanoseconds: sum)
+        }
     }
 
     public func run(_ job: BenchJob) async throws -> Outcome {
         let started = Date()
         let startNanoseconds = MonotonicClock.nanoseconds()
         let samples = job.shard.map { shard in job.dataset.samples.filter(shard.contains) } ?? job.dataset.samples
+        let (chains, built) = try measurementChains(job)
+        let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
+        let header = ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
+            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
 
-        var options = job.estimatorOptions
-        if job.profiles.contains(where: \.useDatasetFaceBox) { options.useDatasetFaceBox = true }
-        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
-        let built = try registry.build(job.estimatorNames(registry: registry), options: options)
-        let estimators = built.map(\.estimator)
-        let measurer = SampleMeasurer(estimators: estimators, decoder: ImageDecoder(maxPixels: job.maxPixels))
-
-        try FileManager.default.createDirectory(atPath: job.outputFolder, withIntermediateDirectories: true)
-        let folder = job.outputFolder
-        let samplesCSV = try CSVWriter(path: folder + "/samples.csv")
-        let columns = measurer.columns
-        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "subject", "status", "error"] + columns
-                                + ["decode_ns"] + estimators.map { "\($0.name)_ns" })
-
-        var table = MeasurementTable(columns: columns)
-        table.reserveCapacity(samples.count)
-        var decodeTiming = TimingHistogram(), totalTiming = TimingHistogram()
-        var estimatorTiming = Array(repeating: TimingHistogram(), count: estimators.count)
-        var progress = ProgressReporter(total: samples.count, label: "measure", enabled: job.showProgress)
-        let measureStart = MonotonicClock.nanoseconds()
-        try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency).run(samples) { outcome in
-            let sample = samples[outcome.index]
-            var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
-                       outcome.status.code, outcome.status.message]
-            row.reserveCapacity(row.count + outcome.values.count + 1 + estimators.count)
-            for value in outcome.values { row.append(CSVFormat.number(value)) }
-            row.append(String(outcome.decodeNanoseconds))
-            for ns in outcome.estimatorNanoseconds { row.append(String(ns)) }
-            try samplesCSV.writeRow(row)
-            table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
-                         subject: sample.subject)
-            // Timing counts only steps that ran: a sample that failed to decode has no estimator time.
-            decodeTiming.record(nanoseconds: outcome.decodeNanoseconds)
-            var total = outcome.decodeNanoseconds
-            for k in estimators.indices where outcome.estimatorNanoseconds[k] > 0 {
-                estimatorTiming[k].record(nanoseconds: outcome.estimatorNanoseconds[k])
-                total += outcome.estimatorNanoseconds[k]
+        let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
+        let folder = runFolder.work
+        do {
+            try Data(try JSONEncoder().encode(job.commandLine)).write(to: URL(fileURLWithPath: folder + "/command.json"))
+            var table = MeasurementTable(columns: measurer.columns)
+            table.reserveCapacity(samples.count)
+            var timing = StepTiming(steps: measurer.estimators.count)
+            let resumed = runFolder.resuming ? try Self.takeOver(folder + "/samples.csv", header: header, samples: samples,
+                                                                 into: &table, timing: &timing) : 0
+            let samplesCSV = try CSVWriter(path: folder + "/samples.csv", append: resumed > 0)
+            if resumed == 0 { try samplesCSV.writeRow(header) }
+            var progress = ProgressReporter(total: samples.count - resumed, label: "measure", enabled: job.showProgress)
+            let measureStart = MonotonicClock.nanoseconds()
+            var lastFlush = measureStart
+            let interrupt = job.interrupt
+            try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
+                .run(Array(samples[resumed...]), firstIndex: resumed, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
+                    let sample = samples[outcome.index]
+                    try samplesCSV.writeRow(Self.row(sample, outcome))
+                    table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
+                                 subject: sample.subject)
+                    timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
+                    progress.advance(failed: !outcome.status.isOK)
+                    // The journal: rows reach the file at least twice a second, so kill -9 loses
+                    // at most the samples of the last half second.
+                    let now = MonotonicClock.nanoseconds()
+                    if now - lastFlush > 500_000_000 { try samplesCSV.flush(); lastFlush = now }
+                }
+            progress.finish()
+            try samplesCSV.close()
+            let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
+            if table.count < samples.count {
+                runFolder.suspend()
+                return Outcome(folder: folder, archivePath: "", results: [], table: table, timing: [],
+                               wallSeconds: Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9, interrupted: true,
+                               resumedSamples: resumed)
             }
-            totalTiming.record(nanoseconds: total)
-            progress.advance(failed: !outcome.status.isOK)
+
+            // Decide and score.
+            let decisions = try CSVWriter(path: folder + "/decisions.csv")
+            let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+            try decisions.close()
+            let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
+            let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
+            let manifest = Self.manifest(job, samples: samples, measurer: measurer, built: built, table: table, started: started,
+                                         wallSeconds: wallSeconds, resumed: resumed)
+            try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: steps,
+                                                      profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+            try FileManager.default.removeItem(atPath: folder + "/command.json")
+            try runFolder.commit()
+            return Outcome(folder: runFolder.final, archivePath: runFolder.final + "/results.tar.zst", results: results, table: table,
+                           timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
+        } catch {
+            // A failed write (full disk, read-only target) leaves nothing half-written behind; an
+            // interrupted run keeps its partial folder to resume.
+            if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
+            throw error
         }
-        progress.finish()
-        try samplesCSV.close()
-        let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
+    }
 
-        // Decide and score.
-        let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
-        try decisions.close()
+    /// One `samples.csv` row.
+    static func row(_ sample: Sample, _ outcome: SampleOutcome) -> [String] {
+        var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
+                   outcome.status.code, outcome.status.message]
+        row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
+        for value in outcome.values { row.append(CSVFormat.number(value)) }
+        row.append(String(outcome.decodeNanoseconds))
+        for ns in outcome.estimatorNanoseconds { row.append(String(ns)) }
+        return row
+    }
 
-        var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [
-            ("decode", decodeTiming.summary(wallSeconds: measureSeconds), 0)
-        ]
-        for (k, estimator) in estimators.enumerated() {
-            let cold = built[k].coldStart.components
-            let coldNanoseconds = UInt64(cold.seconds) * 1_000_000_000 + UInt64(cold.attoseconds / 1_000_000_000)
-            timing.append((estimator.name, estimatorTiming[k].summary(wallSeconds: measureSeconds), coldNanoseconds))
+    /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last line
+    /// is cut off) are taken over when they are the first samples of this dataset in order and
+    /// the columns are this run's; the file is truncated to them. Returns how many were taken.
+    static func takeOver(_ path: String, header: [String], samples: [Sample], into table: inout MeasurementTable,
+                         timing: inout StepTiming) throws -> Int {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        if let lastNewline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((lastNewline + 1)...) } else { bytes = [] }
+        let journal = try CSVTable(bytes: bytes, path: path)
+        guard journal.header == header else {
+            throw EvaluationError("\(path): the interrupted run measured other outputs (\(journal.header.count) columns, this run \(header.count)); start over with --force")
         }
-        timing.append(("sample_total", totalTiming.summary(wallSeconds: measureSeconds), 0))
+        let taken = try MeasurementTable(samplesCSV: bytes, path: path)
+        guard taken.count <= samples.count, zip(taken.ids, samples).allSatisfy({ $0 == $1.id }) else {
+            throw EvaluationError("\(path): the interrupted run's samples are not this dataset's first samples in order; start over with --force")
+        }
+        let decode = try journal.requireColumn("decode_ns")
+        for (i, record) in journal.records.enumerated() {
+            table.append(id: taken.ids[i], label: taken.labels[i], split: taken.splits[i], status: taken.statuses[i],
+                         values: taken.values.map { $0[i] }, subject: taken.subject(i))
+            let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
+            timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return taken.count
+    }
 
-        let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        let manifest = RunManifest(
+    static func timingSteps(_ timing: StepTiming, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
+                            seconds: Double) -> [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] {
+        var steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [("decode", timing.decode.summary(wallSeconds: seconds), 0)]
+        for k in measurer.estimators.indices {
+            steps.append((measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
+        }
+        steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
+        return steps
+    }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let parts = duration.components
+        return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
+    }
+
+    static func manifest(_ job: BenchJob, samples: [Sample], measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
+                         table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int) -> RunManifest {
+        var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
+        if resumed > 0 { counts["resumed_samples"] = resumed }
+        return RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: Conventions.current,
@@ -103,25 +185,50 @@ public struct BenchRunner: Sendable {
                            fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
                            shard: job.shard?.description ?? "",
                            wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
-            estimators: built.map { b in
-                let cold = b.coldStart.components
+            estimators: zip(built, measurer.stepNames).map { b, step in
+                let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
                 return RunManifest.Estimator(
-                    name: b.estimator.name, version: b.estimator.version, parameters: b.estimator.parameters,
+                    name: step, version: b.estimator.version, parameters: b.estimator.parameters,
                     outputs: b.estimator.outputs.map {
-                        .init(name: "\(b.estimator.name).\($0.name)", unit: $0.unit, minimum: $0.minimum.isFinite ? $0.minimum : nil,
+                        .init(name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit, minimum: $0.minimum.isFinite ? $0.minimum : nil,
                               maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
                     },
-                    coldStartNanoseconds: UInt64(cold.seconds) * 1_000_000_000 + UInt64(cold.attoseconds / 1_000_000_000))
+                    coldStartNanoseconds: nanoseconds(b.coldStart))
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
             times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
                          wallSeconds: wallSeconds),
-            counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount])
-        let archivePath = try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: timing,
-                                                                    profiles: job.profiles,
-                                                                    streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(folder: folder, archivePath: archivePath, results: results, table: table, timing: timing, wallSeconds: wallSeconds)
+            counts: counts)
+    }
+
+    /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,
+    /// and so the eyes, the quality region and the PAD crop).
+    static let optionDependent: Set<String> = ["face", "eyes", "quality", "pad"]
+
+    /// The default chain (what profiles without options read, plus `--estimators`, plus what
+    /// does not depend on options) and one chain per other option set, each measured once.
+    func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
+        let options = job.estimatorOptions
+        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
+        let keys = Array(Set(job.profiles.map(\.optionsKey)).filter { !$0.isEmpty }).sorted()
+        var defaultNames = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
+        var variants: [(key: String, names: [String])] = []
+        for key in keys {
+            let names = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
+            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) { defaultNames.append(name) }
+            variants.append((key, names.filter(Self.optionDependent.contains)))
+        }
+        var built = try registry.build(defaultNames, options: options)
+        var chains = [SampleMeasurer.Chain(estimators: built.map(\.estimator))]
+        for variant in variants where !variant.names.isEmpty {
+            var variantOptions = options
+            variantOptions.useDatasetFaceBox = variant.key == "dataset_box"
+            let chain = try registry.build(variant.names, options: variantOptions)
+            built += chain
+            chains.append(.init(suffix: variant.key, estimators: chain.map(\.estimator)))
+        }
+        return (chains, built)
     }
 }
 

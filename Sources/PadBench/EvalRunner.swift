@@ -248,8 +248,10 @@ extension EvalRunner {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
-            throw EvaluationError("\(archivePath): not a padbench bench archive (no samples.csv or manifest.json)")
+            throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
         }
+        // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
+        _ = try StoredRun(path: archivePath).verifiedSamples()
         let previous = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         let samplesBytes = try archive.entry(named: "samples.csv")
         let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")

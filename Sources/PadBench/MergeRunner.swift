@@ -35,6 +35,7 @@ public struct MergeRunner: Sendable {
             guard archive.contains("manifest.json"), archive.contains("samples.csv") else {
                 throw EvaluationError("\(path): not a padbench bench archive")
             }
+            _ = try StoredRun(path: path).verifiedSamples()
             let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
             guard manifest.kind == "bench" else { throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards") }
             manifests.append(manifest)

@@ -25,7 +25,12 @@ public struct OrderedMeasurement: Sendable {
         self.window = max(self.concurrency, window ?? self.concurrency * 8)
     }
 
-    public func run(_ samples: [Sample], consume: (SampleOutcome) throws -> Void) async throws {
+    /// - Parameters:
+    ///   - shouldStop: checked before each new sample is started; once true, no sample starts,
+    ///     the ones in flight finish, and those that can be handed over in order are (Ctrl-C).
+    ///   - firstIndex: the index the first sample gets in outcomes (a resumed run's offset).
+    public func run(_ samples: [Sample], firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
+                    consume: (SampleOutcome) throws -> Void) async throws {
         let measurer = self.measurer
         try await withThrowingTaskGroup(of: SampleOutcome.self) { group in
             var nextToStart = 0
@@ -33,10 +38,14 @@ public struct OrderedMeasurement: Sendable {
             var running = 0
             var buffer: [Int: SampleOutcome] = [:]
             func startMore() {
-                while running < concurrency, nextToStart < samples.count, nextToStart < nextToConsume + window {
+                while running < concurrency, nextToStart < samples.count, nextToStart < nextToConsume + window, !shouldStop() {
                     let index = nextToStart
                     let sample = samples[index]
-                    group.addTask { measurer.measure(sample, index: index) }
+                    group.addTask {
+                        var outcome = measurer.measure(sample, index: index)
+                        outcome.index = index
+                        return outcome
+                    }
                     nextToStart += 1
                     running += 1
                 }
@@ -45,7 +54,8 @@ public struct OrderedMeasurement: Sendable {
             while let outcome = try await group.next() {
                 running -= 1
                 buffer[outcome.index] = outcome
-                while let ready = buffer.removeValue(forKey: nextToConsume) {
+                while var ready = buffer.removeValue(forKey: nextToConsume) {
+                    ready.index += firstIndex
                     try consume(ready)
                     nextToConsume += 1
                 }

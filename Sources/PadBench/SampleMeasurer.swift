@@ -12,30 +12,60 @@ import PadImage
 /// Never throws: a decode failure or an estimator error becomes the sample's status, and values
 /// the estimators did not reach stay NaN, so counts always add up.
 public struct SampleMeasurer: Sendable {
-    public let estimators: [any Estimator]
-    public let decoder: ImageDecoder
-    /// Column of the first output of each estimator in `SampleOutcome.values`.
-    let firstColumn: [Int]
-    /// `<estimator>.<output>` per estimator, computed once rather than per sample.
-    let fullNames: [[String]]
-    public let columnCount: Int
-
-    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder()) {
-        self.estimators = estimators
-        self.decoder = decoder
-        var offsets: [Int] = []
-        var total = 0
-        for estimator in estimators {
-            offsets.append(total)
-            total += estimator.outputs.count
+    /// One estimator chain per option set: the default chain (suffix "") and, for profiles with
+    /// options (`face: {use_dataset_box: true}`), a chain of the estimators those options change,
+    /// measured on the same decoded image with their own face, eyes and outputs. Columns of a
+    /// chain with suffix `s` are `<estimator>.<output>@s`, so each profile reads the measurements
+    /// of its own options and no other profile sees them.
+    public struct Chain: Sendable {
+        public var suffix: String
+        public var estimators: [any Estimator]
+        public init(suffix: String = "", estimators: [any Estimator]) {
+            self.suffix = suffix
+            self.estimators = estimators
         }
-        self.firstColumn = offsets
-        self.fullNames = estimators.map(\.outputNames)
-        self.columnCount = total
     }
 
-    /// Full output names in column order (`face.count`, ..., `quality.sharpness`).
-    public var columns: [String] { estimators.flatMap(\.outputNames) }
+    public let chains: [Chain]
+    public let decoder: ImageDecoder
+    /// Every estimator of every chain, in column order (timing is indexed by this list).
+    public let estimators: [any Estimator]
+    /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
+    public let stepNames: [String]
+    /// Column of the first output of each estimator in `SampleOutcome.values`.
+    let firstColumn: [Int]
+    /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
+    let fullNames: [[String]]
+    public let columnCount: Int
+    /// Full output names in column order (`face.count`, ..., `face.count@dataset_box`, ...).
+    public let columns: [String]
+
+    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder()) {
+        self.init(chains: [Chain(estimators: estimators)], decoder: decoder)
+    }
+
+    public init(chains: [Chain], decoder: ImageDecoder = ImageDecoder()) {
+        self.chains = chains
+        self.decoder = decoder
+        var offsets: [Int] = [], names: [[String]] = [], steps: [String] = [], columns: [String] = []
+        var total = 0
+        for chain in chains {
+            let tag = chain.suffix.isEmpty ? "" : "@" + chain.suffix
+            for estimator in chain.estimators {
+                offsets.append(total)
+                total += estimator.outputs.count
+                names.append(estimator.outputNames)
+                steps.append(estimator.name + tag)
+                columns += estimator.outputNames.map { $0 + tag }
+            }
+        }
+        self.estimators = chains.flatMap(\.estimators)
+        self.firstColumn = offsets
+        self.fullNames = names
+        self.stepNames = steps
+        self.columnCount = total
+        self.columns = columns
+    }
 
     public func measure(_ sample: Sample, index: Int) -> SampleOutcome {
         var values = [Double](repeating: .nan, count: columnCount)
@@ -50,34 +80,38 @@ public struct SampleMeasurer: Sendable {
                                  estimatorNanoseconds: estimatorNanoseconds)
         }
         let decodeNanoseconds = MonotonicClock.nanoseconds() - decodeStart
+        func failed(_ status: SampleStatus) -> SampleOutcome {
+            SampleOutcome(index: index, status: status, values: values, decodeNanoseconds: decodeNanoseconds,
+                          estimatorNanoseconds: estimatorNanoseconds)
+        }
 
-        var input = EstimatorInput(sample: sample, image: image)
-        for (k, estimator) in estimators.enumerated() {
-            let start = MonotonicClock.nanoseconds()
-            let result: [Double]
-            do {
-                result = try estimator.measure(&input)
-            } catch {
+        var k = 0
+        var gray: GrayPlane?
+        for chain in chains {
+            var input = EstimatorInput(sample: sample, image: image)
+            input.gray = gray
+            for estimator in chain.estimators {
+                let start = MonotonicClock.nanoseconds()
+                let result: [Double]
+                do {
+                    result = try estimator.measure(&input)
+                } catch {
+                    estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
+                    return failed(.failed(code: error.kind.rawValue, message: "\(stepNames[k]): \(error.message)"))
+                }
                 estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
-                return SampleOutcome(index: index,
-                                     status: .failed(code: error.kind.rawValue, message: "\(estimator.name): \(error.message)"),
-                                     values: values, decodeNanoseconds: decodeNanoseconds,
-                                     estimatorNanoseconds: estimatorNanoseconds)
+                guard result.count == estimator.outputs.count else {
+                    return failed(.failed(code: EstimatorFailure.Kind.estimatorError.rawValue,
+                                          message: "\(stepNames[k]): returned \(result.count) values for \(estimator.outputs.count) outputs"))
+                }
+                let base = firstColumn[k], names = fullNames[k]
+                for j in 0..<result.count {
+                    values[base + j] = result[j]
+                    input.outputs[names[j]] = result[j]
+                }
+                k += 1
             }
-            estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
-            let outputs = estimator.outputs
-            guard result.count == outputs.count else {
-                return SampleOutcome(index: index,
-                                     status: .failed(code: EstimatorFailure.Kind.estimatorError.rawValue,
-                                                     message: "\(estimator.name): returned \(result.count) values for \(outputs.count) outputs"),
-                                     values: values, decodeNanoseconds: decodeNanoseconds,
-                                     estimatorNanoseconds: estimatorNanoseconds)
-            }
-            let base = firstColumn[k], names = fullNames[k]
-            for j in 0..<result.count {
-                values[base + j] = result[j]
-                input.outputs[names[j]] = result[j]
-            }
+            gray = input.gray
         }
         return SampleOutcome(index: index, status: .ok, values: values, decodeNanoseconds: decodeNanoseconds,
                              estimatorNanoseconds: estimatorNanoseconds)

@@ -13,7 +13,7 @@ public enum TerminalTables {
             let bpcer = p.map { rate($0.bpcer) } ?? "n/a"
             let metrics = set.split == r.reported.split ? r.scoreMetrics : nil
             let eer = metrics.map { "\(RateText.percent($0.eer.value)) at \(RateText.threshold(r.shownThreshold($0.eer.threshold)))" } ?? "-"
-            let threshold = r.calibrations.first.map { RateText.threshold(r.shownThreshold($0.threshold)) } ?? ""
+            let threshold = r.scoreThreshold.map { RateText.threshold(r.shownThreshold($0)) } ?? ""
             return [r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
                     p?.apcerMaxSpecies ?? "", bpcer, threshold, eer]
         }

@@ -8,17 +8,18 @@ import PadImage
 /// ```swift
 /// let face = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4")
 /// var input = EstimatorInput(sample: sample, image: image)
-/// let values = try face.measure(&input)      // input.face is now the largest face
+/// let values = try face.measure(&input)      // input.face is now the best-supported face
 /// ```
 /// Outputs (NaN when no face is found, except `count`):
 /// - `count`: grouped detections (OpenCV `detectMultiScale`, scale factor 1.1, 3 neighbours,
 ///   minimum face size max(24, 8% of the shorter image side)).
-/// - `x`, `y`, `width`, `height`: the largest face's box in pixels.
+/// - `x`, `y`, `width`, `height`: the chosen face's box in pixels: the detection with the most
+///   neighbours (ties: larger area, then leftmost).
 /// - `border_px`: min(x, y, W - x - width, H - y - height), negative when the box leaves the frame.
 /// - `size_ratio`: max(width, height) / min(W, H) (Innovatrics DOT's face size ratio).
 /// - `center_offset`: distance from the box centre to the image centre over half the image
 ///   diagonal (0 centred, 1 in a corner).
-/// - `neighbors`: raw windows supporting the largest face (detector confidence).
+/// - `neighbors`: raw windows supporting the chosen face (detector confidence).
 /// - `source`: 0 detector, 1 dataset box (`useDatasetBox` and the sample has one).
 public struct FaceEstimator: Estimator {
     public let name = "face"
@@ -31,10 +32,10 @@ public struct FaceEstimator: Estimator {
 
     public let outputs: [OutputDescriptor] = [
         .init(name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none, summary: "grouped cascade detections"),
-        .init(name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "largest face, left"),
-        .init(name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "largest face, top"),
-        .init(name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "largest face, width"),
-        .init(name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "largest face, height"),
+        .init(name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), left"),
+        .init(name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), top"),
+        .init(name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), width"),
+        .init(name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), height"),
         .init(name: "border_px", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .higherIsBetter, summary: "smallest distance to a frame edge"),
         .init(name: "size_ratio", unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "max(w, h) / shorter image side"),
         .init(name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter, summary: "centre distance / half diagonal"),
@@ -65,10 +66,13 @@ public struct FaceEstimator: Estimator {
             if input.gray == nil { input.gray = GrayPlane(input.image) }
             let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
             let found = detector.detect(in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum))
-            guard let largest = found.max(by: { ($0.width * $0.height, -$0.x) < ($1.width * $1.height, -$1.x) }) else {
+            // The best-supported face: most neighbours (raw windows that agree), ties by area, then
+            // leftmost. Background false positives are usually small clusters; choosing the largest
+            // box picked them over the real face (sample image 000008: 5 neighbours vs 40).
+            guard let best = found.max(by: { ($0.neighbors, $0.width * $0.height, -$0.x) < ($1.neighbors, $1.width * $1.height, -$1.x) }) else {
                 return [0] + Array(repeating: .nan, count: outputs.count - 2) + [0]
             }
-            (box, count, neighbors, source) = (largest.box, Double(found.count), Double(largest.neighbors), 0)
+            (box, count, neighbors, source) = (best.box, Double(found.count), Double(best.neighbors), 0)
         }
         input.face = box
         let border = min(box.x, box.y, Double(width) - box.x - box.width, Double(height) - box.y - box.height)

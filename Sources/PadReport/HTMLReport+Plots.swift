@@ -6,9 +6,7 @@ extension HTMLReport {
     /// The threshold the profile decides at on its swept score (calibrated, or the fixed gate on
     /// the score output), in the curve's bona-fide-high scale.
     static func operatingThreshold(_ r: ProfileResult) -> Double? {
-        guard let score = r.scoreMetrics?.score else { return nil }
-        if let c = r.calibrations.first(where: { $0.output == score }) { return c.threshold }
-        return r.profile.gates.first { $0.output == score && $0.calibration == nil && !$0.isSkipped && $0.threshold.isFinite }?.threshold
+        r.scoreThreshold.flatMap { $0.isFinite ? $0 : nil }
     }
 
     mutating func profilePlots(_ r: ProfileResult) -> String {

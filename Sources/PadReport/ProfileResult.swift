@@ -182,6 +182,13 @@ public struct ProfileResult: Sendable {
         return true
     }
 
+    /// The operating threshold on the swept score: the calibrated one, or the fixed threshold of a
+    /// `ge` gate on the score output; nil when the profile has neither.
+    public var scoreThreshold: Double? {
+        if let calibrated = calibrations.first { return calibrated.threshold }
+        return profile.gates.first { $0.output == profile.score && $0.calibration == nil && !$0.isSkipped && $0.comparison == .ge }?.threshold
+    }
+
     /// A threshold as the user's score file states it.
     public func shownThreshold(_ t: Double) -> Double { t * thresholdSign }
 }

@@ -45,7 +45,7 @@ public enum ReportTables {
         } else {
             row += Array(repeating: "", count: 17)
         }
-        let thresholdText = r.calibrations.first.map { n(r.shownThreshold($0.threshold)) } ?? ""
+        let thresholdText = r.scoreThreshold.map { n(r.shownThreshold($0)) } ?? ""
         let criterion = r.calibrations.first.map { "calibrated \($0.target) on \($0.split)" } ?? "profile gates"
         let met = r.calibrations.isEmpty ? "" : (r.calibrations.allSatisfy(\.targetMet) ? "1" : "0")
         var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes

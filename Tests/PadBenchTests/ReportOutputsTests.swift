@@ -91,8 +91,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/nope"))
     }
 
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/padbench").path
+    /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
+    static let binary: String = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path) && folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("padbench").path
+    }()
 
     static func padbench(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
         let process = Process()

@@ -63,3 +63,26 @@ import Testing
         }
     }
 }
+
+/// The face the measurements are taken on: the best-supported detection, not the largest.
+@Suite struct FaceChoiceTests {
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("datasets/sample").path
+
+    /// Sample image 000008 has two detections: a larger background box with 5 neighbours and the
+    /// face with 40 (its box equals the manifest's face box, 238.3, 107.1, 70.1 x 70.1, to a pixel).
+    /// The largest-box rule measured the background; the support rule measures the face.
+    @Test func mostNeighboursWinsOverLargestBox() throws {
+        let path = Self.sample + "/eval/bonafide/000008.jpg"
+        let image = try ImageDecoder().decode(fileAt: path)
+        let detections = FaceEyesTests.face.detector.detect(in: GrayPlane(image), scaleFactor: 1.1, minNeighbors: 3, minSize: (38, 38))
+        #expect(detections.count == 2)
+        let largest = detections.max { $0.width * $0.height < $1.width * $1.height }!
+        #expect(largest.neighbors == 5)
+        var input = EstimatorInput(sample: Sample(id: "000008", path: path, label: .bonaFide), image: image)
+        let values = try FaceEyesTests.face.measure(&input)
+        let named = Dictionary(uniqueKeysWithValues: zip(FaceEyesTests.face.outputNames, values))
+        #expect(named["face.neighbors"] == 40 && named["face.count"] == 2)
+        #expect(abs(named["face.x"]! - 238.3) < 1 && abs(named["face.y"]! - 107.1) < 1 && abs(named["face.width"]! - 70.1) < 1)
+    }
+}

@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
     )
 
     @Option(name: .long, help: "Dataset folder (directory tree or manifest.csv).")
-    var dataset: String
+    var dataset: String?
 
     @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
     var layout: DatasetLayout?
@@ -62,7 +62,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "No progress display.")
     var quiet = false
 
+    @Flag(help: "Replace a complete run (or discard an interrupted one) under --out.")
+    var force = false
+
+    @Option(help: "Continue the interrupted run RUN (its folder RUN.partial) with the options it was started with.")
+    var resume: String?
+
     func validate() throws {
+        if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
+        if resume != nil && (dataset != nil || out != nil || force) {
+            throw ValidationError("--resume RUN takes no --dataset, --out or --force: it continues with the options the run was started with")
+        }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
         guard externalTimeout.isFinite && externalTimeout > 0 else { throw ValidationError("--external-timeout must be a positive number of seconds") }
@@ -70,6 +80,27 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let resume {
+            var original = try Self.startedWith(resume)
+            original.out = resume
+            try await original.execute(resuming: true)
+        } else {
+            try await execute(resuming: false)
+        }
+    }
+
+    /// The command an interrupted run was started with (`RUN.partial/command.json`).
+    static func startedWith(_ run: String) throws -> BenchCommand {
+        let path = run + ".partial/command.json"
+        let arguments = try CommandSupport.atRunTime { try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path))) }
+        guard let bench = arguments.firstIndex(of: "bench") else { throw RuntimeFailure("\(path): not a bench command line") }
+        do { return try BenchCommand.parse(arguments[(bench + 1)...].filter { $0 != "--force" }) } catch {
+            throw RuntimeFailure("\(path): cannot read the original command line: \(error)")
+        }
+    }
+
+    func execute(resuming: Bool) async throws {
+        guard let dataset else { throw ValidationError("give --dataset DIR") }
         let loaded = try CommandSupport.loadDataset(dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
         let profileList = try CommandSupport.loadProfiles(profiles)
         let shardValue = shard
@@ -85,7 +116,22 @@ struct BenchCommand: AsyncParsableCommand {
         if model != nil && !extras.contains("pad") { extras.append("pad") }
         var withExternals = job
         withExternals.extraEstimators = extras
+        withExternals.force = force
+        withExternals.resume = resuming
+        let interrupt = InterruptFlag()
+        withExternals.interrupt = interrupt
+        interrupt.watchSignals()
         let outcome = try await CommandSupport.atRunTime { try await BenchRunner().run(withExternals) }
+        interrupt.stopWatching()
+        if outcome.interrupted {
+            FileHandle.standardError.write(Data("""
+                padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; the measured rows are in \(outcome.folder)
+                resume with: padbench bench --resume \(folder)
+
+                """.utf8))
+            throw ExitCode(130)
+        }
+        if outcome.resumedSamples > 0 { print("resumed: \(outcome.resumedSamples) samples taken over from the interrupted run, \(outcome.table.count - outcome.resumedSamples) measured now") }
         print(TerminalTables.benchSummary(outcome))
         CommandSupport.printWarnings(outcome.results)
     }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// The built `padbench` executable run as a user runs it: exit codes, messages and files.
+/// Policy: 0 success; a runtime error (missing file, bad data) exits 1 with one line and no usage
+/// text; 64 only for a wrong command line; `compare` exits 1 on a regression and 2 when the runs
+/// cannot be compared.
+@Suite struct CommandLineTests {
+    /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
+    static let executable: String = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path) && folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("padbench").path
+    }()
+
+    struct Result { var status: Int32; var out: String; var err: String }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile(), errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func folder(_ name: String = #function) -> String {
+        let path = NSTemporaryDirectory() + "padbench-cli-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// 20 bona fide and 20 attacks of two species; `raise` is added to the replay attacks.
+    static func scores(_ path: String, raise: Double = 0) {
+        var text = "id,label,species,score\n"
+        for i in 0..<20 { text += "bf\(i),bonafide,,\(0.5 + Double(i) * 0.025)\n" }
+        for i in 0..<10 { text += "p\(i),attack,print,\(0.05 + Double(i) * 0.03)\n" }
+        for i in 0..<10 { text += "r\(i),attack,replay,\(0.06 + Double(i) * 0.03 + raise)\n" }
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func compareOfScoreRunsFailsOnARealRegressionAndPassesOnItself() throws {
+        let dir = Self.folder()
+        Self.scores(dir + "/base.csv")
+        Self.scores(dir + "/new.csv", raise: 0.3)
+        #expect(try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.45", "--out", dir + "/base"]).status == 0)
+        #expect(try Self.run(["eval", "--scores", dir + "/new.csv", "--threshold", "0.45", "--out", dir + "/new"]).status == 0)
+        let same = try Self.run(["compare", dir + "/base", dir + "/base"])
+        #expect(same.status == 0 && same.out.contains("no regression"))
+        let worse = try Self.run(["compare", dir + "/base", dir + "/new"])
+        #expect(worse.status == 1, "\(worse.out)\(worse.err)")
+        #expect(worse.out.contains("REGRESSION: scores apcer[replay]"))
+        let json = try Self.run(["compare", dir + "/base", dir + "/new", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as! [String: Any]
+        #expect(object["regressed"] as? Bool == true && object["paired"] as? Bool == true)
+        // A profile decided differently under the same name: not comparable.
+        #expect(try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.6", "--out", dir + "/other"]).status == 0)
+        let other = try Self.run(["compare", dir + "/base", dir + "/other"])
+        #expect(other.status == 2 && other.err.contains("decides differently"))
+        // Nothing gated: latency only, on score runs without timing.
+        #expect(try Self.run(["compare", dir + "/base", dir + "/base", "--gate", "latency"]).status == 2)
+    }
+
+    @Test func runtimeErrorsAreOneLineWithoutUsage() throws {
+        let dir = Self.folder()
+        let missing = try Self.run(["eval", "--scores", dir + "/nope.csv", "--out", dir + "/r"])
+        #expect(missing.status == 1 && missing.err.contains("nope.csv") && !missing.err.contains("Usage:"))
+        #expect(missing.err.split(separator: "\n").count == 1)
+        try "id,label,species,score\na,bonafide,,0.5\nb,maybe,,0.2\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
+        let bad = try Self.run(["eval", "--scores", dir + "/bad.csv", "--out", dir + "/r"])
+        #expect(bad.status == 1 && bad.err.contains("bad.csv:3") && !bad.err.contains("Usage:"))
+        let compare = try Self.run(["compare", dir + "/nope", dir + "/nope"])
+        #expect(compare.status == 2 && !compare.err.contains("Usage:"))
+        let dataset = try Self.run(["bench", "--dataset", dir + "/no-such-dataset", "--out", dir + "/b"])
+        #expect(dataset.status == 1 && !dataset.err.contains("Usage:"))
+    }
+
+    @Test func wrongCommandLinesAreUsageErrors() throws {
+        let dir = Self.folder()
+        Self.scores(dir + "/s.csv")
+        for arguments in [["eval", "--scores", dir + "/s.csv", "--threshold", "nan", "--out", dir + "/r"],
+                          ["eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--criterion", "eer", "--out", dir + "/r"],
+                          ["eval", "--scores", dir + "/s.csv", "--criterion", "bpcer@apcer=nan", "--out", dir + "/r"],
+                          ["compare", dir, dir, "--rate-tolerance", "nan"],
+                          ["compare", dir, dir, "--latency-ratio", "0.5"],
+                          ["compare", dir, dir, "--min-samples", "0"],
+                          ["bench", "--dataset", dir, "--concurrency", "0"],
+                          ["bench", "--dataset", dir, "--concurrency", "-2"],
+                          ["bench", "--dataset", dir, "--max-pixels", "0"],
+                          ["bench", "--dataset", dir, "--shard", "3/2"]] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 64, "\(arguments): exit \(result.status) \(result.err)")
+        }
+    }
+
+    /// `show --json` has numbers as numbers, from the typed results.
+    @Test func showJSONIsTyped() throws {
+        let dir = Self.folder()
+        Self.scores(dir + "/s.csv")
+        #expect(try Self.run(["eval", "--scores", dir + "/s.csv", "--out", dir + "/r"]).status == 0)
+        let shown = try Self.run(["show", dir + "/r", "--json"])
+        #expect(shown.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(shown.out.utf8)) as! [String: Any]
+        let profiles = (object["results"] as! [String: Any])["profiles"] as! [[String: Any]]
+        let bpcer = (profiles[0]["reported"] as! [String: Any])["bpcer"] as! [String: Any]
+        #expect(bpcer["errors"] is NSNumber && bpcer["value"] is NSNumber && !(bpcer["value"] is String))
+    }
+}
