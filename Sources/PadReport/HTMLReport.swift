@@ -92,7 +92,7 @@ public struct HTMLReport {
             }
             let eer = r.scoreMetrics.map { m in
                 "\(Self.pct(m.eer.value)) at \(Self.e(RateText.threshold(r.shownThreshold(m.eer.threshold))))"
-                    + (b?.eer.map { "<br><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>" } ?? "")
+                    + (b?.eer.map { "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>" } ?? "")
             } ?? "-"
             return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource), flags(r)]
         }
@@ -100,9 +100,9 @@ public struct HTMLReport {
     }
 
     static func intervalLines(_ cp: (low: Double, high: Double), _ boot: ProfileResult.Interval?, _ b: ProfileResult.SubjectIntervals?) -> String {
-        var html = "<br><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
+        var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
         if let boot, let b {
-            html += "<br><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+            html += "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
         }
         return html
     }
@@ -117,7 +117,7 @@ public struct HTMLReport {
         if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
         if r.calibrations.contains(where: { !$0.targetMet }) { flags.append(HTMLPage.flag("calibration target not met", "bad")) }
         for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet { flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach")) }
-        return flags.isEmpty ? HTMLPage.flag("none", "ok") : flags.joined(separator: "<br>")
+        return flags.isEmpty ? HTMLPage.flag("none", "ok") : flags.joined(separator: "<br/>")
     }
 
     func howToRead() -> String {
@@ -167,7 +167,7 @@ public struct HTMLReport {
         func cell(_ row: OutputSeparation.Row?) -> String {
             guard let row, !row.auc.isNaN else { return "-" }
             let arrow = row.direction == "lower-bona-fide" ? "&#8595;" : "&#8593;"
-            return "\(RateText.fixed(row.auc, 3)) \(arrow)<br><span class=\"ci\">EER \(Self.pct(row.eer))</span>"
+            return "\(RateText.fixed(row.auc, 3)) \(arrow)<br/><span class=\"ci\">EER \(Self.pct(row.eer))</span>"
         }
         let rows = ranked.enumerated().map { k, entry -> [String] in
             [String(k + 1), Self.e(entry.0), entry.1.isNaN ? "-" : RateText.fixed(entry.1, 3)]
