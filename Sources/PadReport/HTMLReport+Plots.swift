@@ -60,9 +60,17 @@ extension HTMLReport {
         let axis = r.thresholdSign < 0 ? "threshold (negated file score: accept when >= threshold)" : "threshold (accept when score >= threshold)"
         var plot = SVGPlot(title: title, xLabel: axis, yLabel: "error rate")
         plot.yPercent = true
-        let indices = Self.sample(curve.count).filter { curve.thresholds[$0].isFinite }
-        plot.addLine(name: "APCER_max", points: indices.map { (curve.thresholds[$0], curve.apcerMax($0).value) }, color: SVGPlot.palette[1], style: .stepVH)
-        plot.addLine(name: "BPCER", points: indices.map { (curve.thresholds[$0], curve.bpcer($0)) }, color: SVGPlot.palette[0], style: .stepVH)
+        // The terminal threshold (a round number above the highest score) would stretch the axis:
+        // its step is drawn to just past the highest score instead.
+        let terminal = curve.hasTerminalPoint ? curve.count - 1 : nil
+        let indices = Self.sample(curve.count).filter { curve.thresholds[$0].isFinite && $0 != terminal }
+        var xs = indices.map { curve.thresholds[$0] }, ks = indices
+        if let terminal, let first = xs.first, let last = xs.last {
+            xs.append(last + max((last - first) * 0.03, abs(last) * 0.01, 1e-9))
+            ks.append(terminal)
+        }
+        plot.addLine(name: "APCER_max", points: zip(xs, ks).map { ($0, curve.apcerMax($1).value) }, color: SVGPlot.palette[1], style: .stepVH)
+        plot.addLine(name: "BPCER", points: zip(xs, ks).map { ($0, curve.bpcer($1)) }, color: SVGPlot.palette[0], style: .stepVH)
         if sm.eer.threshold.isFinite {
             plot.addVertical(x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
         }
