@@ -33,7 +33,11 @@ awk -F, 'NR > 1 { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 * ((NR * 7919) % 10
 "$BIN" compare "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --html "$R/compare.html" > /dev/null || true
 "$BIN" folds "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --out "$R/folds" > /dev/null
 
-shot() { "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1.png" --window-size=1280,2400 "file://$PWD/$2" 2>/dev/null; }
+# The first 2400 px (what a reviewer sees first) and the whole page (plots further down).
+shot() {
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1.png" --window-size=1280,2400 "file://$PWD/$2" 2>/dev/null
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1-full.png" --window-size=1280,6000 "file://$PWD/$2" 2>/dev/null
+}
 shot bench "$R/bench/report.html"
 shot eval "$R/eval/report.html"
 shot import "$R/import/report.html"

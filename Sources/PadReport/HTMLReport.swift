@@ -169,7 +169,7 @@ public struct HTMLReport {
             let arrow = row.direction == "lower-bona-fide" ? "&#8595;" : "&#8593;"
             return "\(RateText.fixed(row.auc, 3)) \(arrow)<br/><span class=\"ci\">EER \(Self.pct(row.eer))</span>"
         }
-        let rows = ranked.enumerated().map { k, entry -> [String] in
+        let rows = ranked.prefix(Self.outputRowsShown).enumerated().map { k, entry -> [String] in
             [String(k + 1), Self.e(entry.0), entry.1.isNaN ? "-" : RateText.fixed(entry.1, 3)]
                 + species.map { s in cell(entry.2.first { $0.species == s }) }
                 + (species.count > 1 ? [cell(entry.2.first { $0.species == OutputSeparation.allSpecies })] : [])
@@ -179,7 +179,11 @@ public struct HTMLReport {
             + "(1 = fully separated, 0.5 = not at all), in the direction that separates them: &#8593; higher values are bona fide, "
             + "&#8595; lower values are. EER in the same direction. Ranked by the worst species. All rows: outputs.csv.</p>\n"
             + HTMLPage.rawTable(header, rows, numeric: Set(0..<header.count).subtracting([1]))
+            + (ranked.count > Self.outputRowsShown ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, ranked lower: outputs.csv.</p>\n" : "")
     }
+
+    /// Outputs shown in the ranked table (all of them are in outputs.csv).
+    static let outputRowsShown = 12
 
     /// Clopper-Pearson and subject-bootstrap intervals side by side.
     func intervalsTable() -> String {

@@ -59,6 +59,9 @@ import Testing
         #expect(json.profiles[0].reported.subjectBootstrap?.bpcer == .init(low: 0, high: 0))
         let html = try String(contentsOfFile: bench.folder + "/report.html", encoding: .utf8)
         #expect(html.contains("Which output separates which attack") && html.contains("subject bootstrap 95%"))
+        // The page ranks the first 12 outputs and points to outputs.csv for the rest.
+        let outputCount = Set(outputs.records.map { $0.fields[0] }).count
+        #expect(outputCount > 12 && html.contains("\(outputCount - 12) more outputs, ranked lower: outputs.csv."))
     }
 
     /// A table without subjects (score files, old archives) gets no bootstrap and empty columns.
