@@ -4,9 +4,9 @@ DATASET      ?= datasets/sample
 PROFILES     ?= basic
 OUT          ?=
 RELEASE_BIN  := .build/release/padbench
-APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd
+APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
 
-.PHONY: setup deps build release test bench benchmark regress clean report-shots
+.PHONY: setup deps build release test bench benchmark regress clean smoke report-shots
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -44,8 +44,14 @@ clean:
 ## regress: bench DATASET with PROFILES and compare it with the baseline archive BASE (exit 1 on a regression)
 regress: release
 	@test -n "$(BASE)" || { echo "usage: make regress BASE=path/to/baseline/results.tar.zst [DATASET=...] [PROFILES=...]"; exit 2; }
-	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/regress-new --quiet
+	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/regress-new --quiet --force
 	$(RELEASE_BIN) compare $(BASE) reports/regress-new/results.tar.zst --junit reports/regress-new/compare-junit.xml
+
+## smoke: the release binary as a user runs it: bench on the sample, then compare the run with itself (exit 0)
+smoke: release
+	rm -rf reports/smoke
+	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/smoke --quiet
+	$(RELEASE_BIN) compare reports/smoke reports/smoke
 
 ## report-shots: render sample reports (bench, eval, import, compare, folds) with headless Chromium into reports/shots/*.png
 report-shots: build

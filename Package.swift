@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // padbench: batch evaluation of face presentation-attack detection and face image quality.
-// Module layering (DESIGN.md): each target depends only on targets listed above it.
+// Module layering (docs/ARCHITECTURE.md): each target depends only on targets listed above it.
 import PackageDescription
 
 let package = Package(

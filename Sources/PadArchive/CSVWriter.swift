@@ -116,6 +116,17 @@ public enum CSVFormat {
         buffer.append(0x0A)
     }
 
+    /// A row of an already CSV-encoded prefix (one or more fields) and numbers.
+    public static func appendRawPrefixNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: prefix.utf8)
+        for value in values {
+            buffer.append(UInt8(ascii: ","))
+            var text = number(value)
+            text.withUTF8 { buffer.append(contentsOf: $0) }
+        }
+        buffer.append(0x0A)
+    }
+
     public static func appendField(_ field: String, to buffer: inout [UInt8]) {
         var needsQuotes = false
         for byte in field.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {

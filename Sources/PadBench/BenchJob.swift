@@ -22,11 +22,14 @@ public struct BenchJob: Sendable {
     public var resume = false
     /// Raised by Ctrl-C: measuring stops after the samples in flight.
     public var interrupt: InterruptFlag?
+    /// A gate whose output no estimator of the run measures is an error before measuring
+    /// (otherwise it is left out of the decisions and reported).
+    public var strict = false
 
     public init(dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
                 estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
                 concurrency: Int, maxPixels: Int = 100_000_000, shard: Shard? = nil, showProgress: Bool = false,
-                commandLine: [String] = []) {
+                commandLine: [String] = [], strict: Bool = false) {
         self.dataset = dataset
         self.profiles = profiles
         self.extraEstimators = extraEstimators
@@ -37,6 +40,7 @@ public struct BenchJob: Sendable {
         self.shard = shard
         self.showProgress = showProgress
         self.commandLine = commandLine
+        self.strict = strict
     }
 
     /// Estimator names to build: what the profiles read and the registry can measure (vendor

@@ -57,6 +57,11 @@ public struct BenchRunner: Sendable {
         let startNanoseconds = MonotonicClock.nanoseconds()
         let samples = job.shard.map { shard in job.dataset.samples.filter(shard.contains) } ?? job.dataset.samples
         let (chains, built) = try measurementChains(job)
+        // The run's outputs are known now (external programs have answered `describe`): check the
+        // profiles against them before anything is measured or written.
+        var declared: [String: OutputDescriptor] = [:]
+        for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
+        _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
         let header = ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }

@@ -23,11 +23,15 @@ public enum DatasetFingerprint {
 
     public static func outputs(_ table: MeasurementTable) -> String {
         var total: UInt64 = 0
+        let tab: [UInt8] = [9]
         for i in 0..<table.count {
-            var h = FNV1a.hash(table.ids[i] + "\t" + table.statuses[i].code + "\t")
+            var h = FNV1a.hash(bytes: table.ids[i].utf8)
+            h = FNV1a.hash(bytes: tab, seed: h)
+            h = FNV1a.hash(bytes: table.statuses[i].code.utf8, seed: h)
             for c in table.columns.indices {
+                // Every NaN hashes alike (not assessable), whatever its payload.
                 let bits = table.values[c][i].isNaN ? Double.nan.bitPattern : table.values[c][i].bitPattern
-                h = FNV1a.hash(bytes: withUnsafeBytes(of: bits.littleEndian) { Array($0) }, seed: h)
+                h = withUnsafeBytes(of: bits.littleEndian) { FNV1a.hash(bytes: $0, seed: h) }
             }
             total &+= h
         }

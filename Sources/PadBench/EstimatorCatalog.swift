@@ -5,14 +5,17 @@ public enum EstimatorCatalog {
     /// Every estimator padbench ships, in the order they run when all are selected.
     public static var registry: EstimatorRegistry {
         EstimatorRegistry(entries: [
-            .init(name: "image", summary: "image size after EXIF orientation") { _ in ImageEstimator() },
-            .init(name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)") { options in
+            .init(name: "image", summary: "image size after EXIF orientation", declaredOutputs: ImageEstimator.declaredOutputs) { _ in ImageEstimator() },
+            .init(name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)",
+                  declaredOutputs: FaceEstimator.declaredOutputs) { options in
                 try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
             },
-            .init(name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face") { options in
+            .init(name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face",
+                  declaredOutputs: EyesEstimator.declaredOutputs) { options in
                 try EyesEstimator(cascadeDirectory: options.cascadeDirectory)
             },
-            .init(name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)") { _ in QualityEstimator() },
+            .init(name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)",
+                  declaredOutputs: QualityEstimator.declaredOutputs) { _ in QualityEstimator() },
         ])
     }
 
@@ -20,7 +23,9 @@ public enum EstimatorCatalog {
     public static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
         var entries = registry.entries
         if let model = options.padModelPath {
-            entries.append(.init(name: "pad", summary: "colour-texture PAD baseline (\(model))") { _ in try PADEstimator(modelPath: model) })
+            entries.append(.init(name: "pad", summary: "colour-texture PAD baseline (\(model))", declaredOutputs: PADEstimator.declaredOutputs) { _ in
+                try PADEstimator(modelPath: model)
+            })
         }
         for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
             entries.append(.init(name: name, summary: "external program: \(command)") { options in
@@ -30,17 +35,23 @@ public enum EstimatorCatalog {
         return EstimatorRegistry(entries: entries)
     }
 
-    /// Output descriptors by full name (`quality.sharpness`) for every built-in estimator; what
-    /// profiles are validated against. Estimators whose set-up fails (no cascade files) still
-    /// declare outputs through their type, so this never needs the files.
-    public static func outputs(options: EstimatorOptions = EstimatorOptions()) -> [String: OutputDescriptor] {
+    /// Every output padbench knows by type, by full name (`quality.sharpness`): the built-in
+    /// estimators' declared outputs, the PAD baseline's `pad.score`, and what the vendor importers
+    /// produce. No estimator is built and no cascade or model file is read, so this is cheap and
+    /// works without the files. A profile gate on one of these that a run did not measure is left
+    /// out (and said so); a name that is neither known here nor declared by the run is an error.
+    public static func knownOutputs() -> [String: OutputDescriptor] {
         var catalogue = VendorOutputs.catalogue
         for entry in registry.entries {
-            guard let estimator = try? entry.factory(options) else { continue }
-            for output in estimator.outputs { catalogue["\(estimator.name).\(output.name)"] = output }
+            for output in entry.declaredOutputs ?? [] { catalogue["\(entry.name).\(output.name)"] = output }
         }
+        for output in PADEstimator.declaredOutputs { catalogue["pad.\(output.name)"] = output }
         return catalogue
     }
+
+    /// ``knownOutputs()`` under its earlier name (callers that validate against padbench's own
+    /// outputs only).
+    public static func outputs() -> [String: OutputDescriptor] { knownOutputs() }
 
     /// Human-readable listing for `padbench estimators list`.
     public static func describe(options: EstimatorOptions) throws -> String {

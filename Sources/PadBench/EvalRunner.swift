@@ -154,7 +154,20 @@ public struct EvalRunner: Sendable {
         }
         try add(eval, split: dev == nil ? nil : .eval)
         if let dev { try add(dev, split: .dev) }
-        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values])
+        var speciesNames: [String] = [], speciesIndex: [Int32] = []
+        speciesIndex.reserveCapacity(total)
+        var lookup: [String: Int32] = [:]
+        for scores in [eval] + (dev.map { [$0] } ?? []) {
+            let mapping = scores.set.speciesNames.map { name -> Int32 in
+                if let known = lookup[name] { return known }
+                lookup[name] = Int32(speciesNames.count)
+                speciesNames.append(name)
+                return Int32(speciesNames.count - 1)
+            }
+            for s in scores.set.speciesIndex { speciesIndex.append(s < 0 ? -1 : mapping[Int(s)]) }
+        }
+        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values],
+                                speciesIndex: speciesIndex, speciesNames: speciesNames)
     }
 
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
@@ -244,7 +257,8 @@ extension EvalRunner {
     /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
     public func evaluateArchive(_ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
-                                choosesOnReportedSetWithoutCalibrationSplit: Bool = false, requireOutputs: Bool = false) throws -> ArchiveOutcome {
+                                strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
+                                requireOutputs: Bool = false) throws -> ArchiveOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
@@ -255,6 +269,8 @@ extension EvalRunner {
         let previous = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         let samplesBytes = try archive.entry(named: "samples.csv")
         let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")
+        // The stored outputs are what profiles may use (checked before anything is written).
+        let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = profiles.flatMap { p in p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" } }
         if requireOutputs, let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil }) {
             let shown = table.columns.prefix(8).joined(separator: ", ") + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")

@@ -28,7 +28,7 @@ public struct ImportRunner: Sendable {
     }
 
     public func run(format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
-                    profiles: [Profile], outputFolder: String, commandLine: [String] = []) throws -> Outcome {
+                    profiles: [Profile], outputFolder: String, commandLine: [String] = [], strict: Bool = false) throws -> Outcome {
         let started = Date()
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
         // Index samples by id, file name and stem; remember collisions.
@@ -52,6 +52,8 @@ public struct ImportRunner: Sendable {
         }
         var columns = format.outputs
         if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
+        // Every output of the import (a long CSV's names are the user's) is what profiles may use.
+        let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
         var table = MeasurementTable(columns: columns)
         for (i, sample) in dataset.samples.enumerated() {
             let status: SampleStatus

@@ -20,6 +20,11 @@ public struct MeasurementTable: Sendable {
     public private(set) var subjects: [String] = []
     /// Column-major values: `values[c][i]` is output `columns[c]` of sample `i`.
     public private(set) var values: [[Double]]
+    /// Per sample: index into ``speciesNames`` for attacks, -1 for bona fide (so hot loops never
+    /// hash a species string).
+    public private(set) var speciesIndex: [Int32] = []
+    public private(set) var speciesNames: [String] = []
+    private var speciesLookup: [String: Int32] = [:]
     private var columnIndex: [String: Int]
 
     public init(columns: [String]) {
@@ -28,10 +33,12 @@ public struct MeasurementTable: Sendable {
         self.columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
     }
 
-    /// A whole table at once (score files: no per-row arrays are built).
+    /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
+    /// `speciesNames` (-1 = bona fide) and must agree with `labels`; `subjects` (optional) names
+    /// each sample's person.
     public init(columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus], values: [[Double]],
-                subjects: [String]? = nil) {
-        precondition(values.count == columns.count && values.allSatisfy { $0.count == ids.count })
+                speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil) {
+        precondition(values.count == columns.count && values.allSatisfy { $0.count == ids.count } && speciesIndex.count == ids.count)
         precondition(subjects == nil || subjects!.count == ids.count)
         self.init(columns: columns)
         self.ids = ids
@@ -39,6 +46,9 @@ public struct MeasurementTable: Sendable {
         self.splits = splits
         self.statuses = statuses
         self.values = values
+        self.speciesIndex = speciesIndex
+        self.speciesNames = speciesNames
+        self.speciesLookup = Dictionary(uniqueKeysWithValues: speciesNames.enumerated().map { ($1, Int32($0)) })
         self.subjects = subjects ?? []
     }
 
@@ -46,6 +56,7 @@ public struct MeasurementTable: Sendable {
 
     public mutating func reserveCapacity(_ n: Int) {
         ids.reserveCapacity(n)
+        speciesIndex.reserveCapacity(n)
         labels.reserveCapacity(n)
         splits.reserveCapacity(n)
         statuses.reserveCapacity(n)
@@ -56,6 +67,16 @@ public struct MeasurementTable: Sendable {
         precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
         ids.append(id)
         labels.append(label)
+        if let species = label.species {
+            if let known = speciesLookup[species] { speciesIndex.append(known) } else {
+                let index = Int32(speciesNames.count)
+                speciesNames.append(species)
+                speciesLookup[species] = index
+                speciesIndex.append(index)
+            }
+        } else {
+            speciesIndex.append(-1)
+        }
         splits.append(split)
         statuses.append(status)
         for c in row.indices { values[c].append(row[c]) }

@@ -114,8 +114,10 @@ public struct MergeRunner: Sendable {
         timing.append(("sample_total", total.summary(wallSeconds: wall), 0))
 
         // Decide again, exactly as one run would.
-        let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
-        let profiles = try first.profiles.map { name in try loader.load(yaml: profileTexts[name]!, file: "profiles/\(name).yaml") }
+        // The stored profiles, checked against the stored outputs (an external program's or an
+        // import's names are valid here because the shards measured them).
+        let parsed = try first.profiles.map { name in try ProfileLoader().load(yaml: profileTexts[name]!, file: "profiles/\(name).yaml") }
+        let profiles = try ProfileCheck.check(parsed, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: false)
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
         try samplesCSV.writeRow(csvs[0].header)

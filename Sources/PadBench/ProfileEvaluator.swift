@@ -105,12 +105,13 @@ public struct ProfileEvaluator: Sendable {
             // The calibration split, or (score files without one) the reported set itself.
             let onReported = choosesOnReportedSetWithoutCalibrationSplit && !table.splits.contains(calibration.calibrationSplit)
             let chosenSplit: Split? = onReported ? reportSplit : calibration.calibrationSplit
-            var set = ScoreSet()
+            var set = ScoreSet(speciesNames: table.speciesNames)
+            let gateValues = table.values[column], species = table.speciesIndex
             for i in 0..<table.count where chosenSplit == nil || table.splits[i] == chosenSplit {
-                let value = table.value(column, i)
-                if !table.statuses[i].isOK { set.append(score: .nan, species: table.labels[i].species) }
-                else if value.isNaN { set.appendRejectedAtEveryThreshold(species: table.labels[i].species) }
-                else { set.append(score: value, species: table.labels[i].species) }
+                let value = gateValues[i]
+                if !table.statuses[i].isOK { set.append(score: .nan, speciesIndex: species[i]) }
+                else if value.isNaN { set.appendRejectedAtEveryThreshold(speciesIndex: species[i]) }
+                else { set.append(score: value, speciesIndex: species[i]) }
             }
             let splitName = chosenSplit?.rawValue ?? "all"
             let where_ = "gate on \(gate.output) (line \(gate.line) of the profile)"
@@ -161,62 +162,96 @@ public struct ProfileEvaluator: Sendable {
 
     // MARK: decisions
 
+    /// `decisions.csv` rows of one profile, formatted into a byte buffer (ten million rows take
+    /// seconds): code and message are escaped once per gate, not per row.
     func writeDecisions(_ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?) throws {
         guard let writer else { return }
+        func escaped(_ text: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            CSVFormat.appendField(text, to: &bytes)
+            return bytes
+        }
+        let name = escaped(profile.name)
+        let species = table.speciesNames.map(escaped)
+        let gateText = profile.gates.map { gate in
+            (plain: escaped(Self.code(of: gate, decision: Decision(failedGate: 0))), nan: escaped(Self.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
+             message: escaped(gate.message))
+        }
+        let notCalibratedText = Array("NOT_CALIBRATED,the profile's calibration could not run".utf8)
+        let values = table.values
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
         for i in 0..<table.count {
-            let label = table.labels[i], status = table.statuses[i]
-            var accepted = "", code = "", message = ""
-            if status.isOK {
-                if notCalibrated != nil {
-                    code = "NOT_CALIBRATED"
-                    message = "the profile's calibration could not run"
+            CSVFormat.appendField(table.ids[i], to: &buffer)
+            buffer.append(UInt8(ascii: ","))
+            buffer += name
+            buffer.append(UInt8(ascii: ","))
+            buffer += table.splits[i].rawValue.utf8
+            buffer.append(UInt8(ascii: ","))
+            let s = table.speciesIndex[i]
+            buffer += (s < 0 ? "bonafide," : "attack,").utf8
+            if s >= 0 { buffer += species[Int(s)] }
+            buffer.append(UInt8(ascii: ","))
+            let status = table.statuses[i]
+            if status.isOK { buffer += "ok".utf8 } else { buffer += escaped(status.code) }
+            if !status.isOK {
+                buffer += ",,,\n".utf8
+            } else if notCalibrated != nil {
+                buffer += ",,".utf8
+                buffer += notCalibratedText
+                buffer.append(0x0A)
+            } else {
+                let decision = compiled.decide { values[$0][i] }
+                if decision.isAccepted {
+                    buffer += ",1,,\n".utf8
                 } else {
-                    let decision = compiled.decide { table.values[$0][i] }
-                    accepted = decision.isAccepted ? "1" : "0"
-                    if !decision.isAccepted {
-                        let gate = profile.gates[decision.failedGate]
-                        code = Self.code(of: gate, decision: decision)
-                        message = gate.message
-                    }
+                    let text = gateText[decision.failedGate]
+                    buffer += ",0,".utf8
+                    buffer += decision.valueWasNaN ? text.nan : text.plain
+                    buffer.append(UInt8(ascii: ","))
+                    buffer += text.message
+                    buffer.append(0x0A)
                 }
             }
-            try writer.writeRow([table.ids[i], profile.name, table.splits[i].rawValue, label.csvLabel, label.species ?? "",
-                                 status.code, accepted, code, message])
+            if buffer.count > (1 << 20) - 4096 {
+                try writer.writeRaw(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
+        try writer.writeRaw(buffer)
     }
 
     // MARK: scoring one split
 
-    struct GroupKey: Hashable { var label: String; var species: String }
-    struct ReasonKey: Hashable { var group: GroupKey; var code: String }
+    /// Rejections counted by species index (-1 bona fide) and first failing gate: integer keys,
+    /// the code and message are looked up once per key.
+    struct ReasonKey: Hashable { var species: Int32; var gate: Int; var valueWasNaN: Bool }
 
     /// Rates of a profile on one split (`nil` = all samples).
     func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?) -> ProfileResult.SetResult {
-        var decisionSet = ScoreSet(), scoreSet = ScoreSet()
-        var reasons: [ReasonKey: (message: String, count: Int)] = [:]
-        var groupCounts: [GroupKey: Int] = [:]
+        var decisionSet = ScoreSet(speciesNames: table.speciesNames), scoreSet = ScoreSet(speciesNames: table.speciesNames)
+        var reasons: [ReasonKey: Int] = [:]
+        var groupCounts: [Int32: Int] = [:]
         var bonaFide = 0, attacks = 0, failed = 0
-        let values = table.values
+        let values = table.values, speciesIndex = table.speciesIndex
         for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let label = table.labels[i]
-            if label.isBonaFide { bonaFide += 1 } else { attacks += 1 }
+            let species = speciesIndex[i]
+            if species < 0 { bonaFide += 1 } else { attacks += 1 }
             guard table.statuses[i].isOK else {
                 failed += 1
-                decisionSet.append(score: .nan, species: label.species)
-                scoreSet.append(score: .nan, species: label.species)
+                decisionSet.append(score: .nan, speciesIndex: species)
+                scoreSet.append(score: .nan, speciesIndex: species)
                 continue
             }
             let decision = compiled.decide { values[$0][i] }
-            decisionSet.append(score: decision.isAccepted ? 1 : 0, species: label.species)
+            decisionSet.append(score: decision.isAccepted ? 1 : 0, speciesIndex: species)
             if compiled.scoreColumn != nil {
-                if let score = compiled.sweptScore({ values[$0][i] }) { scoreSet.append(score: score, species: label.species) }
-                else { scoreSet.appendRejectedAtEveryThreshold(species: label.species) }
+                if let score = compiled.sweptScore({ values[$0][i] }) { scoreSet.append(score: score, speciesIndex: species) }
+                else { scoreSet.appendRejectedAtEveryThreshold(speciesIndex: species) }
             }
-            let group = GroupKey(label: label.csvLabel, species: label.species ?? "")
-            groupCounts[group, default: 0] += 1
+            groupCounts[species, default: 0] += 1
             if !decision.isAccepted {
-                let gate = profile.gates[decision.failedGate]
-                reasons[ReasonKey(group: group, code: Self.code(of: gate, decision: decision)), default: (gate.message, 0)].count += 1
+                reasons[ReasonKey(species: species, gate: decision.failedGate, valueWasNaN: decision.valueWasNaN), default: 0] += 1
             }
         }
         var headline: OperatingPoint?, headlineError: String?
@@ -231,9 +266,17 @@ public struct ProfileEvaluator: Sendable {
                 do { scoreMetrics = try Self.scoreMetrics(score, scoreSet) } catch { scoreError = "\(score): \(error)" }
             }
         }
-        let rejectReasons = reasons.map { key, value in
-            ProfileResult.RejectReason(label: key.group.label, species: key.group.species, code: key.code, message: value.message,
-                                       count: value.count, fraction: Double(value.count) / Double(groupCounts[key.group] ?? 1))
+        var merged: [String: (label: String, species: String, code: String, message: String, count: Int, group: Int32)] = [:]
+        for (key, count) in reasons {
+            let gate = profile.gates[key.gate]
+            let code = Self.code(of: gate, decision: Decision(failedGate: key.gate, valueWasNaN: key.valueWasNaN))
+            let species = key.species < 0 ? "" : table.speciesNames[Int(key.species)]
+            // Two gates may share a code: one reason per (class, species, code).
+            merged["\(key.species)|\(code)", default: (key.species < 0 ? "bonafide" : "attack", species, code, gate.message, 0, key.species)].count += count
+        }
+        let rejectReasons = merged.values.map { r in
+            ProfileResult.RejectReason(label: r.label, species: r.species, code: r.code, message: r.message, count: r.count,
+                                       fraction: Double(r.count) / Double(groupCounts[r.group] ?? 1))
         }.sorted { ($0.label, $0.species, -$0.count, $0.code) < ($1.label, $1.species, -$1.count, $1.code) }
         return ProfileResult.SetResult(split: split?.rawValue ?? "all", headline: headline, headlineError: headlineError,
                                        scoreMetrics: scoreMetrics, scoreError: scoreError, rejectReasons: rejectReasons,

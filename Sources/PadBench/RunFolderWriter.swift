@@ -40,7 +40,6 @@ public struct RunFolderWriter: Sendable {
         add("summary.csv", ReportTables.summary(results))
         add("per_species.csv", ReportTables.perSpecies(results))
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
-        add("curves.csv", ReportTables.curves(results))
         add("outputs.csv", OutputSeparation.table(outputs))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
         reports.append(("results.json", try RunSummary(results: results).encoded()))
@@ -49,6 +48,7 @@ public struct RunFolderWriter: Sendable {
         for (name, bytes) in reports {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
+        try ReportTables.writeCurves(results, to: folder + "/curves.csv")
         let manifestBytes = try manifest.encoded()
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
 
@@ -56,7 +56,7 @@ public struct RunFolderWriter: Sendable {
         let archive = try ResultArchiveWriter(finalPath: archivePath, level: table.count > 1_000_000 ? 1 : 6,
                                               workers: table.count > 1_000_000 ? ProcessInfo.processInfo.activeProcessorCount : 0)
         try archive.add(name: "manifest.json", contents: manifestBytes)
-        for name in streamedFiles { try archive.addFile(name: name, fromPath: folder + "/" + name) }
+        for name in streamedFiles + ["curves.csv"] { try archive.addFile(name: name, fromPath: folder + "/" + name) }
         for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }
         for profile in profiles { try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8)) }
         try archive.commit()

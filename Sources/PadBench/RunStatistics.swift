@@ -16,14 +16,8 @@ public enum RunStatistics {
     /// `outputs.csv` rows: every output column of the run, each species against bona fide.
     public static func outputSeparation(_ table: MeasurementTable) -> [OutputSeparation.Row] {
         let samples = reportedSamples(table)
-        var speciesNames: [String] = [], lookup: [String: Int32] = [:]
-        let species: [Int32] = samples.map { i in
-            guard let name = table.labels[i].species else { return -1 }
-            if let k = lookup[name] { return k }
-            lookup[name] = Int32(speciesNames.count)
-            speciesNames.append(name)
-            return Int32(speciesNames.count - 1)
-        }
+        let species = samples.map { table.speciesIndex[$0] }
+        let speciesNames = table.speciesNames
         return table.columns.indices.flatMap { c in
             let column = table.values[c]
             return OutputSeparation.rows(output: table.columns[c], values: samples.map { column[$0] }, species: species,
@@ -53,15 +47,10 @@ public enum RunStatistics {
         let split = Split(rawValue: result.reported.split)
         var input = SubjectBootstrap.Input(species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
                                            speciesNames: [])
-        var lookup: [String: Int32] = [:]
+        input.speciesNames = table.speciesNames
         let values = table.values
         for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
-            if let name = table.labels[i].species {
-                if lookup[name] == nil { lookup[name] = Int32(input.speciesNames.count); input.speciesNames.append(name) }
-                input.species.append(lookup[name]!)
-            } else {
-                input.species.append(-1)
-            }
+            input.species.append(table.speciesIndex[i])
             input.subjects.append(table.subject(i))
             input.accepted.append(compiled.decide { values[$0][i] }.isAccepted)
             if input.scores != nil { input.scores!.append(compiled.sweptScore { values[$0][i] } ?? .nan) }

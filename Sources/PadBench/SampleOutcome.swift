@@ -1,7 +1,7 @@
 /// How processing one sample ended. A failed sample stays in every output with its status.
 public enum SampleStatus: Sendable, Equatable {
     case ok
-    /// `code` is one of the stable codes of DESIGN.md (`decode_error`, `unsupported_format`,
+    /// `code` is one of the stable codes of the README ("What a run writes") (`decode_error`, `unsupported_format`,
     /// `too_large`, `missing_file`, `estimator_error`, `timeout`).
     case failed(code: String, message: String)
 

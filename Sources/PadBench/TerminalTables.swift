@@ -49,12 +49,21 @@ public enum TerminalTables {
 
 
 extension TerminalTables {
-    /// Notes worth a person's attention (gates left out, calibration that cannot resolve its
-    /// target or could not run, targets not met), one line each, for standard error.
+    /// Notes worth a person's attention, for standard error: one line per profile naming the gates
+    /// left out or replaced by an approximation (and saying when the rates are therefore not a
+    /// liveness decision), then one line per other note (calibration that cannot resolve its target
+    /// or could not run, targets not met).
     public static func warnings(_ results: [ProfileResult]) -> [String] {
-        results.flatMap { r in
-            r.notes.filter { !$0.hasPrefix("skipped (not measurable") && !$0.hasPrefix("approximated on") && !$0.hasPrefix("scores are attack-high") }
+        results.flatMap { r -> [String] in
+            let gateNotes = r.notes.filter { $0.hasPrefix("gates left out") || $0.hasPrefix("approximated on") }
+            var lines: [String] = []
+            if !gateNotes.isEmpty || !r.isLivenessDecision {
+                let verdict = r.isLivenessDecision ? "" : "; its rates are not a liveness decision"
+                lines.append("profile \(r.profile.name): \(gateNotes.joined(separator: "; "))\(verdict)")
+            }
+            lines += r.notes.filter { !gateNotes.contains($0) && !$0.hasPrefix("skipped (not measurable") && !$0.hasPrefix("scores are attack-high") }
                 .map { "profile \(r.profile.name): \($0)" }
+            return lines
         }
     }
 }

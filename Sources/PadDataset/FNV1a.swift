@@ -28,6 +28,11 @@ extension FNV1a {
     /// The hash of one labelled sample that dataset fingerprints sum: id, label (`bonafide` /
     /// `attack`), species and split, tab-separated. Never a score or a measurement.
     public static func sampleHash(id: String, label: String, species: String, split: String) -> UInt64 {
-        hash("\(id)\t\(label)\t\(species)\t\(split)\n")
+        var h = hash(bytes: id.utf8)
+        for part in [label, species, split] {
+            h = (h ^ 9) &* prime
+            h = hash(bytes: part.utf8, seed: h)
+        }
+        return (h ^ 10) &* prime
     }
 }

@@ -59,10 +59,15 @@ public struct EstimatorRegistry: Sendable {
     public struct Entry: Sendable {
         public var name: String
         public var summary: String
+        /// Outputs declared by the estimator's type (short names), known without building it (no
+        /// cascade or model file is read); nil when only the built estimator knows them (an
+        /// external program answers `describe`).
+        public var declaredOutputs: [OutputDescriptor]?
         public var factory: Factory
-        public init(name: String, summary: String, factory: @escaping Factory) {
+        public init(name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil, factory: @escaping Factory) {
             self.name = name
             self.summary = summary
+            self.declaredOutputs = declaredOutputs
             self.factory = factory
         }
     }

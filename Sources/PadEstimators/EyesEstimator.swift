@@ -20,7 +20,9 @@ public struct EyesEstimator: Estimator {
     public let detector: CascadeDetector
     public var dependencies: [String] { ["face"] }
 
-    public let outputs: [OutputDescriptor] = [
+    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Declared by type, so profiles are validated without reading any model or cascade file.
+    public static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "count", unit: "eyes", minimum: 0, maximum: .infinity, direction: .none, summary: "eye detections in the upper face"),
         .init(name: "distance_px", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "inter-eye distance"),
         .init(name: "roll_deg", unit: "deg", minimum: -90, maximum: 90, direction: .none, summary: "eye-line angle"),

@@ -21,6 +21,12 @@ import PadImage
 ///   diagonal (0 centred, 1 in a corner).
 /// - `neighbors`: raw windows supporting the chosen face (detector confidence).
 /// - `source`: 0 detector, 1 dataset box (`useDatasetBox` and the sample has one).
+/// - `offset_x`, `offset_y`: signed position of the box centre relative to the image centre, as
+///   a fraction of the image width and height: offset_x = (x + width/2 - W/2) / W and
+///   offset_y = (y + height/2 - H/2) / H, in image coordinates after EXIF orientation (negative =
+///   face left of / above the centre; 0 centred; +-0.5 at an edge). Aware's FACE_ON_LEFT/RIGHT and
+///   FACE_TOO_HIGH/LOW auto-capture feedback gate on them (a mirrored selfie preview shows the
+///   face on the other side than the stored image).
 public struct FaceEstimator: Estimator {
     public let name = "face"
     public let version = "1.0.0"
@@ -30,7 +36,9 @@ public struct FaceEstimator: Estimator {
     public let minSizeFraction: Double
     public let useDatasetBox: Bool
 
-    public let outputs: [OutputDescriptor] = [
+    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Declared by type, so profiles are validated without reading the cascade files.
+    public static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none, summary: "grouped cascade detections"),
         .init(name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), left"),
         .init(name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), top"),
@@ -41,6 +49,8 @@ public struct FaceEstimator: Estimator {
         .init(name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter, summary: "centre distance / half diagonal"),
         .init(name: "neighbors", unit: "windows", minimum: 0, maximum: .infinity, direction: .higherIsBetter, summary: "detection support"),
         .init(name: "source", unit: "", minimum: 0, maximum: 1, direction: .none, summary: "0 detector, 1 dataset box"),
+        .init(name: "offset_x", unit: "fraction of W", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "(box centre x - W/2) / W, negative = left"),
+        .init(name: "offset_y", unit: "fraction of H", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "(box centre y - H/2) / H, negative = above"),
     ]
 
     public var parameters: [String: String] {
@@ -70,7 +80,7 @@ public struct FaceEstimator: Estimator {
             // leftmost. Background false positives are usually small clusters; choosing the largest
             // box picked them over the real face (sample image 000008: 5 neighbours vs 40).
             guard let best = found.max(by: { ($0.neighbors, $0.width * $0.height, -$0.x) < ($1.neighbors, $1.width * $1.height, -$1.x) }) else {
-                return [0] + Array(repeating: .nan, count: outputs.count - 2) + [0]
+                return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan]  // count 0, source detector
             }
             (box, count, neighbors, source) = (best.box, Double(found.count), Double(best.neighbors), 0)
         }
@@ -79,6 +89,6 @@ public struct FaceEstimator: Estimator {
         let dx = box.centerX - Double(width) / 2, dy = box.centerY - Double(height) / 2
         let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
         return [count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
-                min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source]
+                min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source, dx / Double(width), dy / Double(height)]
     }
 }

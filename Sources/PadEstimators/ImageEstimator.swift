@@ -9,7 +9,9 @@ import PadImage
 public struct ImageEstimator: Estimator {
     public let name = "image"
     public let version = "1.0.0"
-    public let outputs: [OutputDescriptor] = [
+    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Declared by type, so profiles are validated without reading any model or cascade file.
+    public static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
         .init(name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"),
         .init(name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none, summary: "width x height / 1e6"),

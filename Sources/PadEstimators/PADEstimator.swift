@@ -19,7 +19,9 @@ public struct PADEstimator: Estimator {
     public let model: LogisticModel
     public let modelPath: String
     public var dependencies: [String] { ["face"] }
-    public let outputs: [OutputDescriptor] = [
+    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Declared by type, so profiles are validated without reading any model or cascade file.
+    public static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter, summary: "P(bona fide), colour-texture logistic baseline"),
     ]
     public var parameters: [String: String] {

@@ -29,10 +29,14 @@ import PadImage
 ///   a* in [5, 25], b* in [5, 35] (OFIQ natural colour), 0 inside the box.
 /// - `background_uniformity`: mean Sobel gradient magnitude of L outside the face box (Gx, Gy with
 ///   kernels [-1 0 1; -2 0 2; -1 0 1]); lower = more uniform; NaN without a face or background.
+/// - `background_luminance`: mean L of the pixels outside the face box (Aware's
+///   BACKGROUND_TOO_BRIGHT / BACKGROUND_TOO_DARK feedback); NaN without a face or background.
 public struct QualityEstimator: Estimator {
     public let name = "quality"
     public let version = "1.0.0"
-    public let outputs: [OutputDescriptor] = [
+    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Declared by type, so profiles are validated without reading any model or cascade file.
+    public static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "region", unit: "", minimum: 0, maximum: 1, direction: .none, summary: "0 whole image, 1 face region"),
         .init(name: "luminance_mean", unit: "L", minimum: 0, maximum: 255, direction: .none, summary: "mean OFIQ luminance"),
         .init(name: "luminance_variance", unit: "L^2", minimum: 0, maximum: 16256.25, direction: .none, summary: "variance of OFIQ luminance"),
@@ -46,6 +50,7 @@ public struct QualityEstimator: Estimator {
         .init(name: "contrast", unit: "", minimum: 0, maximum: 0.5, direction: .higherIsBetter, summary: "RMS contrast, std(L)/255"),
         .init(name: "natural_colour", unit: "CIELAB", minimum: 0, maximum: .infinity, direction: .lowerIsBetter, summary: "distance of mean a*b* from the skin box"),
         .init(name: "background_uniformity", unit: "L/px", minimum: 0, maximum: .infinity, direction: .lowerIsBetter, summary: "mean Sobel magnitude outside the face"),
+        .init(name: "background_luminance", unit: "L", minimum: 0, maximum: 255, direction: .none, summary: "mean OFIQ luminance outside the face"),
     ]
     public var parameters: [String: String] {
         ["underexposure_max_L": "25", "overexposure_min_L": "247", "specular_min_V": "230", "specular_max_S": "0.1",
@@ -89,6 +94,7 @@ public struct QualityEstimator: Estimator {
             stats.variance.squareRoot() / 255,
             QualityMeasures.naturalColourDistance(image, region: region),
             onFace ? QualityMeasures.backgroundGradient(luminance, width: image.width, height: image.height, face: region) : .nan,
+            onFace ? QualityMeasures.backgroundLuminance(luminance, width: image.width, face: region) : .nan,
         ]
     }
 }

@@ -200,4 +200,16 @@ public enum QualityMeasures {
         }
         return count > 0 ? sum / Double(count) : .nan
     }
+
+    /// Mean L over the pixels outside the face region (a region inside the image):
+    /// (sum of L over the image - sum over the region) / (W x H - region pixels). NaN when the
+    /// region covers the whole image.
+    public static func backgroundLuminance(_ l: [UInt8], width: Int, face: Region) -> Double {
+        let outside = l.count - face.count
+        guard outside > 0 else { return .nan }
+        var total = 0, inside = 0
+        for v in l { total += Int(v) }
+        for y in face.y0..<face.y1 { for x in face.x0..<face.x1 { inside += Int(l[y * width + x]) } }
+        return Double(total - inside) / Double(outside)
+    }
 }

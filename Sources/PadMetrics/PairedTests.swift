@@ -40,6 +40,10 @@ public struct QuantileInterval: Sendable, Equatable {
     public var estimate: Double
     public var low: Double
     public var high: Double
+    /// False when n is too small for the interval at this confidence (a bound fell outside the
+    /// sample and was clamped to its minimum or maximum): e.g. p99 needs n >= 436 at 97.5%,
+    /// since below that even the largest sample is not an upper bound with that confidence.
+    public var isBounded: Bool
 
     public init(sorted x: [Double], quantile q: Double, confidence: Double) {
         let n = x.count
@@ -47,20 +51,18 @@ public struct QuantileInterval: Sendable, Equatable {
         let alpha = 1 - confidence
         // Nearest-rank estimate (the order statistic at ceil(q n)).
         estimate = x[max(0, min(n - 1, Int((q * Double(n)).rounded(.up)) - 1))]
-        // Binomial(n, q) CDF by the pmf recurrence in log space.
-        var lower = 1, upper = n
+        // Binomial(n, q) CDF, term by term in log space; after adding pmf(k) it is P(B <= k),
+        // the coverage condition of rank k + 1.
+        var lowerRank: Int?, upperRank: Int?
         var cdf = 0.0
-        var foundLower = false, foundUpper = false
         let logQ = log(q), log1q = log1p(-q)
         for k in 0...n {
-            let pmf = exp(McNemar.logChoose(n, k) + Double(k) * logQ + Double(n - k) * log1q)
-            // cdf now = P(B <= k - 1) before adding pmf(k): rank k + 1 has P(B <= k) after.
-            cdf += pmf
-            let rank = k + 1
-            if cdf <= alpha / 2 { lower = min(n, rank + 0) ; foundLower = true }
-            if !foundUpper && cdf >= 1 - alpha / 2 { upper = min(n, rank); foundUpper = true }
+            cdf += exp(McNemar.logChoose(n, k) + Double(k) * logQ + Double(n - k) * log1q)
+            if cdf <= alpha / 2 { lowerRank = k + 1 }
+            if upperRank == nil && cdf >= 1 - alpha / 2 { upperRank = k + 1 }
         }
-        if !foundLower { lower = 1 }
+        isBounded = lowerRank != nil && (upperRank ?? n + 1) <= n
+        let lower = lowerRank ?? 1, upper = min(n, upperRank ?? n)
         low = x[max(0, lower - 1)]
         high = x[max(0, upper - 1)]
     }

@@ -43,6 +43,17 @@ public struct ScoreSet: Sendable {
         speciesIndex.append(index(ofSpecies: species))
     }
 
+    /// The same by species index (-1 = bona fide), from ``index(ofSpecies:)``.
+    public mutating func appendRejectedAtEveryThreshold(speciesIndex index: Int32) {
+        if index < 0 { rejectedAtEveryThresholdBonaFide += 1 } else { rejectedAtEveryThresholdAttacks[Int(index)] += 1 }
+    }
+
+    /// A set whose species indices are those of `names` (so callers holding precomputed indices
+    /// can append by index).
+    public init(speciesNames names: [String]) {
+        for name in names { _ = index(ofSpecies: name) }
+    }
+
     /// Adds a processed presentation that is rejected whatever the threshold (see
     /// ``rejectedAtEveryThresholdBonaFide``); `species == nil` means bona fide.
     public mutating func appendRejectedAtEveryThreshold(species: String?) {

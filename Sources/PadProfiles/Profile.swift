@@ -53,6 +53,15 @@ public struct Profile: Sendable, Equatable {
     }
 
     public var calibratedGates: [Int] { gates.indices.filter { gates[$0].calibration != nil } }
+
+    /// Active gates a run with these outputs cannot decide: neither the gate's output nor its
+    /// approximation's output is measured (the same rule ``CompiledProfile`` applies), by index.
+    public func leftOutGates(measured: Set<String>) -> [Int] {
+        gates.indices.filter { i in
+            let gate = gates[i]
+            return !gate.isSkipped && !measured.contains(gate.output) && !(gate.approximation.map { measured.contains($0.output) } ?? false)
+        }
+    }
 }
 
 /// One condition of a profile.
@@ -61,10 +70,11 @@ public struct Gate: Sendable, Equatable {
         case ge, gt, le, lt, eq, between
     }
 
-    /// Whether the threshold carries a vendor's number in physical units exactly, or approximates
-    /// a vendor's proprietary scale on padbench's own outputs.
+    /// Whether the threshold carries a vendor's number in physical units exactly, approximates
+    /// a vendor's proprietary scale on padbench's own outputs, is calibrated, or is padbench's own
+    /// choice for a check the vendor names but gives no number for (Aware's feedback codes).
     public enum Kind: String, Sendable {
-        case exact, approximation, calibrated
+        case exact, approximation, calibrated, own
     }
 
     /// A threshold chosen on one split to meet a target rate, applied on another.

@@ -13,7 +13,8 @@ public enum ProfileDescription {
                 lines.append("  \(i + 1). SKIPPED \(code)\(gate.message): \(reason)")
                 continue
             }
-            lines.append("  \(i + 1). \(gate.conditionText)  \(code)\(gate.message)  (\(gate.kind.rawValue))")
+            let kind = gate.kind == .own ? "own: padbench's threshold, the vendor documents none" : gate.kind.rawValue
+            lines.append("  \(i + 1). \(gate.conditionText)  \(code)\(gate.message)  (\(kind))")
             if !gate.note.isEmpty { lines.append("       note: \(gate.note)") }
             if let approximate = gate.approximated {
                 lines.append("       without \(gate.output): \(approximate.conditionText) (approximation)\(approximate.note.isEmpty ? "" : ": \(approximate.note)")")

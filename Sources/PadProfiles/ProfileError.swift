@@ -12,5 +12,8 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         self.message = message
     }
 
-    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
+    public var description: String {
+        if line <= 0 { return "\(file): \(message)" }
+        return column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
+    }
 }

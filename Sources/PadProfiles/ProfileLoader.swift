@@ -3,19 +3,50 @@ import PadDataset
 import PadEstimators
 import Yams
 
-/// Parses and validates profile YAML against the catalogue of known outputs.
+/// Parses profile YAML and validates it against the outputs a run declares.
 ///
 /// ```swift
-/// let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
-/// let profile = try loader.load(file: "profiles/strict.yaml")
-/// let preset = try loader.builtIn("luna-id-default")
+/// let profile = try ProfileLoader().resolve("idemia-high")            // parse only: any output name
+/// let checked = try ProfileLoader(catalogue: runOutputs).validate(profile)
 /// ```
-/// Every error names file, line and column; an unknown output name comes with the nearest known
-/// one ("did you mean `quality.sharpness`?").
+/// A loader without a catalogue parses (keys, ops, thresholds, calibration) but accepts any output
+/// name, so profiles can be read before the run knows its outputs (an external program answers
+/// `describe` only once started; an import's outputs are known once its files are read). A loader
+/// with a catalogue also checks every output name and threshold range against it. Every error
+/// names file, line and column; an unknown output name comes with the nearest known one ("did you
+/// mean `quality.sharpness`?").
 public struct ProfileLoader: Sendable {
-    public let catalogue: [String: OutputDescriptor]
+    /// Outputs profiles may use, by full name; nil: parse only.
+    public let catalogue: [String: OutputDescriptor]?
 
-    public init(catalogue: [String: OutputDescriptor]) { self.catalogue = catalogue }
+    public init(catalogue: [String: OutputDescriptor]?) { self.catalogue = catalogue }
+
+    /// A parse-only loader (no output names or ranges are checked).
+    public init() { self.catalogue = nil }
+
+    /// The profile parsed again from its YAML with this loader's catalogue: every output name and
+    /// threshold range checked, errors located in the profile's file (`origin`). A profile built in
+    /// code without YAML is checked by name, located at its gates' lines.
+    public func validate(_ profile: Profile) throws(ProfileError) -> Profile {
+        guard let catalogue else { return profile }
+        if !profile.yaml.isEmpty {
+            var checked = try load(yaml: profile.yaml, file: profile.origin)
+            checked.origin = profile.origin
+            return checked
+        }
+        let references = profile.gates.filter { !$0.isSkipped }.flatMap { gate in
+            [(gate.output, gate.line)] + (gate.approximation.map { [($0.output, gate.line)] } ?? [])
+        } + (profile.score.map { [($0, 0)] } ?? [])
+        for (name, line) in references where catalogue[name] == nil {
+            throw ProfileError(file: profile.origin, line: line, column: 0, Self.unknownOutputMessage(name, catalogue))
+        }
+        return profile
+    }
+
+    static func unknownOutputMessage(_ name: String, _ catalogue: [String: OutputDescriptor]) -> String {
+        let hint = Suggestion.nearest(to: name, in: Array(catalogue.keys)).map { "; did you mean `\($0)`?" } ?? ""
+        return "unknown output `\(name)`\(hint)"
+    }
 
     static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
     static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate"]
@@ -180,7 +211,7 @@ public struct ProfileLoader: Sendable {
         var kind = Gate.Kind.exact
         if let kindNode = map["kind"] {
             guard let text = kindNode.string, let parsed = Gate.Kind(rawValue: text), parsed != .calibrated else {
-                throw context.error(kindNode, "kind must be exact or approximation")
+                throw context.error(kindNode, "kind must be exact, approximation or own (padbench's own threshold where the vendor gives none)")
             }
             kind = parsed
         }
@@ -199,7 +230,7 @@ public struct ProfileLoader: Sendable {
             threshold = try context.number(map, "value", in: node)
             upper = .nan
         }
-        if let descriptor = catalogue[output] {
+        if let descriptor = catalogue?[output] {
             for (value, key) in [(threshold, comparison == .between ? "min" : "value"), (upper, "max")] where !value.isNaN {
                 if value < descriptor.minimum || value > descriptor.maximum {
                     throw context.error(map[key]!, "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]")
@@ -218,9 +249,8 @@ public struct ProfileLoader: Sendable {
     }
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {
-        guard catalogue[name] == nil else { return }
-        let hint = Suggestion.nearest(to: name, in: Array(catalogue.keys)).map { "; did you mean `\($0)`?" } ?? ""
-        throw context.error(node, "unknown output `\(name)`\(hint)")
+        guard let catalogue, catalogue[name] == nil else { return }
+        throw context.error(node, Self.unknownOutputMessage(name, catalogue))
     }
 
     static func line(of error: YamlError) -> Int {

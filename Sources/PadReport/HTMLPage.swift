@@ -12,6 +12,7 @@ public enum HTMLPage {
         .bad{background:#fde2e1;border-color:#d9534f}.ok{background:#e3f4e1;border-color:#5cb85c}
         .howto{background:#f5f8fc;border:1px solid #c9d8ea;border-radius:4px;padding:6px 14px;margin:14px 0;font-size:13px}
         .howto h3{font-size:14px;margin:6px 0}.howto ul{margin:4px 0;padding-left:20px}
+        .leftout{border:2px solid #c0392b;background:#fdecea;padding:4px 12px;margin:8px 0}
         .plots{display:flex;flex-wrap:wrap;gap:10px}svg{background:#fff;border:1px solid #eee}
         """
 

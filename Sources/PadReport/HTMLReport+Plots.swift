@@ -9,9 +9,13 @@ extension HTMLReport {
         r.scoreThreshold.flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// A profile's section: the left-out warning (when gates were left out or approximated), then
+    /// its plots when it has a swept score.
     mutating func profilePlots(_ r: ProfileResult) -> String {
-        guard let sm = r.scoreMetrics else { return "" }
-        var html = "<h2>\(Self.e(r.profile.name)): score \(Self.e(sm.score)) on \(Self.e(r.split))</h2>\n<div class=\"plots\">\n"
+        let warning = Self.leftOutWarning(r)
+        guard let sm = r.scoreMetrics else { return warning.isEmpty ? "" : "<h2>\(Self.e(r.profile.name))</h2>\n" + warning }
+        var html = "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n" + warning
+        html += "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split \(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
         html += detPlot(r, sm)
         html += thresholdPlot(r, sm)
         html += histogramPlot(r, sm)

@@ -42,6 +42,23 @@ public struct HTMLReport {
         return (0..<limit).map { $0 * (count - 1) / (limit - 1) }
     }
 
+    /// The warning at the top of a profile's section: the gates left out (output not measured, no
+    /// approximation) and those replaced by an approximation, and whether the rates are still a
+    /// liveness decision. Empty when every gate was decided as written.
+    static func leftOutWarning(_ r: ProfileResult) -> String {
+        let approximated = r.notes.filter { $0.hasPrefix("approximated on") }
+        guard !r.gatesLeftOut.isEmpty || !approximated.isEmpty || !r.isLivenessDecision else { return "" }
+        var items: [String] = []
+        if !r.gatesLeftOut.isEmpty {
+            items.append("Gates left out (output not measured in this run): <b>\(e(r.gatesLeftOut.joined(separator: ", ")))</b>")
+        }
+        items += approximated.map { e($0) }
+        if !r.isLivenessDecision {
+            items.append("<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, so these rates say nothing about attacks; compare does not gate them.")
+        }
+        return "<div class=\"leftout\"><p><b>Warning, profile \(e(r.profile.name)):</b></p><ul>" + items.map { "<li>\($0)</li>" }.joined() + "</ul></div>\n"
+    }
+
     public mutating func render() -> String {
         var body = "<h1>padbench report: \(Self.e(manifest.dataset.name))</h1>\n"
         body += "<p class=\"lead\">\(Self.e(summarySentence()))</p>\n"

@@ -39,7 +39,9 @@ public enum OutputSeparation {
     /// Rows of one output: each species (by name), then `(all)` when there are two or more.
     /// `species[i]` is -1 for bona fide, else an index into `speciesNames`.
     public static func rows(output: String, values: [Double], species: [Int32], speciesNames: [String]) -> [Row] {
-        let order = speciesNames.indices.sorted { speciesNames[$0] < speciesNames[$1] }
+        // Species with samples here (a table's species list may name some only other splits have).
+        let present = Set(species.filter { $0 >= 0 }.map(Int.init))
+        let order = speciesNames.indices.filter(present.contains).sorted { speciesNames[$0] < speciesNames[$1] }
         var groups = order.map { [$0] }
         if order.count > 1 { groups.append(order) }
         return groups.map { group in

@@ -170,15 +170,18 @@ public struct ProfileResult: Sendable {
     public var attackCount: Int { reported.attackCount }
     public var failedCount: Int { reported.failedCount }
 
-    /// False when a gate left out was the swept score or the profile's only liveness / PAD gate
-    /// (an output named `*.score`, `*.live`, `*.liveness`, or a calibrated gate): then the rates
-    /// are not a liveness decision.
+    /// False when a gate left out was the swept score, the profile's only liveness / PAD gates
+    /// (outputs named `*.score`, `*.live`, `*.liveness`, or calibrated gates), or every active
+    /// gate (nothing was decided: every sample is accepted): then the rates are not a liveness
+    /// decision.
     public var isLivenessDecision: Bool {
-        let livenessGates = profile.gates.filter { gate in
-            !gate.isSkipped && (gate.calibration != nil || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? ""))
+        let active = profile.gates.filter { !$0.isSkipped }
+        let livenessGates = active.filter { gate in
+            gate.calibration != nil || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? "")
         }.map(\.output)
         if let score = profile.score, gatesLeftOut.contains(score) { return false }
         if !livenessGates.isEmpty && livenessGates.allSatisfy(gatesLeftOut.contains) { return false }
+        if !active.isEmpty && active.allSatisfy({ gatesLeftOut.contains($0.output) }) { return false }
         return true
     }
 

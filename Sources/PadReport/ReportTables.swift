@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import PadArchive
 import PadMetrics
 
@@ -110,26 +112,57 @@ public enum ReportTables {
         return (header, rows)
     }
 
-    /// The exact curve of every profile's swept score: one row per distinct threshold.
-    /// `apcer[<species>]` columns cover the union of species; empty where a profile lacks one.
-    public static func curves(_ results: [ProfileResult]) -> Table {
+    /// The exact curve of every profile's swept score, one row per distinct threshold:
+    /// `profile,score,threshold,bpcer,apcer_max,apcer_pooled,apcer[<species>]...` (species columns
+    /// cover the union; empty where a profile lacks one). Streamed to a file with rows formatted
+    /// in blocks on all cores: a curve of ten million points takes seconds, not a table in memory.
+    public static func writeCurves(_ results: [ProfileResult], to path: String) throws {
         var species = Set<String>()
         for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
-        let speciesList = species.sorted()
-        let header = ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + speciesList.map { "apcer[\($0)]" }
-        var rows: [[String]] = []
+        let names = species.sorted()
+        let writer = try CSVWriter(path: path)
+        try writer.writeRow(["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
+        let block = 250_000
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for r in results {
             guard let m = r.scoreMetrics else { continue }
-            let c = m.curve
+            let c = m.curve, sign = r.thresholdSign
             let columnOf = Dictionary(uniqueKeysWithValues: c.speciesNames.enumerated().map { ($1, $0) })
-            rows.reserveCapacity(rows.count + c.count)
-            for k in 0..<c.count {
-                var row = [r.profile.name, m.score, n(r.shownThreshold(c.thresholds[k])), n(c.bpcer(k)), n(c.apcerMax(k).value), n(c.apcerPooled(k))]
-                for name in speciesList { row.append(columnOf[name].map { n(c.apcer($0, k)) } ?? "") }
-                rows.append(row)
+            let columns = names.map { columnOf[$0] }
+            var prefix: [UInt8] = []
+            CSVFormat.appendField(r.profile.name, to: &prefix)
+            prefix.append(UInt8(ascii: ","))
+            CSVFormat.appendField(m.score, to: &prefix)
+            let prefixText = String(decoding: prefix, as: UTF8.self)
+            let blocks = (c.count + block - 1) / block
+            var next = 0
+            while next < blocks {
+                let batch = min(workers, blocks - next)
+                var chunks = Array(repeating: [UInt8](), count: batch)
+                let firstBlock = next
+                chunks.withUnsafeMutableBufferPointer { buffer in
+                    nonisolated(unsafe) let out = buffer
+                    DispatchQueue.concurrentPerform(iterations: batch) { j in
+                        let first = (firstBlock + j) * block, last = min(c.count, first + block)
+                        var bytes: [UInt8] = []
+                        bytes.reserveCapacity((last - first) * 64)
+                        var values = [Double](repeating: .nan, count: 4 + names.count)
+                        for k in first..<last {
+                            values[0] = c.thresholds[k] * sign
+                            values[1] = c.bpcer(k)
+                            values[2] = c.apcerMax(k).value
+                            values[3] = c.apcerPooled(k)
+                            for (n, column) in columns.enumerated() { values[4 + n] = column.map { c.apcer($0, k) } ?? .nan }
+                            values.withUnsafeBufferPointer { CSVFormat.appendRawPrefixNumberRow(prefix: prefixText, $0, to: &bytes) }
+                        }
+                        out[j] = bytes
+                    }
+                }
+                for chunk in chunks { try writer.writeRaw(chunk) }
+                next += batch
             }
         }
-        return (header, rows)
+        try writer.close()
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.

@@ -106,7 +106,8 @@ public enum SubjectBootstrap {
         }
         return ProfileResult.SubjectIntervals(
             replicates: replicates, seed: seed, bonaFideSubjects: strata[0].count,
-            attackSubjects: order.enumerated().map { .init(species: input.speciesNames[$1], subjects: strata[$0 + 1].count) },
+            attackSubjects: order.enumerated().filter { !strata[$0.offset + 1].isEmpty }
+                .map { .init(species: input.speciesNames[$0.element], subjects: strata[$0.offset + 1].count) },
             apcerMax: percentile(apcerMax), bpcer: percentile(bpcer), eer: input.scores == nil ? nil : percentile(eer),
             bpcerAtAPCER: input.scores == nil ? [] : zip(ReportTables.targets, targets).map {
                 .init(target: $0, interval: percentile($1), replicatesMet: $1.count)

@@ -34,7 +34,7 @@ import Testing
 
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.count == 11 && dataset.problems.isEmpty)
-        let profile = try ProfileLoader(catalogue: EstimatorCatalog.outputs()).builtIn("basic")
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
         let out = root + "/run"
         let job = BenchJob(dataset: dataset, profiles: [profile], outputFolder: out, concurrency: 2, maxPixels: 20_000)
         let outcome = try await BenchRunner().run(job)
@@ -94,7 +94,7 @@ import Testing
             manifest += "a\(i).jpg,attack,print,,\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
-        let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
+        let loader = ProfileLoader(catalogue: EstimatorCatalog.knownOutputs())
         let basic = try loader.builtIn("basic")
         let bench = try await BenchRunner().run(BenchJob(dataset: DatasetLoader().load(root), profiles: [basic],
                                                          outputFolder: root + "/run", concurrency: 2))

@@ -5,7 +5,7 @@ import Testing
 @testable import PadEstimators
 @testable import PadProfiles
 
-/// Vendor exports built from the formats documented in reference/vendor-sdks.md.
+/// Vendor exports built from the formats documented in the README.
 @Suite struct ImportTests {
     static func dataset() throws -> (LoadedDataset, String) {
         let root = Fixture.folder()
@@ -19,7 +19,7 @@ import Testing
         return (try DatasetLoader().load(root), root)
     }
 
-    static let lunaProfile = try! ProfileLoader(catalogue: EstimatorCatalog.outputs()).load(yaml: """
+    static let lunaProfile = try! ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).load(yaml: """
         name: osl
         source: test
         score: luna.liveness

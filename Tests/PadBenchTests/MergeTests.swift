@@ -20,7 +20,7 @@ import Testing
         manifest += "missing.jpg,attack,print,eval,sx\n"
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
-        let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
+        let loader = ProfileLoader(catalogue: EstimatorCatalog.knownOutputs())
         let calibrated = try loader.load(yaml: """
             name: calibrated-sharpness
             source: test

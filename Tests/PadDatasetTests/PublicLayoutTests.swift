@@ -3,7 +3,7 @@ import Testing
 @testable import PadDataset
 @testable import PadImage
 
-/// Layout-faithful fixtures built from the published conventions (reference/datasets.md).
+/// Layout-faithful fixtures built from the published conventions (datasets/README.md).
 @Suite struct PublicLayoutTests {
     static func jpeg(_ w: Int, _ h: Int) throws -> [UInt8] { try ImageEncoder.jpeg(Image(width: w, height: h, format: .gray)) }
 

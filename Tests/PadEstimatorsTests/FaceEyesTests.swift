@@ -51,6 +51,28 @@ import Testing
         #expect(input.face == Box(x: 10, y: 20, width: 50, height: 60))
     }
 
+    /// face.offset_x = (x + w/2 - W/2) / W, face.offset_y = (y + h/2 - H/2) / H, signed.
+    @Test func signedOffsetsOfAKnownBoxByHand() throws {
+        let estimator = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4", useDatasetBox: true)
+        let image = Image(width: 100, height: 50, format: .gray)
+        func offsets(_ box: Box) throws -> (Double, Double) {
+            var input = EstimatorInput(sample: Sample(id: "b", path: "b", label: .bonaFide, faceBox: box), image: image)
+            let values = Dictionary(uniqueKeysWithValues: zip(estimator.outputNames, try estimator.measure(&input)))
+            return (values["face.offset_x"]!, values["face.offset_y"]!)
+        }
+        // Centre (25, 25): a quarter of the width left of the centre (50), vertically centred.
+        #expect(try offsets(Box(x: 10, y: 20, width: 30, height: 10)) == (-0.25, 0))
+        // Centre (80, 5): 30 px right of 50 over 100; 20 px above 25 over 50.
+        #expect(try offsets(Box(x: 60, y: 0, width: 40, height: 10)) == (0.3, -0.4))
+        // Detector box on the 512x512 photo: (177, 66, 95, 95), centre (224.5, 113.5).
+        let m = try Self.measure("photo_astronaut_s100.jpg")
+        #expect(m["face.offset_x"] == (224.5 - 256) / 512 && m["face.offset_y"] == (113.5 - 256) / 512)
+        // No face: NaN offsets, count 0, source 0 (detector).
+        var empty = EstimatorInput(sample: Sample(id: "e", path: "e", label: .bonaFide), image: Image(width: 64, height: 48, format: .gray))
+        let none = Dictionary(uniqueKeysWithValues: zip(Self.face.outputNames, try Self.face.measure(&empty)))
+        #expect(none["face.count"] == 0 && none["face.source"] == 0 && none["face.offset_x"]!.isNaN && none["face.offset_y"]!.isNaN)
+    }
+
     @Test func tinyAndFlatImagesGiveNaNNotCrashes() throws {
         for image in [Image(width: 1, height: 1, format: .gray), Image(width: 64, height: 48, format: .rgb),
                       Image(width: 64, height: 48, format: .gray, pixels: [UInt8](repeating: 255, count: 64 * 48))] {

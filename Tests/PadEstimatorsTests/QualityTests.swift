@@ -42,6 +42,25 @@ import Testing
         #expect(QualityMeasures.laplacianVariance(l, width: 4, region: Region(x0: 0, y0: 0, x1: 2, y1: 4)).isNaN)
     }
 
+    /// Mean L outside the face box, by hand on a 4x4 plane.
+    @Test func backgroundLuminanceByHand() {
+        // Rows: 0..3 are 10, 20, 30, 40 (all four pixels each); face = the centre 2x2 (rows 1-2,
+        // columns 1-2: 20, 20, 30, 30). Outside: 4 x 10 + 2 x 20 + 2 x 30 + 4 x 40 = 300 over 12.
+        let l: [UInt8] = [10, 10, 10, 10, 20, 20, 20, 20, 30, 30, 30, 30, 40, 40, 40, 40]
+        #expect(QualityMeasures.backgroundLuminance(l, width: 4, face: Region(x0: 1, y0: 1, x1: 3, y1: 3)) == 25)
+        #expect(QualityMeasures.backgroundLuminance(l, width: 4, face: Region(x0: 0, y0: 0, x1: 4, y1: 4)).isNaN)
+        // Through the estimator: a face box makes it the mean outside; no face gives NaN.
+        var image = Image(width: 4, height: 4, format: .gray)
+        image.pixels = l
+        var input = EstimatorInput(sample: Sample(id: "q", path: "q", label: .bonaFide), image: image, face: Box(x: 1, y: 1, width: 2, height: 2))
+        let estimator = QualityEstimator()
+        let values = Dictionary(uniqueKeysWithValues: zip(estimator.outputNames, try! estimator.measure(&input)))
+        #expect(values["quality.background_luminance"] == Double(ColorSpaces.luminanceImage(image).enumerated()
+            .filter { !(1...2).contains($0.offset / 4) || !(1...2).contains($0.offset % 4) }.map { Int($0.element) }.reduce(0, +)) / 12)
+        input.face = nil
+        #expect(try! estimator.measure(&input).last!.isNaN)
+    }
+
     @Test func ofiqLuminanceOfPrimaries() {
         // L = floor(255 Y + 0.5) with Y the weighted linear value: pure red -> 0.2126 * 255 = 54.2 -> 54.
         let image = Image(width: 3, height: 1, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255])

@@ -51,6 +51,30 @@ enum Catalogue {
         #expect(Self.error("name: t\ngates: []\n")?.message == "missing `source`")
     }
 
+    /// Parse first (any output name), validate against the run's outputs second, located in the
+    /// profile's file with the nearest output the run declares.
+    @Test func parseOnlyThenValidateAgainstTheRunsOutputs() throws {
+        let yaml = "name: m\nsource: s\nscore: mymodel.score\ngates:\n  - {output: mymodel.score, op: ge, value: 0.5}\n"
+        let parsed = try ProfileLoader().load(yaml: yaml, file: "m.yaml")
+        #expect(parsed.requiredOutputs == ["mymodel.score"])
+        #expect(throws: ProfileError(file: "m.yaml", line: 3, column: 8, "unknown output `mymodel.score`")) {
+            try Catalogue.loader.validate(parsed)
+        }
+        var run = Catalogue.outputs
+        run["mymodel.score"] = OutputDescriptor(name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter, summary: "")
+        let validated = try ProfileLoader(catalogue: run).validate(parsed)
+        #expect(validated.definitionHash == parsed.definitionHash && validated.origin == "m.yaml")
+        // Ranges are checked against the run's descriptor.
+        let outside = try ProfileLoader().load(yaml: yaml.replacingOccurrences(of: "value: 0.5", with: "value: 7"), file: "m.yaml")
+        #expect(throws: ProfileError(file: "m.yaml", line: 5, column: 44, "threshold 7.0 is outside the range of mymodel.score [0.0, 1.0]")) {
+            try ProfileLoader(catalogue: run).validate(outside)
+        }
+        // Left out: neither the gate's output nor its approximation's is measured.
+        let misnap = try ProfileLoader().builtIn("misnap-default")
+        #expect(misnap.leftOutGates(measured: ["eyes.distance_px", "misnap.lighting"]) == [3, 4])
+        #expect(ProfileError(file: "f", line: 3, column: 0, "m").description == "f:3: m")
+    }
+
     @Test func duplicateProfileNamesAreAnError() {
         #expect(throws: ProfileError.self) { try Catalogue.loader.resolveAll(["basic", "basic"]) }
     }
@@ -112,10 +136,10 @@ enum Catalogue {
 
     @Test func everyPresetLoadsWithItsSource() throws {
         let names = ProfileLoader.builtInNames
-        #expect(Set(names) == ["basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "luna-id-default",
-                               "luna-id-osl", "misnap-default", "misnap-high-risk"])
+        #expect(Set(names) == ["aware-capture", "basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "idemia-status",
+                               "luna-id-default", "luna-id-osl", "luna-osl", "misnap-default", "misnap-high-risk", "misnap-mibi"])
         for name in names {
-            let profile = try Self.loader.builtIn(name)
+            let profile = try ProfileLoader().builtIn(name)
             #expect(profile.name == name && !profile.source.isEmpty)
         }
     }
@@ -140,6 +164,45 @@ enum Catalogue {
             let idemia = try Self.loader.builtIn("idemia-\(level)")
             #expect(idemia.gates[0].calibration?.target == .apcer(target))
         }
+    }
+
+    /// Presets for what users import decide exactly on the vendor's exported outputs.
+    @Test func importPresetsGateOnlyOnTheVendorsExports() throws {
+        let expected: [String: Set<String>] = [
+            "idemia-status": ["idemia.live"], "luna-osl": ["luna.error_code", "luna.liveness"],
+            "misnap-mibi": ["misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness"],
+        ]
+        for (name, outputs) in expected {
+            let profile = try ProfileLoader().builtIn(name)
+            #expect(Set(profile.requiredOutputs) == outputs, "\(name)")
+            #expect(profile.gates.allSatisfy { $0.kind == .exact && $0.approximation == nil }, "\(name)")
+        }
+        let idemia = try ProfileLoader().builtIn("idemia-status")
+        #expect(idemia.gates[0].comparison == .eq && idemia.gates[0].threshold == 1 && idemia.gates[0].code == "Fake")
+        let luna = try ProfileLoader().builtIn("luna-osl")
+        #expect(luna.score == "luna.liveness" && luna.gates[1].threshold == 0.5 && luna.gates[1].code == "1004")
+    }
+
+    /// Aware's feedback names as reject codes, padbench's own thresholds, unmeasurable codes skipped.
+    @Test func awareCaptureUsesAwaresFeedbackNames() throws {
+        let aware = try ProfileLoader().builtIn("aware-capture")
+        let active = Dictionary(aware.gates.filter { !$0.isSkipped }.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+        let measured: [String: String] = [
+            "NO_FACE_DETECTED": "face.count", "MULTIPLE_FACES_DETECTED": "face.count", "FACE_TOO_FAR": "face.size_ratio",
+            "FACE_TOO_CLOSE": "face.size_ratio", "FACE_ON_LEFT": "face.offset_x", "FACE_ON_RIGHT": "face.offset_x",
+            "FACE_TOO_HIGH": "face.offset_y", "FACE_TOO_LOW": "face.offset_y", "INSUFFICIENT_LIGHTING": "quality.luminance_mean",
+            "LIGHT_TOO_BRIGHT": "quality.luminance_mean", "TOO_MUCH_BLUR": "quality.blur", "BACKGROUND_TOO_BRIGHT": "quality.background_luminance",
+            "BACKGROUND_TOO_DARK": "quality.background_luminance", "GLARE": "quality.specularity",
+            "FACIAL_SHADOWING": "quality.illumination_uniformity", "UNNATURAL_LIGHTING_COLOR": "quality.natural_colour",
+        ]
+        #expect(active.mapValues(\.output) == measured)
+        #expect(active.values.filter { $0.output != "face.count" }.allSatisfy { $0.kind == .own })
+        #expect(active["FACE_ON_LEFT"]!.comparison == .ge && active["FACE_ON_LEFT"]!.threshold < 0)   // left = negative offset
+        #expect(active["FACE_TOO_HIGH"]!.comparison == .ge && active["FACE_TOO_HIGH"]!.threshold < 0) // up = negative offset
+        #expect(Set(aware.gates.filter(\.isSkipped).map(\.code)) == ["INVALID_POSE", "SMILE_PRESENT", "FOREHEAD_COVERING", "LEFT_EYE_CLOSED",
+                                                                    "RIGHT_EYE_CLOSED", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED",
+                                                                    "HEAVY_FRAMES", "DARK_GLASSES", "MOUTH_OBSCURED"])
+        #expect(ProfileDescription.text(aware).contains("(own: padbench's threshold, the vendor documents none)"))
     }
 
     @Test func missingVendorOutputUsesTheApproximationAndSaysSo() throws {

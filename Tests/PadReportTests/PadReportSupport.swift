@@ -67,6 +67,34 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         for convention in Conventions.current.keys { #expect(html.contains(">\(convention)<")) }
     }
 
+    /// Left-out gates stand in a warning block at the top of the profile's section (before its
+    /// plots), also for a profile without a swept score; the page stays well-formed.
+    @Test func leftOutGatesAreShownAtTheTopOfTheProfilesSection() throws {
+        var report = try Self.report()
+        let plain = report.render()
+        #expect(!plain.contains("class=\"leftout\""))
+        report.results[0].gatesLeftOut = ["scores.score"]
+        var capture = report.results[0]
+        capture.profile = Profile(name: "capture", description: "", source: "test", score: nil,
+                                  gates: [Gate(output: "face.count", comparison: .ge, threshold: 1, code: "NO_FACE", message: "")])
+        capture.reported.scoreMetrics = nil
+        capture.calibrationSet = nil
+        capture.gatesLeftOut = ["face.count"]
+        capture.notes = ["approximated on padbench outputs: luna.quality -> quality.blur"]
+        report.results.append(capture)
+        let html = report.render()
+        let section = try #require(html.range(of: "<h2>scores: scores.score</h2>\n<div class=\"leftout\">"))
+        let firstPlot = try #require(html.range(of: "<svg", range: section.upperBound..<html.endIndex))
+        let block = String(html[section.upperBound..<firstPlot.lowerBound])
+        #expect(block.contains("Gates left out (output not measured in this run): <b>scores.score</b>"))
+        #expect(block.contains("<b>Not a liveness decision</b>"))
+        let other = try #require(html.range(of: "<h2>capture</h2>\n<div class=\"leftout\">"))
+        let rest = String(html[other.upperBound...].prefix(600))
+        #expect(rest.contains("<b>face.count</b>") && rest.contains("approximated on padbench outputs: luna.quality -&gt; quality.blur"))
+        let parser = XMLParser(data: Data(html.replacingOccurrences(of: "<!DOCTYPE html>\n", with: "").utf8))
+        #expect(parser.parse())
+    }
+
     @Test func probitMatchesTheNormalQuantile() {
         // scipy.stats.norm.ppf values.
         #expect(abs(SVGPlot.probit(0.01) - -2.3263478740408408) < 1e-8)

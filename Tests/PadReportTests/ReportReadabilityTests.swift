@@ -143,7 +143,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(html.contains("<b>\(RateText.percent(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(p.apcerMaxSpecies)"))
         #expect(html.contains("Clopper-Pearson 95% ["))
         #expect(!html.contains("<br>"))                 // XHTML-style void elements: the page parses as XML
-        #expect(!html.contains("inf"))
+        #expect(!html.contains("-inf") && !html.contains("@ inf"))  // "infinite" in the conventions is fine
     }
 
     /// An attack-only run: APCER per species, BPCER n/a, no EER plots, no empty table, no -inf.
@@ -156,7 +156,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(page.svgCount == 0)
         #expect(page.tableBodies.allSatisfy { $0 > 0 })
         #expect(html.contains("APCER per species") && html.contains("mask") && html.contains("n/a (no bona fide)"))
-        #expect(!html.contains("inf"))
+        #expect(!html.contains("-inf") && !html.contains("@ inf"))  // "infinite" in the conventions is fine
     }
 
     @Test func ticksAreNiceAndPrintedInOneFormat() {
@@ -196,6 +196,12 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(print.bonaFide == 3 && print.attacks == 3 && print.missingBonaFide == 1 && print.missingAttacks == 0)
         let table = OutputSeparation.table(rows)
         #expect(table.header == OutputSeparation.header && table.rows[1][2] == "lower-bona-fide")
+    }
+
+    /// A species named by the table but absent from the reported split gets no row.
+    @Test func absentSpeciesGetNoRow() {
+        let rows = OutputSeparation.rows(output: "q", values: [1, 0], species: [-1, 1], speciesNames: ["mask", "print"])
+        #expect(rows.map(\.species) == ["print"] && rows[0].auc == 1)
     }
 
     @Test func oneClassGivesAnEmptyRow() {

@@ -28,7 +28,7 @@ public struct VendorImportError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// The export formats `padbench import` reads (reference/vendor-sdks.md).
+/// The export formats `padbench import` reads (README: "import").
 public enum VendorFormat: String, Sendable, CaseIterable {
     /// VisionLabs LUNA OneShotLiveness response JSON (object, array, or JSON lines).
     case lunaOSL = "luna-osl"

@@ -1,4 +1,4 @@
-/// Score-file formats `padbench eval` reads (reference/metrics.md).
+/// Score-file formats `padbench eval` reads (README: "eval --scores").
 public enum ScoreFormat: String, Sendable, CaseIterable {
     /// padbench generic CSV: `id,label,species,score[,split]`, label `bonafide`/`attack`.
     case generic

@@ -68,6 +68,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Continue the interrupted run RUN (its folder RUN.partial) with the options it was started with.")
     var resume: String?
 
+    @Flag(help: "Refuse to run (exit 1, before measuring) when a profile gate's output is not measured by this run.")
+    var strict = false
+
     func validate() throws {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
         if resume != nil && (dataset != nil || out != nil || force) {
@@ -118,6 +121,7 @@ struct BenchCommand: AsyncParsableCommand {
         withExternals.extraEstimators = extras
         withExternals.force = force
         withExternals.resume = resuming
+        withExternals.strict = strict
         let interrupt = InterruptFlag()
         withExternals.interrupt = interrupt
         interrupt.watchSignals()

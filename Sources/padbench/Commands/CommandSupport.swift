@@ -46,7 +46,10 @@ enum CommandSupport {
     static func loadProfiles(_ list: String) throws -> [Profile] {
         let references = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !references.isEmpty else { throw ValidationError("--profiles is empty") }
-        return try atRunTime { try ProfileLoader(catalogue: EstimatorCatalog.outputs()).resolveAll(references) }
+        // Parsed only: output names are checked against the run's own outputs once the run knows
+        // them (bench after the describe handshake, import after reading the files, eval --archive
+        // and merge against the stored columns).
+        return try atRunTime { try ProfileLoader().resolveAll(references) }
     }
 
     /// Notes a person should see (gates left out, calibration warnings), on standard error.

@@ -46,6 +46,8 @@ struct EvalCommand: ParsableCommand {
     var out: String
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
+    @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
+    var strict = false
 
     func validate() throws {
         if threshold != nil && criterion != nil { throw ValidationError("give either --threshold or --criterion, not both") }
@@ -61,7 +63,7 @@ struct EvalCommand: ParsableCommand {
             let profileList = try score.map { [EvalRunner.outputProfile($0)] } ?? CommandSupport.loadProfiles(profiles)
             let outcome = try CommandSupport.atRunTime {
                 try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments,
-                                                 choosesOnReportedSetWithoutCalibrationSplit: score != nil, requireOutputs: score != nil)
+                                                 strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil, requireOutputs: score != nil)
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)

@@ -11,11 +11,25 @@ struct FoldsCommand: ParsableCommand {
 
     @Argument(help: "Run archives or folders, one per fold.") var runs: [String]
     @Option(help: "Write folds.csv and folds.html here.") var out: String?
+    @Flag(help: "Print JSON (numbers as numbers) instead of a table.") var json = false
+
+    struct Row: Encodable {
+        var profile: String, metric: String, folds: Int
+        var mean: Double?, std: Double?, min: Double?, max: Double?
+    }
 
     func run() throws {
-        let summary: FoldSummary
-        summary = try CommandSupport.atRunTime { try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) }
-        print(TextTable(header: FoldSummary.header, rows: summary.rows).render())
+        let summary = try CommandSupport.atRunTime { try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) }
+        if json {
+            let rows = summary.rows.map { r in
+                Row(profile: r[0], metric: r[1], folds: Int(r[2]) ?? 0, mean: Double(r[3]), std: Double(r[4]), min: Double(r[5]), max: Double(r[6]))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        } else {
+            print(TextTable(header: FoldSummary.header, rows: summary.rows).render())
+        }
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(to: URL(fileURLWithPath: out + "/folds.csv"))

@@ -20,6 +20,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Profiles to score (built-in names or YAML files); none when empty.") var profiles: String = ""
     @Option(help: "IDEMIA NoDecision: accept, reject or fta (failure to process).") var noDecision: String = "fta"
     @Option(help: "Output folder.") var out: String
+    @Flag(help: "Refuse (exit 1, before writing) when a profile gate's output is not in the import.") var strict = false
 
     func run() throws {
         guard let formatValue = VendorFormat(rawValue: format) else {
@@ -28,14 +29,13 @@ struct ImportCommand: ParsableCommand {
         guard let policy = NoDecisionPolicy(rawValue: noDecision) else { throw ValidationError("--no-decision must be accept, reject or fta") }
         let loaded = try CommandSupport.loadDataset(dataset, layout: nil)
         let profileList = profiles.isEmpty ? [] : try CommandSupport.loadProfiles(profiles)
-        let outcome: ImportRunner.Outcome
-        do {
-            outcome = try ImportRunner().run(format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
-                                             profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments)
-        } catch let error as VendorImportError {
-            throw ValidationError("\(error)")
+        // A bad export or profile is bad data, not a wrong command line: exit 1, one line.
+        let outcome = try CommandSupport.atRunTime {
+            try ImportRunner().run(format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
+                                   profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
+        CommandSupport.printWarnings(outcome.results)
         let failed = outcome.table.failedCount
         print("\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); vendor results matched \(outcome.matched)")
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")

@@ -13,9 +13,10 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         let outcome: MergeRunner.Outcome
         do { outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments) } catch let error as EvaluationError {
-            throw ValidationError("\(error)")
+            throw RuntimeFailure("\(error)")
         }
         print(TerminalTables.profileTable(outcome.results))
+        CommandSupport.printWarnings(outcome.results)
         print("\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
     }
 }

@@ -11,7 +11,14 @@ struct ProfilesCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static var loader: ProfileLoader { ProfileLoader(catalogue: EstimatorCatalog.outputs()) }
+    /// Parse only: no estimator is built and no cascade file is read (``ProfileCheck/standalone(_:)``
+    /// checks the output names padbench knows by type).
+    static let loader = ProfileLoader()
+
+    /// A line naming the outputs only a run can provide, or nil.
+    static func fromRunNote(_ names: [String]) -> String? {
+        names.isEmpty ? nil : "outputs from the run (--external NAME=..., import, or an archive): \(names.joined(separator: ", "))"
+    }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the built-in presets.")
@@ -26,7 +33,9 @@ struct ProfilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a profile's gates: exact, approximation, calibrated or skipped.")
         @Argument(help: "Preset name or YAML file.") var profile: String
         func run() throws {
-            do { print(ProfileDescription.text(try ProfilesCommand.loader.resolve(profile))) } catch { throw ValidationError("\(error)") }
+            let checked = try CommandSupport.atRunTime { try ProfileCheck.standalone(try ProfilesCommand.loader.resolve(profile)) }
+            print(ProfileDescription.text(checked.profile))
+            if let note = ProfilesCommand.fromRunNote(checked.fromRun) { print(note) }
         }
     }
 
@@ -37,8 +46,9 @@ struct ProfilesCommand: ParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    let profile = try ProfilesCommand.loader.load(file: file)
-                    print("\(file): ok (\(profile.name), \(profile.gates.count) gates)")
+                    let checked = try ProfileCheck.standalone(try ProfilesCommand.loader.load(file: file))
+                    let note = ProfilesCommand.fromRunNote(checked.fromRun).map { "; \($0)" } ?? ""
+                    print("\(file): ok (\(checked.profile.name), \(checked.profile.gates.count) gates)\(note)")
                 } catch {
                     print("\(error)")
                     failed = true

@@ -27,7 +27,7 @@ struct TrainCommand: ParsableCommand {
         let outcome: TrainRunner.Outcome
         do { outcome = try TrainRunner().train(dataset: loaded, split: splitValue, modelPath: out, features: featureSet,
                                                        options: EstimatorOptions(cascadeDirectory: cascades)) } catch {
-            throw ValidationError("\(error)")
+            throw RuntimeFailure("\(error)")
         }
         print("trained on \(outcome.used) samples of split \(split) (\(outcome.failed.count) failed to process)")
         for (id, reason) in outcome.failed.prefix(10) { print("  failed: \(id): \(reason)") }

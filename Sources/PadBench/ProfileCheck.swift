@@ -1,0 +1,76 @@
+import PadEstimators
+import PadProfiles
+
+/// Profiles checked against the outputs a run declares, before anything is measured or written.
+///
+/// ```swift
+/// // bench, after the estimators are built (external programs have answered `describe`):
+/// let profiles = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
+/// // import, eval --archive, merge: the columns of the table
+/// let profiles = try ProfileCheck.check(list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)
+/// ```
+/// The outputs a profile may name are the run's own (built-in estimators, each external program's
+/// `describe` answer under the name the user gave it, every column of an import or archive) plus
+/// every output padbench knows by type (``EstimatorCatalog/knownOutputs()``). A name in neither is
+/// an error naming the profile file, line and nearest output. A known output this run did not
+/// measure leaves its gate out of the decisions (reported, and an error with `strict`).
+public enum ProfileCheck {
+    /// The profiles, each validated (re-parsed from its YAML with the run's catalogue).
+    public static func check(_ profiles: [Profile], runOutputs: [String: OutputDescriptor], strict: Bool) throws -> [Profile] {
+        let catalogue = EstimatorCatalog.knownOutputs().merging(runOutputs) { _, run in run }
+        let loader = ProfileLoader(catalogue: catalogue)
+        var checked: [Profile] = []
+        for profile in profiles { checked.append(try loader.validate(profile)) }
+        if strict {
+            let measured = Set(runOutputs.keys)
+            let lines = checked.compactMap { profile -> String? in
+                let leftOut = profile.leftOutGates(measured: measured)
+                guard !leftOut.isEmpty else { return nil }
+                let gates = leftOut.map { "\(profile.gates[$0].output) (line \(profile.gates[$0].line))" }
+                return "profile \(profile.name) (\(profile.origin)): gates left out, outputs not measured in this run: \(gates.joined(separator: ", "))"
+            }
+            if !lines.isEmpty { throw LeftOutGatesError(lines: lines) }
+        }
+        return checked
+    }
+
+    /// Descriptors for the columns of an imported or stored table: padbench's own descriptor for a
+    /// name it knows, an unbounded one (no range check) for a name only the data declares.
+    /// Columns measured with profile options (`face.x@dataset_box`) count under their plain name.
+    public static func descriptors(forColumns columns: [String]) -> [String: OutputDescriptor] {
+        let known = EstimatorCatalog.knownOutputs()
+        var result: [String: OutputDescriptor] = [:]
+        for column in columns where !column.isEmpty {
+            let name = column.split(separator: "@", maxSplits: 1).first.map(String.init) ?? column
+            result[name] = known[name] ?? OutputDescriptor(name: name, unit: "", minimum: -.infinity, maximum: .infinity,
+                                                           direction: .none, summary: "declared by the run")
+        }
+        return result
+    }
+
+    /// A profile checked on its own (`padbench profiles validate` / `show`): names padbench knows by
+    /// type are checked, and so are names under a built-in estimator or vendor prefix (`quality.`,
+    /// `face.`, `luna.`, ...: a typo there is an error); a name under another prefix
+    /// (`mymodel.score`) can only come from a run (`--external`, an import, an archive) and is
+    /// returned so the caller can say so.
+    public static func standalone(_ profile: Profile) throws -> (profile: Profile, fromRun: [String]) {
+        let known = EstimatorCatalog.knownOutputs()
+        let prefixes = Set(known.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
+        var referenced = profile.gates.filter { !$0.isSkipped }.flatMap { [$0.output] + ($0.approximation.map { [$0.output] } ?? []) }
+        if let score = profile.score { referenced.append(score) }
+        var catalogue = known, fromRun: [String] = []
+        for name in referenced where known[name] == nil && !fromRun.contains(name) {
+            guard let prefix = name.split(separator: ".").first.map(String.init), !prefixes.contains(prefix) else { continue }
+            fromRun.append(name)
+            catalogue[name] = OutputDescriptor(name: name, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
+        }
+        return (try ProfileLoader(catalogue: catalogue).validate(profile), fromRun)
+    }
+}
+
+/// `--strict`: a gate whose output the run does not measure is an error before measuring.
+public struct LeftOutGatesError: Error, Sendable, CustomStringConvertible {
+    public var lines: [String]
+    public init(lines: [String]) { self.lines = lines }
+    public var description: String { "--strict: " + lines.joined(separator: "; ") }
+}
