@@ -6,7 +6,7 @@ OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
 
-.PHONY: setup deps build release test bench benchmark regress clean smoke slurm-check
+.PHONY: setup deps build release test bench benchmark regress clean smoke slurm-check report-shots
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -56,3 +56,7 @@ smoke: release
 ## slurm-check: a one-node Slurm on localhost runs examples/slurm/padbench-array.sbatch (4 shards) over DATASET; merged = single run
 slurm-check: release
 	DATASET=$(abspath $(DATASET)) PROFILES=$(PROFILES) ./scripts/slurm-check.sh
+
+## report-shots: render sample reports (bench, eval, import, compare, folds) with headless Chromium into reports/shots/*.png
+report-shots: build
+	./scripts/report-shots.sh .build/debug/padbench

@@ -63,7 +63,7 @@ public struct BenchRunner: Sendable {
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
-        let header = ["id", "path", "label", "species", "split", "status", "error"] + measurer.columns
+        let header = ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
 
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
@@ -85,7 +85,8 @@ public struct BenchRunner: Sendable {
                 .run(Array(samples[resumed...]), firstIndex: resumed, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                     let sample = samples[outcome.index]
                     try samplesCSV.writeRow(Self.row(sample, outcome))
-                    table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values)
+                    table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
+                                 subject: sample.subject)
                     timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
                     progress.advance(failed: !outcome.status.isOK)
                     // The journal: rows reach the file at least twice a second, so kill -9 loses
@@ -127,7 +128,7 @@ public struct BenchRunner: Sendable {
 
     /// One `samples.csv` row.
     static func row(_ sample: Sample, _ outcome: SampleOutcome) -> [String] {
-        var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+        var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
                    outcome.status.code, outcome.status.message]
         row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
         for value in outcome.values { row.append(CSVFormat.number(value)) }
@@ -154,7 +155,7 @@ public struct BenchRunner: Sendable {
         let decode = try journal.requireColumn("decode_ns")
         for (i, record) in journal.records.enumerated() {
             table.append(id: taken.ids[i], label: taken.labels[i], split: taken.splits[i], status: taken.statuses[i],
-                         values: taken.values.map { $0[i] })
+                         values: taken.values.map { $0[i] }, subject: taken.subject(i))
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
             timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
         }

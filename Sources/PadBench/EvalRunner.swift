@@ -254,8 +254,11 @@ extension EvalRunner {
     /// Re-decides profiles on the measurements stored in a result archive: reads `samples.csv`,
     /// evaluates, writes the reports and a new archive (kind `eval`). No image is opened and no
     /// estimator runs, so it takes seconds whatever the estimators cost.
+    /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
+    /// `requireOutputs`, an output no profile can read is an error before anything is written.
     public func evaluateArchive(_ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
-                                strict: Bool = false) throws -> ArchiveOutcome {
+                                strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
+                                requireOutputs: Bool = false) throws -> ArchiveOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
@@ -269,10 +272,15 @@ extension EvalRunner {
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = profiles.flatMap { p in p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" } }
+        if requireOutputs, let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil }) {
+            let shown = table.columns.prefix(8).joined(separator: ", ") + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
+            throw EvaluationError("\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
+        }
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try Data(samplesBytes).write(to: URL(fileURLWithPath: outputFolder + "/samples.csv"))
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
+        let results = try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
+            .evaluate(profiles, decisions: decisions)
         try decisions.close()
         var manifest = previous
         manifest.kind = "eval"

@@ -66,15 +66,15 @@ public struct ImportRunner: Sendable {
             } else {
                 status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
             }
-            table.append(id: sample.id, label: sample.label, split: sample.split, status: status, values: row)
+            table.append(id: sample.id, label: sample.label, split: sample.split, status: status, values: row, subject: sample.subject)
         }
 
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
-        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "status", "error"] + columns + ["decode_ns"])
+        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
         for (i, sample) in dataset.samples.enumerated() {
             let status = table.statuses[i]
-            try samplesCSV.writeRow([sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+            try samplesCSV.writeRow([sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
                                      status.code, status.message] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
         }
         try samplesCSV.close()

@@ -10,6 +10,8 @@ extension MeasurementTable {
         let id = try csv.requireColumn("id"), label = try csv.requireColumn("label"), species = try csv.requireColumn("species")
         let split = try csv.requireColumn("split"), status = try csv.requireColumn("status"), error = try csv.requireColumn("error")
         let decode = try csv.requireColumn("decode_ns")
+        // Optional: archives written before subjects were recorded have no such column.
+        let subject = csv.column("subject")
         guard error < decode else { throw ArchiveError.csv(path: path, line: 1, message: "expected output columns between error and decode_ns") }
         let outputColumns = Array((error + 1)..<decode)
         self.init(columns: outputColumns.map { csv.header[$0] })
@@ -34,7 +36,11 @@ extension MeasurementTable {
                 values.append(v)
             }
             let sampleStatus: SampleStatus = f[status] == "ok" ? .ok : .failed(code: f[status], message: f[error])
-            append(id: f[id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values)
+            if let subject {
+                append(id: f[id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values, subject: f[subject])
+            } else {
+                append(id: f[id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values)
+            }
         }
     }
 }

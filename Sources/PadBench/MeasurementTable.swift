@@ -15,6 +15,9 @@ public struct MeasurementTable: Sendable {
     public private(set) var labels: [Label] = []
     public private(set) var splits: [Split] = []
     public private(set) var statuses: [SampleStatus] = []
+    /// The person each sample shows (`subject` of the dataset), "" when unknown. Empty when the
+    /// table was built without subjects; then ``hasSubjects`` is false.
+    public private(set) var subjects: [String] = []
     /// Column-major values: `values[c][i]` is output `columns[c]` of sample `i`.
     public private(set) var values: [[Double]]
     /// Per sample: index into ``speciesNames`` for attacks, -1 for bona fide (so hot loops never
@@ -31,10 +34,12 @@ public struct MeasurementTable: Sendable {
     }
 
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
-    /// `speciesNames` (-1 = bona fide) and must agree with `labels`.
+    /// `speciesNames` (-1 = bona fide) and must agree with `labels`; `subjects` (optional) names
+    /// each sample's person.
     public init(columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus], values: [[Double]],
-                speciesIndex: [Int32], speciesNames: [String]) {
+                speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil) {
         precondition(values.count == columns.count && values.allSatisfy { $0.count == ids.count } && speciesIndex.count == ids.count)
+        precondition(subjects == nil || subjects!.count == ids.count)
         self.init(columns: columns)
         self.ids = ids
         self.labels = labels
@@ -44,6 +49,7 @@ public struct MeasurementTable: Sendable {
         self.speciesIndex = speciesIndex
         self.speciesNames = speciesNames
         self.speciesLookup = Dictionary(uniqueKeysWithValues: speciesNames.enumerated().map { ($1, Int32($0)) })
+        self.subjects = subjects ?? []
     }
 
     public var count: Int { ids.count }
@@ -74,7 +80,22 @@ public struct MeasurementTable: Sendable {
         splits.append(split)
         statuses.append(status)
         for c in row.indices { values[c].append(row[c]) }
+        if !subjects.isEmpty { subjects.append("") }
     }
+
+    /// Appends a sample with its subject ("" when unknown). A table gets subjects from its first
+    /// row appended this way; mixing both `append`s keeps the arrays aligned.
+    public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double], subject: String) {
+        if subjects.isEmpty && !ids.isEmpty { subjects = Array(repeating: "", count: ids.count) }
+        append(id: id, label: label, split: split, status: status, values: row)
+        if subjects.count < ids.count { subjects.append(subject) } else { subjects[ids.count - 1] = subject }
+    }
+
+    /// True when at least one sample names its subject (subject-clustered statistics apply).
+    public var hasSubjects: Bool { subjects.contains { !$0.isEmpty } }
+
+    /// Subject of sample `i`, "" when unknown.
+    public func subject(_ i: Int) -> String { i < subjects.count ? subjects[i] : "" }
 
     public func columnIndex(of name: String) -> Int? { columnIndex[name] }
 

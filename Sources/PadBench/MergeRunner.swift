@@ -82,7 +82,7 @@ public struct MergeRunner: Sendable {
         for (t, i) in rows {
             let table = tables[t]
             merged.append(id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
-                          values: table.values.map { $0[i] })
+                          values: table.values.map { $0[i] }, subject: table.subject(i))
         }
         tables.removeAll()
         for k in 1..<max(1, merged.count) where merged.ids[k] == merged.ids[k - 1] {

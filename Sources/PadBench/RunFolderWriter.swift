@@ -5,7 +5,8 @@ import PadProfiles
 import PadReport
 
 /// The one writer of every run (bench, eval on scores or an archive, import, merge): the CSV
-/// reports, `results.json` (the typed results `show`, `compare` and `folds` read), the HTML
+/// reports (with `outputs.csv`: which output separates which attack, and subject-clustered
+/// bootstrap intervals when the table names subjects), `results.json` (the typed results `show`, `compare` and `folds` read), the HTML
 /// report and the manifest into the run folder, then everything into `results.tar.zst`.
 ///
 /// ```swift
@@ -24,6 +25,8 @@ public struct RunFolderWriter: Sendable {
                       timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)],
                       profiles: [Profile], streamedFiles: [String]) throws -> String {
         var manifest = manifest
+        let results = RunStatistics.withSubjectIntervals(results, table: table)
+        let outputs = RunStatistics.outputSeparation(table)
         manifest.dataset.fingerprint = DatasetFingerprint.of(table)
         manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
         manifest.dataset.samples = table.count
@@ -37,9 +40,10 @@ public struct RunFolderWriter: Sendable {
         add("summary.csv", ReportTables.summary(results))
         add("per_species.csv", ReportTables.perSpecies(results))
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
+        add("outputs.csv", OutputSeparation.table(outputs))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
         reports.append(("results.json", try RunSummary(results: results).encoded()))
-        var html = HTMLReport(manifest: manifest, results: results, timing: timing)
+        var html = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: outputs)
         reports.append(("report.html", Array(html.render().utf8)))
         for (name, bytes) in reports {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))

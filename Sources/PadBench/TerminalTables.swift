@@ -1,22 +1,30 @@
 import PadArchive
+import PadMetrics
 import PadReport
 
 /// What `bench` and `eval` print when they finish.
 public enum TerminalTables {
+    /// One row per profile and split; rates as percent with the count and the 95% Clopper-Pearson
+    /// interval, `25.0% (5/20) [8.7%, 49.1%]` (the unit report.html uses).
     public static func profileTable(_ results: [ProfileResult]) -> String {
         let rows = results.flatMap { r in r.sets.map { (r, $0) } }.map { r, set -> [String] in
             let p = set.headline
-            let apcer = p.map { RateText.proportion($0.apcerMax.value, low: $0.apcerMax.interval.low, high: $0.apcerMax.interval.high,
-                                                    errors: $0.apcerMax.errors, total: $0.apcerMax.total) } ?? "n/a"
-            let bpcer = p.map { RateText.proportion($0.bpcer.value, low: $0.bpcer.interval.low, high: $0.bpcer.interval.high,
-                                                    errors: $0.bpcer.errors, total: $0.bpcer.total) } ?? "n/a"
-            let eer = r.scoreMetrics.map { "\(RateText.fixed($0.eer.value, 4)) @ \(CSVFormat.number(r.shownThreshold($0.eer.threshold)))" } ?? "-"
-            let threshold = r.scoreThreshold.map { CSVFormat.number(r.shownThreshold($0)) } ?? ""
+            let apcer = p.map { rate($0.apcerMax) } ?? "n/a"
+            let bpcer = p.map { rate($0.bpcer) } ?? "n/a"
+            let metrics = set.split == r.reported.split ? r.scoreMetrics : nil
+            let eer = metrics.map { "\(RateText.percent($0.eer.value)) at \(RateText.threshold(r.shownThreshold($0.eer.threshold)))" } ?? "-"
+            let threshold = r.scoreThreshold.map { RateText.threshold(r.shownThreshold($0)) } ?? ""
             return [r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
                     p?.apcerMaxSpecies ?? "", bpcer, threshold, eer]
         }
-        return TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n",
-                                  "threshold", "EER @ t (score)"], rows: rows).render()
+        return TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
+                                  "threshold", "EER at t (score)"], rows: rows).render()
+    }
+
+    /// `25.0% (5/20) [8.7%, 49.1%]`, or "n/a" without samples.
+    static func rate(_ p: Proportion) -> String {
+        guard p.total > 0 else { return "n/a" }
+        return "\(RateText.percentWithCount(errors: p.errors, total: p.total)) \(RateText.percentInterval(p.interval.low, p.interval.high))"
     }
 
     public static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {

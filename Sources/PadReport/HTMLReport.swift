@@ -2,95 +2,44 @@ import Foundation
 import PadArchive
 import PadMetrics
 
-/// `report.html`: one self-contained page (inline CSS and SVG, no scripts, nothing fetched) with the
-/// run header and conventions, the profile comparison, per-species APCER with intervals, reject
-/// reasons, and plots: DET per species and APCER_max (normal-deviate axes, BPCER@APCER markers),
-/// APCER/BPCER against threshold (threshold marked), score histograms per class and species, latency.
+/// `report.html`: one self-contained page (inline CSS and SVG, no scripts, nothing fetched).
+/// The first screen answers the question: the run in one sentence, a verdict table per profile
+/// (APCER_max with its species and BPCER, each as percent with the count and 95% intervals;
+/// left-out gates and "not a liveness decision" flagged) and a short "how to read this page"
+/// box. Details follow: APCER per species, which output separates which attack, the intervals
+/// side by side, reject reasons, plots per profile (DET with the operating point and EER, rates
+/// against threshold, outline histograms with the threshold), latency, run details, conventions.
 ///
 /// ```swift
-/// let html = HTMLReport(manifest: manifest, results: results, timing: timing).render()
+/// var report = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: rows)
+/// let html = report.render()
 /// ```
+/// Every rate on the page is percent with its count, `3.1% (31/1000)`.
 public struct HTMLReport {
     public var manifest: RunManifest
     public var results: [ProfileResult]
     public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
+    /// `outputs.csv` rows (which output separates which attack).
+    public var outputs: [OutputSeparation.Row]
     /// SVG plots rendered, with their data-point counts (for tests).
-    public private(set) var plots: [(title: String, points: Int)] = []
+    public internal(set) var plots: [(title: String, points: Int)] = []
 
-    public init(manifest: RunManifest, results: [ProfileResult] = [], timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = []) {
+    public init(manifest: RunManifest, results: [ProfileResult] = [], timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
+                outputs: [OutputSeparation.Row] = []) {
         self.manifest = manifest
         self.results = results
         self.timing = timing
+        self.outputs = outputs
     }
 
     static func e(_ s: String) -> String { SVGPlot.escape(s) }
-    static func pct(_ v: Double) -> String { v.isFinite ? String(format: "%.2f%%", v * 100) : "n/a" }
-
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
-        var html = "<table><thead><tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
-        for row in rows { html += "<tr>" + row.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n" }
-        return html + "</tbody></table>\n"
-    }
+    static func pct(_ v: Double) -> String { RateText.percent(v) }
+    static func rate(_ p: Proportion) -> String { RateText.percentWithCount(errors: p.errors, total: p.total) }
 
     /// Up to `limit` evenly spaced curve points plus the last (plots down-sample; CSVs stay exact).
     static func sample(_ count: Int, limit: Int = 400) -> [Int] {
         guard count > limit else { return Array(0..<count) }
         return (0..<limit).map { $0 * (count - 1) / (limit - 1) }
-    }
-
-    mutating func detPlot(_ title: String, _ curve: ErrorCurve, targets: [ProfileResult.Target]) -> String {
-        var plot = SVGPlot(title: title, xLabel: "APCER (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
-        let indices = Self.sample(curve.count)
-        for s in curve.speciesNames.indices where curve.attackCounts[s] > 0 {
-            plot.addLine(name: "APCER[\(curve.speciesNames[s])]", points: indices.map { (curve.apcer(s, $0), curve.bpcer($0)) },
-                         color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], dashed: true)
-        }
-        plot.addLine(name: "APCER_max", points: indices.map { (curve.apcerMax($0).value, curve.bpcer($0)) }, color: SVGPlot.palette[0])
-        for t in targets where t.targetMet {
-            let k = curve.pointIndex(for: t.threshold)
-            plot.addMarker(x: max(curve.apcerMax(k).value, 0.0006), y: t.rate, label: "BPCER@\(Self.pct(t.target))")
-        }
-        plots.append((title, plot.pointCount))
-        return plot.render()
-    }
-
-    mutating func thresholdPlot(_ title: String, _ curve: ErrorCurve, marks: [(Double, String)]) -> String {
-        var plot = SVGPlot(title: title, xLabel: "threshold (accept when score >= threshold)", yLabel: "error rate")
-        let indices = Self.sample(curve.count).filter { curve.thresholds[$0].isFinite }
-        plot.addLine(name: "APCER_max", points: indices.map { (curve.thresholds[$0], curve.apcerMax($0).value) }, color: SVGPlot.palette[1])
-        plot.addLine(name: "BPCER", points: indices.map { (curve.thresholds[$0], curve.bpcer($0)) }, color: SVGPlot.palette[0])
-        for (x, label) in marks { plot.addVertical(x: x, label: label) }
-        plots.append((title, plot.pointCount))
-        return plot.render()
-    }
-
-    /// Histograms from the curve's cumulative counts: 40 bins over the finite score range. Samples at
-    /// -inf (rejected by another gate of the profile) are counted apart in the title.
-    mutating func histogramPlot(_ title: String, _ curve: ErrorCurve) -> String {
-        let finite = curve.thresholds.filter(\.isFinite)
-        var plot = SVGPlot(title: title, xLabel: "score", yLabel: "fraction of the class")
-        guard let low = finite.first, let high = finite.last else { return "" }
-        let bins = 40
-        let edges = (0...bins).map { low + (high - low) * Double($0) / Double(bins) }
-        func below(_ edge: Double, _ counter: (Int) -> Int) -> Int { counter(curve.pointIndex(for: edge)) }
-        func series(_ name: String, color: String, total: Int, rejectedBelow: @escaping (Int) -> Int) {
-            guard total > 0 else { return }
-            var points: [(Double, Double)] = []
-            for b in 0..<bins {
-                let upper = b == bins - 1 ? high.nextUp : edges[b + 1]
-                let count = below(upper, rejectedBelow) - below(edges[b], rejectedBelow)
-                points.append(((edges[b] + edges[b + 1]) / 2, Double(count) / Double(total)))
-            }
-            plot.addLine(name: name, points: points, color: color)
-        }
-        series("bona fide", color: SVGPlot.palette[0], total: curve.bonaFideCount) { curve.bonaFideRejected[$0] }
-        for s in curve.speciesNames.indices {
-            series(curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], total: curve.attackCounts[s]) {
-                curve.attackCounts[s] - curve.accepted(s, $0)
-            }
-        }
-        plots.append((title, plot.pointCount))
-        return plot.render()
     }
 
     /// The warning at the top of a profile's section: the gates left out (output not measured, no
@@ -111,74 +60,171 @@ public struct HTMLReport {
     }
 
     public mutating func render() -> String {
+        var body = "<h1>padbench report: \(Self.e(manifest.dataset.name))</h1>\n"
+        body += "<p class=\"lead\">\(Self.e(summarySentence()))</p>\n"
+        if !results.isEmpty { body += "<h2>Verdict</h2>\n" + verdictTable() }
+        body += howToRead()
+        body += speciesTable()
+        body += outputsTable()
+        body += intervalsTable()
+        let reasons = results.flatMap { r in
+            r.rejectReasons.map { [r.profile.name, $0.label, $0.species, $0.code, $0.message, RateText.percentWithCount(errors: $0.count, total: Int((Double($0.count) / max($0.fraction, 1e-300)).rounded()))] }
+        }
+        if !reasons.isEmpty {
+            body += "<h2>Reject reasons (first failing gate)</h2>\n"
+            body += HTMLPage.table(["profile", "label", "species", "code", "message", "share of the group"], reasons, numeric: [5])
+        }
+        for r in results { body += profilePlots(r) }
+        body += latency()
+        body += runDetails()
+        return HTMLPage.document(title: "padbench: \(manifest.dataset.name)", body: body)
+    }
+
+    /// The run in one sentence.
+    func summarySentence() -> String {
         let m = manifest
-        var body = "<h1>padbench report: \(Self.e(m.dataset.name))</h1>\n"
-        body += "<p class=\"meta\">\(Self.e(m.kind)) run, \(Self.e(m.tool.name)) \(Self.e(m.tool.version)); dataset \(Self.e(m.dataset.path)) (\(Self.e(m.dataset.layout)), \(m.dataset.samples) samples, fingerprint \(Self.e(m.dataset.fingerprint))\(m.dataset.shard.isEmpty ? "" : ", shard \(Self.e(m.dataset.shard))")); started \(Self.e(m.times.started)), wall \(String(format: "%.2f", m.times.wallSeconds)) s; \(m.machine.processors) cores, concurrency \(m.machine.concurrency).</p>\n"
-        body += "<p class=\"meta\">counts: " + m.counts.sorted { $0.key < $1.key }.map { "\(Self.e($0.key)) \($0.value)" }.joined(separator: ", ") + "</p>\n"
-        if !results.isEmpty {
-            body += "<h2>Profiles</h2>\n"
-            body += Self.table(["profile", "split", "bona fide / attack / failed", "APCER_max [95% CI]", "species", "BPCER [95% CI]", "EER @ threshold", "BPCER@APCER=1%", "notes"],
-                               results.map { r in
-                                   let p = r.headline
-                                   let apcer = p.map { "\(Self.pct($0.apcerMax.value)) [\(Self.pct($0.apcerMax.interval.low)), \(Self.pct($0.apcerMax.interval.high))] \($0.apcerMax.errors)/\($0.apcerMax.total)" } ?? "n/a"
-                                   let bpcer = p.map { "\(Self.pct($0.bpcer.value)) [\(Self.pct($0.bpcer.interval.low)), \(Self.pct($0.bpcer.interval.high))] \($0.bpcer.errors)/\($0.bpcer.total)" } ?? "n/a"
-                                   let eer = r.scoreMetrics.map { "\(Self.pct($0.eer.value)) @ \(CSVFormat.number(r.shownThreshold($0.eer.threshold)))" } ?? "-"
-                                   return [r.profile.name, r.split, "\(r.bonaFideCount) / \(r.attackCount) / \(r.failedCount)", apcer, p?.apcerMaxSpecies ?? "",
-                                           bpcer, eer, r.scoreMetrics.map { $0.bpcerAtAPCER[0].targetMet ? Self.pct($0.bpcerAtAPCER[0].rate) : "not met" } ?? "-",
-                                           ([r.headlineError, r.scoreError].compactMap { $0 } + r.notes).joined(separator: "; ")]
-                               })
-            body += "<h2>APCER per species</h2>\n"
-            body += Self.table(["profile", "split", "species", "accepted / attacks", "APCER", "95% CI"], results.flatMap { r -> [[String]] in
-                r.sets.flatMap { set -> [[String]] in
-                    guard let p = set.headline else { return [] }
-                    return p.speciesNames.indices.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.map { s in
-                        [r.profile.name, set.split, p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""), "\(p.apcer[s].errors) / \(p.apcer[s].total)",
-                         Self.pct(p.apcer[s].value), "[\(Self.pct(p.apcer[s].interval.low)), \(Self.pct(p.apcer[s].interval.high))]"]
-                    }
-                }
-            })
-            let reasons = results.flatMap { r in r.rejectReasons.map { [r.profile.name, $0.label, $0.species, $0.code, $0.message, String($0.count), Self.pct($0.fraction)] } }
-            if !reasons.isEmpty {
-                body += "<h2>Reject reasons (first failing gate)</h2>\n" + Self.table(["profile", "label", "species", "code", "message", "count", "fraction"], reasons)
-            }
-            for r in results {
-                let warning = Self.leftOutWarning(r)
-                guard let sm = r.scoreMetrics else {
-                    if !warning.isEmpty { body += "<h2>\(Self.e(r.profile.name))</h2>\n" + warning }
-                    continue
-                }
-                body += "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n" + warning + "<div class=\"plots\">\n"
-                body += detPlot("DET, \(r.profile.name)", sm.curve, targets: sm.bpcerAtAPCER)
-                var marks = [(sm.eer.threshold, "EER")]  // the curve's own (bona-fide-high) scale
-                if let c = r.calibrations.first { marks.append((c.threshold, "calibrated")) }
-                if let gate = r.profile.gates.first(where: { $0.output == sm.score && $0.calibration == nil && !$0.isSkipped }) {
-                    marks.append((gate.threshold, "profile threshold"))
-                }
-                body += thresholdPlot("APCER_max and BPCER vs threshold, \(r.profile.name)", sm.curve, marks: marks)
-                body += histogramPlot("Score histograms, \(r.profile.name)", sm.curve)
-                body += "</div>\n"
-            }
+        var text = "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) samples of \(m.dataset.name) (\(m.dataset.layout))"
+        if let r = results.first {
+            let species = r.headline.map { $0.speciesNames.sorted() } ?? []
+            text += ", \(results.count) profile\(results.count == 1 ? "" : "s") (\(results.map(\.profile.name).joined(separator: ", ")))"
+            text += "; rates on split \(r.split): \(r.bonaFideCount) bona fide, \(r.attackCount) attacks"
+            if !species.isEmpty { text += " of \(species.count) species (\(species.joined(separator: ", ")))" }
+            text += ", \(r.failedCount) failed to process"
         }
-        if !timing.isEmpty {
-            body += "<h2>Latency</h2>\n"
-            let groups = timing.map { step in (label: step.name, values: [("p50", Double(step.summary.p50Nanoseconds) / 1e6), ("p90", Double(step.summary.p90Nanoseconds) / 1e6), ("p99", Double(step.summary.p99Nanoseconds) / 1e6)]) }
-            body += "<div class=\"plots\">" + SVGPlot.bars(title: "Latency per step", unit: "ms", groups: groups.map { ($0.label, $0.values.map { (name: $0.0, value: $0.1) }) }) + "</div>\n"
-            plots.append(("Latency per step", groups.count * 3))
-            body += Self.table(["step", "count", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "per s", "cold start ms"], timing.map { t in
-                let s = t.summary
-                return [t.name, String(s.count), String(format: "%.3f", s.meanNanoseconds / 1e6), String(format: "%.3f", Double(s.p50Nanoseconds) / 1e6),
-                        String(format: "%.3f", Double(s.p90Nanoseconds) / 1e6), String(format: "%.3f", Double(s.p99Nanoseconds) / 1e6),
-                        String(format: "%.3f", Double(s.maxNanoseconds) / 1e6), String(format: "%.1f", s.throughput), String(format: "%.1f", Double(t.coldStartNanoseconds) / 1e6)]
-            })
+        return text + "."
+    }
+
+    func verdictTable() -> String {
+        let rows = results.map { r -> [String] in
+            let p = r.headline, b = r.reported.subjectIntervals
+            var apcer = "n/a", bpcer = "n/a"
+            if let p, p.apcerMax.total > 0 {
+                apcer = "<b>\(Self.pct(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(Self.e(p.apcerMaxSpecies))"
+                    + Self.intervalLines(p.apcerMax.interval, b?.apcerMax, b)
+            }
+            if let p, p.bpcer.total > 0 {
+                bpcer = "<b>\(Self.pct(p.bpcer.value))</b> (\(p.bpcer.errors)/\(p.bpcer.total))" + Self.intervalLines(p.bpcer.interval, b?.bpcer, b)
+            } else if p != nil {
+                bpcer = "n/a (no bona fide)"
+            }
+            let eer = r.scoreMetrics.map { m in
+                "\(Self.pct(m.eer.value)) at \(Self.e(RateText.threshold(r.shownThreshold(m.eer.threshold))))"
+                    + (b?.eer.map { "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>" } ?? "")
+            } ?? "-"
+            return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource), flags(r)]
         }
-        body += "<h2>Conventions</h2>\n" + Self.table(["question", "this report"], m.conventions.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
-        body += "<p class=\"meta\">command: \(Self.e(m.tool.commandLine.joined(separator: " ")))</p>\n"
-        let css = """
-            body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1240px;color:#222;font-size:14px}
-            h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}
-            table{border-collapse:collapse;margin:8px 0;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left}
-            th{background:#f4f4f4}.meta{color:#555}.leftout{border:2px solid #c0392b;background:#fdecea;padding:4px 12px;margin:8px 0}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff;border:1px solid #eee}
+        return HTMLPage.rawTable(["profile", "APCER_max (worst species)", "BPCER", "EER of the score", "thresholds", "flags"], rows, cssClass: "verdict")
+    }
+
+    static func intervalLines(_ cp: (low: Double, high: Double), _ boot: ProfileResult.Interval?, _ b: ProfileResult.SubjectIntervals?) -> String {
+        var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
+        if let boot, let b {
+            html += "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+        }
+        return html
+    }
+
+    func flags(_ r: ProfileResult) -> String {
+        var flags: [String] = []
+        if !r.isLivenessDecision { flags.append(HTMLPage.flag("not a liveness decision", "bad")) }
+        var seen = Set<String>()
+        let leftOut = r.gatesLeftOut.filter { seen.insert($0).inserted }
+        if !leftOut.isEmpty { flags.append(HTMLPage.flag("gates left out: \(leftOut.joined(separator: ", "))")) }
+        if let error = r.headlineError { flags.append(HTMLPage.flag(error)) }
+        if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
+        if r.calibrations.contains(where: { !$0.targetMet }) { flags.append(HTMLPage.flag("calibration target not met", "bad")) }
+        for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet { flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach")) }
+        return flags.isEmpty ? HTMLPage.flag("none", "ok") : flags.joined(separator: "<br/>")
+    }
+
+    func howToRead() -> String {
+        let hasSubjects = results.contains { $0.reported.subjectIntervals != nil }
+        return """
+            <div class="howto"><h3>How to read this page</h3><ul>
+            <li><b>APCER</b>: share of attack presentations accepted as bona fide, per attack species (PAI species). \
+            <b>APCER_max</b> is the worst species, the headline of ISO/IEC 30107-3. <b>BPCER</b>: share of bona fide \
+            presentations rejected. Lower is better for both; each is shown as percent with the count, 3.1% (31/1000).</li>
+            <li>Rates are at the profile's decision (all its gates and thresholds) on the split named above. The <b>EER</b> \
+            sweeps the profile's score with its other gates held fixed.</li>
+            <li>Intervals are 95%: <b>Clopper-Pearson</b> counts every sample as independent; \
+            \(hasSubjects ? "<b>subjects</b> resamples whole people (bootstrap), wider when a person gives many samples." : "this dataset names no subjects, so no subject-clustered interval is given.")</li>
+            <li>Flags: <b>gates left out</b> = the run did not measure those outputs, so the profile decided without them; \
+            <b>not a liveness decision</b> = its score or its only liveness gate was left out, so the rates say nothing about attacks.</li>
+            <li>Below: APCER per species, which output separates which attack, plots per profile, reject reasons, latency, \
+            run details and conventions. CSV files beside this page hold every number as a fraction.</li>
+            </ul></div>
+
             """
-        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>padbench: \(Self.e(m.dataset.name))</title><style>\(css)</style></head>\n<body>\n\(body)</body></html>\n"
+    }
+
+    func speciesTable() -> String {
+        let rows = results.flatMap { r -> [[String]] in
+            r.sets.flatMap { set -> [[String]] in
+                guard let p = set.headline else { return [] }
+                return p.speciesNames.indices.filter { p.apcer[$0].total > 0 }.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.map { s in
+                    [r.profile.name, set.split, p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""),
+                     Self.rate(p.apcer[s]), RateText.percentInterval(p.apcer[s].interval.low, p.apcer[s].interval.high)]
+                }
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h2>APCER per species</h2>\n" + HTMLPage.table(["profile", "split", "species", "APCER (accepted/attacks)", "Clopper-Pearson 95%"], rows, numeric: [3, 4])
+    }
+
+    /// Outputs ranked by their worst species' AUC (each species in the direction that separates it).
+    func outputsTable() -> String {
+        let species = Array(Set(outputs.map(\.species))).filter { $0 != OutputSeparation.allSpecies }.sorted()
+        let byOutput = Dictionary(grouping: outputs, by: \.output)
+        let ranked = byOutput.map { name, rows -> (String, Double, [OutputSeparation.Row]) in
+            let worst = rows.filter { $0.species != OutputSeparation.allSpecies && !$0.auc.isNaN }.map(\.auc).min() ?? .nan
+            return (name, worst, rows)
+        }.sorted { ($0.1.isNaN ? -1 : $0.1, $1.0) > ($1.1.isNaN ? -1 : $1.1, $0.0) }
+        // No table of dashes: an output table needs at least one AUC (both classes present).
+        guard !ranked.isEmpty, !species.isEmpty, outputs.contains(where: { !$0.auc.isNaN }) else { return "" }
+        func cell(_ row: OutputSeparation.Row?) -> String {
+            guard let row, !row.auc.isNaN else { return "-" }
+            let arrow = row.direction == "lower-bona-fide" ? "&#8595;" : "&#8593;"
+            return "\(RateText.fixed(row.auc, 3)) \(arrow)<br/><span class=\"ci\">EER \(Self.pct(row.eer))</span>"
+        }
+        let rows = ranked.prefix(Self.outputRowsShown).enumerated().map { k, entry -> [String] in
+            [String(k + 1), Self.e(entry.0), entry.1.isNaN ? "-" : RateText.fixed(entry.1, 3)]
+                + species.map { s in cell(entry.2.first { $0.species == s }) }
+                + (species.count > 1 ? [cell(entry.2.first { $0.species == OutputSeparation.allSpecies })] : [])
+        }
+        let header = ["rank", "output", "worst AUC"] + species.map { "AUC vs \($0)" } + (species.count > 1 ? ["all attacks"] : [])
+        return "<h2>Which output separates which attack</h2>\n<p class=\"meta\">AUC of each attack species against bona fide on the reported split "
+            + "(1 = fully separated, 0.5 = not at all), in the direction that separates them: &#8593; higher values are bona fide, "
+            + "&#8595; lower values are. EER in the same direction. Ranked by the worst species. All rows: outputs.csv.</p>\n"
+            + HTMLPage.rawTable(header, rows, numeric: Set(0..<header.count).subtracting([1]))
+            + (ranked.count > Self.outputRowsShown ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, ranked lower: outputs.csv.</p>\n" : "")
+    }
+
+    /// Outputs shown in the ranked table (all of them are in outputs.csv).
+    static let outputRowsShown = 12
+
+    /// Clopper-Pearson and subject-bootstrap intervals side by side.
+    func intervalsTable() -> String {
+        var rows: [[String]] = []
+        for r in results {
+            guard let b = r.reported.subjectIntervals, let p = r.headline else { continue }
+            let subjects = "\(b.bonaFideSubjects) bona fide; " + b.attackSubjects.map { "\($0.species) \($0.subjects)" }.joined(separator: ", ")
+            func both(_ name: String, _ value: String, _ cp: String, _ boot: ProfileResult.Interval?) {
+                rows.append([r.profile.name, name, value, cp, boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a", subjects])
+            }
+            if p.apcerMax.total > 0 { both("APCER_max", Self.rate(p.apcerMax), RateText.percentInterval(p.apcerMax.interval.low, p.apcerMax.interval.high), b.apcerMax) }
+            if p.bpcer.total > 0 { both("BPCER", Self.rate(p.bpcer), RateText.percentInterval(p.bpcer.interval.low, p.bpcer.interval.high), b.bpcer) }
+            if let m = r.scoreMetrics {
+                both("EER", Self.pct(m.eer.value), "-", b.eer)
+                for t in m.bpcerAtAPCER {
+                    both("BPCER@APCER=\(Self.pct(t.target))", t.targetMet ? Self.pct(t.rate) : "out of reach", "-",
+                         b.bpcerAtAPCER.first { $0.target == t.target }?.interval)
+                }
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h2>Intervals: samples and subjects</h2>\n<p class=\"meta\">Clopper-Pearson treats every sample as independent. "
+            + "The subject bootstrap resamples people within bona fide and each species (\(SubjectBootstrap.replicates) replicates, seed \(SubjectBootstrap.seed), "
+            + "percentile interval); thresholds stay fixed. A class with one subject cannot show between-subject variation.</p>\n"
+            + HTMLPage.table(["profile", "metric", "estimate", "Clopper-Pearson 95% (samples)", "subject bootstrap 95%", "subjects"], rows, numeric: [2, 3, 4])
     }
 }

@@ -70,6 +70,42 @@ public struct ProfileResult: Sendable {
         }
     }
 
+    /// A two-sided 95% interval.
+    public struct Interval: Sendable, Codable, Equatable {
+        public var low: Double
+        public var high: Double
+        public init(low: Double, high: Double) { self.low = low; self.high = high }
+    }
+
+    /// Subject-clustered bootstrap intervals of the reported set (``SubjectBootstrap``): present
+    /// when the dataset names subjects.
+    public struct SubjectIntervals: Sendable, Codable, Equatable {
+        public struct SpeciesSubjects: Sendable, Codable, Equatable {
+            public var species: String
+            public var subjects: Int
+        }
+        public struct TargetInterval: Sendable, Codable, Equatable {
+            public var target: Double
+            public var interval: Interval?
+            /// Replicates in which the target could be met (the interval is over these).
+            public var replicatesMet: Int
+        }
+        public var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
+        public var replicates: Int
+        public var seed: UInt64
+        public var bonaFideSubjects: Int
+        public var attackSubjects: [SpeciesSubjects]
+        public var apcerMax: Interval?
+        public var bpcer: Interval?
+        public var eer: Interval?
+        public var bpcerAtAPCER: [TargetInterval]
+        /// True when some stratum has fewer than two subjects (the interval cannot show
+        /// between-subject variation there).
+        public var hasSingleSubjectStratum: Bool {
+            bonaFideSubjects == 1 || attackSubjects.contains { $0.subjects == 1 }
+        }
+    }
+
     /// The profile's rates on one split.
     public struct SetResult: Sendable {
         public var split: String
@@ -82,6 +118,8 @@ public struct ProfileResult: Sendable {
         public var bonaFideCount: Int
         public var attackCount: Int
         public var failedCount: Int
+        /// Subject-clustered bootstrap intervals (reported set, datasets with subjects).
+        public var subjectIntervals: SubjectIntervals?
         public init(split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?, scoreError: String?,
                     rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int) {
             self.split = split; self.headline = headline; self.headlineError = headlineError

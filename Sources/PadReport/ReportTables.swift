@@ -26,6 +26,7 @@ public enum ReportTables {
                       "acer_nonconformant", "bpnrr", "apnrr", "bpcer_system", "apcer_max_system",
                       "score", "threshold", "criterion", "threshold_source", "target_met", "eer", "eer_threshold", "eer_apcer_max", "eer_bpcer"]
         header += targets.map { "bpcer@apcer=\(n($0))" } + ["auc", "calibration", "gates_left_out", "liveness_decision", "note"]
+        header += subjectHeader
         var rows: [[String]] = []
         for r in results {
             for set in r.sets {
@@ -61,6 +62,21 @@ public enum ReportTables {
         }
         row += [r.calibrations.map { "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
+        return row + subjectColumns(set.subjectIntervals)
+    }
+
+    /// Subject-clustered bootstrap columns (``SubjectBootstrap``), empty without subjects; the
+    /// `*_ci_*` columns before them are Clopper-Pearson over samples.
+    static let subjectHeader = ["n_subjects_bonafide", "n_subjects_attack", "apcer_max_subject_ci_low", "apcer_max_subject_ci_high",
+                                "bpcer_subject_ci_low", "bpcer_subject_ci_high", "eer_subject_ci_low", "eer_subject_ci_high"]
+        + targets.flatMap { ["bpcer@apcer=\(n($0))_subject_ci_low", "bpcer@apcer=\(n($0))_subject_ci_high"] }
+
+    static func subjectColumns(_ b: ProfileResult.SubjectIntervals?) -> [String] {
+        guard let b else { return Array(repeating: "", count: subjectHeader.count) }
+        func pair(_ i: ProfileResult.Interval?) -> [String] { i.map { [n($0.low), n($0.high)] } ?? ["", ""] }
+        let attackSubjects = b.attackSubjects.map { "\($0.species):\($0.subjects)" }.joined(separator: ";")
+        var row = [String(b.bonaFideSubjects), attackSubjects] + pair(b.apcerMax) + pair(b.bpcer) + pair(b.eer)
+        for x in targets { row += pair(b.bpcerAtAPCER.first { $0.target == x }?.interval) }
         return row
     }
 

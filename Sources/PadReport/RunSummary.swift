@@ -62,6 +62,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var eerThreshold: Double?
         public var bpcerAtAPCER: [TargetSummary]
         public var auc: Double?
+        /// Subject-clustered bootstrap 95% intervals (absent without subjects); the `ciLow` /
+        /// `ciHigh` of each rate are Clopper-Pearson over samples.
+        public var subjectBootstrap: ProfileResult.SubjectIntervals?
         /// Why rates or score metrics are missing.
         public var errors: [String]
     }
@@ -120,7 +123,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
                               TargetSummary(target: $0.target, threshold: $0.targetMet ? r.shownThreshold($0.threshold) : nil,
                                             rate: $0.targetMet ? finite($0.rate) : nil, targetMet: $0.targetMet)
                           } ?? [],
-                          auc: m.flatMap { finite($0.auc) }, errors: [s.headlineError, s.scoreError].compactMap { $0 })
+                          auc: m.flatMap { finite($0.auc) }, subjectBootstrap: s.subjectIntervals, errors: [s.headlineError, s.scoreError].compactMap { $0 })
     }
 
     public func encoded() throws -> [UInt8] {

@@ -1,3 +1,5 @@
+import PadArchive
+
 /// Left/right-aligned plain-text tables for the terminal.
 ///
 /// ```swift
@@ -33,6 +35,32 @@ public enum RateText {
     public static func proportion(_ value: Double, low: Double, high: Double, errors: Int, total: Int) -> String {
         guard total > 0 else { return "n/a" }
         return "\(fixed(value, 4)) [\(fixed(low, 4)), \(fixed(high, 4))] \(errors)/\(total)"
+    }
+
+    /// A rate as percent: one decimal from 1%, two below (0.05%), "n/a" when undefined.
+    public static func percent(_ value: Double) -> String {
+        guard value.isFinite else { return "n/a" }
+        let pct = value * 100
+        return (pct != 0 && abs(pct) < 1 ? fixed(pct, 2) : fixed(pct, 1)) + "%"
+    }
+
+    /// `3.1% (31/1000)`: the unit of every rate in report.html and the terminal.
+    public static func percentWithCount(errors: Int, total: Int) -> String {
+        guard total > 0 else { return "n/a (no samples)" }
+        return "\(percent(Double(errors) / Double(total))) (\(errors)/\(total))"
+    }
+
+    /// `[1.0%, 7.1%]`
+    public static func percentInterval(_ low: Double, _ high: Double) -> String {
+        "[\(percent(low)), \(percent(high))]"
+    }
+
+    /// A threshold for people: the shortest decimal, or words when it is not finite (a result is
+    /// never printed "@ -inf").
+    public static func threshold(_ t: Double) -> String {
+        if t.isNaN { return "n/a" }
+        if t.isInfinite { return t > 0 ? "above every score" : "below every score" }
+        return CSVFormat.number(t)
     }
 
     public static func fixed(_ value: Double, _ digits: Int) -> String {

@@ -28,6 +28,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset = false
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Option(help: "Write JUnit XML (one test case per checked metric).") var junit: String?
+    @Option(help: "Write the comparison as an HTML page (each metric, its test and its verdict).") var html: String?
 
     func validate() throws {
         guard rateTolerance.value >= 0 && rateTolerance.value < 1 else { throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)") }
@@ -60,6 +61,12 @@ struct CompareCommand: ParsableCommand {
         if let junit {
             do { try comparison.junit.write(toFile: junit, atomically: true, encoding: .utf8) } catch {
                 FileHandle.standardError.write(Data("padbench compare: cannot write \(junit): \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        if let html {
+            do { try comparison.html(basePath: base, newPath: new).write(toFile: html, atomically: true, encoding: .utf8) } catch {
+                FileHandle.standardError.write(Data("padbench compare: cannot write \(html): \(error)\n".utf8))
                 throw ExitCode(2)
             }
         }

@@ -18,6 +18,9 @@ struct EvalCommand: ParsableCommand {
             --polarity attack-high (thresholds are then shown in the file's polarity: accepted when score <= threshold).
 
             Archive: padbench eval --archive RUN/results.tar.zst --profiles a,b --out DIR.
+            One output of an archive, no profile needed: padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
+            (accepted when OUTPUT >= t, t at the EER, chosen on dev when the run has one; outputs.csv of any run tells \
+            which direction separates each species).
             """
     )
 
@@ -37,6 +40,8 @@ struct EvalCommand: ParsableCommand {
     var archive: String?
     @Option(help: "Profiles for --archive (built-in names or YAML files).")
     var profiles: String = "basic"
+    @Option(help: "With --archive: evaluate this one output (higher = bona fide, threshold at the EER) instead of profiles.")
+    var score: String?
     @Option(help: "Output folder.")
     var out: String
     @Flag(help: "Print parse / metric / write times.")
@@ -49,13 +54,16 @@ struct EvalCommand: ParsableCommand {
         if case .fixed = criterion { throw ValidationError("--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number") }
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
+        if score != nil && archive == nil { throw ValidationError("--score OUTPUT needs --archive RUN") }
+        if let score, score.isEmpty { throw ValidationError("--score needs an output name, e.g. quality.sharpness") }
     }
 
     func run() throws {
         if let archive {
-            let profileList = try CommandSupport.loadProfiles(profiles)
+            let profileList = try score.map { [EvalRunner.outputProfile($0)] } ?? CommandSupport.loadProfiles(profiles)
             let outcome = try CommandSupport.atRunTime {
-                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
+                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments,
+                                                 strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil, requireOutputs: score != nil)
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)

@@ -10,7 +10,7 @@ struct FoldsCommand: ParsableCommand {
         abstract: "Mean and standard deviation of each profile's rates over several runs (e.g. OULU-NPU folds 1-6).")
 
     @Argument(help: "Run archives or folders, one per fold.") var runs: [String]
-    @Option(help: "Write folds.csv here.") var out: String?
+    @Option(help: "Write folds.csv and folds.html here.") var out: String?
     @Flag(help: "Print JSON (numbers as numbers) instead of a table.") var json = false
 
     struct Row: Encodable {
@@ -33,7 +33,10 @@ struct FoldsCommand: ParsableCommand {
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(to: URL(fileURLWithPath: out + "/folds.csv"))
-            print("wrote \(out)/folds.csv")
+            try CommandSupport.atRunTime {
+                try summary.html(runPaths: runs).write(toFile: out + "/folds.html", atomically: true, encoding: .utf8)
+            }
+            print("wrote \(out)/folds.csv and \(out)/folds.html")
         }
     }
 }

@@ -27,19 +27,19 @@ struct ShowCommand: ParsableCommand {
         print("\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) (\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)")
         print("counts: " + m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n")
         func rate(_ r: RunSummary.Rate?) -> String {
-            r.map { "\(RateText.fixed($0.value, 4)) [\(RateText.fixed($0.ciLow, 4)), \(RateText.fixed($0.ciHigh, 4))] \($0.errors)/\($0.total)" } ?? "n/a"
+            r.map { "\(RateText.percentWithCount(errors: $0.errors, total: $0.total)) \(RateText.percentInterval($0.ciLow, $0.ciHigh))" } ?? "n/a"
         }
         var rows: [[String]] = [], species: [[String]] = []
         for p in run.summary.profiles {
             for set in [p.reported] + (p.calibrationSet.map { [$0] } ?? []) {
                 rows.append([p.name, set.split, "\(set.bonaFide)/\(set.attacks)/\(set.failed)", rate(set.apcerMax), set.apcerMaxSpecies, rate(set.bpcer),
-                             set.eer.map { RateText.fixed($0, 4) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
+                             set.eer.map { RateText.percent($0) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
                              p.isLivenessDecision ? "" : "not a liveness decision"])
                 species += set.apcer.map { [p.name, set.split, $0.species, rate($0.apcer)] }
             }
         }
-        print(TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max [95% CI] n", "species", "BPCER [95% CI] n", "EER", "AUC", ""], rows: rows).render())
-        if !species.isEmpty { print("\nper species:\n" + TextTable(header: ["profile", "split", "species", "APCER [95% CI] n"], rows: species).render()) }
+        print(TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]", "EER", "AUC", ""], rows: rows).render())
+        if !species.isEmpty { print("\nper species:\n" + TextTable(header: ["profile", "split", "species", "APCER (n) [95% CI]"], rows: species).render()) }
         if let timing = run.timing, !timing.records.isEmpty {
             print("\ntiming:\n" + TextTable(header: timing.header, rows: timing.records.map { $0.fields.map(Self.short) }).render())
         }

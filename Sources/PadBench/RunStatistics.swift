@@ -1,0 +1,60 @@
+import PadDataset
+import PadMetrics
+import PadProfiles
+import PadReport
+
+/// Statistics every run folder gets beside the profiles' rates, computed from the measurement
+/// table on the reported split (`eval` when present, else all samples): which output separates
+/// which attack (`outputs.csv`), and subject-clustered bootstrap intervals.
+public enum RunStatistics {
+    /// Processed samples of the reported split.
+    static func reportedSamples(_ table: MeasurementTable) -> [Int] {
+        let split: Split? = table.splits.contains(.eval) ? .eval : nil
+        return (0..<table.count).filter { (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK }
+    }
+
+    /// `outputs.csv` rows: every output column of the run, each species against bona fide.
+    public static func outputSeparation(_ table: MeasurementTable) -> [OutputSeparation.Row] {
+        let samples = reportedSamples(table)
+        let species = samples.map { table.speciesIndex[$0] }
+        let speciesNames = table.speciesNames
+        return table.columns.indices.flatMap { c in
+            let column = table.values[c]
+            return OutputSeparation.rows(output: table.columns[c], values: samples.map { column[$0] }, species: species,
+                                         speciesNames: speciesNames)
+        }
+    }
+
+    /// Adds subject-clustered bootstrap intervals to each profile's reported set when the table
+    /// names subjects. Thresholds stay as the run chose them (calibrated ones included).
+    public static func withSubjectIntervals(_ results: [ProfileResult], table: MeasurementTable) -> [ProfileResult] {
+        guard table.hasSubjects else { return results }
+        return results.map { result in
+            var result = result
+            if let input = bootstrapInput(result, table: table) {
+                result.reported.subjectIntervals = SubjectBootstrap.intervals(input)
+            }
+            return result
+        }
+    }
+
+    /// The profile's decision and swept score of every processed sample of its reported split.
+    static func bootstrapInput(_ result: ProfileResult, table: MeasurementTable) -> SubjectBootstrap.Input? {
+        guard result.reported.headline != nil else { return nil }
+        let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
+        let thresholds = Dictionary(result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
+        let compiled = result.profile.compiled(columns: columns, calibratedThresholds: thresholds)
+        let split = Split(rawValue: result.reported.split)
+        var input = SubjectBootstrap.Input(species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
+                                           speciesNames: [])
+        input.speciesNames = table.speciesNames
+        let values = table.values
+        for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
+            input.species.append(table.speciesIndex[i])
+            input.subjects.append(table.subject(i))
+            input.accepted.append(compiled.decide { values[$0][i] }.isAccepted)
+            if input.scores != nil { input.scores!.append(compiled.sweptScore { values[$0][i] } ?? .nan) }
+        }
+        return input
+    }
+}

@@ -1,0 +1,139 @@
+import PadDataset
+import PadMetrics
+
+/// Subject-clustered percentile bootstrap intervals: samples of one person are not independent,
+/// so Clopper-Pearson intervals computed over images are too narrow when subjects give many
+/// images. The bootstrap resamples whole subjects instead (Field & Welsh 2007, "Bootstrapping
+/// clustered data"; Bolle, Ratha & Pankanti 2004 resample subjects for biometric error rates).
+///
+/// ```swift
+/// let input = SubjectBootstrap.Input(species: [-1, 0], subjects: ["a", "b"], accepted: [true, false],
+///                                    scores: nil, speciesNames: ["print"])
+/// let intervals = SubjectBootstrap.intervals(input)
+/// ```
+/// Procedure (B = 1000 replicates, SplitMix64 seeded with 30107):
+/// - strata: bona fide, and each attack species (sorted by name); a subject is a cluster within
+///   its stratum (a person who gives bona fide and print samples is one cluster in each); a
+///   sample with no subject is a cluster of its own;
+/// - each replicate draws, stratum by stratum in that order, m subjects with replacement from
+///   the stratum's m subjects (index = high 64 bits of `next() * m`, Lemire's multiply) and takes
+///   all their samples (a subject drawn twice counts twice);
+/// - statistics per replicate: APCER_max = max over species of accepted / total and BPCER =
+///   rejected / total at the profile's decisions (thresholds held fixed); EER and BPCER at each
+///   APCER target from the replicate's exact curve of the swept score (same rules as the run);
+///   a target out of reach in a replicate leaves that replicate out of its interval;
+/// - interval: the sorted finite replicate values v(1) <= ... <= v(n) give
+///   [v(floor(0.025 n) + 1), v(ceil(0.975 n))] (percentile interval; n = 1000: the 26th and the
+///   975th).
+/// With one subject in a stratum the interval cannot show between-subject variation; the counts
+/// of subjects are reported beside it.
+public enum SubjectBootstrap {
+    public static let replicates = 1000
+    public static let seed: UInt64 = 30107
+
+    /// The reported set of one profile, one entry per processed sample.
+    public struct Input: Sendable {
+        /// -1 bona fide, else index into `speciesNames`.
+        public var species: [Int32]
+        public var subjects: [String]
+        /// The profile's decision.
+        public var accepted: [Bool]
+        /// The swept score (NaN = rejected at every threshold); nil when the profile has none.
+        public var scores: [Double]?
+        public var speciesNames: [String]
+        public init(species: [Int32], subjects: [String], accepted: [Bool], scores: [Double]?, speciesNames: [String]) {
+            self.species = species; self.subjects = subjects; self.accepted = accepted
+            self.scores = scores; self.speciesNames = speciesNames
+        }
+    }
+
+    /// Clusters of each stratum (0 = bona fide, 1 + k = k-th species by name), each a list of
+    /// sample indices, ordered by subject name (a sample without subject after the named ones,
+    /// in sample order).
+    static func clusters(_ input: Input) -> (strata: [[[Int]]], speciesOrder: [Int]) {
+        let order = input.speciesNames.indices.sorted { input.speciesNames[$0] < input.speciesNames[$1] }
+        var stratumOf = [Int](repeating: 0, count: input.speciesNames.count)
+        for (k, s) in order.enumerated() { stratumOf[s] = k + 1 }
+        var named = [[String: [Int]]](repeating: [:], count: order.count + 1)
+        var alone = [[[Int]]](repeating: [], count: order.count + 1)
+        for i in input.species.indices {
+            let stratum = input.species[i] < 0 ? 0 : stratumOf[Int(input.species[i])]
+            if input.subjects[i].isEmpty { alone[stratum].append([i]) } else { named[stratum][input.subjects[i], default: []].append(i) }
+        }
+        let strata = (0...order.count).map { k in named[k].keys.sorted().map { named[k][$0]! } + alone[k] }
+        return (strata, order)
+    }
+
+    /// A uniform index in 0..<m from one 64-bit draw (multiply-high; bias below m / 2^64).
+    @inline(__always)
+    static func draw(_ rng: inout SplitMix64, _ m: Int) -> Int {
+        Int(rng.next().multipliedFullWidth(by: UInt64(m)).high)
+    }
+
+    public static func intervals(_ input: Input, replicates: Int = SubjectBootstrap.replicates,
+                                 seed: UInt64 = SubjectBootstrap.seed) -> ProfileResult.SubjectIntervals {
+        let (strata, order) = clusters(input)
+        // Per cluster: (errors, total) at the profile's decisions (bona fide: rejected; attack: accepted).
+        let counts = strata.enumerated().map { k, clusters in
+            clusters.map { c in (c.filter { input.accepted[$0] == (k > 0) }.count, c.count) }
+        }
+        var rng = SplitMix64(seed: seed)
+        var apcerMax: [Double] = [], bpcer: [Double] = [], eer: [Double] = []
+        var targets = [[Double]](repeating: [], count: ReportTables.targets.count)
+        for _ in 0..<replicates {
+            var drawn = [[Int]](repeating: [], count: strata.count)
+            for k in strata.indices {
+                let m = strata[k].count
+                drawn[k] = (0..<m).map { _ in draw(&rng, m) }
+            }
+            var worst = -1.0
+            for k in strata.indices.dropFirst() where !drawn[k].isEmpty {
+                let (e, n) = drawn[k].reduce((0, 0)) { ($0.0 + counts[k][$1].0, $0.1 + counts[k][$1].1) }
+                worst = max(worst, Double(e) / Double(n))
+            }
+            if worst >= 0 { apcerMax.append(worst) }
+            if !drawn[0].isEmpty {
+                let (e, n) = drawn[0].reduce((0, 0)) { ($0.0 + counts[0][$1].0, $0.1 + counts[0][$1].1) }
+                bpcer.append(Double(e) / Double(n))
+            }
+            guard let scores = input.scores, let curve = replicateCurve(strata, drawn, scores, input, order) else { continue }
+            if let e = try? EqualErrorRate(curve) { eer.append(e.value) }
+            for (t, x) in ReportTables.targets.enumerated() {
+                if let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet {
+                    targets[t].append(curve.bpcer(choice.point))
+                }
+            }
+        }
+        return ProfileResult.SubjectIntervals(
+            replicates: replicates, seed: seed, bonaFideSubjects: strata[0].count,
+            attackSubjects: order.enumerated().filter { !strata[$0.offset + 1].isEmpty }
+                .map { .init(species: input.speciesNames[$0.element], subjects: strata[$0.offset + 1].count) },
+            apcerMax: percentile(apcerMax), bpcer: percentile(bpcer), eer: input.scores == nil ? nil : percentile(eer),
+            bpcerAtAPCER: input.scores == nil ? [] : zip(ReportTables.targets, targets).map {
+                .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
+            })
+    }
+
+    static func replicateCurve(_ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]) -> ErrorCurve? {
+        var set = ScoreSet()
+        for s in order { _ = set.index(ofSpecies: input.speciesNames[s]) }
+        for k in strata.indices {
+            let species: String? = k == 0 ? nil : input.speciesNames[order[k - 1]]
+            for c in drawn[k] {
+                for i in strata[k][c] {
+                    if scores[i].isNaN { set.appendRejectedAtEveryThreshold(species: species) } else { set.append(score: scores[i], species: species) }
+                }
+            }
+        }
+        return try? ErrorCurve(set)
+    }
+
+    /// [v(floor(0.025 n) + 1), v(ceil(0.975 n))] of the sorted finite values; nil when none.
+    public static func percentile(_ values: [Double]) -> ProfileResult.Interval? {
+        let sorted = values.filter(\.isFinite).sorted()
+        guard !sorted.isEmpty else { return nil }
+        let n = Double(sorted.count)
+        let low = Int((0.025 * n).rounded(.down)), high = Int((0.975 * n).rounded(.up)) - 1
+        return .init(low: sorted[min(low, sorted.count - 1)], high: sorted[max(high, 0)])
+    }
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Renders the reports of sample runs with headless Chromium into PNGs under reports/shots/ (git-ignored),
+# to be looked at by a person: a bench on datasets/sample with 4 profiles, an eval on a 3-species score file
+# (dev and eval), an import, a compare (HTML) and a folds page. Usage: scripts/report-shots.sh [PADBENCH]
+set -eu
+BIN=${1:-.build/debug/padbench}
+OUT=reports/shots
+CHROMIUM=${CHROMIUM:-chromium}
+command -v "$CHROMIUM" >/dev/null || { echo "report-shots: $CHROMIUM not found (Debian: apt-get install chromium)" >&2; exit 1; }
+rm -rf "$OUT" && mkdir -p "$OUT/runs"
+R=$OUT/runs
+
+# 1. bench: 4 profiles on the committed sample (with subjects: subject-clustered intervals).
+"$BIN" bench --dataset datasets/sample --profiles basic,luna-id-default,dot-default,misnap-default --out "$R/bench" --quiet
+
+# 2. eval: a generic score file with 3 species, dev and eval rows (fixed pseudo-random scores).
+awk 'BEGIN { srand(17); print "id,label,species,score,split";
+  split("print replay mask", sp, " ");
+  for (i = 0; i < 600; i++) { split_ = (i % 2 ? "eval" : "dev");
+    printf "bf%d,bonafide,,%.4f,%s\n", i, 0.62 + 0.16 * (rand() + rand() - 1), split_;
+    for (s = 1; s <= 3; s++) printf "%s%d,attack,%s,%.4f,%s\n", sp[s], i, sp[s], 0.25 + 0.1 * s + 0.2 * (rand() + rand() - 1), split_ } }' > "$R/scores3.csv"
+"$BIN" eval --scores "$R/scores3.csv" --criterion bpcer@apcer=0.05 --out "$R/eval" > /dev/null
+# The same with replay attacks 0.08 higher: a regression for compare, and a second fold.
+awk -F, 'NR > 1 && $3 == "replay" { $4 = $4 + 0.08 } { OFS = ","; print }' "$R/scores3.csv" > "$R/scores3-worse.csv"
+"$BIN" eval --scores "$R/scores3-worse.csv" --criterion bpcer@apcer=0.05 --out "$R/eval-worse" > /dev/null
+
+# 3. import: a long CSV (id,output,value) of a liveness score for every sample, decided by luna-id-default.
+awk -F, 'NR > 1 { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 * ((NR * 7919) % 101) / 101; printf "%s,luna.liveness,%.3f\n", $1, v }
+         BEGIN { print "id,output,value" }' datasets/sample/manifest.csv > "$R/luna-long.csv"
+"$BIN" import long-csv --dataset datasets/sample --input "$R/luna-long.csv" --profiles luna-id-default --out "$R/import" > /dev/null
+
+# 4. compare (HTML) and folds.
+"$BIN" compare "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --html "$R/compare.html" > /dev/null || true
+"$BIN" folds "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --out "$R/folds" > /dev/null
+
+# The first 2400 px (what a reviewer sees first) and the whole page (plots further down).
+shot() {
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1.png" --window-size=1280,2400 "file://$PWD/$2" 2>/dev/null
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1-full.png" --window-size=1280,6000 "file://$PWD/$2" 2>/dev/null
+}
+shot bench "$R/bench/report.html"
+shot eval "$R/eval/report.html"
+shot import "$R/import/report.html"
+shot compare "$R/compare.html"
+shot folds "$R/folds/folds.html"
+ls "$OUT"/*.png
