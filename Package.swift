@@ -21,18 +21,20 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
-        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"], exclude: ["README.md"]),
-        .target(name: "PadDataset", dependencies: ["PadImage"], exclude: ["README.md", "Synthesis/README.md"]),
-        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"], exclude: ["README.md"]),
+        // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
+        .target(name: "PadText", exclude: ["README.md"]),
+        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
+        .target(name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
+        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
-            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", "PadText", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadArchive", dependencies: ["CZstd"], exclude: ["README.md"]),
+        .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
         .target(
             name: "PadReport",
             dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"],
@@ -51,7 +53,7 @@ let package = Package(
         ),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage"]),
+        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
         .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),

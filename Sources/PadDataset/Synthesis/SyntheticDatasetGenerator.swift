@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PadImage
+import PadText
 
 /// Writes a synthetic PAD dataset: bona fide and attack presentations made from source photos by
 /// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.
@@ -27,10 +28,11 @@ public struct SyntheticDatasetGenerator: Sendable {
     /// Reads `sources.csv` (`file,subject,x,y,w,h,licence`) in the folder and decodes each photo.
     public init(sourcesFolder: String) throws {
         let path = sourcesFolder + "/sources.csv"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DatasetProblem(.missingFile, file: path, "cannot read the sources list")
+        let data: [UInt8]
+        do { data = try RegularFile.read(path) } catch {
+            throw DatasetProblem(.missingFile, file: path, "cannot read the sources list: \(error.message)")
         }
-        let records = try CSVLines.parse(Array(data), path: path)
+        let records = try CSVLines.parse(data, path: path)
         guard let header = records.first, header.fields.prefix(6) == ["file", "subject", "x", "y", "w", "h"] else {
             throw DatasetProblem(.badLine, file: path, line: 1, "header must start with file,subject,x,y,w,h")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// A boosted cascade of decision stumps over Haar or LBP features, read from the XML files that
 /// OpenCV's `opencv_traincascade` writes (Debian `opencv-data`: `/usr/share/opencv4/haarcascades/`,
@@ -48,6 +49,7 @@ public struct CascadeClassifier: Sendable {
     public let lbpSubsets: [[Int32]]
 
     public init(contentsOfFile path: String) throws {
+        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) { throw CascadeError.missing("\(path): \(problem)") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CascadeError.missing("cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
         }
