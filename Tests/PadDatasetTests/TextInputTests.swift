@@ -97,3 +97,17 @@ import Glibc
         #expect { try DatasetLoader().load(fifoRoot) } throws: { "\($0)".contains("FIFO") }
     }
 }
+
+/// Synthesis arguments that cannot be generated are refused before anything is allocated.
+@Suite struct SynthesisLimitTests {
+    @Test(arguments: [(Int.max - 1, 640, 480, 2), (10, 100_000, 100_000, 2), (10, 640, 480, 0), (0, 640, 480, 2)])
+    func impossibleArgumentsAreErrorsNotCrashes(_ count: Int, _ width: Int, _ height: Int, _ kinds: Int) throws {
+        let generator = try SyntheticDatasetGenerator(sourcesFolder: SynthesisTests.sources())
+        let species = Array([PresentationSynthesizer.Kind.print, .replay].prefix(kinds))
+        let out = temporaryFolder() + "/out"
+        #expect(throws: DatasetProblem.self) {
+            try generator.generate(into: out, count: count, seed: 1, species: species, width: width, height: height)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out + "/manifest.csv"))
+    }
+}

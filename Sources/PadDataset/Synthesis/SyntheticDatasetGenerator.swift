@@ -61,14 +61,31 @@ public struct SyntheticDatasetGenerator: Sendable {
         return Dictionary(uniqueKeysWithValues: subjects.enumerated().map { ($1, order[$0 % 3]) })
     }
 
+    /// Most images one call generates (its plan is held in memory).
+    public static let maximumCount = 1_000_000
+    /// Largest side of a generated image, in pixels.
+    public static let maximumSide = 8192
+
+    /// Why these arguments cannot be generated, checked before anything is allocated; nil when fine.
+    public static func problem(count: Int, attackKinds: Int, width: Int, height: Int) -> String? {
+        if attackKinds == 0 { return "at least one attack species is needed (print, replay)" }
+        if count < 1 || count > maximumCount { return "count must be 1 to \(maximumCount), not \(count)" }
+        if !(32...maximumSide).contains(width) || !(32...maximumSide).contains(height) {
+            return "size must be 32 to \(maximumSide) pixels a side, not \(width)x\(height)"
+        }
+        return nil
+    }
+
     @discardableResult
     public func generate(into folder: String, count: Int, seed: UInt64,
                          species: [PresentationSynthesizer.Kind] = [.print, .replay],
                          width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Int {
+        let attackKinds = species.filter { $0 != .bonafide }
+        if let problem = Self.problem(count: count, attackKinds: attackKinds.count, width: width, height: height) {
+            throw DatasetProblem(.badLayout, file: folder, problem)
+        }
         let synthesizer = PresentationSynthesizer(width: width, height: height)
         let splitOf = splits(seed: seed)
-        let attackKinds = species.filter { $0 != .bonafide }
-        precondition(!attackKinds.isEmpty, "at least one attack species")
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let plan: [(kind: PresentationSynthesizer.Kind, source: Source, relative: String)] = (0..<count).map { i in
