@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // padbench: batch evaluation of face presentation-attack detection and face image quality.
 // Module layering (DESIGN.md): each target depends only on targets listed above it.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -62,3 +63,20 @@ let package = Package(
         .testTarget(name: "PadBenchTests", dependencies: ["PadBench"]),
     ]
 )
+
+// libFuzzer targets, only with PADBENCH_FUZZ=1 (`make fuzz`, `--sanitize fuzzer`): `swift build`
+// and `swift test` never see them. Each is a library-style executable (`-parse-as-library`, no
+// main) whose LLVMFuzzerTestOneInput libFuzzer calls; debug builds keep `@testable import`.
+if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/Targets/FuzzSupport"))
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzJPEG", ["PadImage"]), ("FuzzPNG", ["PadImage"]), ("FuzzManifest", ["PadDataset"]),
+        ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
+        ("FuzzLunaOSL", ["PadEstimators"]), ("FuzzMisnapMibi", ["PadEstimators"]), ("FuzzIdemiaStatus", ["PadEstimators"]),
+        ("FuzzLongCSV", ["PadEstimators"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}
