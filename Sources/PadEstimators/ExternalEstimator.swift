@@ -81,6 +81,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         for worker in workers { worker.terminate() }
     }
 
+    /// Failure messages carry no estimator name: the measurer prefixes it (`pad: no answer ...`).
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         let worker = try checkOut()
         let answer: [UInt8]
@@ -89,7 +90,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
             worker.terminate()  // state unknown: never reuse
-            throw EstimatorFailure(error.kind, "\(name): \(error.message)")
+            throw error
         }
         do {
             let values = try Self.parseAnswer(answer, id: input.sample.id, outputs: outputNames)
@@ -97,7 +98,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             return values
         } catch {
             if error.outOfStep { worker.terminate() } else { checkIn(worker) }
-            throw EstimatorFailure(.estimatorError, "\(name): \(error.message)")
+            throw EstimatorFailure(.estimatorError, error.message)
         }
     }
 
@@ -149,7 +150,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         lock.unlock()
         let worker: ExternalProcess
         do { worker = try ExternalProcess(command: command) } catch {
-            throw EstimatorFailure(.estimatorError, "\(name): cannot start '\(command)': \(error.message)")
+            throw EstimatorFailure(.estimatorError, "cannot start '\(command)': \(error.message)")
         }
         do throws(EstimatorFailure) {
             let reply = try Self.describe(worker, timeout: timeout)
@@ -158,7 +159,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             }
         } catch {
             worker.terminate()
-            throw EstimatorFailure(.estimatorError, "\(name): restarted '\(command)' did not describe itself: \(error.message)")
+            throw EstimatorFailure(.estimatorError, "restarted '\(command)' did not describe itself: \(error.message)")
         }
         return worker
     }

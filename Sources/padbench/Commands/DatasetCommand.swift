@@ -29,7 +29,7 @@ struct DatasetCommand: ParsableCommand {
             }
             let loaded: LoadedDataset
             do { loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen) } catch {
-                throw ValidationError("\(error)")
+                throw RuntimeFailure("\(error)")  // a missing folder or unreadable manifest is bad data, not a bad command line
             }
             let report = DatasetCheck.run(loaded, decode: !noDecode)
             print(report.text, terminator: "")
