@@ -34,7 +34,7 @@ test:
 ## test-asan: every test suite once under AddressSanitizer (own scratch folder .build-asan)
 test-asan:
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
-	$(SWIFT) test --skip-build --sanitize address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize address --scratch-path .build-asan
 
 ## fuzz: build the libFuzzer targets (Fuzz/Targets, PADBENCH_FUZZ=1, .build-fuzz) and run each for SECONDS
 FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLunaOSL FuzzMisnapMibi \

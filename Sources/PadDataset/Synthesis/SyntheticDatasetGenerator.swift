@@ -101,10 +101,10 @@ public struct SyntheticDatasetGenerator: Sendable {
         }
         let rows = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         rows.initialize(repeating: "")
-        defer { rows.deallocate() }
+        defer { rows.deinitialize(); rows.deallocate() }  // deinitialize releases the strings (LeakSanitizer)
         let failures = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         failures.initialize(repeating: "")
-        defer { failures.deallocate() }
+        defer { failures.deinitialize(); failures.deallocate() }
         let workers = max(1, concurrency)
         nonisolated(unsafe) let rowsOut = rows, failuresOut = failures
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
