@@ -1,4 +1,5 @@
 # padbench — the README's two commands are `make setup` and `make test`.
+SHELL        := /bin/bash
 SWIFT        ?= swift
 DATASET      ?= datasets/sample
 PROFILES     ?= basic
@@ -6,7 +7,7 @@ OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
 
-.PHONY: setup deps build release test bench benchmark regress clean smoke slurm-check report-shots
+.PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -30,7 +31,29 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## bench: the main job on a dataset (default: the committed sample)
+## test-asan: every test suite once under AddressSanitizer (own scratch folder .build-asan)
+test-asan:
+	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize address --scratch-path .build-asan
+
+## fuzz: build the libFuzzer targets (Fuzz/Targets, PADBENCH_FUZZ=1, .build-fuzz) and run each for SECONDS
+FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLunaOSL FuzzMisnapMibi \
+                FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer
+SECONDS      ?= 60
+FUZZ_BIN     := .build-fuzz/debug
+fuzz-build:
+	@for t in $(FUZZ_TARGETS); do \
+	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product $$t || exit 1; done
+
+# New inputs go to .build-fuzz/corpus/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
+# A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1).
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$t; echo "== $$t for $(SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 \
+	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written" ; \
+	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done
+ on a dataset (default: the committed sample)
 bench: release
 	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) $(if $(OUT),--out $(OUT))
 

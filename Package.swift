@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // padbench: batch evaluation of face presentation-attack detection and face image quality.
 // Module layering (docs/ARCHITECTURE.md): each target depends only on targets listed above it.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -21,18 +22,20 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
-        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG"], exclude: ["README.md"]),
-        .target(name: "PadDataset", dependencies: ["PadImage"], exclude: ["README.md", "Synthesis/README.md"]),
-        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset"], exclude: ["README.md"]),
+        // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
+        .target(name: "PadText", exclude: ["README.md"]),
+        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
+        .target(name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
+        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
-            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", "PadText", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadArchive", dependencies: ["CZstd"], exclude: ["README.md"]),
+        .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
         .target(
             name: "PadReport",
             dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"],
@@ -51,7 +54,7 @@ let package = Package(
         ),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage"]),
+        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
         .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
@@ -62,3 +65,20 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: []),
     ]
 )
+
+// libFuzzer targets, only with PADBENCH_FUZZ=1 (`make fuzz`, `--sanitize fuzzer`): `swift build`
+// and `swift test` never see them. Each is a library-style executable (`-parse-as-library`, no
+// main) whose LLVMFuzzerTestOneInput libFuzzer calls; debug builds keep `@testable import`.
+if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/Targets/FuzzSupport"))
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzJPEG", ["PadImage"]), ("FuzzPNG", ["PadImage"]), ("FuzzManifest", ["PadDataset"]),
+        ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
+        ("FuzzLunaOSL", ["PadEstimators"]), ("FuzzMisnapMibi", ["PadEstimators"]), ("FuzzIdemiaStatus", ["PadEstimators"]),
+        ("FuzzLongCSV", ["PadEstimators"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -5,6 +5,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case tar(path: String, message: String)
     case csv(path: String, line: Int, message: String)
     case missingEntry(path: String, entry: String)
+    /// A size limit (``ArchiveLimits``) refused the archive or one of its members.
+    case limit(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tar(path, message): return "\(path): \(message)"
         case let .csv(path, line, message): return "\(path):\(line): \(message)"
         case let .missingEntry(path, entry): return "\(path): no entry named \(entry)"
+        case let .limit(path, message): return "\(path): \(message)"
         }
     }
 }

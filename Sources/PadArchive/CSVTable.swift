@@ -1,3 +1,5 @@
+import PadText
+
 /// A parsed CSV document (RFC 4180: quoted fields, doubled quotes, embedded newlines), each
 /// record with the 1-based line it starts on, and columns looked up by header name.
 ///
@@ -36,7 +38,9 @@ public struct CSVTable: Sendable {
     }
 
     public init(path: String) throws {
-        try self.init(bytes: FileSource.readAll(path), path: path)
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(path) } catch { throw ArchiveError.io(path: path, message: error.message) }
+        try self.init(bytes: bytes, path: path)
     }
 
     public func column(_ name: String) -> Int? { columns[name] }
@@ -49,70 +53,12 @@ public struct CSVTable: Sendable {
         return index
     }
 
-    /// Splits bytes into records; blank lines are skipped.
+    /// Splits bytes into records with the shared RFC 4180 reader; blank lines are skipped.
     static func parse(_ bytes: [UInt8], path: String) throws -> [Record] {
-        var records: [Record] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var line = 1
-        var recordLine = 1
-        var i = 0
-        var inQuotes = false
-        var fieldWasQuoted = false
-        let n = bytes.count
-        func endField() {
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-            fieldWasQuoted = false
+        do {
+            return try CSVReader.parse(bytes).map { Record(line: $0.line, fields: $0.fields) }
+        } catch {
+            throw ArchiveError.csv(path: path, line: error.line, message: error.message)
         }
-        while i < n {
-            let b = bytes[i]
-            if inQuotes {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < n, bytes[i + 1] == UInt8(ascii: "\"") {
-                        field.append(b)
-                        i += 2
-                        continue
-                    }
-                    inQuotes = false
-                } else {
-                    if b == 0x0A { line += 1 }
-                    field.append(b)
-                }
-                i += 1
-                continue
-            }
-            switch b {
-            case UInt8(ascii: "\""):
-                if field.isEmpty && !fieldWasQuoted {
-                    inQuotes = true
-                    fieldWasQuoted = true
-                } else {
-                    throw ArchiveError.csv(path: path, line: line, message: "stray quote inside an unquoted field")
-                }
-            case UInt8(ascii: ","):
-                endField()
-            case 0x0D:
-                break
-            case 0x0A:
-                endField()
-                if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
-                fields.removeAll(keepingCapacity: true)
-                line += 1
-                recordLine = line
-            default:
-                if fieldWasQuoted {
-                    throw ArchiveError.csv(path: path, line: line, message: "text after a closing quote")
-                }
-                field.append(b)
-            }
-            i += 1
-        }
-        if inQuotes { throw ArchiveError.csv(path: path, line: recordLine, message: "unterminated quoted field") }
-        if !field.isEmpty || !fields.isEmpty {
-            endField()
-            records.append(Record(line: recordLine, fields: fields))
-        }
-        return records
     }
 }

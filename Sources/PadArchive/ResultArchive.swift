@@ -50,32 +50,107 @@ public final class ResultArchiveWriter {
     }
 }
 
-/// Reads a result archive back: entry names and contents.
+/// Size limits for reading an archive: the whole decompressed stream, and one member returned
+/// in memory by ``ResultArchiveReader/entry(named:)``.
+public struct ArchiveLimits: Sendable, Equatable {
+    /// Decompressed bytes (tar headers and all members) one pass may read: 4 GiB.
+    public var totalBytes: Int
+    /// Size of one member handed out whole: 1 GiB (stream bigger ones with `streamEntry`).
+    public var memberBytes: Int
+    public static let standard = ArchiveLimits(totalBytes: 4 << 30, memberBytes: 1 << 30)
+
+    public init(totalBytes: Int, memberBytes: Int) {
+        self.totalBytes = totalBytes
+        self.memberBytes = memberBytes
+    }
+}
+
+/// Reads a result archive back: entry names and contents, streamed.
 ///
 /// ```swift
 /// let archive = try ResultArchiveReader(path: "reports/run/results.tar.zst")
 /// let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
+/// try archive.streamEntry(named: "samples.csv") { chunk in ... }     // bounded memory
 /// ```
+/// The archive is never held whole: opening walks the tar headers over a zstd decompression
+/// stream and keeps only small members (each at most 1 MiB, 16 MiB in all); other members are
+/// decompressed again, streamed, when asked for. A stream that decompresses past
+/// `limits.totalBytes`, or a member declared beyond it, is refused at once (decompression bombs),
+/// as is `entry(named:)` of a member above `limits.memberBytes`.
 public struct ResultArchiveReader: Sendable {
-    public let path: String
-    private let bytes: [UInt8]
-    private let index: [String: Range<Int>]
-    public let entryNames: [String]
+    static let keptMemberBytes = 1 << 20
+    static let keptTotalBytes = 16 << 20
 
-    public init(path: String) throws {
+    public let path: String
+    public let limits: ArchiveLimits
+    public let entryNames: [String]
+    private let sizes: [String: Int]
+    /// Position of each name among the entries (the last one wins, as with `tar -x`).
+    private let positions: [String: Int]
+    private let kept: [String: [UInt8]]
+
+    public init(path: String) throws { try self.init(path: path, limits: .standard) }
+
+    public init(path: String, limits: ArchiveLimits) throws {
         self.path = path
-        bytes = try ZstdReader.decompressFile(path)
-        let entries = try TarReader.entries(of: bytes, path: path)
-        entryNames = entries.map(\.name)
-        var index: [String: Range<Int>] = [:]
-        for entry in entries { index[entry.name] = entry.range }
-        self.index = index
+        self.limits = limits
+        let tar = try Self.open(path, limits)
+        var names: [String] = [], sizes: [String: Int] = [:], positions: [String: Int] = [:], kept: [String: [UInt8]] = [:]
+        var keptTotal = 0
+        while let entry = try tar.next() {
+            positions[entry.name] = names.count
+            names.append(entry.name)
+            sizes[entry.name] = entry.size
+            kept[entry.name] = nil
+            if entry.size <= Self.keptMemberBytes && keptTotal + entry.size <= Self.keptTotalBytes {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(entry.size)
+                try tar.readData { bytes.append(contentsOf: $0) }
+                kept[entry.name] = bytes
+                keptTotal += entry.size
+            }
+        }
+        entryNames = names
+        self.sizes = sizes
+        self.positions = positions
+        self.kept = kept
     }
 
-    public func contains(_ name: String) -> Bool { index[name] != nil }
+    private static func open(_ path: String, _ limits: ArchiveLimits) throws -> TarReader {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw ArchiveError.io(path: path, message: "not a regular file")
+        }
+        return TarReader(stream: try ZstdStream(path: path, limit: limits.totalBytes), totalLimit: limits.totalBytes)
+    }
+
+    public func contains(_ name: String) -> Bool { positions[name] != nil }
+
+    /// Declared size of a member, nil when there is none of that name.
+    public func size(of name: String) -> Int? { sizes[name] }
 
     public func entry(named name: String) throws -> [UInt8] {
-        guard let range = index[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
-        return Array(bytes[range])
+        if let bytes = kept[name] { return bytes }
+        guard let size = sizes[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
+        guard size <= limits.memberBytes else {
+            throw ArchiveError.limit(path: path, message: "\(name) is \(size) bytes, above the \(limits.memberBytes)-byte limit for a member read into memory")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        try streamEntry(named: name) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Hands a member's bytes to `consume` in chunks (at most 64 KiB each), in bounded memory.
+    public func streamEntry(named name: String, to consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let position = positions[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
+        if let bytes = kept[name] { return try bytes.withUnsafeBytes { try consume($0) } }
+        let tar = try Self.open(path, limits)
+        var index = 0
+        while let entry = try tar.next() {
+            if index == position && entry.name == name { return try tar.readData(consume) }
+            index += 1
+        }
+        throw ArchiveError.tar(path: path, message: "\(name) vanished: the archive changed while it was read")
     }
 }

@@ -44,7 +44,27 @@ public final class TarWriter {
         if remainder != 0 { try sink.write([UInt8](repeating: 0, count: 512 - remainder)) }
     }
 
+    /// The ustar size field holds 11 octal digits: members must be smaller than 8 GiB.
+    public static let maximumMemberSize = (1 << 33) - 1
+    /// Names go in pax records when longer than 100 bytes; beyond this they are refused.
+    public static let maximumNameBytes = 4096
+
+    /// Refuses what a header cannot represent, instead of writing a field that overflows.
+    static func validate(name: String, size: Int, modified: Int) throws {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumNameBytes, !bytes.contains(0) else {
+            throw ArchiveError.tar(path: name, message: "cannot store a member named '\(name.prefix(200))' (empty, NUL byte or over \(maximumNameBytes) bytes)")
+        }
+        guard size >= 0, size <= maximumMemberSize else {
+            throw ArchiveError.limit(path: name, message: "member of \(size) bytes does not fit a tar size field (at most \(maximumMemberSize) bytes)")
+        }
+        guard modified <= (1 << 33) - 1 else {
+            throw ArchiveError.tar(path: name, message: "modification time \(modified) does not fit a tar header")
+        }
+    }
+
     private func writeHeader(name: String, size: Int, modified: Int) throws {
+        try Self.validate(name: name, size: size, modified: modified)
         let nameBytes = Array(name.utf8)
         if nameBytes.count > 100 {
             // pax extended header: records "<len> path=<name>\n", where len counts itself.

@@ -1,68 +1,125 @@
 import CZstd
 
-/// Streaming zstd decompression (`ZSTD_decompressStream`) of a whole file.
+/// Streaming zstd decompression (`ZSTD_decompressStream`) of a file, read on demand in bounded
+/// memory, with a limit on the decompressed bytes (decompression bombs).
 ///
 /// ```swift
-/// let tarBytes = try ZstdReader.decompressFile("results.tar.zst")
+/// let stream = try ZstdStream(path: "results.tar.zst", limit: 4 << 30)
+/// var block = [UInt8](repeating: 0, count: 512)
+/// let n = try block.withUnsafeMutableBytes { try stream.read(into: $0) }   // 0 at the end
 /// ```
-/// A file that is not zstd, or ends inside a frame, is an error naming the file.
-public enum ZstdReader {
-    public static func decompressFile(_ path: String) throws -> [UInt8] {
-        let source = try FileSource(path: path)
+/// A file that is not zstd, or ends inside a frame, is an error naming the file; producing more
+/// than `limit` bytes is ``ArchiveError/limit(path:message:)``.
+public final class ZstdStream {
+    public let path: String
+    public let limit: Int
+    /// Decompressed bytes handed out so far.
+    public private(set) var produced = 0
+    private let source: FileSource
+    private let context: OpaquePointer
+    private var input: [UInt8]
+    private var inputCount = 0, inputPosition = 0
+    private var output: [UInt8]
+    private var outputStart = 0, outputEnd = 0
+    private var lastCode = 0
+    private var sawInput = false, endOfFile = false
+
+    public init(path: String, limit: Int) throws {
+        self.path = path
+        self.limit = limit
+        source = try FileSource(path: path)
         guard let context = ZSTD_createDCtx() else { throw ArchiveError.zstd(path: path, message: "cannot create zstd context") }
-        defer { ZSTD_freeDCtx(context) }
-        var input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
-        var output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
-        var result: [UInt8] = []
-        var lastReturn = 0
-        var sawInput = false
+        self.context = context
+        input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
+        output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
+    }
+
+    deinit { ZSTD_freeDCtx(context) }
+
+    /// Copies up to `buffer.count` decompressed bytes into `buffer`; 0 at the end of the stream.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if outputStart == outputEnd, try !refill() { return 0 }
+        let n = min(buffer.count, outputEnd - outputStart)
+        output.withUnsafeBytes { raw in buffer.baseAddress!.copyMemory(from: raw.baseAddress! + outputStart, byteCount: n) }
+        outputStart += n
+        return n
+    }
+
+    /// Decompresses the next piece of output; false at the clean end of the stream.
+    private func refill() throws -> Bool {
         while true {
-            let n = try source.read(into: &input)
-            if n == 0 { break }
-            if !sawInput {
-                sawInput = true
-                if n >= 4, !(input[0] == 0x28 && input[1] == 0xB5 && input[2] == 0x2F && input[3] == 0xFD) {
-                    throw ArchiveError.zstd(path: path, message: "not a zstd stream (bad magic number)")
+            if inputPosition == inputCount && !endOfFile { try readInput() }
+            let atEnd = endOfFile && inputPosition == inputCount
+            // A finished frame (code 0) with no input left is the end; calling again would start a new frame.
+            if atEnd && lastCode == 0 { return false }
+            let made = try decompressStep()
+            if made > 0 {
+                produced += made
+                if produced > limit {
+                    throw ArchiveError.limit(path: path, message: "decompresses to more than \(limit) bytes (the limit; a damaged archive or a decompression bomb)")
                 }
+                return true
             }
-            var consumed = 0
-            while consumed < n {
-                var produced = 0
-                let code: Int = input.withUnsafeBytes { inRaw in
-                    output.withUnsafeMutableBytes { outRaw in
-                        var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress, size: n, pos: consumed)
-                        var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
-                        let code = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
-                        consumed = inBuffer.pos
-                        produced = outBuffer.pos
-                        return code
-                    }
-                }
-                if ZSTD_isError(code) != 0 {
-                    throw ArchiveError.zstd(path: path, message: "corrupt zstd stream: \(String(cString: ZSTD_getErrorName(code)))")
-                }
-                result.append(contentsOf: output[0..<produced])
-                lastReturn = code
+            if atEnd {
+                if lastCode != 0 { throw ArchiveError.zstd(path: path, message: "truncated zstd stream (frame not complete)") }
+                return false
             }
         }
-        if !sawInput { throw ArchiveError.zstd(path: path, message: "empty file, not a zstd stream") }
-        // The decoder may still hold output when the last input chunk ended the frame's data.
-        while lastReturn != 0 {
-            var produced = 0
-            let code: Int = output.withUnsafeMutableBytes { outRaw in
-                var inBuffer = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
+    }
+
+    private func readInput() throws {
+        let n = try source.read(into: &input)
+        inputCount = n
+        inputPosition = 0
+        if n == 0 {
+            endOfFile = true
+            if !sawInput { throw ArchiveError.zstd(path: path, message: "empty file, not a zstd stream") }
+            return
+        }
+        if !sawInput {
+            sawInput = true
+            if n >= 4, !(input[0] == 0x28 && input[1] == 0xB5 && input[2] == 0x2F && input[3] == 0xFD) {
+                throw ArchiveError.zstd(path: path, message: "not a zstd stream (bad magic number)")
+            }
+        }
+    }
+
+    /// One `ZSTD_decompressStream` call into the empty output buffer; returns the bytes made.
+    private func decompressStep() throws -> Int {
+        var produced = 0
+        var consumed = inputPosition
+        let available = inputCount
+        let code: Int = input.withUnsafeBytes { inRaw in
+            output.withUnsafeMutableBytes { outRaw in
+                var inBuffer = ZSTD_inBuffer(src: inRaw.baseAddress, size: available, pos: consumed)
                 var outBuffer = ZSTD_outBuffer(dst: outRaw.baseAddress, size: outRaw.count, pos: 0)
                 let code = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
+                consumed = inBuffer.pos
                 produced = outBuffer.pos
                 return code
             }
-            if ZSTD_isError(code) != 0 { throw ArchiveError.zstd(path: path, message: "corrupt zstd stream") }
-            result.append(contentsOf: output[0..<produced])
-            lastReturn = code
-            if produced == 0 && code != 0 {
-                throw ArchiveError.zstd(path: path, message: "truncated zstd stream (frame not complete)")
-            }
         }
-        return result
+        if ZSTD_isError(code) != 0 {
+            throw ArchiveError.zstd(path: path, message: "corrupt zstd stream: \(String(cString: ZSTD_getErrorName(code)))")
+        }
+        inputPosition = consumed
+        lastCode = code
+        outputStart = 0
+        outputEnd = produced
+        return produced
+    }
+}
+
+/// Whole-file decompression, for small files; bounded by `limit`.
+public enum ZstdReader {
+    public static func decompressFile(_ path: String, limit: Int = ArchiveLimits.standard.memberBytes) throws -> [UInt8] {
+        let stream = try ZstdStream(path: path, limit: limit)
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
     }
 }

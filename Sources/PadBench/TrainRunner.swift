@@ -31,10 +31,10 @@ public struct TrainRunner: Sendable {
         let decoder = ImageDecoder()
         let results = UnsafeMutableBufferPointer<[Double]?>.allocate(capacity: samples.count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer { results.deinitialize(); results.deallocate() }  // deinitialize releases the arrays (LeakSanitizer)
         let reasons = UnsafeMutableBufferPointer<String>.allocate(capacity: samples.count)
         reasons.initialize(repeating: "")
-        defer { reasons.deallocate() }
+        defer { reasons.deinitialize(); reasons.deallocate() }
         nonisolated(unsafe) let out = results, why = reasons
         let workers = max(1, concurrency)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

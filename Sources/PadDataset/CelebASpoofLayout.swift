@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadText
 
 /// CelebA-Spoof (Zhang et al., ECCV 2020): `Data/{train,test}/<subject>/{live,spoof}/<n>.jpg|png`,
 /// a face box file `<n>_BB.txt` beside each image (`x y w h score` in a 224x224 frame of reference,
@@ -17,7 +18,7 @@ enum CelebASpoofLayout {
         let fm = FileManager.default
         for (file, split) in [("train_label.json", Split.train), ("test_label.json", Split.eval)] {
             let path = root + "/metas/intra_test/" + file
-            guard let data = fm.contents(atPath: path) else { continue }
+            guard let data = try? Data(RegularFile.read(path)) else { continue }
             let text = String(decoding: data, as: UTF8.self)
             guard let labels = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
                 problems.append(DatasetProblem(.badLine, file: path, "not a JSON object of path -> 44 labels"))
@@ -54,7 +55,7 @@ enum CelebASpoofLayout {
                 let subject = parts.count >= 3 ? String(parts[2]) : ""
                 var box: Box?
                 let boxPath = (imagePath as NSString).deletingPathExtension + "_BB.txt"
-                if let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) {
+                if RegularFile.problem(boxPath) == nil, let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) {
                     let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
                     if numbers.count < 4 {
                         problems.append(DatasetProblem(.badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score"))
@@ -65,7 +66,12 @@ enum CelebASpoofLayout {
                         continue
                     }
                     let sx = Double(size.width) / 224, sy = Double(size.height) / 224
-                    box = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
+                    let scaled = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
+                    if let problem = FaceBoxCheck.problem(scaled) {
+                        problems.append(DatasetProblem(.badLine, file: boxPath, line: 1, problem))
+                        continue
+                    }
+                    box = scaled
                 }
                 samples.append(Sample(id: key, path: imagePath, label: label, split: split, subject: subject, faceBox: box))
             }

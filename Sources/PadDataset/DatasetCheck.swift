@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadText
 
 /// What `padbench dataset check` reports: counts by label, species, split and subject, and every
 /// problem (loader problems, missing files, images that fail to decode, duplicate content).
@@ -21,16 +22,21 @@ public struct DatasetCheck: Sendable {
     public static func run(_ dataset: LoadedDataset, decode: Bool = true, decoder: ImageDecoder = ImageDecoder()) -> DatasetCheck {
         var check = DatasetCheck(dataset: dataset, problems: dataset.problems)
         var firstWithHash: [UInt64: String] = [:]
+        let realRoot = ManifestLayout.realPath(dataset.root) ?? dataset.root
         for sample in dataset.samples {
             check.byLabel[sample.label.csvLabel, default: 0] += 1
             if let species = sample.label.species { check.bySpecies[species, default: 0] += 1 }
             check.bySplit[sample.split == .none ? "(none)" : sample.split.rawValue, default: 0] += 1
             if !sample.subject.isEmpty { check.bySubject[sample.subject, default: 0] += 1 }
-            guard let data = FileManager.default.contents(atPath: sample.path) else {
-                check.problems.append(DatasetProblem(.missingFile, file: sample.path, "missing or unreadable (sample \(sample.id))"))
+            if let target = ManifestLayout.leavesRoot(root: realRoot, path: sample.path) {
+                check.problems.append(DatasetProblem(.escapesRoot, file: sample.path, "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder (sample \(sample.id))"))
                 continue
             }
-            let bytes = [UInt8](data)
+            let bytes: [UInt8]
+            do { bytes = try RegularFile.read(sample.path) } catch {
+                check.problems.append(DatasetProblem(.missingFile, file: sample.path, "missing or unreadable: \(error.message) (sample \(sample.id))"))
+                continue
+            }
             let hash = FNV1a.hash(bytes: bytes)
             if let first = firstWithHash[hash] {
                 check.problems.append(DatasetProblem(.duplicateContent, file: sample.path, "same bytes as \(first)"))

@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// OULU-NPU frames (Boulkenafet et al., FG 2017) extracted from the videos: file names
 /// `Phone_Session_User_File[_anything].ext`; File 1 is real access, 2 and 3 print attacks (two
@@ -24,7 +25,7 @@ enum OuluNPULayout {
             let folder = root + "/Protocols/Protocol_\(p)"
             for (name, split) in [("Train", Split.train), ("Dev", Split.dev), ("Test", Split.eval)] {
                 let file = folder + "/" + name + (fold.map { "_\($0)" } ?? "") + ".txt"
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                guard RegularFile.problem(file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                     problems.append(DatasetProblem(.missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
                     continue
                 }

@@ -17,9 +17,12 @@ import Glibc
 /// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` and the program
 ///    answers `{"id": "...", "outputs": {"score": 0.93}}` (missing or null outputs are NaN) or
 ///    `{"id": "...", "error": "message"}`.
-/// Each worker thread gets its own process, started on first use. A crash, a line that is not
-/// JSON, an answer for another id, or no answer within the timeout is that sample's failure
-/// (`estimator_error` or `timeout`); the process is killed and a new one starts for the next sample.
+/// Each worker thread gets its own process, started on first use (``ExternalProcess``: own
+/// process group, clean signal mask). A crash, a line that is not JSON, an answer for another id,
+/// an output that is a string or a boolean instead of a number, or no answer within the timeout is
+/// that sample's failure (`estimator_error` or `timeout`, with the program's last stderr lines in
+/// the message); the process group gets SIGTERM, then SIGKILL after 1 s, and is reaped. A new
+/// process starts for the next sample and must answer `describe` with the same outputs again.
 public final class ExternalEstimator: Estimator, @unchecked Sendable {
     public let name: String
     public let command: String
@@ -29,7 +32,8 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     public var parameters: [String: String] { ["command": command, "timeout_s": "\(timeout)"] }
 
     private let lock = NSLock()
-    private var idle: [Worker] = []
+    private var idle: [ExternalProcess] = []
+    private let outputNames: [String]
 
     public init(name: String, command: String, timeout: Double = 30) throws {
         self.name = name
@@ -37,19 +41,19 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         self.timeout = timeout
         // A program that dies leaves a broken pipe; writing to it must be an error, not SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let worker: Worker
-        do { worker = try Worker(command: command) } catch {
+        let worker: ExternalProcess
+        do { worker = try ExternalProcess(command: command) } catch {
             throw EstimatorSetupError(estimator: name, message: "cannot start '\(command)': \(error)")
         }
         let reply: [String: Any]
         do {
-            reply = try worker.exchange(["describe": true], timeout: max(timeout, 10))
+            reply = try Self.describe(worker, timeout: timeout)
         } catch {
-            worker.kill()
+            worker.terminate()
             throw EstimatorSetupError(estimator: name, message: "'\(command)' did not describe itself: \(error.message); it must answer {\"describe\": true} with {\"outputs\": [...]}")
         }
         guard let names = reply["outputs"] as? [String], !names.isEmpty, names.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains(",") }) else {
-            worker.kill()
+            worker.terminate()
             throw EstimatorSetupError(estimator: name, message: "'\(command)' answered describe without a list of output names (no dots or commas)")
         }
         let ranges = reply["ranges"] as? [String: [Double]] ?? [:]
@@ -60,108 +64,121 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
                                     direction: directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
                                     summary: "external: \(command)")
         }
+        outputNames = names
         version = (reply["version"] as? String) ?? "external"
         idle = [worker]
     }
 
-    deinit { for worker in idle { worker.kill() } }
+    deinit { shutDown() }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        let worker: Worker
-        do { worker = try checkOut() } catch { throw EstimatorFailure(.estimatorError, "\(name): cannot start '\(command)': \(error)") }
-        let reply: [String: Any]
-        do {
-            reply = try worker.exchange(["id": input.sample.id, "path": input.sample.path], timeout: timeout)
-        } catch {
-            worker.kill()  // state unknown: never reuse
-            throw error
-        }
-        guard (reply["id"] as? String) == input.sample.id else {
-            worker.kill()
-            throw EstimatorFailure(.estimatorError, "\(name): answered for id '\(reply["id"] ?? "none")' instead of '\(input.sample.id)'")
-        }
-        checkIn(worker)
-        if let message = reply["error"] as? String { throw EstimatorFailure(.estimatorError, "\(name): \(message)") }
-        guard let values = reply["outputs"] as? [String: Any] else {
-            throw EstimatorFailure(.estimatorError, "\(name): answer has neither 'outputs' nor 'error'")
-        }
-        return outputs.map { descriptor in (values[descriptor.name] as? NSNumber)?.doubleValue ?? .nan }
+    /// Ends every idle program (SIGTERM, SIGKILL after the grace period, reaped). Programs in use
+    /// are ended when their sample finishes or fails.
+    public func shutDown() {
+        lock.lock()
+        let workers = idle
+        idle = []
+        lock.unlock()
+        for worker in workers { worker.terminate() }
     }
 
-    private func checkOut() throws -> Worker {
+    /// Failure messages carry no estimator name: the measurer prefixes it (`pad: no answer ...`).
+    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        let worker = try checkOut()
+        let answer: [UInt8]
+        do {
+            let request = try Self.encode(["id": input.sample.id, "path": input.sample.path])
+            answer = try worker.exchange(request, timeout: timeout)
+        } catch {
+            worker.terminate()  // state unknown: never reuse
+            throw error
+        }
+        do {
+            let values = try Self.parseAnswer(answer, id: input.sample.id, outputs: outputNames)
+            checkIn(worker)
+            return values
+        } catch {
+            if error.outOfStep { worker.terminate() } else { checkIn(worker) }
+            throw EstimatorFailure(.estimatorError, error.message)
+        }
+    }
+
+    /// Reads one answer line for sample `id`: one value per output name, NaN for a missing or
+    /// null output. Not JSON, another id, neither `outputs` nor `error`, or a value that is a
+    /// string, boolean, array or object is an error; `outOfStep` says the program can no longer
+    /// be trusted to answer the next sample (not JSON, another id) and must be restarted.
+    public static func parseAnswer(_ line: [UInt8], id: String, outputs: [String]) throws(AnswerError) -> [Double] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any] else {
+            throw AnswerError(outOfStep: true, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+        }
+        guard (reply["id"] as? String) == id else {
+            let other = reply["id"].map { String(String(describing: $0).prefix(80)) } ?? "none"
+            throw AnswerError(outOfStep: true, "answered for id '\(other)' instead of '\(String(id.prefix(120)))'")
+        }
+        if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, String(message.prefix(200))) }
+        guard let values = reply["outputs"] as? [String: Any] else {
+            throw AnswerError(outOfStep: false, "answer has neither 'outputs' nor 'error'")
+        }
+        return try outputs.map { (output: String) throws(AnswerError) -> Double in
+            guard let value = values[output], !(value is NSNull) else { return .nan }
+            guard let number = LunaOSL.number(value) else {
+                throw AnswerError(outOfStep: false, "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
+            }
+            return number
+        }
+    }
+
+    private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {
+        guard let data = try? JSONSerialization.data(withJSONObject: message) else { throw EstimatorFailure(.estimatorError, "cannot encode request") }
+        return [UInt8](data)
+    }
+
+    private static func describe(_ worker: ExternalProcess, timeout: Double) throws(EstimatorFailure) -> [String: Any] {
+        let line = try worker.exchange(try encode(["describe": true]), timeout: max(timeout, 10))
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any] else {
+            throw EstimatorFailure(.estimatorError, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+        }
+        return reply
+    }
+
+    /// An idle program, or a new one that has answered `describe` with the same output names.
+    private func checkOut() throws(EstimatorFailure) -> ExternalProcess {
         lock.lock()
         if let worker = idle.popLast() {
             lock.unlock()
             return worker
         }
         lock.unlock()
-        return try Worker(command: command)
+        let worker: ExternalProcess
+        do { worker = try ExternalProcess(command: command) } catch {
+            throw EstimatorFailure(.estimatorError, "cannot start '\(command)': \(error.message)")
+        }
+        do throws(EstimatorFailure) {
+            let reply = try Self.describe(worker, timeout: timeout)
+            guard (reply["outputs"] as? [String]) == outputNames else {
+                throw EstimatorFailure(.estimatorError, "restarted program described outputs \(String(String(describing: reply["outputs"] ?? "none").prefix(120))), expected \(outputNames)")
+            }
+        } catch {
+            worker.terminate()
+            throw EstimatorFailure(.estimatorError, "restarted '\(command)' did not describe itself: \(error.message)")
+        }
+        return worker
     }
 
-    private func checkIn(_ worker: Worker) {
+    private func checkIn(_ worker: ExternalProcess) {
         lock.lock()
         idle.append(worker)
         lock.unlock()
     }
+}
 
-    /// One running program with line-oriented pipes.
-    final class Worker {
-        let process = Process()
-        let input = Pipe(), output = Pipe()
-        var buffer: [UInt8] = []
-
-        init(command: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec " + command]
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        func kill() {
-            if process.isRunning { process.terminate() }
-            try? input.fileHandleForWriting.close()
-        }
-
-        /// Sends one JSON line and waits for one JSON line back.
-        func exchange(_ message: [String: Any], timeout: Double) throws(EstimatorFailure) -> [String: Any] {
-            guard process.isRunning else { throw EstimatorFailure(.estimatorError, "the program exited (status \(process.terminationStatus))") }
-            guard let data = try? JSONSerialization.data(withJSONObject: message) else { throw EstimatorFailure(.estimatorError, "cannot encode request") }
-            var line = [UInt8](data)
-            line.append(0x0A)
-            let fd = input.fileHandleForWriting.fileDescriptor
-            var sent = 0
-            while sent < line.count {
-                let n = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, line.count - sent) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw EstimatorFailure(.estimatorError, "the program closed its input (crashed?)")
-                }
-                sent += n
-            }
-            let deadline = Date().addingTimeInterval(timeout)
-            let readFD = output.fileHandleForReading.fileDescriptor
-            while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let lineBytes = Array(buffer[..<newline])
-                    buffer.removeSubrange(...newline)
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(lineBytes)), let reply = object as? [String: Any] else {
-                        throw EstimatorFailure(.estimatorError, "answer is not a JSON object: '\(String(decoding: lineBytes.prefix(80), as: UTF8.self))'")
-                    }
-                    return reply
-                }
-                let remaining = deadline.timeIntervalSinceNow
-                if remaining <= 0 { throw EstimatorFailure(.timeout, "no answer within \(timeout) s") }
-                var poller = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32(min(remaining * 1000, 1_000_000)))
-                if ready < 0 { if errno == EINTR { continue } else { throw EstimatorFailure(.estimatorError, "poll failed") } }
-                if ready == 0 { continue }
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(readFD, $0.baseAddress, $0.count) }
-                if n <= 0 { throw EstimatorFailure(.estimatorError, "the program exited without answering (crash)") }
-                buffer.append(contentsOf: chunk[0..<n])
-            }
-        }
+/// Why an external program's answer line was refused.
+public struct AnswerError: Error, Sendable, CustomStringConvertible {
+    /// The program answered something other than the answer for this sample: restart it.
+    public var outOfStep: Bool
+    public var message: String
+    public init(outOfStep: Bool, _ message: String) {
+        self.outOfStep = outOfStep
+        self.message = message
     }
+    public var description: String { message }
 }

@@ -71,7 +71,11 @@ public struct FaceEstimator: Estimator {
         let width = input.image.width, height = input.image.height
         let box: Box, count: Double, neighbors: Double, source: Double
         if useDatasetBox, let given = input.sample.faceBox {
-            (box, count, neighbors, source) = (given, 1, .nan, 1)
+            // Clipped to the image, so later crops (eyes, quality) index inside it whatever the dataset says.
+            guard let clipped = Self.clip(given, width: width, height: height) else {
+                throw EstimatorFailure(.estimatorError, "dataset face box \(given) does not overlap the \(width)x\(height) image")
+            }
+            (box, count, neighbors, source) = (clipped, 1, .nan, 1)
         } else {
             if input.gray == nil { input.gray = GrayPlane(input.image) }
             let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
@@ -90,5 +94,14 @@ public struct FaceEstimator: Estimator {
         let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
         return [count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
                 min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source, dx / Double(width), dy / Double(height)]
+    }
+
+    /// The part of `box` inside a width x height image; nil when none is (or it is not finite).
+    static func clip(_ box: Box, width: Int, height: Int) -> Box? {
+        guard [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite) else { return nil }
+        let x0 = max(0, box.x), y0 = max(0, box.y)
+        let x1 = min(Double(width), box.x + box.width), y1 = min(Double(height), box.y + box.height)
+        guard x1 - x0 >= 1, y1 - y0 >= 1 else { return nil }
+        return Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

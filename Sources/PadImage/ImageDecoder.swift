@@ -1,6 +1,7 @@
 import CPNG
 import CTurboJPEG
 import Foundation
+import PadText
 
 /// Decodes JPEG (TurboJPEG API), PNG (libpng simplified API) and binary PPM/PGM into 8-bit
 /// gray or RGB ``Image`` values.
@@ -29,9 +30,10 @@ public struct ImageDecoder: Sendable {
     public func decode(fileAt path: String) throws(ImageError) -> Image {
         let bytes: [UInt8]
         do {
-            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            // Directories, FIFOs and devices are refused after stat, before open (never blocks).
+            bytes = try RegularFile.read(path)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"
+            let reason = FileManager.default.fileExists(atPath: path) ? error.message : "no such file"
             throw .missingFile(path: path, reason: reason)
         }
         return try decode(bytes)

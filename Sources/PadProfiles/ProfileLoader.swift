@@ -2,6 +2,7 @@ import Foundation
 import PadDataset
 import PadEstimators
 import Yams
+import PadText
 
 /// Parses profile YAML and validates it against the outputs a run declares.
 ///
@@ -54,6 +55,7 @@ public struct ProfileLoader: Sendable {
     static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "criterion", "on", "apply_to"]
 
     public func load(file path: String) throws(ProfileError) -> Profile {
+        if let problem = RegularFile.problem(path) { throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(problem)") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file")
         }

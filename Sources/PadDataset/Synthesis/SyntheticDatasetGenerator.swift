@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PadImage
+import PadText
 
 /// Writes a synthetic PAD dataset: bona fide and attack presentations made from source photos by
 /// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.
@@ -27,10 +28,11 @@ public struct SyntheticDatasetGenerator: Sendable {
     /// Reads `sources.csv` (`file,subject,x,y,w,h,licence`) in the folder and decodes each photo.
     public init(sourcesFolder: String) throws {
         let path = sourcesFolder + "/sources.csv"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DatasetProblem(.missingFile, file: path, "cannot read the sources list")
+        let data: [UInt8]
+        do { data = try RegularFile.read(path) } catch {
+            throw DatasetProblem(.missingFile, file: path, "cannot read the sources list: \(error.message)")
         }
-        let records = try CSVLines.parse(Array(data), path: path)
+        let records = try CSVLines.parse(data, path: path)
         guard let header = records.first, header.fields.prefix(6) == ["file", "subject", "x", "y", "w", "h"] else {
             throw DatasetProblem(.badLine, file: path, line: 1, "header must start with file,subject,x,y,w,h")
         }
@@ -59,14 +61,31 @@ public struct SyntheticDatasetGenerator: Sendable {
         return Dictionary(uniqueKeysWithValues: subjects.enumerated().map { ($1, order[$0 % 3]) })
     }
 
+    /// Most images one call generates (its plan is held in memory).
+    public static let maximumCount = 1_000_000
+    /// Largest side of a generated image, in pixels.
+    public static let maximumSide = 8192
+
+    /// Why these arguments cannot be generated, checked before anything is allocated; nil when fine.
+    public static func problem(count: Int, attackKinds: Int, width: Int, height: Int) -> String? {
+        if attackKinds == 0 { return "at least one attack species is needed (print, replay)" }
+        if count < 1 || count > maximumCount { return "count must be 1 to \(maximumCount), not \(count)" }
+        if !(32...maximumSide).contains(width) || !(32...maximumSide).contains(height) {
+            return "size must be 32 to \(maximumSide) pixels a side, not \(width)x\(height)"
+        }
+        return nil
+    }
+
     @discardableResult
     public func generate(into folder: String, count: Int, seed: UInt64,
                          species: [PresentationSynthesizer.Kind] = [.print, .replay],
                          width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Int {
+        let attackKinds = species.filter { $0 != .bonafide }
+        if let problem = Self.problem(count: count, attackKinds: attackKinds.count, width: width, height: height) {
+            throw DatasetProblem(.badLayout, file: folder, problem)
+        }
         let synthesizer = PresentationSynthesizer(width: width, height: height)
         let splitOf = splits(seed: seed)
-        let attackKinds = species.filter { $0 != .bonafide }
-        precondition(!attackKinds.isEmpty, "at least one attack species")
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let plan: [(kind: PresentationSynthesizer.Kind, source: Source, relative: String)] = (0..<count).map { i in
@@ -82,10 +101,10 @@ public struct SyntheticDatasetGenerator: Sendable {
         }
         let rows = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         rows.initialize(repeating: "")
-        defer { rows.deallocate() }
+        defer { rows.deinitialize(); rows.deallocate() }  // deinitialize releases the strings (LeakSanitizer)
         let failures = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         failures.initialize(repeating: "")
-        defer { failures.deallocate() }
+        defer { failures.deinitialize(); failures.deallocate() }
         let workers = max(1, concurrency)
         nonisolated(unsafe) let rowsOut = rows, failuresOut = failures
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

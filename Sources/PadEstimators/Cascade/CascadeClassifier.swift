@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// A boosted cascade of decision stumps over Haar or LBP features, read from the XML files that
 /// OpenCV's `opencv_traincascade` writes (Debian `opencv-data`: `/usr/share/opencv4/haarcascades/`,
@@ -47,7 +48,21 @@ public struct CascadeClassifier: Sendable {
     /// LBP: per stump, 8 x 32-bit masks of the 256 codes that take the left leaf.
     public let lbpSubsets: [[Int32]]
 
+    /// Largest detection window accepted (OpenCV's cascades use 20 to 24 pixels).
+    static let maximumWindow = 1024
+
+    /// Integral x y w h (w, h > 0) whose `scale` x `scale` grid of w x h blocks lies inside the
+    /// window; nil otherwise, so the detector can never read outside its integral image.
+    static func rectangle(_ n: [Double], scale: Int, width: Int, height: Int) -> (x: Int32, y: Int32, width: Int32, height: Int32)? {
+        let values = n.prefix(4)
+        guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 == $0.rounded() && abs($0) <= Double(maximumWindow) }) else { return nil }
+        let x = Int(n[0]), y = Int(n[1]), w = Int(n[2]), h = Int(n[3])
+        guard x >= 0, y >= 0, w > 0, h > 0, x + scale * w <= width, y + scale * h <= height else { return nil }
+        return (Int32(x), Int32(y), Int32(w), Int32(h))
+    }
+
     public init(contentsOfFile path: String) throws {
+        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) { throw CascadeError.missing("\(path): \(problem)") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CascadeError.missing("cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
         }
@@ -63,7 +78,9 @@ public struct CascadeClassifier: Sendable {
             throw CascadeError.unsupported("\(path): feature type '\(cascade.child("featureType")?.trimmed ?? "?")' (HAAR and LBP are supported)")
         }
         guard let width = Int(cascade.child("width")?.trimmed ?? ""), let height = Int(cascade.child("height")?.trimmed ?? ""),
-              width > 2, height > 2 else { throw fail("missing window width/height") }
+              (3...Self.maximumWindow).contains(width), (3...Self.maximumWindow).contains(height) else {
+            throw fail("missing window width/height (3 to \(Self.maximumWindow) pixels)")
+        }
         guard let stageNodes = cascade.child("stages")?.children, !stageNodes.isEmpty else { throw fail("no stages") }
         guard let featureNodes = cascade.child("features")?.children, !featureNodes.isEmpty else { throw fail("no features") }
 
@@ -79,20 +96,27 @@ public struct CascadeClassifier: Sendable {
                 for rect in rects {
                     let n = rect.numbers
                     guard n.count == 5 else { throw fail("feature \(index): a rect needs x y w h weight") }
-                    feature.append(WeightedRect(x: Int32(n[0]), y: Int32(n[1]), width: Int32(n[2]), height: Int32(n[3]), weight: Float(n[4])))
+                    guard let r = Self.rectangle(n, scale: 1, width: width, height: height), n[4].isFinite else {
+                        throw fail("feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)")
+                    }
+                    feature.append(WeightedRect(x: r.x, y: r.y, width: r.width, height: r.height, weight: Float(n[4])))
                 }
                 haar.append(feature)
             } else {
                 let n = node.child("rect")?.numbers ?? []
                 guard n.count == 4 else { throw fail("LBP feature \(index) needs x y w h") }
-                lbp.append((Int32(n[0]), Int32(n[1]), Int32(n[2]), Int32(n[3])))
+                // An LBP feature reads a 3 x 3 grid of w x h blocks.
+                guard let r = Self.rectangle(n, scale: 3, width: width, height: height) else {
+                    throw fail("LBP feature \(index): 3x3 blocks of \(n.map { "\($0)" }.joined(separator: " ")) are not inside the \(width)x\(height) window")
+                }
+                lbp.append(r)
             }
         }
         let featureCount = type == .haar ? haar.count : lbp.count
         var stages: [Stage] = []
         var subsets: [[Int32]] = []
         for (s, stageNode) in stageNodes.enumerated() {
-            guard let threshold = stageNode.child("stageThreshold")?.numbers.first,
+            guard let threshold = stageNode.child("stageThreshold")?.numbers.first, threshold.isFinite,
                   let weak = stageNode.child("weakClassifiers")?.children else { throw fail("stage \(s) lacks a threshold or classifiers") }
             var stumps: [Stump] = []
             for (w, classifier) in weak.enumerated() {
@@ -102,12 +126,19 @@ public struct CascadeClassifier: Sendable {
                 guard nodes.count == expected, leaves.count == 2 else {
                     throw CascadeError.unsupported("\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported")
                 }
+                guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount) else {
+                    throw fail("stage \(s) classifier \(w) names feature \(nodes[2]) of \(featureCount)")
+                }
+                // Child indices of a stump: 0 and -1 / leaf indices 0 and -1 as OpenCV writes them.
+                guard nodes[0] == 0, nodes[1] == 0 || nodes[1] == -1, (nodes + leaves).allSatisfy(\.isFinite) else {
+                    throw fail("stage \(s) classifier \(w) has bad node indices or non-finite values")
+                }
                 let feature = Int(nodes[2])
-                guard feature >= 0 && feature < featureCount else { throw fail("stage \(s) classifier \(w) names feature \(feature) of \(featureCount)") }
                 if type == .haar {
                     stumps.append(Stump(feature: Int32(feature), threshold: Float(nodes[3]), left: Float(leaves[0]), right: Float(leaves[1])))
                 } else {
                     stumps.append(Stump(feature: Int32(feature), threshold: 0, left: Float(leaves[0]), right: Float(leaves[1])))
+                    guard nodes[3...].allSatisfy({ abs($0) <= Double(UInt32.max) }) else { throw fail("stage \(s) classifier \(w): LBP subset values beyond 32 bits") }
                     subsets.append(nodes[3...].map { Int32(truncatingIfNeeded: Int64($0)) })
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// VisionLabs LUNA OneShotLiveness responses: `filename`, `liveness.prediction` (1 live),
 /// `liveness.estimations.probability` (0..1), `liveness.estimations.quality` (0..1), and an `error`
@@ -7,14 +8,16 @@ import Foundation
 enum LunaOSL {
     static func read(_ data: Data, path: String) throws -> [VendorRecord] {
         let objects: [Any]
-        if let json = try? JSONSerialization.jsonObject(with: data) {
+        let bytes = [UInt8](data)
+        if let json = try? JSONSerialization.jsonObject(with: Data(TextBytes.withoutBOM(bytes))) {
             if let list = json as? [Any] { objects = list } else { objects = [json] }
         } else {
-            // JSON lines.
+            // JSON lines (LF or CRLF, BOM skipped).
             var list: [Any] = []
-            for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
-                    throw VendorImportError("\(path):\(n + 1): not JSON (expected an OSL response object, an array of them, or JSON lines)")
+            for (number, line) in TextBytes.lines(bytes) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) else {
+                    let text = TextBytes.quote(String(decoding: line, as: UTF8.self), limit: 80)
+                    throw VendorImportError("\(path):\(number): not JSON: '\(text)' (expected an OSL response object, an array of them, or JSON lines)")
                 }
                 list.append(object)
             }

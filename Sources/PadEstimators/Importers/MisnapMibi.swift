@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// Mitek MiSnap MibiData JSON (one per capture, named after the image: `0001.json` for
 /// `0001.jpg`): `Parameters` and `UXP`, a list of events `{"CODE": [ms_since_start, value]}` where
@@ -10,7 +11,7 @@ enum MisnapMibi {
                                             ("FSD", "misnap.spoof")]
 
     static func read(_ data: Data, path: String) throws -> VendorRecord {
-        guard let json = try? JSONSerialization.jsonObject(with: data), let mibi = json as? [String: Any] else {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(TextBytes.withoutBOM([UInt8](data)))), let mibi = json as? [String: Any] else {
             throw VendorImportError("\(path): not a MibiData JSON object")
         }
         guard let events = mibi["UXP"] as? [Any] else { throw VendorImportError("\(path): missing 'UXP' event list") }

@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// One vendor result for one image, before it is joined onto a dataset's samples.
 public struct VendorRecord: Sendable, Equatable {
@@ -73,7 +74,8 @@ public struct VendorImporter: Sendable {
     public func read(_ paths: [String]) throws -> [VendorRecord] {
         var records: [VendorRecord] = []
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else { throw VendorImportError("\(path): cannot read") }
+            let data: Data
+            do { data = Data(try RegularFile.read(path)) } catch { throw VendorImportError("\(path): \(error.message)") }
             switch format {
             case .lunaOSL: records += try LunaOSL.read(data, path: path)
             case .misnapMibi: records.append(try MisnapMibi.read(data, path: path))
@@ -84,27 +86,23 @@ public struct VendorImporter: Sendable {
         return records
     }
 
+    /// Records after the header, through the shared RFC 4180 reader (BOM, CRLF, quoting;
+    /// `#` comment lines skipped); fields are trimmed of spaces.
     static func csvLines(_ data: Data, path: String, header expected: [String]) throws -> [(line: Int, fields: [String])] {
-        let text = String(decoding: data, as: UTF8.self)
-        var rows: [(Int, [String])] = []
-        var sawHeader = false
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            if !sawHeader {
-                guard fields.map({ $0.lowercased() }) == expected else {
-                    throw VendorImportError("\(path):\(n + 1): header must be \(expected.joined(separator: ","))")
-                }
-                sawHeader = true
-                continue
-            }
-            guard fields.count == expected.count else {
-                throw VendorImportError("\(path):\(n + 1): \(fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))")
-            }
-            rows.append((n + 1, fields))
+        let records: [CSVReader.Record]
+        do { records = try CSVReader.parse([UInt8](data), comments: true) } catch {
+            throw VendorImportError("\(path):\(error.line): \(error.message)")
         }
-        return rows
+        guard let header = records.first else { throw VendorImportError("\(path): empty file, header must be \(expected.joined(separator: ","))") }
+        guard header.fields.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) == expected else {
+            throw VendorImportError("\(path):\(header.line): header must be \(expected.joined(separator: ","))")
+        }
+        return try records.dropFirst().map { record in
+            guard record.fields.count == expected.count else {
+                throw VendorImportError("\(path):\(record.line): \(record.fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))")
+            }
+            return (record.line, record.fields.map { $0.trimmingCharacters(in: .whitespaces) })
+        }
     }
 
     static func readIdemia(_ data: Data, path: String, policy: NoDecisionPolicy) throws -> [VendorRecord] {

@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 /// An L2-regularised logistic regression on standardised features, stored as plain JSON.
 ///
@@ -72,6 +73,7 @@ public struct LogisticModel: Codable, Sendable, Equatable {
     }
 
     public static func read(from path: String) throws -> LogisticModel {
+        if let problem = RegularFile.problem(path) { throw EstimatorSetupError(estimator: "pad", message: "model file \(path): \(problem)") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EstimatorSetupError(estimator: "pad", message: "model file not found: \(path)")
         }

@@ -29,7 +29,7 @@ struct DatasetCommand: ParsableCommand {
             }
             let loaded: LoadedDataset
             do { loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen) } catch {
-                throw RuntimeFailure("\(error)")
+                throw RuntimeFailure("\(error)")  // a missing folder or unreadable manifest is bad data, not a bad command line
             }
             let report = DatasetCheck.run(loaded, decode: !noDecode)
             print(report.text, terminator: "")
@@ -56,12 +56,18 @@ struct DatasetCommand: ParsableCommand {
                 }
                 return kind
             }
-            let parts = size.split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] >= 32, parts[1] >= 32 else { throw ValidationError("--size must be WxH, e.g. 640x480") }
-            guard count > 0 else { throw ValidationError("--count must be positive") }
+            let parts = size.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+            let side = SyntheticDatasetGenerator.maximumSide
+            guard parts.count == 2, let width = parts[0], let height = parts[1], (32...side).contains(width), (32...side).contains(height) else {
+                throw ValidationError("--size must be WxH with 32 to \(side) pixels a side, e.g. 640x480")
+            }
+            guard !kinds.isEmpty else { throw ValidationError("--species needs at least one of print, replay") }
+            guard (1...SyntheticDatasetGenerator.maximumCount).contains(count) else {
+                throw ValidationError("--count must be 1 to \(SyntheticDatasetGenerator.maximumCount)")
+            }
             let generator = try SyntheticDatasetGenerator(sourcesFolder: sources)
             let start = Date()
-            try generator.generate(into: out, count: count, seed: seed, species: kinds, width: parts[0], height: parts[1])
+            try generator.generate(into: out, count: count, seed: seed, species: kinds, width: width, height: height)
             let seconds = Date().timeIntervalSince(start)
             print("wrote \(count) images and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", Double(count) / seconds)) images/s)")
         }

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes the small seed corpora of the fuzz targets into Fuzz/Corpus/<Target>/ (committed).
+Images come from Tests/PadImageTests/Fixtures plus two made here with Pillow (EXIF orientation
+in a JPEG APP1 and a PNG eXIf chunk); the archive seeds are made with GNU tar and zstd."""
+import io, os, shutil, subprocess, tempfile
+from PIL import Image
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+corpus = os.path.join(here, "Corpus")
+fixtures = os.path.join(root, "Tests/PadImageTests/Fixtures")
+
+def put(target, name, data):
+    folder = os.path.join(corpus, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+def exif_orientation(value):
+    exif = Image.Exif()
+    exif[0x0112] = value
+    return exif.tobytes()
+
+for name in sorted(os.listdir(fixtures)):
+    if name.endswith(".jpg"): put("FuzzJPEG", name, open(os.path.join(fixtures, name), "rb").read())
+    if name.endswith(".png"): put("FuzzPNG", name, open(os.path.join(fixtures, name), "rb").read())
+small = Image.new("RGB", (9, 7), (200, 100, 50))
+buffer = io.BytesIO(); small.save(buffer, "JPEG", quality=50, exif=exif_orientation(8)); put("FuzzJPEG", "exif8.jpg", buffer.getvalue())
+buffer = io.BytesIO(); small.save(buffer, "PNG", exif=exif_orientation(3)); put("FuzzPNG", "exif3.png", buffer.getvalue())
+
+put("FuzzManifest", "plain.csv", "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,train,s1,1,2,30,40\nb.jpg,attack,print,dev,s2,,,,\n")
+put("FuzzManifest", "bom-crlf-quoted.csv", "\ufeffpath,label,species,split,subject\r\n\"./a, b.jpg\",attack,\"print \"\"glossy\"\"\",eval,\"s\r\n1\"\r\n# comment\r\n../x.jpg,bonafide,,,\r\n")
+
+put("FuzzScoreFile", "generic.csv", "id,label,species,score,split\na.jpg,bonafide,,0.9,eval\nb.jpg,attack,print,0.1,eval\n")
+put("FuzzScoreFile", "bob4.txt", "client1 client1 data/real/a.png 0.8\nclient1 attack data/attack/print/b.png -0.2\n")
+put("FuzzScoreFile", "bob5.txt", "c1 m1 c1 data/real/a.png 0.8\nc1 m1 attack data/attack/replay/b.png 0.1\n")
+put("FuzzScoreFile", "bobpad.csv", "claimed_id,test_label,is_bonafide,attack_type,score\nc1,a.png,True,,0.7\nc1,b.png,False,print,0.2\n")
+
+for name in sorted(os.listdir(os.path.join(root, "Sources/PadProfiles/Presets"))):
+    put("FuzzProfile", name, open(os.path.join(root, "Sources/PadProfiles/Presets", name), "rb").read())
+
+put("FuzzLunaOSL", "array.json", '[{"filename": "a.jpg", "liveness": {"prediction": 1, "estimations": {"probability": 0.93, "quality": 0.8}}},'
+    ' {"filename": "b.jpg", "error": {"error_code": 1004, "desc": "x"}}]')
+put("FuzzLunaOSL", "lines.jsonl", '{"filename": "a.jpg", "liveness": {"prediction": 0, "estimations": {"probability": 0.1}}}\r\n{"filename": "c.jpg", "error": {"error_code": 0}}\r\n')
+put("FuzzMisnapMibi", "0001.json", '{"Parameters": {}, "UXP": [{"FFQ": [120, "850"]}, {"FPL": [130, 900]}, {"FSD": [140, true]}, {"SA": [1, 2]}]}')
+put("FuzzIdemiaStatus", "status.csv", "id,status\na.jpg,Live\nb.jpg,Fake\nc.jpg,NoDecision\nd.jpg,Unknown\n")
+put("FuzzIdemiaStatus", "bom-crlf.csv", "\ufeffid,status\r\n\"a,1.jpg\",Live\r\n")
+put("FuzzLongCSV", "long.csv", "id,output,value\na.jpg,pad.score,0.25\na.jpg,x.y,\nb.jpg,pad.score,1e-3\n")
+put("FuzzExternalAnswer", "ok.json", '{"id": "a.jpg", "outputs": {"score": 0.93, "quality": null}}')
+put("FuzzExternalAnswer", "error.json", '{"id": "a.jpg", "error": "no face"}')
+put("FuzzExternalAnswer", "string.json", '{"id": "a.jpg", "outputs": {"score": "0.5", "quality": true}}')
+
+with tempfile.TemporaryDirectory() as work:
+    with open(os.path.join(work, "manifest.json"), "w") as f: f.write('{"schema": 1}\n')
+    with open(os.path.join(work, "samples.csv"), "w") as f: f.write("id,status,pad.score\na.jpg,ok,0.5\n\"b,c.jpg\",ok,\n")
+    long_name = "profiles/" + "x" * 120 + ".yaml"
+    os.makedirs(os.path.join(work, "profiles"))
+    with open(os.path.join(work, long_name), "w") as f: f.write("name: x\n")
+    archive = os.path.join(work, "results.tar.zst")
+    subprocess.run(["tar", "--format=pax", "--zstd", "-cf", archive, "-C", work, "manifest.json", "samples.csv", long_name], check=True)
+    put("FuzzArchive", "results.tar.zst", open(archive, "rb").read())

@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running external program with line-oriented pipes, owned by padbench from start to end.
+///
+/// ```swift
+/// let process = try ExternalProcess(command: "python3 estimator.py")
+/// let line = try process.exchange(Array("{\"describe\": true}".utf8), timeout: 10)
+/// process.terminate()        // SIGTERM to its process group, SIGKILL after the grace period, reaped
+/// ```
+/// Why `posix_spawn` and not Foundation's `Process`: the child must start with an empty signal
+/// mask and default dispositions (padbench ignores SIGPIPE, and ignored signals survive `exec`),
+/// and in a process group of its own, so that a timeout can end the program *and* whatever it
+/// started (`kill(-pgid)`), and `waitpid` reaps it so no zombie or orphan remains.
+/// Standard error is read continuously into a bounded tail (last 20 lines, at most 4 KiB) that
+/// failure messages quote; the program never blocks on a full stderr pipe while padbench waits.
+final class ExternalProcess {
+    /// Seconds between SIGTERM and SIGKILL.
+    static let gracePeriod = 1.0
+    static let stderrTailBytes = 4096
+    static let stderrTailLines = 20
+
+    let pid: pid_t
+    private var stdinFD: Int32
+    private var stdoutFD: Int32
+    private var stderrFD: Int32
+    private var pending: [UInt8] = []
+    private var stderrTail: [UInt8] = []
+    private var exitStatus: Int32?
+
+    init(command: String) throws(EstimatorFailure) {
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0, pipe(&errors) == 0 else {
+            for fd in toChild + fromChild + errors where fd >= 0 { close(fd) }
+            throw EstimatorFailure(.estimatorError, "cannot create pipes: \(String(cString: strerror(errno)))")
+        }
+        // Close-on-exec so that no other child inherits these ends (dup2 in the child clears it on 0-2).
+        for fd in toChild + fromChild + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let spawned = Self.spawn(command: command, stdin: toChild[0], stdout: fromChild[1], stderr: errors[1])
+        close(toChild[0]); close(fromChild[1]); close(errors[1])
+        guard case let .success(pid) = spawned else {
+            close(toChild[1]); close(fromChild[0]); close(errors[0])
+            if case let .failure(error) = spawned { throw error }
+            fatalError("unreachable")
+        }
+        self.pid = pid
+        stdinFD = toChild[1]
+        stdoutFD = fromChild[0]
+        stderrFD = errors[0]
+        _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { terminate() }
+
+    /// `/bin/sh -c "exec COMMAND"` with a clean signal mask, default signal handlers and its own
+    /// process group.
+    private static func spawn(command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, EstimatorFailure> {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        var emptyMask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&emptyMask)
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let arguments = ["/bin/sh", "-c", "exec " + command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        if code != 0 { return .failure(EstimatorFailure(.estimatorError, "posix_spawn failed: \(String(cString: strerror(code)))")) }
+        return .success(pid)
+    }
+
+    /// Sends one line (a newline is appended) and waits for one line back, reading standard
+    /// error meanwhile. Throws `timeout` when no full line arrives in time, `estimator_error`
+    /// when the program closes its output; both messages end with the stderr tail.
+    func exchange(_ request: [UInt8], timeout: Double) throws(EstimatorFailure) -> [UInt8] {
+        try send(request + [0x0A])
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { throw EstimatorFailure(.timeout, "no answer within \(timeout) s" + stderrSuffix()) }
+            var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, Int32(min(remaining * 1000, 1_000_000).rounded(.up)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw EstimatorFailure(.estimatorError, "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if fds[1].revents != 0 { drainStderr() }
+            if fds[0].revents != 0, try !readOutput() {
+                drainStderr(waitingUpTo: 0.5)
+                throw EstimatorFailure(.estimatorError, "the program exited without answering\(exitDescription())" + stderrSuffix())
+            }
+        }
+    }
+
+    private func send(_ line: [UInt8]) throws(EstimatorFailure) {
+        var sent = 0
+        while sent < line.count {
+            let n = line.withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress! + sent, line.count - sent) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                drainStderr(waitingUpTo: 0.5)
+                throw EstimatorFailure(.estimatorError, "the program closed its input (crashed?)\(exitDescription())" + stderrSuffix())
+            }
+            sent += n
+        }
+    }
+
+    /// Reads what standard output has; false at end of file.
+    private func readOutput() throws(EstimatorFailure) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
+        if n < 0 { return errno == EINTR || errno == EAGAIN }
+        if n == 0 { return false }
+        pending.append(contentsOf: chunk[0..<n])
+        return true
+    }
+
+    /// Appends what standard error has to the bounded tail; with a wait, keeps reading until end
+    /// of file or the wait is over (the program's last words arrive just before it exits).
+    private func drainStderr(waitingUpTo wait: Double = 0) {
+        guard stderrFD >= 0 else { return }
+        let deadline = Date().addingTimeInterval(wait)
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(stderrFD, $0.baseAddress, $0.count) }
+            if n > 0 {
+                stderrTail.append(contentsOf: chunk[0..<n])
+                if stderrTail.count > Self.stderrTailBytes { stderrTail.removeFirst(stderrTail.count - Self.stderrTailBytes) }
+                continue
+            }
+            if n == 0 || (errno != EAGAIN && errno != EINTR) { return }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return }
+            var fd = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(remaining * 1000) + 1)
+        }
+    }
+
+    /// The last stderr lines (at most 20 lines and 4 KiB are kept).
+    var stderrLines: [String] {
+        let lines = String(decoding: stderrTail, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return Array(lines.suffix(Self.stderrTailLines))
+    }
+
+    /// `; stderr: line | line` with the last lines, at most 300 characters (the end is kept).
+    private func stderrSuffix() -> String {
+        drainStderr()
+        let joined = stderrLines.joined(separator: " | ")
+        guard !joined.isEmpty else { return "" }
+        return "; stderr: " + (joined.count > 300 ? "..." + joined.suffix(300) : joined)
+    }
+
+    private func exitDescription() -> String {
+        guard reap(waiting: 0.2) else { return "" }
+        guard let status = exitStatus else { return "" }
+        if status & 0x7F == 0 { return " (exit status \((status >> 8) & 0xFF))" }
+        return " (killed by signal \(status & 0x7F))"
+    }
+
+    /// Waits up to `waiting` seconds for the program to end; true once it is reaped.
+    @discardableResult
+    private func reap(waiting: Double) -> Bool {
+        if exitStatus != nil { return true }
+        let deadline = Date().addingTimeInterval(waiting)
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno == ECHILD) {
+                exitStatus = result == pid ? status : -1
+                return true
+            }
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+    }
+
+    /// Ends the program and everything in its process group: closes its input, SIGTERM, then
+    /// SIGKILL after the grace period, and reaps it. Safe to call more than once.
+    func terminate() {
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+        if exitStatus == nil {
+            _ = kill(-pid, SIGTERM)
+            if !reap(waiting: Self.gracePeriod) {
+                _ = kill(-pid, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                exitStatus = status
+            }
+        }
+        // Whatever the program started in its group goes too, even after the leader exited.
+        _ = kill(-pid, SIGKILL)
+        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
+        if stderrFD >= 0 { close(stderrFD); stderrFD = -1 }
+    }
+}

@@ -1,0 +1,32 @@
+/// Byte-level helpers shared by the text readers.
+public enum TextBytes {
+    /// True when `bytes` start with the UTF-8 byte-order mark EF BB BF.
+    public static func hasBOM(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
+
+    /// `bytes` without a leading UTF-8 byte-order mark.
+    public static func withoutBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> { hasBOM(bytes) ? bytes[3...] : bytes[...] }
+
+    /// Lines split at LF, each without a trailing CR (CRLF and LF files read alike), BOM skipped;
+    /// the 1-based line number comes with each.
+    public static func lines(_ bytes: [UInt8]) -> [(number: Int, text: ArraySlice<UInt8>)] {
+        var result: [(Int, ArraySlice<UInt8>)] = []
+        var number = 1
+        var rest = withoutBOM(bytes)
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            var text = rest[rest.startIndex..<end]
+            if text.last == 0x0D { text = text.dropLast() }
+            result.append((number, text))
+            number += 1
+            rest = end < rest.endIndex ? rest[(end + 1)...] : []
+        }
+        return result
+    }
+
+    /// At most `limit` characters of `text` for a message, with an ellipsis when cut.
+    public static func quote(_ text: String, limit: Int = 200) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "..."
+    }
+}
