@@ -43,7 +43,7 @@ public struct RunComparison: Sendable {
 
     public struct Settings: Sendable {
         public var rateTolerance: Double = 0.005
-        public var latencyRatio: Double = 1.15
+        public var latencyRatio: Double = 1.5
         public var minSamples: Int = 30
         public var allowDifferentDataset = false
         public var gate: GateKind = .all

@@ -22,7 +22,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "New archive or run folder.") var new: String
     @Option(help: "Rise in a rate that counts (fraction in [0, 1); 0.005 = 0.5 percentage points).")
     var rateTolerance: FiniteDouble = FiniteDouble(0.005)
-    @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.15)
+    @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
     @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
     @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset = false
