@@ -23,6 +23,12 @@ public struct ImportedScores: Sendable {
     public var lineNumbers: [Int32] = []
     public var files: [String] = []
 
+    /// FNV-1a 64 of an id (PadMetrics depends on no other module, so it keeps this one line of
+    /// its own rather than importing PadDataset's `FNV1a`).
+    static func hash(_ id: String) -> UInt64 {
+        id.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
     /// bob formats name a presentation by its `test_label` and write one row per frame scored, so
     /// a label may repeat: the k-th repeat becomes `label#k` (k = 2, 3, ...), in file order, so
     /// two models' files with the same rows pair up. (Generic files have an `id` column: a repeat
@@ -41,20 +47,14 @@ public struct ImportedScores: Sendable {
     /// (no dictionary of every id), so ten million ids take a fraction of a second.
     public func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
-        var hashes = ids.map { id -> UInt64 in
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in id.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return h
-        }
+        var hashes = ids.map(Self.hash)
         hashes.sort()
         var suspect = Set<UInt64>()
         for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
         guard !suspect.isEmpty else { return }
         var firstRow: [String: Int] = [:]
         for (row, id) in ids.enumerated() {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in id.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            guard suspect.contains(h) else { continue }
+            guard suspect.contains(Self.hash(id)) else { continue }
             if let first = firstRow[id] {
                 throw ScoreFileError(file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
                                      "id '\(ScoreFileError.quoted(id))' already scored at \(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once")
