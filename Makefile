@@ -41,9 +41,15 @@ FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLuna
                 FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer
 SECONDS      ?= 60
 FUZZ_BIN     := .build-fuzz/debug
+# --no-gc-sections: gold's section garbage collection drops the __sancov_cntrs/__sancov_pcs sections
+# (they are only reached through __start_/__stop_ symbols), which leaves libFuzzer with no coverage
+# feedback at all ("no interesting inputs ... Is the code instrumented for coverage?"). The check
+# after each link refuses a target that was linked without them.
 fuzz-build:
 	@for t in $(FUZZ_TARGETS); do \
-	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product $$t || exit 1; done
+	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product $$t \
+	    -Xlinker --no-gc-sections || exit 1; \
+	  readelf -S $(FUZZ_BIN)/$$t | grep -q __sancov_cntrs || { echo "$$t: no coverage counters in the binary"; exit 1; }; done
 
 # New inputs go to .build-fuzz/corpus/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
 # A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1).
@@ -51,7 +57,7 @@ fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t; echo "== $$t for $(SECONDS) s"; \
 	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 \
-	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written" ; \
+	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written|no interesting inputs" ; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done
  on a dataset (default: the committed sample)
 bench: release
