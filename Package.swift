@@ -53,6 +53,9 @@ let package = Package(
             dependencies: ["PadBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // `make benchmark` only: padbench's decode timed alone, beside tjbench on the same file.
+        .executableTarget(name: "decode-timing", dependencies: ["PadImage"], path: "Benchmarks/DecodeTiming"),
+
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
         .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage"], resources: [.copy("Fixtures")]),

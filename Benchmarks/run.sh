@@ -1,62 +1,129 @@
 #!/usr/bin/env bash
-# make benchmark: speed of padbench (release build) against baselines measured in the same run.
-# Writes reports/benchmark-<timestamp>/results.md and prints it.
+# make benchmark: speed of padbench (release build) against baselines measured in the same run,
+# on this machine, in one sitting. Writes reports/benchmark-<timestamp>/results.md and prints it.
+#
+# Goal figures (issue 16), each printed beside its baseline:
+#   decode        padbench's decode alone (decode-timing) / tjbench, same 640x480 q90 JPEG  >= 0.9
+#   end to end    padbench bench images/s / best of OpenCV+NumPy script (1 and 2 processes)  >= 3
+#   workers       padbench bench images/s with 2 workers / with 1 worker                     >= 1.8
+#   eval          padbench eval of 10 million scores, whole command                          < 10 s
+#   memory        peak RSS of bench / merge / eval --archive at 1M samples (Benchmarks/memory.sh) < 250 MB
+#
+# Environment: BENCH_SCORES (default 10000000), BENCH_IMAGES (200), BENCH_MEMORY_SIZES (passed to
+# memory.sh; BENCH_MEMORY=0 skips the memory section, which takes the longest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build/release/padbench
+DECODE=.build/release/decode-timing
 OUT=reports/benchmark-$(date -u +%Y%m%d-%H%M%S)
 DATA=reports/benchmark-data
 N=${BENCH_SCORES:-10000000}
 IMAGES=${BENCH_IMAGES:-200}
+CORES=$(nproc)
 mkdir -p "$OUT" "$DATA"
 python3 -c "import bob.measure, cv2, numpy" 2>/dev/null || python3 -m pip install -q bob.measure "opencv-python-headless<5" >/dev/null
+command -v tjbench >/dev/null || { apt-get install -y -q libjpeg-turbo-progs >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && apt-get install -y -q libjpeg-turbo-progs >/dev/null; }; }
+[ -x "$DECODE" ] || swift build -c release --product decode-timing >/dev/null
 
 now() { date +%s.%N; }
+ratio() { python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2]), 2))" "$1" "$2"; }
+json() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+verdict() { python3 -c "import sys; v, op, g = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]); print('met' if (v >= g if op == '>=' else v < g) else 'NOT met')" "$1" "$2" "$3"; }
+GOALS="$OUT/goals.md"
+goal() { echo "| $1 | $2 | $3 | $4 $5 | $(verdict "$2" "$4" "$5") |" >> "$GOALS"; }
+echo "| goal figure | measured | baseline (same run) | goal | |" > "$GOALS"
+echo "|---|---|---|---|---|" >> "$GOALS"
+
 {
 echo "# padbench benchmark $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem/{print $2}') GiB; padbench $($BIN --version)"
+echo "machine: $CORES cores, $(free -g | awk '/Mem/{print $2}') GiB; padbench $($BIN --version); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-# 1. Metrics: padbench eval on N scores vs bob.measure (EER + BPCER@APCER=1%) on the same file.
+# 1. Decode alone: padbench's ImageDecoder vs tjbench (libjpeg-turbo's own benchmark), same file.
+[ -f "$DATA/synth-$IMAGES/manifest.csv" ] || $BIN dataset synth --sources datasets/sources --out "$DATA/synth-$IMAGES" --count "$IMAGES" --seed 7 > /dev/null
+if [ ! -f "$DATA/decode-640x480-q90.jpg" ]; then
+    first=$(find "$DATA/synth-$IMAGES" -name '*.jpg' | sort | head -1)
+    djpeg -ppm "$first" > "$DATA/decode.ppm" && cjpeg -quality 90 "$DATA/decode.ppm" > "$DATA/decode-640x480-q90.jpg" && rm "$DATA/decode.ppm"
+fi
+ours=$($DECODE "$DATA/decode-640x480-q90.jpg" 5)
+tj=$(tjbench "$DATA/decode-640x480-q90.jpg" -rgb -accuratedct -quiet -benchtime 5 -warmup 1 | awk 'NF >= 9 && $1 == "RGB" {print $NF}')
+ours_mp=$(json "$ours" mpixels_per_s)
+echo "## Decode alone: 640x480 JPEG, quality 90, 4:2:0, to RGB, accurate DCT, from memory, 5 s after 1 s warm-up"
+echo
+echo "| measure | Mpixels/s | ms per frame |"
+echo "|---|---|---|"
+echo "| padbench ImageDecoder (decode-timing) | $(printf %.1f "$ours_mp") | $(printf %.3f "$(json "$ours" mean_ms)") |"
+echo "| tjbench (libjpeg-turbo) | $tj | $(python3 -c "print(f'{640 * 480 / 1e3 / float(\"$tj\"):.3f}')") |"
+echo "| ratio padbench / tjbench | $(ratio "$ours_mp" "$tj") | |"
+echo
+goal "decode, padbench / tjbench (Mpixels/s)" "$(ratio "$ours_mp" "$tj")" "tjbench $tj Mpixels/s" ">=" 0.9
+
+# 2. Estimators end to end: bench throughput with 1 and all workers against the OpenCV script.
+bench_rate() {  # $1 = concurrency; prints images/s of the whole command (includes writing the run folder)
+    local t0 t1
+    t0=$(now)
+    $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --estimators face,eyes,quality --concurrency "$1" \
+        --out "$OUT/bench-c$1" --quiet > "$OUT/bench-c$1.txt"
+    t1=$(now)
+    python3 -c "print(round($IMAGES / ($t1 - $t0), 1))"
+}
+ours1=$(bench_rate 1)
+oursn=$(bench_rate "$CORES")
+py1=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES")
+pyn=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES" --processes "$CORES")
+py1_rate=$(printf %.1f "$(json "$py1" images_per_s)"); pyn_rate=$(printf %.1f "$(json "$pyn" images_per_s)")
+best_py=$(python3 -c "print(max($py1_rate, $pyn_rate))")
+echo "## Estimators on $IMAGES synthetic 640x480 JPEGs (decode + face + eyes + quality)"
+echo
+echo "Same parameters on both sides: Haar frontalface_default, scale 1.1, 3 neighbours, min size"
+echo "max(24, 8% of the shorter side); eyes (haarcascade_eye) in the upper 60% of the largest face;"
+echo "quality on the face region. padbench's figure is the whole command, writing the run folder included."
+echo
+echo "| measure | images/s |"
+echo "|---|---|"
+echo "| padbench bench, 1 worker (--concurrency 1) | $ours1 |"
+echo "| padbench bench, $CORES workers | $oursn |"
+echo "| Python OpenCV $(json "$py1" opencv)/NumPy, 1 process, OpenCV threads = cores | $py1_rate |"
+echo "| Python OpenCV/NumPy, $CORES processes x 1 OpenCV thread | $pyn_rate |"
+echo "| ratio padbench ($CORES workers) / best Python | $(ratio "$oursn" "$best_py") |"
+echo "| ratio padbench $CORES workers / 1 worker | $(ratio "$oursn" "$ours1") |"
+echo
+echo '```'; sed -n '/^step/,/^$/p' "$OUT/bench-c$CORES.txt"; echo '```'
+echo
+goal "end to end, padbench / best OpenCV script (images/s)" "$(ratio "$oursn" "$best_py")" "OpenCV best $best_py images/s" ">=" 3
+goal "bench $CORES workers / 1 worker (images/s)" "$(ratio "$oursn" "$ours1")" "1 worker $ours1 images/s" ">=" 1.8
+
+# 3. Metrics: padbench eval on N scores vs bob.measure (EER + BPCER@APCER=1%) on the same file.
 [ -f "$DATA/scores-$N.csv" ] || python3 Benchmarks/make_scores.py "$N" "$DATA/scores-$N.csv" 1
 t0=$(now)
-$BIN eval --scores "$DATA/scores-$N.csv" --criterion bpcer@apcer=0.01 --out "$OUT/eval" --timing > "$OUT/eval.txt"
+/usr/bin/env time -f '%M' -o "$OUT/eval.rss" $BIN eval --scores "$DATA/scores-$N.csv" --criterion bpcer@apcer=0.01 \
+    --out "$OUT/eval" --timing > "$OUT/eval.txt"
 t1=$(now)
-wall=$(echo "$t1 - $t0" | bc)
+wall=$(python3 -c "print(round($t1 - $t0, 2))")
 metrics=$(grep -o 'metrics [0-9.]*' "$OUT/eval.txt" | awk '{print $2}')
 bob=$(python3 Benchmarks/metrics_bob.py "$DATA/scores-$N.csv")
-bob_s=$(echo "$bob" | python3 -c "import json,sys; print(json.load(sys.stdin)['bob_metrics_s'])")
+bob_s=$(printf %.2f "$(json "$bob" bob_metrics_s)")
 echo "## Metrics on $N scores (two species)"
 echo
 echo "| measure | seconds |"
 echo "|---|---|"
-echo "| padbench eval, whole command (parse, metrics, curves.csv, archive) | $wall |"
-echo "| padbench metric computation (curve, EER, 3 BPCER@APCER targets, AUC, operating point) | $metrics |"
+echo "| padbench eval, whole command (parse, metrics, per-sample CSVs, curves, archive); peak RSS $(( $(cat "$OUT/eval.rss") / 1024 )) MB | $wall |"
+echo "| padbench metric computation (curve, EER, BPCER@APCER targets, AUC, operating point) | $metrics |"
 echo "| bob.measure eer_threshold + farfrr + far_threshold (1%) on the same arrays | $bob_s |"
-echo "| ratio bob / padbench metrics | $(echo "scale=2; $bob_s / $metrics" | bc) |"
+echo "| ratio bob / padbench metrics | $(ratio "$bob_s" "$metrics") |"
 echo
-echo '```'; grep -E '^(parse|threshold)' "$OUT/eval.txt"; echo "$bob"; echo '```'
+echo '```'; grep -E '^(parse|threshold|metrics|write)' "$OUT/eval.txt" || true; echo "$bob"; echo '```'
 echo
+goal "eval of $N scores, whole command (s)" "$wall" "bob.measure metrics alone ${bob_s} s" "<" 10
 
-# 2. Estimators: bench throughput on synthetic 640x480 JPEGs.
-[ -f "$DATA/synth-$IMAGES/manifest.csv" ] || $BIN dataset synth --sources datasets/sources --out "$DATA/synth-$IMAGES" --count "$IMAGES" --seed 7 > /dev/null
-t0=$(now)
-$BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --estimators face,eyes,quality --out "$OUT/bench" --quiet > "$OUT/bench.txt"
-t1=$(now)
-wall=$(echo "$t1 - $t0" | bc)
-py1=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES")
-pyn=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES" --processes "$(nproc)")
-rate() { python3 -c "import json,sys; print(round(json.loads(sys.argv[1])['images_per_s'],1))" "$1"; }
-ours=$(echo "scale=1; $IMAGES / $wall" | bc)
-echo "## Estimators on $IMAGES synthetic 640x480 JPEGs (decode + face + eyes + quality)"
+# 4. Memory at scale (bench, merge of 8 shards, eval --archive), when Benchmarks/memory.sh exists.
+if [ "${BENCH_MEMORY:-1}" != 0 ] && [ -x Benchmarks/memory.sh ]; then
+    Benchmarks/memory.sh "$OUT/memory" "$GOALS"
+fi
+
+echo "## Goal figures"
 echo
-echo "| measure | images/s |"
-echo "|---|---|"
-echo "| padbench bench, whole command ($(nproc) workers; includes writing the run folder) | $ours |"
-echo "| Python OpenCV/NumPy, $(nproc) processes x 1 OpenCV thread | $(rate "$pyn") |"
-echo "| Python OpenCV/NumPy, 1 process, OpenCV threads = cores | $(rate "$py1") |"
-echo "| ratio padbench / best Python | $(python3 -c "import sys; print(round(float(sys.argv[1]) / max(float(sys.argv[2]), float(sys.argv[3])), 2))" "$ours" "$(rate "$pyn")" "$(rate "$py1")") |"
-echo
-echo '```'; sed -n '/^step/,/^$/p' "$OUT/bench.txt"; echo "$py1"; echo "$pyn"; echo '```'
+cat "$GOALS"
 } | tee "$OUT/results.md"
