@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 
 /// Options that built-in estimators read at construction (cold start).
 public struct EstimatorOptions: Sendable {

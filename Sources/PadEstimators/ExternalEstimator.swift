@@ -1,4 +1,6 @@
 import Foundation
+import PadDataset
+import PadText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -120,7 +122,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         }
         return try outputs.map { (output: String) throws(AnswerError) -> Double in
             guard let value = values[output], !(value is NSNull) else { return .nan }
-            guard let number = LunaOSL.number(value) else {
+            guard let number = JSONNumber.value(value) else {
                 throw AnswerError(outOfStep: false, "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
             }
             return number

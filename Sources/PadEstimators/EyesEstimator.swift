@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// Eye positions inside the face: inter-eye distance (MiSnap's EyeMinDistance 90 / EyeMaxDistance

@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// Face geometry from a cascade detector (or the dataset's face box): the checks capture SDKs

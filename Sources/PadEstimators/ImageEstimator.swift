@@ -1,3 +1,4 @@
+import PadDataset
 import PadImage
 
 /// Image size after EXIF orientation: what resolution gates (LUNA OSL 720x960 to 1080x1920)

@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// A trainable single-image PAD baseline: colour-texture (``ColorTextureFeatures``) and/or image

@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// Face image quality measures on the face region (or the whole image when no face was found),

@@ -1,6 +1,5 @@
 import Foundation
 import PadDataset
-import PadEstimators
 import Yams
 import PadText
 

@@ -3,6 +3,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadImport
 @testable import PadProfiles
 
 /// Vendor exports built from the formats documented in the README.

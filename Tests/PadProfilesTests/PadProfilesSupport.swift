@@ -1,5 +1,6 @@
 import Testing
-@testable import PadEstimators
+import PadDataset
+import PadImport
 @testable import PadProfiles
 
 enum Catalogue {
