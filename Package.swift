@@ -1,12 +1,13 @@
 // swift-tools-version: 6.1
 // padbench: batch evaluation of face presentation-attack detection and face image quality.
 // Module layering (docs/ARCHITECTURE.md): each target depends only on targets listed above it.
+// Linux only: the code calls Glibc (read/write/close on descriptors, pipes, posix_spawn) directly
+// and is built and tested on Debian only, so no other platform is declared.
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "padbench",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "padbench", targets: ["padbench"]),
         .library(name: "PadBench", targets: ["PadBench"]),
