@@ -3,11 +3,8 @@ import CZstd
 /// Streaming zstd decompression (`ZSTD_decompressStream`) of a file, read on demand in bounded
 /// memory, with a limit on the decompressed bytes (decompression bombs).
 ///
-/// ```swift
-/// let stream = try ZstdStream(path: "results.tar.zst", limit: 4 << 30)
-/// var block = [UInt8](repeating: 0, count: 512)
-/// let n = try block.withUnsafeMutableBytes { try stream.read(into: $0) }   // 0 at the end
-/// ```
+/// Example: `PadArchiveDocExamples.tarOverZstd`
+/// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A file that is not zstd, or ends inside a frame, is an error naming the file; producing more
 /// than `limit` bytes is ``ArchiveError/limit(path:message:)``.
 public final class ZstdStream {

@@ -39,11 +39,8 @@ public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
 /// A measurement on one image: declared outputs, version and parameters, and one `measure` call
 /// per sample (the OFIQ shape: one class per measure, one `Execute`).
 ///
-/// ```swift
-/// let quality = QualityEstimator()
-/// var input = EstimatorInput(sample: sample, image: image)
-/// let values = try quality.measure(&input)   // one value per quality.outputs entry, NaN = not assessable
-/// ```
+/// Example: `PadEstimatorsDocExamples.imageEstimator`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 ///
 /// `measure` returns one value per declared output, in declaration order; `NaN` means the
 /// sample could not be assessed (no face found, region too small): that is a measurement, not a

@@ -5,10 +5,8 @@ import PadText
 
 /// Parses profile YAML and validates it against the outputs a run declares.
 ///
-/// ```swift
-/// let profile = try ProfileLoader().resolve("idemia-high")            // parse only: any output name
-/// let checked = try ProfileLoader(catalogue: runOutputs).validate(profile)
-/// ```
+/// Example: `PadProfilesDocExamples.resolveThenValidate`
+/// in `Tests/PadProfilesTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A loader without a catalogue parses (keys, ops, thresholds, calibration) but accepts any output
 /// name, so profiles can be read before the run knows its outputs (an external program answers
 /// `describe` only once started; an import's outputs are known once its files are read). A loader
