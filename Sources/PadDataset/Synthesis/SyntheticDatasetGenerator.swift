@@ -7,7 +7,7 @@ import PadText
 /// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.
 ///
 /// Example: `SynthesisTests.sameArgumentsGiveIdenticalBytesAndSubjectsNeverShareSplits`
-/// in `Tests/PadDatasetTests/DatasetLoadingTests.swift` (compiled and run by `swift test`).
+/// in `Tests/PadDatasetTests/SynthesisTests.swift` (compiled and run by `swift test`).
 /// Splits are by subject: subjects are shuffled with the seed and dealt to eval, dev, train in
 /// turn, so one person's photos never appear in two splits. Half the images are bona fide, the
 /// rest are shared equally among the requested species; sources are used in turn. Image `i` draws
