@@ -5,7 +5,7 @@ import Testing
 @testable import PadImage
 
 /// Dataset face boxes never reach an Int conversion out of range.
-@Suite struct HostileInputTests {
+@Suite struct DatasetFaceBoxTests {
     @Test(arguments: [Box(x: 1e300, y: 0, width: 10, height: 10), Box(x: 0, y: 0, width: .infinity, height: 10),
                       Box(x: .nan, y: 0, width: 10, height: 10), Box(x: 500, y: 500, width: 10, height: 10)])
     func datasetBoxOutsideTheImageIsASampleErrorNotACrash(_ box: Box) throws {
