@@ -106,17 +106,3 @@ public final class ZstdStream {
         return produced
     }
 }
-
-/// Whole-file decompression, for small files; bounded by `limit`.
-public enum ZstdReader {
-    public static func decompressFile(_ path: String, limit: Int = ArchiveLimits.standard.memberBytes) throws -> [UInt8] {
-        let stream = try ZstdStream(path: path, limit: limit)
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
-            if n == 0 { return result }
-            result.append(contentsOf: chunk[0..<n])
-        }
-    }
-}
