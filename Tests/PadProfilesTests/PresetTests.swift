@@ -77,8 +77,10 @@ import PadImport
         ]
         #expect(active.mapValues(\.output) == measured)
         #expect(active.values.filter { $0.output != "face.count" }.allSatisfy { $0.kind == .own })
-        #expect(active["FACE_ON_LEFT"]!.comparison == .ge && active["FACE_ON_LEFT"]!.threshold < 0)   // left = negative offset
-        #expect(active["FACE_TOO_HIGH"]!.comparison == .ge && active["FACE_TOO_HIGH"]!.threshold < 0) // up = negative offset
+        // Left = negative offset.
+        #expect(active["FACE_ON_LEFT"]!.comparison == .ge && active["FACE_ON_LEFT"]!.threshold < 0)
+        // Up = negative offset.
+        #expect(active["FACE_TOO_HIGH"]!.comparison == .ge && active["FACE_TOO_HIGH"]!.threshold < 0)
         #expect(Set(aware.gates.filter(\.isSkipped).map(\.code)) == ["INVALID_POSE", "SMILE_PRESENT", "FOREHEAD_COVERING", "LEFT_EYE_CLOSED",
                                                                     "RIGHT_EYE_CLOSED", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED",
                                                                     "HEAVY_FRAMES", "DARK_GLASSES", "MOUTH_OBSCURED"])
