@@ -7,7 +7,7 @@ OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
 
-.PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots
+.PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -59,9 +59,17 @@ fuzz: fuzz-build
 	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 \
 	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written|no interesting inputs" ; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done
- on a dataset (default: the committed sample)
+## bench: the release binary on a dataset (default: the committed sample)
 bench: release
 	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) $(if $(OUT),--out $(OUT))
+
+## format: format Sources and Tests in place with the toolchain's swift-format (.swift-format: 4 spaces, 120 columns)
+format:
+	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
+
+## format-check: lint Sources and Tests against .swift-format; exits non-zero on any violation
+format-check:
+	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Package.swift
 
 ## benchmark: speed measurements, release build, ratios against baselines in the same run
 benchmark: release

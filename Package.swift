@@ -1,12 +1,13 @@
 // swift-tools-version: 6.1
 // padbench: batch evaluation of face presentation-attack detection and face image quality.
 // Module layering (docs/ARCHITECTURE.md): each target depends only on targets listed above it.
+// Linux only: the code calls Glibc (read/write/close on descriptors, pipes, posix_spawn) directly
+// and is built and tested on Debian only, so no other platform is declared.
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "padbench",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "padbench", targets: ["padbench"]),
         .library(name: "PadBench", targets: ["PadBench"]),
@@ -27,30 +28,35 @@ let package = Package(
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
         .target(name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
+        // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
+        .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
-            dependencies: ["PadEstimators", "PadDataset", "PadMetrics", "PadText", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PadDataset", "PadText", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
         .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadEstimators"],
+            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadDataset"],
             exclude: ["README.md"]
         ),
         .target(
             name: "PadBench",
             dependencies: [
-                "PadImage", "PadDataset", "PadEstimators", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
+                "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
             ],
             exclude: ["README.md"]
         ),
         .executableTarget(
             name: "padbench",
-            dependencies: ["PadBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics", "PadProfiles",
+                "PadReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // `make benchmark` only: padbench's decode timed alone, beside tjbench on the same file.
@@ -58,12 +64,16 @@ let package = Package(
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
-        .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles"]),
+        .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
+        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
-        .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles"]),
-        .testTarget(name: "PadBenchTests", dependencies: ["PadBench"]),
+        .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles", "PadMetrics", "PadArchive"]),
+        .testTarget(
+            name: "PadBenchTests",
+            dependencies: ["PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics", "PadProfiles", "PadReport"]
+        ),
         // Runs the built `padbench` executable (exit codes, messages, files written).
         .testTarget(name: "CLITests", dependencies: []),
     ]
@@ -77,8 +87,8 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzJPEG", ["PadImage"]), ("FuzzPNG", ["PadImage"]), ("FuzzManifest", ["PadDataset"]),
         ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
-        ("FuzzLunaOSL", ["PadEstimators"]), ("FuzzMisnapMibi", ["PadEstimators"]), ("FuzzIdemiaStatus", ["PadEstimators"]),
-        ("FuzzLongCSV", ["PadEstimators"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
+        ("FuzzLunaOSL", ["PadImport"]), ("FuzzMisnapMibi", ["PadImport"]), ("FuzzIdemiaStatus", ["PadImport"]),
+        ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(name)",

@@ -3,11 +3,8 @@ import PadText
 /// A parsed CSV document (RFC 4180: quoted fields, doubled quotes, embedded newlines), each
 /// record with the 1-based line it starts on, and columns looked up by header name.
 ///
-/// ```swift
-/// let table = try CSVTable(bytes: FileSource.readAll("summary.csv"), path: "summary.csv")
-/// let apcer = table.column("apcer_max")        // index of the column
-/// for record in table.records { print(record.line, record.fields[apcer!]) }
-/// ```
+/// Example: `PadArchiveDocExamples.csvTable`
+/// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Every record must have as many fields as the header; otherwise the error names file and line.
 public struct CSVTable: Sendable {
     public struct Record: Sendable {

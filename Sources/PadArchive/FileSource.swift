@@ -35,17 +35,4 @@ public final class FileSource {
             return n
         }
     }
-
-    /// The whole file.
-    public static func readAll(_ path: String) throws -> [UInt8] {
-        let source = try FileSource(path: path)
-        var result: [UInt8] = []
-        result.reserveCapacity(try source.size())
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = try source.read(into: &chunk)
-            if n == 0 { return result }
-            result.append(contentsOf: chunk[0..<n])
-        }
-    }
 }

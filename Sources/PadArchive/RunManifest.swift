@@ -4,10 +4,8 @@ import Foundation
 /// and whether two archives can be compared (tool version, conventions, dataset fingerprint,
 /// estimator versions and parameters, profiles, machine, times).
 ///
-/// ```swift
-/// let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
-/// print(manifest.tool.version, manifest.dataset.fingerprint)
-/// ```
+/// Example: `PadArchiveDocExamples.manifestRoundTrip`
+/// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct RunManifest: Codable, Sendable, Equatable {
     /// Bumped when the archive layout or a CSV's columns change meaning.
     public static let currentSchema = 2

@@ -1,10 +1,8 @@
 /// Reads the entries of a tar stream (ustar and pax `path` records) from a ``ZstdStream``, one
 /// header at a time: data is handed out in chunks or skipped, never held whole.
 ///
-/// ```swift
-/// let tar = TarReader(stream: try ZstdStream(path: "results.tar.zst", limit: 4 << 30), totalLimit: 4 << 30)
-/// while let entry = try tar.next() { print(entry.name, entry.size) }   // data not read is skipped
-/// ```
+/// Example: `PadArchiveDocExamples.tarOverZstd`
+/// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A member whose declared size would take the stream past `totalLimit` is refused at its header,
 /// before any of its data is read.
 public final class TarReader {

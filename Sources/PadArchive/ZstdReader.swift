@@ -3,11 +3,8 @@ import CZstd
 /// Streaming zstd decompression (`ZSTD_decompressStream`) of a file, read on demand in bounded
 /// memory, with a limit on the decompressed bytes (decompression bombs).
 ///
-/// ```swift
-/// let stream = try ZstdStream(path: "results.tar.zst", limit: 4 << 30)
-/// var block = [UInt8](repeating: 0, count: 512)
-/// let n = try block.withUnsafeMutableBytes { try stream.read(into: $0) }   // 0 at the end
-/// ```
+/// Example: `PadArchiveDocExamples.tarOverZstd`
+/// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A file that is not zstd, or ends inside a frame, is an error naming the file; producing more
 /// than `limit` bytes is ``ArchiveError/limit(path:message:)``.
 public final class ZstdStream {
@@ -107,19 +104,5 @@ public final class ZstdStream {
         outputStart = 0
         outputEnd = produced
         return produced
-    }
-}
-
-/// Whole-file decompression, for small files; bounded by `limit`.
-public enum ZstdReader {
-    public static func decompressFile(_ path: String, limit: Int = ArchiveLimits.standard.memberBytes) throws -> [UInt8] {
-        let stream = try ZstdStream(path: path, limit: limit)
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
-            if n == 0 { return result }
-            result.append(contentsOf: chunk[0..<n])
-        }
     }
 }

@@ -1,4 +1,6 @@
+import PadDataset
 import PadEstimators
+import PadImport
 
 /// The built-in estimators, as the CLI and profile validation see them.
 public enum EstimatorCatalog {

@@ -1,7 +1,8 @@
 import Foundation
 import PadArchive
 import PadDataset
-import PadEstimators
+import PadImport
+import PadMetrics
 import PadProfiles
 import PadReport
 

@@ -1,4 +1,4 @@
-import PadEstimators
+import PadDataset
 import PadProfiles
 
 /// Profiles checked against the outputs a run declares, before anything is measured or written.

@@ -15,70 +15,79 @@ enum CelebASpoofLayout {
     static func load(root: String) -> LoadedDataset {
         var samples: [Sample] = []
         var problems: [DatasetProblem] = []
-        let fm = FileManager.default
         for (file, split) in [("train_label.json", Split.train), ("test_label.json", Split.eval)] {
             let path = root + "/metas/intra_test/" + file
             guard let data = try? Data(RegularFile.read(path)) else { continue }
-            let text = String(decoding: data, as: UTF8.self)
             guard let labels = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
                 problems.append(DatasetProblem(.badLine, file: path, "not a JSON object of path -> 44 labels"))
                 continue
             }
-            // Line of each key, for messages (the files list one entry per line).
-            var lineOf: [String: Int] = [:]
-            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if let start = line.firstIndex(of: "\""), let end = line[line.index(after: start)...].firstIndex(of: "\"") {
-                    lineOf[String(line[line.index(after: start)..<end])] = n + 1
-                }
-            }
+            let lineOf = keyLines(String(decoding: data, as: UTF8.self))
             for key in labels.keys.sorted() {
-                let line = lineOf[key] ?? 0
-                guard let values = labels[key] as? [Any], values.count == 44, let type = values[40] as? Int, let spoof = values[43] as? Int else {
-                    problems.append(DatasetProblem(.badLine, file: path, line: line, "\(key): expected 44 integer labels"))
-                    continue
+                do throws(DatasetProblem) {
+                    samples.append(try sample(key, labels: labels[key], split: split, root: root, labelFile: path, line: lineOf[key] ?? 0))
+                } catch {
+                    problems.append(error)
                 }
-                let imagePath = root + "/" + key
-                guard fm.fileExists(atPath: imagePath) else {
-                    problems.append(DatasetProblem(.missingFile, file: path, line: line, "\(key): image named in the label file is missing"))
-                    continue
-                }
-                let label: Label
-                if spoof == 0 && type == 0 {
-                    label = .bonaFide
-                } else if spoof == 1, let name = species[type] {
-                    label = .attack(species: name)
-                } else {
-                    problems.append(DatasetProblem(.unknownLabel, file: path, line: line, "\(key): spoof type \(type) with live/spoof flag \(spoof) is not a known combination"))
-                    continue
-                }
-                let parts = key.split(separator: "/")
-                let subject = parts.count >= 3 ? String(parts[2]) : ""
-                var box: Box?
-                let boxPath = (imagePath as NSString).deletingPathExtension + "_BB.txt"
-                if RegularFile.problem(boxPath) == nil, let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) {
-                    let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
-                    if numbers.count < 4 {
-                        problems.append(DatasetProblem(.badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score"))
-                        continue
-                    }
-                    guard let size = ImageDecoder.storedSize(fileAt: imagePath) else {
-                        problems.append(DatasetProblem(.undecodable, file: imagePath, "cannot read the image size to scale its face box"))
-                        continue
-                    }
-                    let sx = Double(size.width) / 224, sy = Double(size.height) / 224
-                    let scaled = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
-                    if let problem = FaceBoxCheck.problem(scaled) {
-                        problems.append(DatasetProblem(.badLine, file: boxPath, line: 1, problem))
-                        continue
-                    }
-                    box = scaled
-                }
-                samples.append(Sample(id: key, path: imagePath, label: label, split: split, subject: subject, faceBox: box))
             }
         }
         if samples.isEmpty && problems.isEmpty {
             problems.append(DatasetProblem(.badLayout, file: root, "no metas/intra_test/{train,test}_label.json label files"))
         }
         return LoadedDataset(root: root, layout: .celebASpoof, samples: samples, problems: problems)
+    }
+
+    /// Line of each key, for messages (the label files list one entry per line).
+    static func keyLines(_ text: String) -> [String: Int] {
+        var lineOf: [String: Int] = [:]
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let start = line.firstIndex(of: "\""), let end = line[line.index(after: start)...].firstIndex(of: "\"") {
+                lineOf[String(line[line.index(after: start)..<end])] = n + 1
+            }
+        }
+        return lineOf
+    }
+
+    /// One label-file entry as a sample: 44 integer labels, the image present, a known live/spoof
+    /// combination, the subject from the path (`Data/<split>/<subject>/...`) and the scaled box.
+    static func sample(_ key: String, labels: Any?, split: Split, root: String, labelFile path: String,
+                       line: Int) throws(DatasetProblem) -> Sample {
+        guard let values = labels as? [Any], values.count == 44, let type = values[40] as? Int, let spoof = values[43] as? Int else {
+            throw DatasetProblem(.badLine, file: path, line: line, "\(key): expected 44 integer labels")
+        }
+        let imagePath = root + "/" + key
+        guard FileManager.default.fileExists(atPath: imagePath) else {
+            throw DatasetProblem(.missingFile, file: path, line: line, "\(key): image named in the label file is missing")
+        }
+        let label: Label
+        if spoof == 0 && type == 0 {
+            label = .bonaFide
+        } else if spoof == 1, let name = species[type] {
+            label = .attack(species: name)
+        } else {
+            throw DatasetProblem(.unknownLabel, file: path, line: line,
+                                 "\(key): spoof type \(type) with live/spoof flag \(spoof) is not a known combination")
+        }
+        let parts = key.split(separator: "/")
+        let subject = parts.count >= 3 ? String(parts[2]) : ""
+        return Sample(id: key, path: imagePath, label: label, split: split, subject: subject, faceBox: try faceBox(imagePath: imagePath))
+    }
+
+    /// The `<n>_BB.txt` box beside the image, scaled from the 224x224 frame to the image's stored
+    /// size; nil when there is no box file.
+    static func faceBox(imagePath: String) throws(DatasetProblem) -> Box? {
+        let boxPath = (imagePath as NSString).deletingPathExtension + "_BB.txt"
+        guard RegularFile.problem(boxPath) == nil, let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) else { return nil }
+        let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
+        if numbers.count < 4 {
+            throw DatasetProblem(.badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score")
+        }
+        guard let size = ImageDecoder.storedSize(fileAt: imagePath) else {
+            throw DatasetProblem(.undecodable, file: imagePath, "cannot read the image size to scale its face box")
+        }
+        let sx = Double(size.width) / 224, sy = Double(size.height) / 224
+        let scaled = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
+        if let problem = FaceBoxCheck.problem(scaled) { throw DatasetProblem(.badLine, file: boxPath, line: 1, problem) }
+        return scaled
     }
 }

@@ -5,10 +5,8 @@ import PadText
 /// What `padbench dataset check` reports: counts by label, species, split and subject, and every
 /// problem (loader problems, missing files, images that fail to decode, duplicate content).
 ///
-/// ```swift
-/// let report = DatasetCheck.run(try DatasetLoader().load("datasets/sample"))
-/// print(report.text); exit(report.problems.isEmpty ? 0 : 1)
-/// ```
+/// Example: `PadDatasetDocExamples.loaderAndCheck`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct DatasetCheck: Sendable {
     public var dataset: LoadedDataset
     public var byLabel: [String: Int] = [:]

@@ -2,10 +2,8 @@ import Foundation
 
 /// Loads a dataset folder in one of the ``DatasetLayout``s.
 ///
-/// ```swift
-/// let dataset = try DatasetLoader().load("datasets/sample")          // layout auto-detected
-/// print(dataset.samples.count, dataset.problems)
-/// ```
+/// Example: `PadDatasetDocExamples.loaderAndCheck`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Auto-detection: a `manifest.csv` at the root means `manifest`; `Data/` with
 /// `metas/intra_test/` means CelebA-Spoof; `Protocols/` means OULU-NPU; `bonafide/` and `attack/`
 /// folders (directly or under split folders) mean `tree`. A missing folder is an error.

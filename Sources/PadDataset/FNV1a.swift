@@ -1,10 +1,8 @@
 /// FNV-1a, 64-bit (Fowler, Noll, Vo): stable across runs, machines and Swift versions, unlike
 /// `Hasher`, so it can name data in files (shards, fingerprints, profile hashes, duplicates).
 ///
-/// ```swift
-/// let h = FNV1a.hash("sample-001.jpg")
-/// let hex = FNV1a.hex(h)          // 16 lowercase hex digits
-/// ```
+/// Example: `PadDatasetDocExamples.fnv1a`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public enum FNV1a {
     public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     public static let prime: UInt64 = 0x0000_0100_0000_01B3

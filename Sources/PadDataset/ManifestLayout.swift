@@ -13,89 +13,96 @@ enum ManifestLayout {
         }
         let records = try CSVLines.parse(data, path: manifest)
         guard let header = records.first else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
-        let required = ["path", "label", "species", "split", "subject"]
-        let columns = Dictionary(header.fields.enumerated().map { ($1.trimmingCharacters(in: .whitespaces).lowercased(), $0) },
-                                 uniquingKeysWith: { first, _ in first })
-        for name in required where columns[name] == nil {
-            throw DatasetProblem(.badLine, file: manifest, line: header.line,
-                                 "missing column '\(name)' (header must be path,label,species,split,subject[,x,y,w,h])")
-        }
-        let boxColumns = ["x", "y", "w", "h"].map { columns[$0] }
-        let hasBox = boxColumns.allSatisfy { $0 != nil }
+        let columns = try Columns(header: header, manifest: manifest)
         var samples: [Sample] = []
         var problems: [DatasetProblem] = []
         var seen: [String: Int] = [:]
         let realRoot = realPath(root) ?? root
         for record in records.dropFirst() {
-            let f = record.fields
-            func field(_ name: String) -> String { f[columns[name]!].trimmingCharacters(in: .whitespaces) }
-            guard f.count == header.fields.count else {
-                problems.append(DatasetProblem(.badLine, file: manifest, line: record.line,
-                                               "\(f.count) fields, the header has \(header.fields.count)"))
-                continue
-            }
-            let written = field("path")
-            guard let path = normalised(written) else {
-                problems.append(DatasetProblem(.escapesRoot, file: manifest, line: record.line,
-                                               "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder"))
-                continue
-            }
-            if let target = leavesRoot(root: realRoot, path: root + "/" + path) {
-                problems.append(DatasetProblem(.escapesRoot, file: manifest, line: record.line,
-                                               "path '\(TextBytes.quote(written))' is a symbolic link to '\(TextBytes.quote(target))', outside the dataset folder"))
-                continue
-            }
-            let label: Label
-            switch field("label").lowercased() {
-            case "bonafide", "bona_fide", "bona-fide", "live", "real":
-                label = .bonaFide
-            case "attack", "spoof":
-                let species = field("species")
-                guard !species.isEmpty else {
-                    problems.append(DatasetProblem(.unknownLabel, file: manifest, line: record.line, "attack without a species"))
-                    continue
+            do throws(DatasetProblem) {
+                let sample = try parse(record, columns: columns, root: root, realRoot: realRoot, manifest: manifest)
+                if let first = seen[sample.id] {
+                    throw DatasetProblem(.duplicateID, file: manifest, line: record.line,
+                                         "line \(record.line) names the same file as line \(first): '\(TextBytes.quote(sample.id))'")
                 }
-                label = .attack(species: species)
-            default:
-                problems.append(DatasetProblem(.unknownLabel, file: manifest, line: record.line,
-                                               "unknown label '\(field("label"))' (expected bonafide or attack)"))
-                continue
+                seen[sample.id] = record.line
+                samples.append(sample)
+            } catch {
+                problems.append(error)
             }
-            guard let split = Split(parsing: field("split")) else {
-                problems.append(DatasetProblem(.badLine, file: manifest, line: record.line,
-                                               "unknown split '\(field("split"))' (expected train, dev, eval or empty)"))
-                continue
-            }
-            var box: Box?
-            if hasBox {
-                let texts = boxColumns.map { f[$0!].trimmingCharacters(in: .whitespaces) }
-                if texts.allSatisfy(\.isEmpty) {
-                    box = nil
-                } else {
-                    let numbers = texts.compactMap(Double.init)
-                    guard numbers.count == 4 else {
-                        problems.append(DatasetProblem(.badLine, file: manifest, line: record.line,
-                                                       "face box x,y,w,h must be four numbers with w, h > 0"))
-                        continue
-                    }
-                    let given = Box(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
-                    if let problem = FaceBoxCheck.problem(given) {
-                        problems.append(DatasetProblem(.badLine, file: manifest, line: record.line, problem))
-                        continue
-                    }
-                    box = given
-                }
-            }
-            if let first = seen[path] {
-                problems.append(DatasetProblem(.duplicateID, file: manifest, line: record.line,
-                                               "line \(record.line) names the same file as line \(first): '\(TextBytes.quote(path))'"))
-                continue
-            }
-            seen[path] = record.line
-            samples.append(Sample(id: path, path: root + "/" + path, label: label, split: split,
-                                  subject: field("subject"), faceBox: box))
         }
         return LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
+    }
+
+    /// Where each column is: the five required ones and, when all four are present, the face box.
+    struct Columns {
+        static let required = ["path", "label", "species", "split", "subject"]
+        let index: [String: Int]
+        let count: Int
+        let box: [Int]?
+
+        init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
+            let index = Dictionary(header.fields.enumerated().map { ($1.trimmingCharacters(in: .whitespaces).lowercased(), $0) },
+                                   uniquingKeysWith: { first, _ in first })
+            self.index = index
+            for name in Self.required where index[name] == nil {
+                throw DatasetProblem(.badLine, file: manifest, line: header.line,
+                                     "missing column '\(name)' (header must be path,label,species,split,subject[,x,y,w,h])")
+            }
+            count = header.fields.count
+            let boxColumns = ["x", "y", "w", "h"].compactMap { index[$0] }
+            box = boxColumns.count == 4 ? boxColumns : nil
+        }
+    }
+
+    /// One manifest line as a sample, or the problem (with the line) that keeps it out.
+    static func parse(_ record: (line: Int, fields: [String]), columns: Columns, root: String, realRoot: String,
+                      manifest: String) throws(DatasetProblem) -> Sample {
+        let f = record.fields
+        func problem(_ kind: DatasetProblem.Kind, _ message: String) -> DatasetProblem {
+            DatasetProblem(kind, file: manifest, line: record.line, message)
+        }
+        guard f.count == columns.count else { throw problem(.badLine, "\(f.count) fields, the header has \(columns.count)") }
+        func field(_ name: String) -> String { f[columns.index[name]!].trimmingCharacters(in: .whitespaces) }
+        let written = field("path")
+        guard let path = normalised(written) else {
+            throw problem(.escapesRoot, "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder")
+        }
+        if let target = leavesRoot(root: realRoot, path: root + "/" + path) {
+            throw problem(.escapesRoot,
+                          "path '\(TextBytes.quote(written))' is a symbolic link to '\(TextBytes.quote(target))', outside the dataset folder")
+        }
+        let label = try parseLabel(field("label"), species: field("species"), problem: problem)
+        guard let split = Split(parsing: field("split")) else {
+            throw problem(.badLine, "unknown split '\(field("split"))' (expected train, dev, eval or empty)")
+        }
+        var box: Box?
+        if let boxColumns = columns.box { box = try parseBox(boxColumns.map { f[$0].trimmingCharacters(in: .whitespaces) }, problem: problem) }
+        return Sample(id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box)
+    }
+
+    /// `bonafide` (or bona_fide, bona-fide, live, real) or `attack`/`spoof` with a species.
+    static func parseLabel(_ text: String, species: String,
+                           problem: (DatasetProblem.Kind, String) -> DatasetProblem) throws(DatasetProblem) -> Label {
+        switch text.lowercased() {
+        case "bonafide", "bona_fide", "bona-fide", "live", "real":
+            return .bonaFide
+        case "attack", "spoof":
+            guard !species.isEmpty else { throw problem(.unknownLabel, "attack without a species") }
+            return .attack(species: species)
+        default:
+            throw problem(.unknownLabel, "unknown label '\(text)' (expected bonafide or attack)")
+        }
+    }
+
+    /// x, y, w, h all empty (no box) or four numbers that pass ``FaceBoxCheck``.
+    static func parseBox(_ texts: [String], problem: (DatasetProblem.Kind, String) -> DatasetProblem) throws(DatasetProblem) -> Box? {
+        if texts.allSatisfy(\.isEmpty) { return nil }
+        let numbers = texts.compactMap(Double.init)
+        guard numbers.count == 4 else { throw problem(.badLine, "face box x,y,w,h must be four numbers with w, h > 0") }
+        let given = Box(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        if let message = FaceBoxCheck.problem(given) { throw problem(.badLine, message) }
+        return given
     }
 
     /// The relative path in one spelling: `./a//b/./c.jpg` is `a/b/c.jpg`; nil for an empty or

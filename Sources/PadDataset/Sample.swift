@@ -3,11 +3,8 @@ import PadImage
 /// The ground truth of one presentation (ISO/IEC 30107-3): bona fide, or an attack made with a
 /// presentation attack instrument (PAI) of some species.
 ///
-/// ```swift
-/// let label = Label.attack(species: "print")
-/// label.csvLabel   // "attack"
-/// label.species    // "print"
-/// ```
+/// Example: `PadDatasetDocExamples.label`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
     case bonaFide
     case attack(species: String)

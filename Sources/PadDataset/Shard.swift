@@ -2,10 +2,8 @@
 /// `fnv1a64(id) % n == k - 1`, so shards are disjoint, cover the dataset, and a sample's shard
 /// does not change when other samples are added or removed.
 ///
-/// ```swift
-/// let shard = try Shard(parsing: "2/4")
-/// let mine = samples.filter(shard.contains)
-/// ```
+/// Example: `PadDatasetDocExamples.shard`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public var index: Int
     public var count: Int

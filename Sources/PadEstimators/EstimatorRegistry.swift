@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 
 /// Options that built-in estimators read at construction (cold start).
 public struct EstimatorOptions: Sendable {
@@ -48,11 +49,8 @@ public struct EstimatorSetupError: Error, Sendable, CustomStringConvertible {
 
 /// The built-in estimators by name, and the dependency order they run in.
 ///
-/// ```swift
-/// let registry = EstimatorRegistry.builtIn
-/// let estimators = try registry.make(["quality", "eyes"], options: EstimatorOptions())
-/// // -> [face, eyes, quality]: dependencies first, each estimator once
-/// ```
+/// Example: `PadEstimatorsDocExamples.registryOrdersDependencies`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct EstimatorRegistry: Sendable {
     public typealias Factory = @Sendable (EstimatorOptions) throws -> any Estimator
 

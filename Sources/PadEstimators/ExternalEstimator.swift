@@ -1,4 +1,6 @@
 import Foundation
+import PadDataset
+import PadText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,9 +9,8 @@ import Glibc
 /// starts it, asks once what it outputs, then streams one JSON line per sample and reads one line
 /// back.
 ///
-/// ```swift
-/// let pad = try ExternalEstimator(name: "pad", command: "python3 examples/external/pad_estimator.py", timeout: 10)
-/// ```
+/// Example: `ExternalProcessTests.programThatNeverAnswersTimesOutAndLeavesNoProcess`
+/// in `Tests/PadEstimatorsTests/ExternalProcessTests.swift` (compiled and run by `swift test`).
 /// Protocol (one JSON object per line, UTF-8, on standard input and output):
 /// 1. padbench sends `{"describe": true}`; the program answers
 ///    `{"outputs": ["score", ...], "version": "1.2"}` (output names, optionally with
@@ -120,7 +121,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         }
         return try outputs.map { (output: String) throws(AnswerError) -> Double in
             guard let value = values[output], !(value is NSNull) else { return .nan }
-            guard let number = LunaOSL.number(value) else {
+            guard let number = JSONNumber.value(value) else {
                 throw AnswerError(outOfStep: false, "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
             }
             return number

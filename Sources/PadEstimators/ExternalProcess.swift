@@ -5,11 +5,8 @@ import Glibc
 
 /// One running external program with line-oriented pipes, owned by padbench from start to end.
 ///
-/// ```swift
-/// let process = try ExternalProcess(command: "python3 estimator.py")
-/// let line = try process.exchange(Array("{\"describe\": true}".utf8), timeout: 10)
-/// process.terminate()        // SIGTERM to its process group, SIGKILL after the grace period, reaped
-/// ```
+/// Example: `PadEstimatorsDocExamples.externalProcessExchange`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Why `posix_spawn` and not Foundation's `Process`: the child must start with an empty signal
 /// mask and default dispositions (padbench ignores SIGPIPE, and ignored signals survive `exec`),
 /// and in a process group of its own, so that a timeout can end the program *and* whatever it

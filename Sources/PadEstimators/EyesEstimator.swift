@@ -1,12 +1,12 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// Eye positions inside the face: inter-eye distance (MiSnap's EyeMinDistance 90 / EyeMaxDistance
 /// 160 px; Aware's minimum eye separation) and the roll of the eye line.
 ///
-/// ```swift
-/// let eyes = try EyesEstimator(cascadeDirectory: "/usr/share/opencv4")   // runs after `face`
-/// ```
+/// Example: `PadEstimatorsDocExamples.faceAndEyes`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Method: OpenCV's `haarcascade_eye.xml` on the upper 60% of the face box (scale factor 1.1,
 /// 3 neighbours, minimum size max(12, face width / 10)); detections are split by the face's
 /// vertical midline and the best-supported one on each side is taken.

@@ -1,15 +1,13 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// Face geometry from a cascade detector (or the dataset's face box): the checks capture SDKs
 /// make before liveness (LUNA: one face, box >= 200 px, >= 10 px from the edges; DOT: face size
 /// 0.10-0.30 of the shorter side).
 ///
-/// ```swift
-/// let face = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4")
-/// var input = EstimatorInput(sample: sample, image: image)
-/// let values = try face.measure(&input)      // input.face is now the best-supported face
-/// ```
+/// Example: `PadEstimatorsDocExamples.faceAndEyes`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Outputs (NaN when no face is found, except `count`):
 /// - `count`: grouped detections (OpenCV `detectMultiScale`, scale factor 1.1, 3 neighbours,
 ///   minimum face size max(24, 8% of the shorter image side)).

@@ -1,11 +1,11 @@
+import PadDataset
 import PadImage
 
 /// Image size after EXIF orientation: what resolution gates (LUNA OSL 720x960 to 1080x1920)
 /// check.
 ///
-/// ```swift
-/// let values = try ImageEstimator().measure(&input)   // [width, height, megapixels]
-/// ```
+/// Example: `PadEstimatorsDocExamples.imageEstimator`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct ImageEstimator: Estimator {
     public let name = "image"
     public let version = "1.0.0"

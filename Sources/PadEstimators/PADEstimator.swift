@@ -1,13 +1,13 @@
 import Foundation
+import PadDataset
 import PadImage
 
 /// A trainable single-image PAD baseline: colour-texture (``ColorTextureFeatures``) and/or image
 /// distortion (``IDAFeatures``) features on the face crop, scored by a ``LogisticModel`` trained
 /// with `padbench train`.
 ///
-/// ```swift
-/// let pad = try PADEstimator(modelPath: "model.json")    // runs after `face`
-/// ```
+/// Example: `TrainTests.trainingIsDeterministicSeparatesAndTheModelScores`
+/// in `Tests/PadBenchTests/TrainTests.swift` (compiled and run by `swift test`).
 /// Output `pad.score` in [0, 1]: the model's probability of bona fide (higher = more bona fide).
 /// What it can and cannot detect: it sees texture and colour statistics of one image (print
 /// halftones, screen moire, colour gamut), so it catches re-captures whose texture differs from the

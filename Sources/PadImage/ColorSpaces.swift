@@ -2,9 +2,8 @@ import Foundation
 
 /// Colour conversions used by the estimators, each with its formula and source.
 ///
-/// ```swift
-/// let l = ColorSpaces.luminanceImage(image)     // OFIQ luminance, one byte per pixel
-/// ```
+/// Example: `QualityTests.ofiqLuminanceOfPrimaries`
+/// in `Tests/PadEstimatorsTests/QualityTests.swift` (compiled and run by `swift test`).
 public enum ColorSpaces {
     /// OFIQ luminance (ISO/IEC 29794-5 reference implementation, `Luminance` measures):
     /// linearise sRGB (x > 0.04045 ? ((x + 0.055) / 1.055)^2.4 : x / 12.92 on x = v / 255),

@@ -1,9 +1,7 @@
 /// An 8-bit single-channel plane (row-major, no padding): what detectors work on.
 ///
-/// ```swift
-/// let gray = GrayPlane(image)                       // OpenCV's BGR2GRAY weights
-/// let small = gray.resized(width: 320, height: 240)
-/// ```
+/// Example: `PadImageDocExamples.grayPlane`
+/// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct GrayPlane: Sendable, Equatable {
     public let width: Int
     public let height: Int

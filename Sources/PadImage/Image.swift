@@ -1,9 +1,7 @@
 /// An 8-bit image held in memory, row-major and interleaved, with no padding between rows.
 ///
-/// ```swift
-/// let image = try ImageDecoder().decode(fileAt: "face.jpg")
-/// let (r, g, b) = image.rgb(x: 10, y: 20)
-/// ```
+/// Example: `PadImageDocExamples.rgbAccess`
+/// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 ///
 /// Gray images have one channel, RGB images three. Everything padbench decodes is converted to
 /// one of these two layouts so that estimators never deal with palettes, alpha or 16-bit data.

@@ -6,10 +6,8 @@ import PadText
 /// Decodes JPEG (TurboJPEG API), PNG (libpng simplified API) and binary PPM/PGM into 8-bit
 /// gray or RGB ``Image`` values.
 ///
-/// ```swift
-/// let decoder = ImageDecoder(maxPixels: 50_000_000)
-/// let image = try decoder.decode(fileAt: "datasets/sample/bonafide/0001.jpg")
-/// ```
+/// Example: `PadImageDocExamples.encodeAndDecode`
+/// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 ///
 /// Errors are values (``ImageError``), never crashes, and a damaged file never yields a
 /// half-decoded image: TurboJPEG runs with `TJFLAG_STOPONWARNING` so that a truncated JPEG fails

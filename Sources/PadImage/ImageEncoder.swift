@@ -4,10 +4,8 @@ import CTurboJPEG
 /// Encodes ``Image`` values to JPEG (TurboJPEG `tjCompress2`), PNG (libpng simplified API) and
 /// binary PPM/PGM. Used for fixtures and generated datasets.
 ///
-/// ```swift
-/// let jpeg = try ImageEncoder.jpeg(image, quality: 90)
-/// let png = try ImageEncoder.png(image)
-/// ```
+/// Example: `PadImageDocExamples.encodeAndDecode`
+/// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public enum ImageEncoder {
     public enum ChromaSubsampling: Sendable { case s444, s422, s420 }
 

@@ -1,10 +1,8 @@
 /// A profile bound to a column layout: gates hold column indices, so deciding is a loop over
 /// Doubles without dictionary lookups (it runs once per sample per profile).
 ///
-/// ```swift
-/// let compiled = profile.compiled(columns: table.columns, calibratedThresholds: [2: 0.41])
-/// let decision = compiled.decide { column in table.values[column][i] }
-/// ```
+/// Example: `PadProfilesDocExamples.compileAndDecide`
+/// in `Tests/PadProfilesTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct CompiledProfile: Sendable {
     public struct CompiledGate: Sendable {
         public var gateIndex: Int

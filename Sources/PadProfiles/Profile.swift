@@ -3,11 +3,8 @@ import PadDataset
 /// A threshold profile: gates over estimator outputs that turn measurements into accept/reject
 /// decisions, shaped after a capture SDK's configuration.
 ///
-/// ```swift
-/// let profile = try ProfileLoader(catalogue: outputs).load(yaml: text, file: "my.yaml")
-/// let compiled = try profile.compiled(columns: table.columns)
-/// let decision = compiled.decide { column in table.values[column][i] }
-/// ```
+/// Example: `PadProfilesDocExamples.compileAndDecide`
+/// in `Tests/PadProfilesTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A sample is accepted as bona fide when every gate passes; the decision records the first
 /// failing gate, so reports can break rejections down by reason. A gate on a NaN value (not
 /// assessable) fails.

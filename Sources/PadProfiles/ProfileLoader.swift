@@ -1,15 +1,12 @@
 import Foundation
 import PadDataset
-import PadEstimators
 import Yams
 import PadText
 
 /// Parses profile YAML and validates it against the outputs a run declares.
 ///
-/// ```swift
-/// let profile = try ProfileLoader().resolve("idemia-high")            // parse only: any output name
-/// let checked = try ProfileLoader(catalogue: runOutputs).validate(profile)
-/// ```
+/// Example: `PadProfilesDocExamples.resolveThenValidate`
+/// in `Tests/PadProfilesTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A loader without a catalogue parses (keys, ops, thresholds, calibration) but accepts any output
 /// name, so profiles can be read before the run knows its outputs (an external program answers
 /// `describe` only once started; an import's outputs are known once its files are read). A loader
@@ -154,6 +151,8 @@ public struct ProfileLoader: Sendable {
                        useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
     }
 
+    /// One gate: a skipped gate (a reason, no threshold), a calibrated gate, or a comparison with
+    /// its thresholds and an optional approximation. Errors are located at the offending node.
     private func parseGate(_ node: Node, context: Context, allowApproximate: Bool = false) throws(ProfileError) -> Gate {
         guard let map = node.mapping else { throw context.error(node, "a gate is a mapping (output, op, value, code, message)") }
         if !allowApproximate { try context.checkKeys(map, allowed: Self.gateKeys, what: "gate") }
@@ -172,82 +171,110 @@ public struct ProfileLoader: Sendable {
         }
         try checkOutput(output, node: map["output"]!, context: context)
         if let calibrateNode = map["calibrate"] {
-            guard let cal = calibrateNode.mapping else { throw context.error(calibrateNode, "calibrate must be a mapping") }
-            try context.checkKeys(cal, allowed: Self.calibrateKeys, what: "calibrate")
-            let apcer = try context.fraction(cal, "target_apcer"), bpcer = try context.fraction(cal, "target_bpcer")
-            var criterion: Gate.Calibration.Target?
-            if let node = cal["criterion"] {
-                switch node.string?.lowercased() {
-                case "eer": criterion = .eer
-                case "min-hter": criterion = .minHTER
-                default: throw context.error(node, "`criterion` must be eer or min-hter (or give target_apcer / target_bpcer)")
-                }
-            }
-            let target: Gate.Calibration.Target
-            switch (apcer, bpcer, criterion) {
-            case let (x?, nil, nil): target = .apcer(x)
-            case let (nil, x?, nil): target = .bpcer(x)
-            case let (nil, nil, c?): target = c
-            default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer, target_bpcer or criterion")
-            }
-            let on = try context.split(cal, "on") ?? .dev
-            // Results are reported on `eval` (all samples when the data has no eval split), so the
-            // calibrated threshold is applied there; any other `apply_to` would be silently ignored.
-            if let node = cal["apply_to"], try context.split(cal, "apply_to") != .eval {
-                throw context.error(node, "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)")
-            }
-            let applied = Split.eval
-            if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
-            if map["value"] != nil || map["op"] != nil {
-                throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
-            }
+            let calibration = try parseCalibration(calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)
             return Gate(output: output, comparison: .ge, threshold: .nan, code: code, message: message, kind: .calibrated,
-                        note: note, calibration: .init(target: target, calibrationSplit: on, appliedSplit: applied), line: line)
+                        note: note, calibration: calibration, line: line)
         }
+        let (comparison, kind) = try parseComparison(node, map, output: output, context: context)
+        let (threshold, upper) = try parseThresholds(node, map, comparison: comparison, context: context)
+        try checkRange(map, output: output, comparison: comparison, threshold: threshold, upper: upper, context: context)
+        let approximation = try parseApproximation(map, context: context)
+        return Gate(output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
+                    message: message, kind: kind, note: note, approximation: approximation, line: line)
+    }
+
+    /// `calibrate: {target_apcer | target_bpcer | criterion, on, apply_to}`: exactly one target;
+    /// the threshold is chosen on `on` (default dev) and applied on eval. A calibrated gate takes
+    /// no op or value, and an approximation cannot be calibrated.
+    private func parseCalibration(_ calibrateNode: Node, gate map: Node.Mapping, context: Context,
+                                  allowApproximate: Bool) throws(ProfileError) -> Gate.Calibration {
+        guard let cal = calibrateNode.mapping else { throw context.error(calibrateNode, "calibrate must be a mapping") }
+        try context.checkKeys(cal, allowed: Self.calibrateKeys, what: "calibrate")
+        let target = try parseCalibrationTarget(cal, node: calibrateNode, context: context)
+        let on = try context.split(cal, "on") ?? .dev
+        // Results are reported on `eval` (all samples when the data has no eval split), so the
+        // calibrated threshold is applied there; any other `apply_to` would be silently ignored.
+        if let node = cal["apply_to"], try context.split(cal, "apply_to") != .eval {
+            throw context.error(node, "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)")
+        }
+        if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
+        if map["value"] != nil || map["op"] != nil {
+            throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
+        }
+        return .init(target: target, calibrationSplit: on, appliedSplit: .eval)
+    }
+
+    private func parseCalibrationTarget(_ cal: Node.Mapping, node calibrateNode: Node,
+                                        context: Context) throws(ProfileError) -> Gate.Calibration.Target {
+        let apcer = try context.fraction(cal, "target_apcer"), bpcer = try context.fraction(cal, "target_bpcer")
+        var criterion: Gate.Calibration.Target?
+        if let node = cal["criterion"] {
+            switch node.string?.lowercased() {
+            case "eer": criterion = .eer
+            case "min-hter": criterion = .minHTER
+            default: throw context.error(node, "`criterion` must be eer or min-hter (or give target_apcer / target_bpcer)")
+            }
+        }
+        switch (apcer, bpcer, criterion) {
+        case let (x?, nil, nil): return .apcer(x)
+        case let (nil, x?, nil): return .bpcer(x)
+        case let (nil, nil, c?): return c
+        default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer, target_bpcer or criterion")
+        }
+    }
+
+    /// `op` (required) and `kind` (exact, approximation or own; default exact).
+    private func parseComparison(_ node: Node, _ map: Node.Mapping, output: String,
+                                 context: Context) throws(ProfileError) -> (Gate.Comparison, Gate.Kind) {
         guard let opNode = map["op"], let opText = opNode.string else {
             throw context.error(node, "gate on \(output) needs op (ge, gt, le, lt, eq, between)")
         }
         guard let comparison = Gate.Comparison(rawValue: opText) else {
             throw context.error(opNode, "unknown op '\(opText)' (ge, gt, le, lt, eq, between)")
         }
-        var kind = Gate.Kind.exact
-        if let kindNode = map["kind"] {
-            guard let text = kindNode.string, let parsed = Gate.Kind(rawValue: text), parsed != .calibrated else {
-                throw context.error(kindNode, "kind must be exact, approximation or own (padbench's own threshold where the vendor gives none)")
-            }
-            kind = parsed
+        guard let kindNode = map["kind"] else { return (comparison, .exact) }
+        guard let text = kindNode.string, let kind = Gate.Kind(rawValue: text), kind != .calibrated else {
+            throw context.error(kindNode, "kind must be exact, approximation or own (padbench's own threshold where the vendor gives none)")
         }
-        let threshold: Double, upper: Double
+        return (comparison, kind)
+    }
+
+    /// `min` and `max` for `between` (min <= max), otherwise `value` (upper is NaN).
+    private func parseThresholds(_ node: Node, _ map: Node.Mapping, comparison: Gate.Comparison,
+                                 context: Context) throws(ProfileError) -> (threshold: Double, upper: Double) {
         if comparison == .between {
             guard map["value"] == nil else { throw context.error(map["value"]!, "between takes min and max, not value") }
-            threshold = try context.number(map, "min", in: node)
-            upper = try context.number(map, "max", in: node)
+            let threshold = try context.number(map, "min", in: node)
+            let upper = try context.number(map, "max", in: node)
             guard threshold <= upper else {
                 throw context.error(map["min"]!, "inverted range: min \(threshold) is above max \(upper)")
             }
-        } else {
-            guard map["min"] == nil, map["max"] == nil else {
-                throw context.error(map["min"] ?? map["max"]!, "min/max belong to op between; use value")
+            return (threshold, upper)
+        }
+        guard map["min"] == nil, map["max"] == nil else {
+            throw context.error(map["min"] ?? map["max"]!, "min/max belong to op between; use value")
+        }
+        return (try context.number(map, "value", in: node), .nan)
+    }
+
+    /// With a catalogue, thresholds must lie within the output's declared range.
+    private func checkRange(_ map: Node.Mapping, output: String, comparison: Gate.Comparison, threshold: Double, upper: Double,
+                            context: Context) throws(ProfileError) {
+        guard let descriptor = catalogue?[output] else { return }
+        for (value, key) in [(threshold, comparison == .between ? "min" : "value"), (upper, "max")] where !value.isNaN {
+            if value < descriptor.minimum || value > descriptor.maximum {
+                throw context.error(map[key]!, "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]")
             }
-            threshold = try context.number(map, "value", in: node)
-            upper = .nan
         }
-        if let descriptor = catalogue?[output] {
-            for (value, key) in [(threshold, comparison == .between ? "min" : "value"), (upper, "max")] where !value.isNaN {
-                if value < descriptor.minimum || value > descriptor.maximum {
-                    throw context.error(map[key]!, "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]")
-                }
-            }
-        }
-        var approximation: Gate.ApproximateGate?
-        if let approximateNode = map["approximate"] {
-            guard let approximate = approximateNode.mapping else { throw context.error(approximateNode, "approximate must be a mapping") }
-            try context.checkKeys(approximate, allowed: Self.approximateKeys, what: "approximate")
-            let inner = try parseGate(approximateNode, context: context, allowApproximate: true)
-            approximation = .init(output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper, note: inner.note)
-        }
-        return Gate(output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
-                    message: message, kind: kind, note: note, approximation: approximation, line: line)
+    }
+
+    /// `approximate:` a gate on another output used when the run lacks this gate's output.
+    private func parseApproximation(_ map: Node.Mapping, context: Context) throws(ProfileError) -> Gate.ApproximateGate? {
+        guard let approximateNode = map["approximate"] else { return nil }
+        guard let approximate = approximateNode.mapping else { throw context.error(approximateNode, "approximate must be a mapping") }
+        try context.checkKeys(approximate, allowed: Self.approximateKeys, what: "approximate")
+        let inner = try parseGate(approximateNode, context: context, allowApproximate: true)
+        return .init(output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper, note: inner.note)
     }
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {

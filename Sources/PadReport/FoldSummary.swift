@@ -4,10 +4,8 @@ import PadArchive
 /// Mean and standard deviation of each profile's rates over several runs, as OULU-NPU protocols 3
 /// and 4 report their six folds (Boulkenafet et al., FG 2017).
 ///
-/// ```swift
-/// let folds = try FoldSummary(runs: paths.map { try StoredRun(path: $0) })
-/// print(folds.table)
-/// ```
+/// Example: `CompareTests.foldSummaryGivesMeanAndSampleStandardDeviation`
+/// in `Tests/PadBenchTests/CompareTests.swift` (compiled and run by `swift test`).
 /// The standard deviation is the sample one (n - 1 in the denominator). A profile must appear in
 /// every run; rates missing from a run (no swept score) are left out of that metric's statistics
 /// and the count of runs used is given per metric.

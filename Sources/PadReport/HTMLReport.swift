@@ -10,10 +10,8 @@ import PadMetrics
 /// side by side, reject reasons, plots per profile (DET with the operating point and EER, rates
 /// against threshold, outline histograms with the threshold), latency, run details, conventions.
 ///
-/// ```swift
-/// var report = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: rows)
-/// let html = report.render()
-/// ```
+/// Example: `HTMLReportTests.wellFormedSelfContainedAndEveryPlotHasData`
+/// in `Tests/PadReportTests/HTMLReportTests.swift` (compiled and run by `swift test`).
 /// Every rate on the page is percent with its count, `3.1% (31/1000)`.
 public struct HTMLReport {
     public var manifest: RunManifest

@@ -5,9 +5,8 @@ import PadMetrics
 /// each attack species against bona fide, and of all attacks together, in the direction that
 /// separates them.
 ///
-/// ```swift
-/// let rows = OutputSeparation.rows(output: "quality.sharpness", values: v, species: s, speciesNames: ["print"])
-/// ```
+/// Example: `PadReportDocExamples.outputSeparation`
+/// in `Tests/PadReportTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// - AUC = P(bona fide value > attack value) + P(equal) / 2 (``PadMetrics/areaUnderROC(_:)``,
 ///   bona fide positive). When it is below 0.5 with higher values read as bona fide, the output
 ///   separates the other way: the row says `lower-bona-fide` and gives the AUC and EER of the

@@ -6,10 +6,8 @@ import PadMetrics
 /// The CSV reports of a run as header + rows, shared by `bench`, `eval` and `merge` so that the
 /// same columns mean the same thing everywhere.
 ///
-/// ```swift
-/// let table = ReportTables.summary(results)
-/// try CSVWriter.encode(header: table.header, rows: table.rows)
-/// ```
+/// Example: `EvaluationJointsTests.eerWithAnotherGateHeldFixed`
+/// in `Tests/PadBenchTests/EvaluationJointsTests.swift` (compiled and run by `swift test`).
 public enum ReportTables {
     public typealias Table = (header: [String], rows: [[String]])
     static func n(_ v: Double) -> String { CSVFormat.number(v) }

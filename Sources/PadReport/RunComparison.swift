@@ -5,10 +5,8 @@ import PadMetrics
 /// `padbench compare BASE NEW`: what changed between two runs, and whether it is a regression
 /// that should fail CI.
 ///
-/// ```swift
-/// let comparison = try RunComparison(base: try StoredRun(path: a), new: try StoredRun(path: b))
-/// exit(comparison.regressed ? 1 : 0)
-/// ```
+/// Example: `CompareTests.pairedScoreRunsRegressByMcNemarAndSelfComparisonDoesNot`
+/// in `Tests/PadBenchTests/CompareTests.swift` (compiled and run by `swift test`).
 /// Accuracy, per profile, on the reported split:
 /// - same samples (equal dataset fingerprints): APCER of every species and BPCER are tested on the
 ///   per-sample decisions with an exact one-sided McNemar test (``McNemar``): a regression when

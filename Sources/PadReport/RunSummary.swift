@@ -6,12 +6,8 @@ import PadMetrics
 /// `compare` and `folds` read, for every kind of run (bench, eval on scores or on an archive,
 /// import, merge). Rates carry their counts, so a comparison never parses CSV text.
 ///
-/// ```swift
-/// let summary = RunSummary(results: results)
-/// let bytes = try summary.encoded()
-/// let again = try RunSummary.decode(from: bytes, path: "run/results.json")
-/// again.profiles[0].reported.bpcer?.errors
-/// ```
+/// Example: `ReportOutputsTests.everyRunWritesOutputsAndSubjectIntervals`
+/// in `Tests/PadBenchTests/ReportOutputsTests.swift` (compiled and run by `swift test`).
 /// NaN never appears: an undefined rate is absent (`nil`).
 public struct RunSummary: Codable, Sendable, Equatable {
     public static let currentSchema = 1

@@ -4,12 +4,8 @@ import Foundation
 /// normal-deviate axes), outline histograms, bar charts. Coordinates are computed here; styling is
 /// inline so the file stands alone.
 ///
-/// ```swift
-/// var plot = SVGPlot(title: "DET", xLabel: "APCER", yLabel: "BPCER", scale: .probit)
-/// plot.addLine(name: "print", points: [(0.01, 0.2), (0.05, 0.1)], color: SVGPlot.palette[0], style: .stepHV)
-/// plot.addMarker(x: 0.05, y: 0.1, label: "EER 7.5%")
-/// let svg = plot.render()
-/// ```
+/// Example: `PadReportDocExamples.svgPlot`
+/// in `Tests/PadReportTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Readability rules: every text label (title, ticks, axis names, legend, markers, threshold
 /// lines) gets a bounding box (width 0.62 x font size per character, height 1.2 x font size) and
 /// is placed where it overlaps no other label: tick labels are thinned, the legend sits below

@@ -5,11 +5,8 @@ import PadDataset
 /// A finished run read back from its archive (or its folder): manifest, typed results and
 /// timing, checked against each other before anything is compared or re-decided.
 ///
-/// ```swift
-/// let run = try StoredRun(path: "reports/run/results.tar.zst")   // or the run folder
-/// run.summary.profiles.map(\.name)
-/// let samples = try run.table("samples.csv")
-/// ```
+/// Example: `CompareTests.editedArchivesAreRefused`
+/// in `Tests/PadBenchTests/CompareTests.swift` (compiled and run by `swift test`).
 /// Refused with what differs: a foreign archive, a schema this padbench does not read, a
 /// `samples.csv` whose row count or sample fingerprint disagrees with the manifest.
 public struct StoredRun: Sendable {

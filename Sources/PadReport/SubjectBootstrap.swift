@@ -6,11 +6,8 @@ import PadMetrics
 /// images. The bootstrap resamples whole subjects instead (Field & Welsh 2007, "Bootstrapping
 /// clustered data"; Bolle, Ratha & Pankanti 2004 resample subjects for biometric error rates).
 ///
-/// ```swift
-/// let input = SubjectBootstrap.Input(species: [-1, 0], subjects: ["a", "b"], accepted: [true, false],
-///                                    scores: nil, speciesNames: ["print"])
-/// let intervals = SubjectBootstrap.intervals(input)
-/// ```
+/// Example: `SubjectBootstrapTests.matchesAnIndependentComputationWithTheSameSeed`
+/// in `Tests/PadReportTests/SubjectBootstrapTests.swift` (compiled and run by `swift test`).
 /// Procedure (B = 1000 replicates, SplitMix64 seeded with 30107):
 /// - strata: bona fide, and each attack species (sorted by name); a subject is a cluster within
 ///   its stratum (a person who gives bona fide and print samples is one cluster in each); a

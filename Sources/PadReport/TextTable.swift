@@ -2,9 +2,8 @@ import PadArchive
 
 /// Left/right-aligned plain-text tables for the terminal.
 ///
-/// ```swift
-/// print(TextTable(header: ["profile", "bpcer"], rows: [["basic", "0.031"]]).render())
-/// ```
+/// Example: `PadReportDocExamples.textTable`
+/// in `Tests/PadReportTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct TextTable: Sendable {
     public var header: [String]
     public var rows: [[String]]

@@ -3,10 +3,8 @@
 /// fields may hold commas, doubled quotes and line breaks, and lines may have any length and any
 /// number of fields. Blank lines are skipped; with `comments`, lines starting with `#` are too.
 ///
-/// ```swift
-/// let records = try CSVReader.parse(Array("\u{FEFF}a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n".utf8))
-/// records[1].fields   // ["x, y", "say \"hi\""], records[1].line == 2
-/// ```
+/// Example: `PadTextDocExamples.csvReader`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A quote inside an unquoted field, text after a closing quote, or a quoted field that never
 /// ends is a ``CSVSyntaxError`` with the line it is on.
 public enum CSVReader {

@@ -8,9 +8,8 @@ import Darwin
 /// file is expected is refused after `stat`, before any `open` (a FIFO would block the reader,
 /// a device could be endless).
 ///
-/// ```swift
-/// let bytes = try RegularFile.read("datasets/sample/manifest.csv")
-/// ```
+/// Example: `PadTextDocExamples.regularFile`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public enum RegularFile {
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var path: String

@@ -3,6 +3,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadImport
 @testable import PadProfiles
 
 /// Vendor exports built from the formats documented in the README.
@@ -45,7 +46,8 @@ import Testing
         #expect(outcome.table.column(named: "luna.error_code")![1] == 1005)
         let point = outcome.results[0].headline!
         #expect(point.bpcer == .init(errors: 1, total: 2))                   // b rejected (not assessable)
-        #expect(point.apcer[point.speciesNames.firstIndex(of: "print")!] == .init(errors: 1, total: 1))   // c accepted at 0.61
+        // C accepted at 0.61.
+        #expect(point.apcer[point.speciesNames.firstIndex(of: "print")!] == .init(errors: 1, total: 1))
         #expect(outcome.results[0].failedCount == 1)
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadImport
 @testable import PadProfiles
 
 /// The README's input examples are committed files under examples/; each is shown verbatim in the

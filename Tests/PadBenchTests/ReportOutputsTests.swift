@@ -128,7 +128,8 @@ import Testing
         let folds = Self.padbench(["folds", base, worse, "--out", folder + "/folds"])
         #expect(folds.status == 0)
         let foldsPage = try String(contentsOfFile: folder + "/folds/folds.html", encoding: .utf8)
-        #expect(foldsPage.contains("<h2>scores</h2>") && foldsPage.contains("30.0% \u{00B1} 42.4%"))   // apcer_max 0 and 0.6
+        // Apcer_max 0 and 0.6.
+        #expect(foldsPage.contains("<h2>scores</h2>") && foldsPage.contains("30.0% \u{00B1} 42.4%"))
         // --score on an output the run lacks: exit 1, one line, nothing written; without --archive: usage error 64.
         let missing = Self.padbench(["eval", "--archive", base + "/results.tar.zst", "--score", "quality.nope", "--out", folder + "/x"])
         #expect(missing.status == 1 && missing.error.contains("unknown output `quality.nope`") && !missing.error.contains("Usage"))

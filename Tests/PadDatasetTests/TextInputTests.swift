@@ -57,7 +57,8 @@ import Glibc
         touch(outside + "/secret.jpg")
         touch(root + "/in.jpg")
         try FileManager.default.createSymbolicLink(atPath: root + "/link.jpg", withDestinationPath: outside + "/secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: root + "/alias.jpg", withDestinationPath: "in.jpg")  // stays inside: fine
+        // Stays inside: fine.
+        try FileManager.default.createSymbolicLink(atPath: root + "/alias.jpg", withDestinationPath: "in.jpg")
         try "path,label,species,split,subject\nlink.jpg,bonafide,,,\nalias.jpg,bonafide,,,\n"
             .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)

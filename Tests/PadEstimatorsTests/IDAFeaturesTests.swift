@@ -22,7 +22,8 @@ import Testing
         #expect(f[0] == 1 && abs(f[1] - 200.0 / 255) < 1e-9 && f[2] < 1e-9)
         #expect(f[3] == 1 && f[4] == 0)                     // flat: Crete undefined -> 1 (fully blurred); no edges
         #expect(Array(f[5..<10]) == [0, 0, 0, 1, 0])         // hue: all 0 -> lowest bin
-        #expect(abs(f[15] - 200.0 / 255) < 1e-9 && f[16] < 1e-9 && Array(f[17..<20]) == [0, 0, 0])   // V 0.784: neither end bin
+        // V 0.784: neither end bin.
+        #expect(abs(f[15] - 200.0 / 255) < 1e-9 && f[16] < 1e-9 && Array(f[17..<20]) == [0, 0, 0])
         #expect(f[20] == 1 && f[21] == 0 && f[120] == 1.0 / 4096)
     }
 

@@ -61,6 +61,43 @@ import Testing
         #expect(try! estimator.measure(&input).last!.isNaN)
     }
 
+    /// The example in ``QualityEstimator``'s doc comment: assessments by output name, a value or
+    /// the reason the measure could not assess; `measure` writes the same, NaN for a reason.
+    @Test func assessmentsByNameExample() throws {
+        // Two rows of 0 over two rows of 255 (gray: L = 0 and 255), no face box.
+        let pixels: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255]
+        let input = EstimatorInput(sample: Sample(id: "q", path: "q", label: .bonaFide),
+                                   image: Image(width: 4, height: 4, format: .gray, pixels: pixels))
+        let assessments = QualityEstimator().assess(input)
+        #expect(assessments["region"] == .value(0))
+        #expect(assessments["luminance_mean"] == .value(127.5))
+        #expect(assessments["sharpness"] == .value(255.0 * 255.0 / 2))
+        #expect(assessments["background_luminance"] == .notAssessable(reason: "no face region"))
+        #expect(assessments["background_uniformity"] == .notAssessable(reason: "no face region"))
+        var measured = input
+        let values = try QualityEstimator().measure(&measured)
+        for (output, value) in zip(QualityEstimator.declaredOutputs, values) {
+            let raw = assessments[output.name]!.rawValue
+            #expect(raw == value || (raw.isNaN && value.isNaN), "\(output.name)")
+        }
+        // 2x2 and flat: the Laplacian needs 3x3, Crete's blur needs a difference.
+        let tiny = EstimatorInput(sample: Sample(id: "t", path: "t", label: .bonaFide),
+                                  image: Image(width: 2, height: 2, format: .gray, pixels: [9, 9, 9, 9]))
+        let small = QualityEstimator().assess(tiny)
+        #expect(small["sharpness"] == .notAssessable(reason: "region smaller than 3x3"))
+        #expect(small["blur"] == .notAssessable(reason: "region flat or smaller than 2x2"))
+        #expect(small["contrast"] == .value(0))
+    }
+
+    /// Column names and order are the CSV contract: one measure type per output, in this order.
+    @Test func declaredOutputsAreTheMeasuresInColumnOrder() {
+        #expect(QualityEstimator.declaredOutputs.map(\.name) == [
+            "region", "luminance_mean", "luminance_variance", "underexposure", "overexposure", "dynamic_range",
+            "illumination_uniformity", "specularity", "sharpness", "blur", "contrast", "natural_colour",
+            "background_uniformity", "background_luminance",
+        ])
+    }
+
     @Test func ofiqLuminanceOfPrimaries() {
         // L = floor(255 Y + 0.5) with Y the weighted linear value: pure red -> 0.2126 * 255 = 54.2 -> 54.
         let image = Image(width: 3, height: 1, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255])

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PadEstimators
+import PadImport
 
 /// The idemiaStatus vendor importer on a scratch file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PadEstimators
+import PadImport
 
 /// The longCSV vendor importer on a scratch file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PadEstimators
+import PadImport
 
 /// The lunaOSL vendor importer on a scratch file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -65,31 +65,26 @@ struct FloatImage {
         var kernel = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
-        var temp = pixels
+        pixels = convolved(convolved(pixels, kernel: kernel, horizontal: true), kernel: kernel, horizontal: false)
+    }
+
+    /// One pass of the odd-length `kernel` along rows (`horizontal`) or columns, edges replicated.
+    private func convolved(_ source: [Float], kernel: [Float], horizontal: Bool) -> [Float] {
+        let radius = kernel.count / 2
+        var out = source
         for y in 0..<height {
             for x in 0..<width {
                 for c in 0..<3 {
                     var s: Float = 0
                     for k in -radius...radius {
-                        let xx = min(max(x + k, 0), width - 1)
-                        s += kernel[k + radius] * pixels[(y * width + xx) * 3 + c]
+                        let pixel = horizontal ? y * width + min(max(x + k, 0), width - 1) : min(max(y + k, 0), height - 1) * width + x
+                        s += kernel[k + radius] * source[pixel * 3 + c]
                     }
-                    temp[(y * width + x) * 3 + c] = s
+                    out[(y * width + x) * 3 + c] = s
                 }
             }
         }
-        for y in 0..<height {
-            for x in 0..<width {
-                for c in 0..<3 {
-                    var s: Float = 0
-                    for k in -radius...radius {
-                        let yy = min(max(y + k, 0), height - 1)
-                        s += kernel[k + radius] * temp[(yy * width + x) * 3 + c]
-                    }
-                    pixels[(y * width + x) * 3 + c] = s
-                }
-            }
-        }
+        return out
     }
 }
 

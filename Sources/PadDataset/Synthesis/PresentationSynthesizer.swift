@@ -5,10 +5,8 @@ import PadImage
 /// print attack or a replay attack, each modelled on how it is physically made and re-captured.
 /// Every parameter is drawn from a documented range with the caller's seeded generator.
 ///
-/// ```swift
-/// var rng = SplitMix64(seed: 7)
-/// let shot = PresentationSynthesizer(width: 640, height: 480).make(.print, from: photo, face: box, rng: &rng)
-/// ```
+/// Example: `PadDatasetDocExamples.synthesizer`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Ranges (uniform unless said):
 /// - Placement (all kinds): the source is scaled to fit the frame height times s in [0.75, 0.95],
 ///   rotated by [-6, 6] degrees and shifted by up to 8% of the frame; background is the source's

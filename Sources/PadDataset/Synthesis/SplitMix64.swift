@@ -2,10 +2,8 @@
 /// generator. padbench never uses the system generator for data, so the same seed always gives
 /// the same bytes.
 ///
-/// ```swift
-/// var rng = SplitMix64(seed: 42)
-/// let gain = rng.uniform(0.8, 1.2)
-/// ```
+/// Example: `PadDatasetDocExamples.splitMix`
+/// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }

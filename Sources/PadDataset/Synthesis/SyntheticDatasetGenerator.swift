@@ -6,10 +6,8 @@ import PadText
 /// Writes a synthetic PAD dataset: bona fide and attack presentations made from source photos by
 /// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.
 ///
-/// ```swift
-/// let generator = try SyntheticDatasetGenerator(sourcesFolder: "datasets/sources")
-/// try generator.generate(into: "datasets/synth", count: 1000, seed: 1, species: [.print, .replay])
-/// ```
+/// Example: `SynthesisTests.sameArgumentsGiveIdenticalBytesAndSubjectsNeverShareSplits`
+/// in `Tests/PadDatasetTests/SynthesisTests.swift` (compiled and run by `swift test`).
 /// Splits are by subject: subjects are shuffled with the seed and dealt to eval, dev, train in
 /// turn, so one person's photos never appear in two splits. Half the images are bona fide, the
 /// rest are shared equally among the requested species; sources are used in turn. Image `i` draws

@@ -6,9 +6,8 @@ import PadImage
 /// each channel of the face crop in YCbCr (ITU-R BT.601, full range) and HSV (H, S, V scaled to
 /// 0-255), concatenated: 6 x 59 = 354 features, each histogram normalised to sum 1.
 ///
-/// ```swift
-/// let features = ColorTextureFeatures.extract(image, face: box)   // 354 Doubles
-/// ```
+/// Example: `PadEstimatorsDocExamples.featureVectors`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// The face box (or the whole image without one) is cropped and resized to 64x64 (bilinear) so
 /// that every sample has the same geometry. LBP(8,1) samples the 8 neighbours at radius 1 (the
 /// square neighbourhood, as in most implementations); border pixels are skipped.

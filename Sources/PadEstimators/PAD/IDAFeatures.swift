@@ -5,9 +5,8 @@ import PadImage
 /// Analysis", IEEE TIFS 10(4), 2015): 121 numbers on the face crop (64x64, as
 /// ``ColorTextureFeatures`` crops it).
 ///
-/// ```swift
-/// let features = IDAFeatures.extract(image, face: box)    // 121 Doubles
-/// ```
+/// Example: `PadEstimatorsDocExamples.featureVectors`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// - Specular reflection (3): pixels whose specular share is high, approximated without the
 ///   paper's Tan-Ikeuchi separation: a pixel is specular when its minimum RGB channel (the
 ///   achromatic, specular-like part) is at least 0.6 of its maximum and its value V >= 0.7;

@@ -3,11 +3,8 @@ import PadText
 
 /// An L2-regularised logistic regression on standardised features, stored as plain JSON.
 ///
-/// ```swift
-/// let model = try LogisticModel.train(features: x, bonaFide: y, featureSet: "lbp-color", fingerprint: "...")
-/// let score = model.score(features)          // P(bona fide) in [0, 1]
-/// try model.write(to: "model.json")
-/// ```
+/// Example: `PadEstimatorsDocExamples.logisticModel`
+/// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Training: z = (x - mean) / std per feature (std 0 -> 1); minimise
 /// mean log-loss + lambda/2 |w|^2 by full-batch gradient descent with a fixed step and iteration
 /// count from w = 0, so training is deterministic (no random initialisation, fixed order).

@@ -29,7 +29,8 @@ struct DatasetCommand: ParsableCommand {
             }
             let loaded: LoadedDataset
             do { loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen) } catch {
-                throw RuntimeFailure("\(error)")  // a missing folder or unreadable manifest is bad data, not a bad command line
+                // A missing folder or unreadable manifest is bad data, not a bad command line.
+                throw RuntimeFailure("\(error)")
             }
             let report = DatasetCheck.run(loaded, decode: !noDecode)
             print(report.text, terminator: "")

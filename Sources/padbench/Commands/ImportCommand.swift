@@ -1,6 +1,6 @@
 import ArgumentParser
 import PadBench
-import PadEstimators
+import PadImport
 
 /// `padbench import FORMAT`: vendor exports joined onto a dataset, scored by vendor-shaped profiles.
 struct ImportCommand: ParsableCommand {

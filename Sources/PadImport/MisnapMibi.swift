@@ -32,7 +32,7 @@ enum MisnapMibi {
             } else if let flag = raw as? Bool {
                 value = flag ? 1 : 0
             } else {
-                value = LunaOSL.number(raw)
+                value = JSONNumber.value(raw)
             }
             guard let value else { throw VendorImportError("\(path): UXP[\(index)] \(code) value '\(raw)' is not a number") }
             values[name] = value

@@ -2,28 +2,6 @@ import Foundation
 import Testing
 @testable import PadMetrics
 
-/// Values from scipy.stats.beta.ppf (SciPy 1.17): lo = beta.ppf(0.025, x, n-x+1), hi = beta.ppf(0.975, x+1, n-x).
-@Suite struct ClopperPearsonTests {
-    @Test(arguments: [
-        (3, 100, 0.006229971538306395, 0.08517605297428002),
-        (0, 50, 0.0, 0.07112173646419764),
-        (50, 50, 0.9288782635358024, 1.0),
-        (1, 1, 0.025, 1.0),
-        (7, 13, 0.25134548227030357, 0.807767558198712),
-    ])
-    func matchesScipy(_ x: Int, _ n: Int, _ low: Double, _ high: Double) {
-        let interval = ClopperPearson.interval(errors: x, total: n)
-        #expect(abs(interval.low - low) < 1e-12)
-        #expect(abs(interval.high - high) < 1e-12)
-    }
-
-    @Test func zeroErrorsUpperBoundIsNearThreeOverN() {
-        // The "rule of three": with no errors in N, the 95% upper bound is about 3/N.
-        let high = ClopperPearson.interval(errors: 0, total: 1000).high
-        #expect(high > 0.0029 && high < 0.0037)
-    }
-}
-
 /// A case small enough to check by hand.
 @Suite struct HandComputedTests {
     // bona fide: 0.9 0.8 0.4; print: 0.7 0.2; replay: 0.5 0.5 0.1; one replay failed (NaN).
@@ -152,81 +130,5 @@ import Testing
         #expect(try ThresholdCriterion(parsing: "0.42") == .fixed(0.42))
         #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "bpcer@apcer=5") }
         #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "nan") }
-    }
-}
-
-@Suite struct RadixSortTests {
-    @Test func sortsLikeTheStandardLibraryIncludingNegativesZerosAndInfinities() {
-        var generator = SystemRandomNumberGenerator()
-        var values = (0..<20_000).map { _ in Double.random(in: -1e6...1e6, using: &generator) }
-        values += [0.0, -0.0, .infinity, -.infinity, 1e-300, -1e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
-        var mine = values
-        RadixSort.sort(&mine)
-        #expect(mine == values.sorted())
-    }
-}
-
-@Suite struct ScoreFileHostileInputTests {
-    static func write(_ text: String) -> String {
-        let path = NSTemporaryDirectory() + "padbench-scores-\(UUID().uuidString).csv"
-        try! text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    /// 1e400 does not fit a double: strtod gives +inf, which was silently a legal score.
-    @Test func overflowIsALocatedErrorAndInfIsLegal() throws {
-        let path = Self.write("id,label,species,score\na,bonafide,,0.5\nb,attack,print,1e400\n")
-        #expect(throws: ScoreFileError(file: path, line: 3, "score '1e400' overflows a double (write inf for an infinite score)")) {
-            try ScoreFileReader().read([path])
-        }
-        let long = Self.write("id,label,species,score\na,bonafide,,\(String(repeating: "9", count: 5000))\n")
-        do { _ = try ScoreFileReader().read([long]); Issue.record("no error") } catch {
-            #expect(error.line == 2 && error.message.count < 300)
-        }
-        let inf = try ScoreFileReader().read([Self.write("id,label,species,score\na,bonafide,,inf\nb,attack,print,-inf\n")])
-        #expect(inf.set.scores == [.infinity, -.infinity])
-    }
-
-    /// The same id twice is counted once or not at all: an error naming both lines.
-    @Test func duplicateIdsAreErrors() throws {
-        let path = Self.write("id,label,species,score\na,bonafide,,0.5\nb,attack,print,0.1\na,bonafide,,0.6\n")
-        let scores = try ScoreFileReader().read([path])
-        #expect(throws: ScoreFileError(file: path, line: 4, "id 'a' already scored at \(path):2; each sample is counted once")) {
-            try scores.checkUniqueIds()
-        }
-    }
-
-    /// bob formats repeat a test_label per frame: repeats are numbered, not errors.
-    @Test func bobFrameRowsAreNumbered() throws {
-        let path = Self.write("claimed_id,test_label,is_bonafide,attack_type,score\nx,v1,True,,0.9\nx,v1,True,,0.8\nx,v2,False,print,0.1\n")
-        let scores = try ScoreFileReader().read([path])
-        #expect(scores.ids == ["v1", "v1#2", "v2"])
-        try scores.checkUniqueIds()
-    }
-
-    /// A UTF-8 byte order mark before the header is not part of the first column's name.
-    @Test func byteOrderMarkIsAccepted() throws {
-        let scores = try ScoreFileReader().read([Self.write("\u{FEFF}id,label,species,score\r\na,bonafide,,0.5\r\n")])
-        #expect(scores.set.scores == [0.5] && scores.ids == ["a"])
-    }
-}
-
-@Suite struct PairedTestTests {
-    /// Exact binomial tail by hand: P(X >= 3 | d = 4) = (C(4,3) + C(4,4)) / 16 = 5/16.
-    @Test func mcnemarTailByHand() {
-        #expect(abs(McNemar.oneSidedPValue(worse: 3, better: 1) - 5.0 / 16) < 1e-12)
-        #expect(McNemar.oneSidedPValue(worse: 0, better: 5) == 1)
-        #expect(abs(McNemar.oneSidedPValue(worse: 12, better: 0) - 1.0 / 4096) < 1e-15)
-    }
-
-    /// Median of 1...10 at 97.5%: B ~ Bin(10, 0.5); P(B <= 1) = 11/1024 <= 0.0125 and
-    /// P(B <= 2) = 56/1024 > 0.0125, so l = 2; P(B <= 8) = 1013/1024 >= 0.9875 and
-    /// P(B <= 7) = 968/1024 < 0.9875, so u = 9: [x_(2), x_(9)] = [2, 9].
-    @Test func medianIntervalByHand() {
-        let ci = QuantileInterval(sorted: (1...10).map(Double.init), quantile: 0.5, confidence: 0.975)
-        #expect(ci.estimate == 5 && ci.low == 2 && ci.high == 9 && ci.isBounded)
-        // p99 of 80 samples cannot be bounded at 97.5%: 0.99^80 = 0.45 > 0.0125.
-        #expect(!QuantileInterval(sorted: (1...80).map(Double.init), quantile: 0.99, confidence: 0.975).isBounded)
-        #expect(QuantileInterval(sorted: (1...500).map(Double.init), quantile: 0.99, confidence: 0.975).isBounded)
     }
 }

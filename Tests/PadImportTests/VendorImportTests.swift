@@ -1,14 +1,12 @@
 import Foundation
 import Testing
-@testable import PadDataset
-@testable import PadEstimators
-@testable import PadImage
+@testable import PadImport
 
-/// Vendor exports with BOM and CRLF read like plain ones; dataset face boxes never reach an
-/// Int conversion out of range.
-@Suite struct HostileInputTests {
+/// Vendor exports with BOM and CRLF read like plain ones; an input that is not a regular file is
+/// refused with its name.
+@Suite struct VendorImportTests {
     static func write(_ text: String, _ name: String = #function) -> String {
-        let folder = NSTemporaryDirectory() + "padbench-hostile-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let folder = NSTemporaryDirectory() + "padbench-vendor-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/export"
         try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -41,19 +39,5 @@ import Testing
         let folder = NSTemporaryDirectory() + "padbench-hostile-dir-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect { try VendorImporter(format: .idemiaStatus).read([folder]) } throws: { "\($0)".contains("directory") }
-    }
-
-    @Test(arguments: [Box(x: 1e300, y: 0, width: 10, height: 10), Box(x: 0, y: 0, width: .infinity, height: 10),
-                      Box(x: .nan, y: 0, width: 10, height: 10), Box(x: 500, y: 500, width: 10, height: 10)])
-    func datasetBoxOutsideTheImageIsASampleErrorNotACrash(_ box: Box) throws {
-        let face = try FaceEstimator(cascadeDirectory: "/usr/share/opencv4", useDatasetBox: true)
-        var input = EstimatorInput(sample: Sample(id: "a", path: "a", label: .bonaFide, faceBox: box), image: Image(width: 64, height: 48, format: .gray))
-        #expect(throws: EstimatorFailure.self) { try face.measure(&input) }
-        // A box partly outside is clipped to the image.
-        var partial = EstimatorInput(sample: Sample(id: "b", path: "b", label: .bonaFide, faceBox: Box(x: -10, y: 40, width: 30, height: 30)),
-                                     image: Image(width: 64, height: 48, format: .gray))
-        let values = try face.measure(&partial)
-        #expect(Array(values[1...4]) == [0, 40, 20, 8])
-        #expect(partial.face == Box(x: 0, y: 40, width: 20, height: 8))
     }
 }

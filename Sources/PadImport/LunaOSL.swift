@@ -31,7 +31,7 @@ enum LunaOSL {
             }
             var errorCode = 0.0
             if let error = response["error"] {
-                guard let errorObject = error as? [String: Any], let code = number(errorObject["error_code"]) else {
+                guard let errorObject = error as? [String: Any], let code = JSONNumber.value(errorObject["error_code"]) else {
                     throw VendorImportError("\(origin) (\(filename)): 'error' must be an object with a numeric error_code")
                 }
                 errorCode = code
@@ -41,10 +41,10 @@ enum LunaOSL {
                 guard let liveness = response["liveness"] as? [String: Any] else {
                     throw VendorImportError("\(origin) (\(filename)): missing 'liveness' object")
                 }
-                guard let prediction = number(liveness["prediction"]) else {
+                guard let prediction = JSONNumber.value(liveness["prediction"]) else {
                     throw VendorImportError("\(origin) (\(filename)): liveness.prediction must be a number (1 = live)")
                 }
-                guard let estimations = liveness["estimations"] as? [String: Any], let probability = number(estimations["probability"]) else {
+                guard let estimations = liveness["estimations"] as? [String: Any], let probability = JSONNumber.value(estimations["probability"]) else {
                     throw VendorImportError("\(origin) (\(filename)): liveness.estimations.probability must be a number in [0, 1]")
                 }
                 guard (0...1).contains(probability) else {
@@ -52,17 +52,9 @@ enum LunaOSL {
                 }
                 values["luna.prediction"] = prediction
                 values["luna.liveness"] = probability
-                values["luna.quality"] = number(estimations["quality"]) ?? .nan
+                values["luna.quality"] = JSONNumber.value(estimations["quality"]) ?? .nan
             }
             return VendorRecord(key: filename, values: values, origin: origin)
         }
-    }
-
-    /// A JSON number (Bool is not a number here).
-    static func number(_ value: Any?) -> Double? {
-        guard let value, type(of: value) != Bool.self else { return nil }
-        // JSON true/false arrive as NSNumber's boolean subclass (__NSCFBoolean): not a number here.
-        if let n = value as? NSNumber, !String(describing: type(of: n)).contains("Boolean") { return n.doubleValue }
-        return nil
     }
 }

@@ -59,9 +59,8 @@ public enum NoDecisionPolicy: String, Sendable, CaseIterable {
 
 /// Reads vendor exports into records.
 ///
-/// ```swift
-/// let records = try VendorImporter(format: .lunaOSL).read(["osl-results.json"])
-/// ```
+/// Example: `VendorImportTests.lunaJSONLinesAcceptBOMAndCRLF`
+/// in `Tests/PadImportTests/VendorImportTests.swift` (compiled and run by `swift test`).
 public struct VendorImporter: Sendable {
     public var format: VendorFormat
     public var noDecision: NoDecisionPolicy

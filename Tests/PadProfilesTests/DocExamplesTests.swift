@@ -1,0 +1,50 @@
+import Testing
+import PadDataset
+@testable import PadProfiles
+
+/// The examples the PadProfiles doc comments point to, compiled and checked here.
+@Suite struct PadProfilesDocExamples {
+    static let yaml = """
+        name: sharp
+        source: padbench test
+        score: quality.sharpness
+        gates:
+          - output: quality.luminance_mean
+            op: between
+            min: 40
+            max: 220
+          - output: quality.sharpness
+            op: ge
+            value: 15
+        """
+
+    /// ``ProfileLoader``: `resolve` parses a preset without knowing outputs; `validate` with a
+    /// catalogue then names an unknown output with the nearest known one.
+    @Test func resolveThenValidate() throws {
+        let profile = try ProfileLoader().resolve("idemia-high")
+        #expect(profile.origin == "builtin:idemia-high" && !profile.gates.isEmpty)
+        let outputs = Catalogue.outputs
+        let checked = try ProfileLoader(catalogue: outputs).validate(try ProfileLoader().load(yaml: Self.yaml, file: "my.yaml"))
+        #expect(checked.gates.map(\.output) == ["quality.luminance_mean", "quality.sharpness"])
+        let typo = try ProfileLoader().load(yaml: Self.yaml.replacingOccurrences(of: "op: ge", with: "op: ge\n    # typo below")
+            .replacingOccurrences(of: "- output: quality.sharpness", with: "- output: quality.sharpnes"), file: "typo.yaml")
+        #expect { try ProfileLoader(catalogue: outputs).validate(typo) } throws: { "\($0)".contains("did you mean `quality.sharpness`?") }
+    }
+
+    /// ``Profile`` and ``CompiledProfile``: gates compiled against table columns; the first failing
+    /// gate decides, NaN fails the gate that sees it, a calibrated threshold replaces the YAML one.
+    @Test func compileAndDecide() throws {
+        let profile = try ProfileLoader(catalogue: Catalogue.outputs).load(yaml: Self.yaml, file: "my.yaml")
+        let columns = ["quality.sharpness", "quality.luminance_mean"]
+        let compiled = profile.compiled(columns: columns)
+        let row: [Double] = [20, 100]
+        #expect(compiled.decide { row[$0] } == .accepted)
+        let dark: [Double] = [20, 10]
+        #expect(compiled.decide { dark[$0] } == Decision(failedGate: 0))
+        let unassessable: [Double] = [.nan, 100]
+        #expect(compiled.decide { unassessable[$0] } == Decision(failedGate: 1, valueWasNaN: true))
+        // idemia-high calibrates its pad.score gate (gate 0): the threshold comes from calibration.
+        let calibrated = try ProfileLoader().resolve("idemia-high").compiled(columns: ["pad.score"], calibratedThresholds: [0: 0.41])
+        #expect(calibrated.decide { _ in 0.41 }.isAccepted && calibrated.decide { _ in 0.4 } == Decision(failedGate: 0))
+    }
+}
