@@ -9,16 +9,16 @@ public struct Detection: Sendable, Equatable {
 
 /// Multi-scale sliding-window detection with a ``CascadeClassifier``, following OpenCV 4's
 /// `CascadeClassifier::detectMultiScale` step for step so that results agree with it:
-/// - scales f = scaleFactor^k while the scaled image still holds a window; scales whose window
-///   (round(W f) x round(H f)) is below `minSize` are skipped, above `maxSize` stop the loop;
+/// - scales f = scaleFactor^k while the window (round(W f) x round(H f)) fits in the image;
+///   scales whose window is below `minSize` are skipped, above `maxSize` stop the loop;
 /// - at each scale the image is resized to round(w / f) x round(h / f) (bilinear, fixed point) and
-///   the window slides with step 2 (step 1 once f >= 2); a window rejected by the first stage also
-///   skips the next position;
+///   the window slides with step 2 (step 1 once f >= 2) over the rows OpenCV's stripes cover; a
+///   window rejected by the first stage also skips the next position;
 /// - Haar: each feature sum is multiplied by 1 / sqrt(A sum(x^2) - sum(x)^2) over the window
 ///   shrunk by one pixel (variance normalisation); windows with almost no variance are rejected;
 ///   stage sums of the stumps' leaves are compared with the stage threshold minus 1e-5;
 /// - LBP: multi-block LBP codes over 3x3 blocks, categorical stumps by 256-bit subsets;
-/// - raw windows are grouped by ``RectangleGrouping`` (eps 0.2, `minNeighbors`).
+/// - raw windows are grouped by ``RectangleGrouping`` (eps 0.2, `minNeighbors`), then clipped to the image.
 public struct CascadeDetector: Sendable {
     public let cascade: CascadeClassifier
 
@@ -27,15 +27,21 @@ public struct CascadeDetector: Sendable {
     public func detect(in plane: GrayPlane, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
                        minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil) -> [Detection] {
         let raw = detectWindows(in: plane, scaleFactor: scaleFactor, minSize: minSize, maxSize: maxSize)
-        return RectangleGrouping.group(raw, minNeighbors: minNeighbors, eps: 0.2)
+        // Grouped on the unclipped windows, then each box intersected with the image (OpenCV's
+        // order: its averages include the parts of windows outside the image).
+        return RectangleGrouping.group(raw, minNeighbors: minNeighbors, eps: 0.2).map { d in
+            Detection(x: d.x, y: d.y, width: min(d.x + d.width, plane.width) - d.x, height: min(d.y + d.height, plane.height) - d.y, neighbors: d.neighbors)
+        }
     }
 
     /// Every window the cascade accepts, before grouping: (x, y, width, height), in OpenCV's
-    /// order (scale by scale, row by row, left to right).
+    /// order (scale by scale, row by row, left to right). A window may reach past the image by
+    /// the rounding of its scaled position and size; ``detect(in:scaleFactor:minNeighbors:minSize:maxSize:)``
+    /// clips after grouping, as OpenCV does.
     public func detectWindows(in plane: GrayPlane, scaleFactor: Double = 1.1, minSize: (width: Int, height: Int) = (0, 0),
                               maxSize: (width: Int, height: Int)? = nil) -> [(Int, Int, Int, Int)] {
         let W = cascade.windowWidth, H = cascade.windowHeight
-        guard plane.width > W, plane.height > H, scaleFactor > 1 else { return [] }
+        guard plane.width >= W, plane.height >= H, scaleFactor > 1 else { return [] }
         let scales = Self.scales(width: plane.width, height: plane.height, window: (W, H), scaleFactor: scaleFactor,
                                  minSize: minSize, maxSize: maxSize ?? (plane.width, plane.height))
         guard let largest = scales.first.map({ Self.scaledSize(plane, $0) }) else { return [] }
@@ -43,34 +49,45 @@ public struct CascadeDetector: Sendable {
         // cascade's corner offsets are computed once per image, not once per scale.
         var integral = StridedIntegral(width: largest.width, height: largest.height, squares: cascade.featureType == .haar)
         var scanner = RowScanner(cascade: cascade, stride: integral.stride, positions: largest.width + 1)
+        // OpenCV cuts every scale's rows into as many stripes as the first scale has 32-column
+        // blocks; rows past the last whole stripe are never scanned (see `rowLimit`).
+        let stripes = (max(largest.width + 1 - W, 0) + 31) / 32
         var found: [(Int, Int, Int, Int)] = []
         for scale in scales {
             let size = Self.scaledSize(plane, scale)
             integral.fill(size == (plane.width, plane.height) ? plane : plane.resized(width: size.width, height: size.height))
             let window = (Self.round(Double(Float(W) * scale)), Self.round(Double(Float(H) * scale)))
-            scanner.scan(integral, width: size.width, height: size.height, step: scale >= 2 ? 1 : 2) { x, y in
+            let step = scale >= 2 ? 1 : 2
+            let rows = Self.rowLimit(workingHeight: size.height + 1 - H, step: step, stripes: stripes)
+            scanner.scan(integral, width: size.width, height: size.height, step: step, rows: rows) { x, y in
                 found.append((Self.round(Double(Float(x) * scale)), Self.round(Double(Float(y) * scale)), window.0, window.1))
             }
         }
         return found
     }
 
-    /// OpenCV's scale list: f = scaleFactor^k while the image scaled by 1/f still holds more than
-    /// a window and the window (round(W f) x round(H f)) is not above `maxSize`; scales whose
-    /// window is below `minSize` are skipped (nothing is resized or scanned for them).
+    /// OpenCV's scale list: f = scaleFactor^k while the window (round(W f) x round(H f)) fits in
+    /// the image and is not above `maxSize`; scales whose window is below `minSize` are skipped
+    /// (nothing is resized or scanned for them).
     static func scales(width: Int, height: Int, window: (Int, Int), scaleFactor: Double,
                        minSize: (width: Int, height: Int), maxSize: (width: Int, height: Int)) -> [Float] {
         var scales: [Float] = []
         var factor = 1.0
         while true {
             let box = (round(Double(window.0) * factor), round(Double(window.1) * factor))
-            let scaled = (round(Double(width) / factor), round(Double(height) / factor))
-            if scaled.0 - window.0 <= 0 || scaled.1 - window.1 <= 0 { break }
-            if box.0 > maxSize.width || box.1 > maxSize.height { break }
+            if box.0 > width || box.1 > height || box.0 > maxSize.width || box.1 > maxSize.height { break }
             if !(box.0 < minSize.width || box.1 < minSize.height) { scales.append(Float(factor)) }
             factor *= scaleFactor
         }
         return scales
+    }
+
+    /// The rows of a scale OpenCV scans: its `detectMultiScaleNoGrouping` splits them into
+    /// `stripes` stripes of max((workingHeight / step + stripes - 1) / stripes, 1) x step rows
+    /// (integer division), so when workingHeight / step drops a remainder the last row is lost.
+    static func rowLimit(workingHeight: Int, step: Int, stripes: Int) -> Int {
+        guard stripes > 0, workingHeight > 0 else { return 0 }
+        return min(workingHeight, stripes * max((workingHeight / step + stripes - 1) / stripes, 1) * step)
     }
 
     /// The image size at a scale: round(w / f) x round(h / f), f as the float OpenCV keeps.
@@ -147,10 +164,11 @@ struct RowScanner {
         factors = [Float](repeating: 0, count: haar == nil ? 0 : rounded)
     }
 
-    /// Reports (x, y) of every accepted window of a width x height scaled image. As OpenCV does,
+    /// Reports (x, y) of every accepted window of a width x height scaled image whose top row is
+    /// below `rows`. As OpenCV does,
     /// a window rejected by the first stage also skips the next position of its row.
-    mutating func scan(_ integral: StridedIntegral, width: Int, height: Int, step: Int, accept: (Int, Int) -> Void) {
-        let workingWidth = width + 1 - windowWidth, workingHeight = height + 1 - windowHeight
+    mutating func scan(_ integral: StridedIntegral, width: Int, height: Int, step: Int, rows: Int, accept: (Int, Int) -> Void) {
+        let workingWidth = width + 1 - windowWidth, workingHeight = min(height + 1 - windowHeight, rows)
         guard workingWidth > 0, workingHeight > 0 else { return }
         let count = (workingWidth + step - 1) / step, stride = integral.stride
         precondition(haar == nil || (count + 7) / 8 * 8 <= status.count)
@@ -210,47 +228,37 @@ struct LBPEvaluator {
         var right: Float
     }
 
-    let stumps: [Stump]
-    let stageStarts: [Int]
-    let stageThresholds: [Double]
+    let stages: FlatStages<Stump>
 
     init(cascade: CascadeClassifier, stride: Int) {
-        var stumps: [Stump] = []
-        var starts = [0]
-        for stage in cascade.stages {
-            for stump in stage.stumps {
-                let f = cascade.lbpFeatures[Int(stump.feature)]
-                var corners = SIMD16<Int32>()
-                for row in 0..<4 {
-                    for column in 0..<4 {
-                        corners[4 * row + column] = Int32((Int(f.y) + row * Int(f.height)) * stride + Int(f.x) + column * Int(f.width))
-                    }
+        stages = FlatStages(cascade) { stump, index in
+            let f = cascade.lbpFeatures[Int(stump.feature)]
+            var corners = SIMD16<Int32>()
+            for row in 0..<4 {
+                for column in 0..<4 {
+                    corners[4 * row + column] = Int32((Int(f.y) + row * Int(f.height)) * stride + Int(f.x) + column * Int(f.width))
                 }
-                let subset = cascade.lbpSubsets[stumps.count]
-                stumps.append(Stump(corners: corners, subset: SIMD8(subset[0..<8]), left: stump.left, right: stump.right))
             }
-            starts.append(stumps.count)
+            let subset = cascade.lbpSubsets[index]
+            return Stump(corners: corners, subset: SIMD8(subset[0..<8]), left: stump.left, right: stump.right)
         }
-        self.stumps = stumps
-        stageStarts = starts
-        stageThresholds = cascade.stages.map { Double($0.threshold) }
     }
 
     /// 1 when every stage passes, -stage when rejected at that stage (0 = first).
     @inline(__always)
     func run(_ sum: UnsafePointer<Int32>) -> Int {
-        stumps.withUnsafeBufferPointer { stumps in
+        stages.stumps.withUnsafeBufferPointer { stumps in
             var k = 0
-            for stage in 0..<stageThresholds.count {
+            for stage in 0..<stages.thresholds.count {
                 var total = 0.0
-                while k < stageStarts[stage + 1] {
+                while k < stages.starts[stage + 1] {
                     let stump = stumps[k]
                     let code = Self.code(sum, stump.corners)
                     let takesLeft = stump.subset[code >> 5] & Int32(bitPattern: UInt32(1) << UInt32(code & 31)) != 0
                     total += Double(takesLeft ? stump.left : stump.right)
                     k += 1
                 }
-                if total < stageThresholds[stage] { return -stage }
+                if total < stages.thresholds[stage] { return -stage }
             }
             return 1
         }

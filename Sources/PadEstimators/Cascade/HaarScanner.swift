@@ -17,45 +17,32 @@ struct HaarScanner {
         var right: Float
     }
 
-    let stumps: [Stump]
-    /// Stage s covers stumps stageStarts[s] ..< stageStarts[s + 1].
-    let stageStarts: [Int]
-    /// The stage thresholds as the double the stage sums are compared with.
-    let stageThresholds: [Double]
+    let stages: FlatStages<Stump>
     /// Corner offsets of the window shrunk by one pixel on every side (variance normalisation).
     let norm: SIMD4<Int32>
     let normArea: Double
     /// Keep evaluating in lanes while at least this many of the eight windows are undecided;
-    /// below it a lone window is cheaper one at a time (measured: 3 was best of 1 to 5).
+    /// below it a lone window is cheaper one at a time.
     static let lanesWorthVectorising = 3
 
     init(cascade: CascadeClassifier, stride: Int) {
         func corners(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> SIMD4<Int32> {
             SIMD4(Int32(y * stride + x), Int32(y * stride + x + w), Int32((y + h) * stride + x), Int32((y + h) * stride + x + w))
         }
-        var stumps: [Stump] = []
-        var starts = [0]
-        for stage in cascade.stages {
-            for stump in stage.stumps {
-                let rects = cascade.haarFeatures[Int(stump.feature)]
-                var offsets = [SIMD4<Int32>](repeating: .zero, count: 3)
-                var weights = SIMD4<Float>(0, 0, 0, stump.threshold)
-                for (r, rect) in rects.enumerated() {
-                    offsets[r] = corners(Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
-                    weights[r] = rect.weight
-                }
-                stumps.append(Stump(rects: (offsets[0], offsets[1], offsets[2]), weightsAndThreshold: weights, left: stump.left, right: stump.right))
+        stages = FlatStages(cascade) { stump, _ in
+            var offsets = [SIMD4<Int32>](repeating: .zero, count: 3)
+            var weights = SIMD4<Float>(0, 0, 0, stump.threshold)
+            for (r, rect) in cascade.haarFeatures[Int(stump.feature)].enumerated() {
+                offsets[r] = corners(Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
+                weights[r] = rect.weight
             }
-            starts.append(stumps.count)
+            return Stump(rects: (offsets[0], offsets[1], offsets[2]), weightsAndThreshold: weights, left: stump.left, right: stump.right)
         }
-        self.stumps = stumps
-        stageStarts = starts
-        stageThresholds = cascade.stages.map { Double($0.threshold) }
         norm = corners(1, 1, cascade.windowWidth - 2, cascade.windowHeight - 2)
         normArea = Double((cascade.windowWidth - 2) * (cascade.windowHeight - 2))
     }
 
-    var stageCount: Int { stageThresholds.count }
+    var stageCount: Int { stages.thresholds.count }
 
     /// Status of a window after the lanes: -1 flat (variance test failed), s >= 0 rejected at
     /// stage s, or `resume(s)` (<= -2): stages before s passed, continue one at a time from s.
@@ -65,9 +52,9 @@ struct HaarScanner {
     /// a multiple of 8) of the row starting at `sum`/`squares`, into `status` and `factors`.
     func classifyRow<Step: LaneStep>(_: Step.Type, sum: UnsafePointer<Int32>, squares: UnsafePointer<UInt32>, count: Int,
                                      status: UnsafeMutablePointer<Int64>, factors: UnsafeMutablePointer<Float>) {
-        stumps.withUnsafeBufferPointer { stumps in
-            stageStarts.withUnsafeBufferPointer { starts in
-                stageThresholds.withUnsafeBufferPointer { thresholds in
+        stages.stumps.withUnsafeBufferPointer { stumps in
+            stages.starts.withUnsafeBufferPointer { starts in
+                stages.thresholds.withUnsafeBufferPointer { thresholds in
                     var chunk = 0
                     while chunk < count {
                         let offset = chunk * Step.width
@@ -130,9 +117,9 @@ struct HaarScanner {
     /// One window from stage `first` on: 1 accepted, -s rejected at stage s (0 = first stage).
     @inline(__always)
     func run(_ sum: UnsafePointer<Int32>, factor: Float, from first: Int) -> Int {
-        stumps.withUnsafeBufferPointer { stumps in
-            stageStarts.withUnsafeBufferPointer { starts in
-                stageThresholds.withUnsafeBufferPointer { thresholds in
+        stages.stumps.withUnsafeBufferPointer { stumps in
+            stages.starts.withUnsafeBufferPointer { starts in
+                stages.thresholds.withUnsafeBufferPointer { thresholds in
                     @inline(__always) func rectangle(_ o: SIMD4<Int32>) -> Float {
                         Float(sum[Int(o[0])] &- sum[Int(o[1])] &- sum[Int(o[2])] &+ sum[Int(o[3])])
                     }
@@ -181,5 +168,27 @@ enum EverySecondColumn: LaneStep {
     static var width: Int { 2 }
     @inline(__always) static func load(_ p: UnsafePointer<Int32>) -> SIMD8<Int32> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int32>.self).evenHalf
+    }
+}
+
+/// A cascade's stumps in one flat array in evaluation order, with the stage boundaries and the
+/// stage thresholds as the double that OpenCV compares its double stage sums with.
+struct FlatStages<Stump> {
+    let stumps: [Stump]
+    /// Stage s covers stumps starts[s] ..< starts[s + 1].
+    let starts: [Int]
+    let thresholds: [Double]
+
+    /// `make` turns a stump (and its index in evaluation order) into the evaluator's form.
+    init(_ cascade: CascadeClassifier, make: (CascadeClassifier.Stump, Int) -> Stump) {
+        var stumps: [Stump] = []
+        var starts = [0]
+        for stage in cascade.stages {
+            for stump in stage.stumps { stumps.append(make(stump, stumps.count)) }
+            starts.append(stumps.count)
+        }
+        self.stumps = stumps
+        self.starts = starts
+        thresholds = cascade.stages.map { Double($0.threshold) }
     }
 }
