@@ -22,7 +22,8 @@ struct HaarScanner {
     let norm: SIMD4<Int32>
     let normArea: Double
     /// Keep evaluating in lanes while at least this many of the eight windows are undecided;
-    /// below it a lone window is cheaper one at a time.
+    /// below it the few windows left go one at a time. 3 is a judgement, not a measurement: 1 to
+    /// 6 timed within noise on a machine shared with other builds.
     static let lanesWorthVectorising = 3
 
     init(cascade: CascadeClassifier, stride: Int) {
