@@ -57,25 +57,40 @@ public struct GrayPlane: Sendable, Equatable {
         }
         let xs = table(dw, width), ys = table(dh, height)
         var out = [UInt8](repeating: 0, count: dw * dh)
-        var row0 = [Int32](repeating: 0, count: dw), row1 = [Int32](repeating: 0, count: dw)
+        // Two horizontally interpolated source rows, kept while consecutive output rows share them
+        // (a downscale by less than 2 reads most source rows twice).
+        var rows = [Int32](repeating: 0, count: 2 * dw)
         let w = width
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                func horizontal(_ y: Int, into row: inout [Int32]) {
-                    let base = y * w
-                    for x in 0..<dw {
-                        let s = Int(xs.index[x]), a = xs.weight[x]
-                        let p0 = Int32(src[base + s]), p1 = Int32(src[base + min(s + 1, w - 1)])
-                        row[x] = p0 * (256 - a) + p1 * a
-                    }
-                }
-                for y in 0..<dh {
-                    let s = Int(ys.index[y]), b = ys.weight[y]
-                    horizontal(s, into: &row0)
-                    if b != 0 { horizontal(min(s + 1, height - 1), into: &row1) }
-                    for x in 0..<dw {
-                        let v = b == 0 ? row0[x] * 256 : row0[x] * (256 - b) + row1[x] * b
-                        dst[y * dw + x] = UInt8(min(255, (v + 32768) >> 16))
+                rows.withUnsafeMutableBufferPointer { rows in
+                    xs.index.withUnsafeBufferPointer { xi in
+                        xs.weight.withUnsafeBufferPointer { xw in
+                            var cached = (-1, -1)  // source row held in rows[0..<dw], rows[dw..<2dw]
+                            func row(_ y: Int) -> UnsafeMutablePointer<Int32> {
+                                if cached.0 == y { return rows.baseAddress! }
+                                if cached.1 == y { return rows.baseAddress! + dw }
+                                // Replace the slot not holding y - 1 (the row the caller pairs with y).
+                                let slot = cached.0 == y - 1 ? 1 : 0
+                                let target = rows.baseAddress! + slot * dw, base = src.baseAddress! + y * w
+                                for x in 0..<dw {
+                                    let s = Int(xi[x]), a = xw[x]
+                                    target[x] = Int32(base[s]) * (256 - a) + Int32(base[min(s + 1, w - 1)]) * a
+                                }
+                                if slot == 0 { cached.0 = y } else { cached.1 = y }
+                                return target
+                            }
+                            for y in 0..<dh {
+                                let s = Int(ys.index[y]), b = ys.weight[y]
+                                let row0 = row(s), line = dst.baseAddress! + y * dw
+                                if b == 0 {
+                                    for x in 0..<dw { line[x] = UInt8(min(255, (row0[x] * 256 + 32768) >> 16)) }
+                                } else {
+                                    let row1 = row(min(s + 1, height - 1))
+                                    for x in 0..<dw { line[x] = UInt8(min(255, (row0[x] * (256 - b) + row1[x] * b + 32768) >> 16)) }
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -55,4 +55,69 @@ import Testing
             #expect(detector.detect(in: plane).isEmpty)
         }
     }
+
+    /// Raw windows (minNeighbors 0) and grouped boxes from OpenCV 4.14 on photos and crops that
+    /// exercise what the lane scanner and the scale list must get exactly right: skipped scales
+    /// (minimum size), a maximum size, other scale factors, both window steps (2 below scale 2,
+    /// then 1), images barely larger than the window, a minimum size above the image, the eye
+    /// cascade on a face's upper part (clipped after grouping), and LBP (Fixtures/cascade/make_edge_cases.py).
+    @Test func edgeCasesAgreeWithOpenCV() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/edge_cases.json"))
+        let cases = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]])
+        #expect(cases.count == 21)
+        var detectors: [String: CascadeDetector] = [:]
+        for c in cases {
+            let file = c["cascade"] as! String
+            if detectors[file] == nil { detectors[file] = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/" + file)) }
+            let photo = c["photo"] as! String
+            let path = photo.hasPrefix("sample:") ? FaceChoiceTests.sample + "/" + photo.dropFirst(7) : Self.folder + "/" + photo
+            var plane = GrayPlane(try ImageDecoder().decode(fileAt: path))
+            if let crop = c["crop"] as? [Int] { plane = plane.cropped(x: crop[0], y: crop[1], width: crop[2], height: crop[3]) }
+            let minSize = c["minSize"] as! Int, maxSize = c["maxSize"] as! Int
+            let found = detectors[file]!.detect(in: plane, scaleFactor: c["scaleFactor"] as! Double, minNeighbors: c["minNeighbors"] as! Int,
+                                                minSize: (minSize, minSize), maxSize: maxSize == 0 ? nil : (maxSize, maxSize))
+            let mine = Self.boxes(found.map { [$0.x, $0.y, $0.width, $0.height, $0.neighbors] })
+            #expect(mine == Self.boxes(c["expected"] as! [[Int]]), "\(c["name"]!)")
+        }
+    }
+
+    /// The resize that builds each scale (row-cached, unchecked pointers) equals the plain
+    /// bilinear fixed-point definition it replaced, pixel for pixel, for every scale the face
+    /// detector uses on a 640 x 480 image and for odd sizes (upscales included).
+    @Test func scaledImagesEqualThePlainBilinearDefinition() throws {
+        let photo = GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/photo_astronaut_pad.jpg"))
+        let plane = photo.cropped(x: 0, y: 0, width: 640, height: 480)
+        var sizes = CascadeDetector.scales(width: 640, height: 480, window: (24, 24), scaleFactor: 1.1, minSize: (0, 0), maxSize: (640, 480))
+            .map { CascadeDetector.scaledSize(plane, $0) }
+        sizes += [(1, 1), (639, 1), (1, 479), (641, 481), (1000, 37), (25, 25)]
+        #expect(sizes.count == 38)
+        for size in sizes {
+            #expect(plane.resized(width: size.width, height: size.height) == Self.plainBilinear(plane, size.width, size.height), "\(size)")
+        }
+    }
+
+    /// INTER_LINEAR_EXACT as GrayPlane.resized documents it, written the slow obvious way.
+    static func plainBilinear(_ p: GrayPlane, _ dw: Int, _ dh: Int) -> GrayPlane {
+        func taps(_ d: Int, _ dst: Int, _ src: Int) -> (Int, Int32) {
+            var f = (Double(d) + 0.5) * Double(src) / Double(dst) - 0.5
+            var s = Int(f.rounded(.down))
+            f -= Double(s)
+            if s < 0 { s = 0; f = 0 }
+            if s >= src - 1 { s = src - 1; f = 0 }
+            return (s, Int32((f * 256).rounded()))
+        }
+        var out = [UInt8](repeating: 0, count: dw * dh)
+        for y in 0..<dh {
+            let (sy, b) = taps(y, dh, p.height)
+            for x in 0..<dw {
+                let (sx, a) = taps(x, dw, p.width)
+                func h(_ row: Int) -> Int32 {
+                    Int32(p.pixels[row * p.width + sx]) * (256 - a) + Int32(p.pixels[row * p.width + min(sx + 1, p.width - 1)]) * a
+                }
+                let v = h(sy) * (256 - b) + h(min(sy + 1, p.height - 1)) * b
+                out[y * dw + x] = UInt8(min(255, (v + 32768) >> 16))
+            }
+        }
+        return GrayPlane(width: dw, height: dh, pixels: out)
+    }
 }

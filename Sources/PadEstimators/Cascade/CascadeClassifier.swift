@@ -62,18 +62,8 @@ public struct CascadeClassifier: Sendable {
     }
 
     public init(contentsOfFile path: String) throws {
-        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) { throw CascadeError.missing("\(path): \(problem)") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CascadeError.missing("cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
-        }
-        let root: XMLElement
-        do { root = try XMLElement.parse(data) } catch let error as CascadeError {
-            throw CascadeError.malformed("\(path): \(error)")
-        }
+        let cascade = try Self.cascadeElement(path)
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
-        guard let cascade = root.child("cascade") else {
-            throw CascadeError.unsupported("\(path): no <cascade> element (old-format cascades are not supported; convert with opencv_traincascade)")
-        }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {
             throw CascadeError.unsupported("\(path): feature type '\(cascade.child("featureType")?.trimmed ?? "?")' (HAAR and LBP are supported)")
         }
@@ -88,20 +78,7 @@ public struct CascadeClassifier: Sendable {
         var lbp: [(x: Int32, y: Int32, width: Int32, height: Int32)] = []
         for (index, node) in featureNodes.enumerated() {
             if type == .haar {
-                if let tilted = node.child("tilted"), tilted.trimmed != "0" {
-                    throw CascadeError.unsupported("\(path): feature \(index) is tilted (45-degree features are not supported)")
-                }
-                guard let rects = node.child("rects")?.children, (1...3).contains(rects.count) else { throw fail("feature \(index) has no rects") }
-                var feature: [WeightedRect] = []
-                for rect in rects {
-                    let n = rect.numbers
-                    guard n.count == 5 else { throw fail("feature \(index): a rect needs x y w h weight") }
-                    guard let r = Self.rectangle(n, scale: 1, width: width, height: height), n[4].isFinite else {
-                        throw fail("feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)")
-                    }
-                    feature.append(WeightedRect(x: r.x, y: r.y, width: r.width, height: r.height, weight: Float(n[4])))
-                }
-                haar.append(feature)
+                haar.append(try Self.haarFeature(node, index: index, width: width, height: height, path: path))
             } else {
                 let n = node.child("rect")?.numbers ?? []
                 guard n.count == 4 else { throw fail("LBP feature \(index) needs x y w h") }
@@ -112,38 +89,12 @@ public struct CascadeClassifier: Sendable {
                 lbp.append(r)
             }
         }
-        let featureCount = type == .haar ? haar.count : lbp.count
         var stages: [Stage] = []
         var subsets: [[Int32]] = []
         for (s, stageNode) in stageNodes.enumerated() {
-            guard let threshold = stageNode.child("stageThreshold")?.numbers.first, threshold.isFinite,
-                  let weak = stageNode.child("weakClassifiers")?.children else { throw fail("stage \(s) lacks a threshold or classifiers") }
-            var stumps: [Stump] = []
-            for (w, classifier) in weak.enumerated() {
-                let nodes = classifier.child("internalNodes")?.numbers ?? []
-                let leaves = classifier.child("leafValues")?.numbers ?? []
-                let expected = type == .haar ? 4 : 11
-                guard nodes.count == expected, leaves.count == 2 else {
-                    throw CascadeError.unsupported("\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported")
-                }
-                guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount) else {
-                    throw fail("stage \(s) classifier \(w) names feature \(nodes[2]) of \(featureCount)")
-                }
-                // Child indices of a stump: 0 and -1 / leaf indices 0 and -1 as OpenCV writes them.
-                guard nodes[0] == 0, nodes[1] == 0 || nodes[1] == -1, (nodes + leaves).allSatisfy(\.isFinite) else {
-                    throw fail("stage \(s) classifier \(w) has bad node indices or non-finite values")
-                }
-                let feature = Int(nodes[2])
-                if type == .haar {
-                    stumps.append(Stump(feature: Int32(feature), threshold: Float(nodes[3]), left: Float(leaves[0]), right: Float(leaves[1])))
-                } else {
-                    stumps.append(Stump(feature: Int32(feature), threshold: 0, left: Float(leaves[0]), right: Float(leaves[1])))
-                    guard nodes[3...].allSatisfy({ abs($0) <= Double(UInt32.max) }) else { throw fail("stage \(s) classifier \(w): LBP subset values beyond 32 bits") }
-                    subsets.append(nodes[3...].map { Int32(truncatingIfNeeded: Int64($0)) })
-                }
-            }
-            // As OpenCV reads it: (float)threshold - THRESHOLD_EPS, computed in double, stored as float.
-            stages.append(Stage(threshold: Float(Double(Float(threshold)) - 1e-5), stumps: stumps))
+            let (stage, stageSubsets) = try Self.stage(stageNode, index: s, type: type, featureCount: type == .haar ? haar.count : lbp.count, path: path)
+            stages.append(stage)
+            subsets += stageSubsets
         }
         self.path = path
         self.featureType = type
@@ -153,5 +104,75 @@ public struct CascadeClassifier: Sendable {
         self.haarFeatures = haar
         self.lbpFeatures = lbp
         self.lbpSubsets = subsets
+    }
+
+    /// The `<cascade>` element of a readable, well-formed cascade file.
+    static func cascadeElement(_ path: String) throws -> XMLElement {
+        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) { throw CascadeError.missing("\(path): \(problem)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CascadeError.missing("cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
+        }
+        let root: XMLElement
+        do { root = try XMLElement.parse(data) } catch let error as CascadeError {
+            throw CascadeError.malformed("\(path): \(error)")
+        }
+        guard let cascade = root.child("cascade") else {
+            throw CascadeError.unsupported("\(path): no <cascade> element (old-format cascades are not supported; convert with opencv_traincascade)")
+        }
+        return cascade
+    }
+
+    /// One upright Haar feature: one to three weighted rectangles inside the window.
+    static func haarFeature(_ node: XMLElement, index: Int, width: Int, height: Int, path: String) throws -> [WeightedRect] {
+        func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
+        if let tilted = node.child("tilted"), tilted.trimmed != "0" {
+            throw CascadeError.unsupported("\(path): feature \(index) is tilted (45-degree features are not supported)")
+        }
+        guard let rects = node.child("rects")?.children, (1...3).contains(rects.count) else { throw fail("feature \(index) has no rects") }
+        var feature: [WeightedRect] = []
+        for rect in rects {
+            let n = rect.numbers
+            guard n.count == 5 else { throw fail("feature \(index): a rect needs x y w h weight") }
+            guard let r = Self.rectangle(n, scale: 1, width: width, height: height), n[4].isFinite else {
+                throw fail("feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)")
+            }
+            feature.append(WeightedRect(x: r.x, y: r.y, width: r.width, height: r.height, weight: Float(n[4])))
+        }
+        return feature
+    }
+
+    /// One stage: its stumps (checked: depth 1, a feature that exists, finite values) and, for
+    /// LBP, each stump's eight 32-bit subset words.
+    static func stage(_ node: XMLElement, index s: Int, type: FeatureType, featureCount: Int, path: String) throws -> (Stage, [[Int32]]) {
+        func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
+        guard let threshold = node.child("stageThreshold")?.numbers.first, threshold.isFinite,
+              let weak = node.child("weakClassifiers")?.children else { throw fail("stage \(s) lacks a threshold or classifiers") }
+        var stumps: [Stump] = []
+        var subsets: [[Int32]] = []
+        for (w, classifier) in weak.enumerated() {
+            let nodes = classifier.child("internalNodes")?.numbers ?? []
+            let leaves = classifier.child("leafValues")?.numbers ?? []
+            let expected = type == .haar ? 4 : 11
+            guard nodes.count == expected, leaves.count == 2 else {
+                throw CascadeError.unsupported("\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported")
+            }
+            guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount) else {
+                throw fail("stage \(s) classifier \(w) names feature \(nodes[2]) of \(featureCount)")
+            }
+            // Child indices of a stump: 0 and -1 / leaf indices 0 and -1 as OpenCV writes them.
+            guard nodes[0] == 0, nodes[1] == 0 || nodes[1] == -1, (nodes + leaves).allSatisfy(\.isFinite) else {
+                throw fail("stage \(s) classifier \(w) has bad node indices or non-finite values")
+            }
+            let feature = Int32(nodes[2])
+            if type == .haar {
+                stumps.append(Stump(feature: feature, threshold: Float(nodes[3]), left: Float(leaves[0]), right: Float(leaves[1])))
+            } else {
+                stumps.append(Stump(feature: feature, threshold: 0, left: Float(leaves[0]), right: Float(leaves[1])))
+                guard nodes[3...].allSatisfy({ abs($0) <= Double(UInt32.max) }) else { throw fail("stage \(s) classifier \(w): LBP subset values beyond 32 bits") }
+                subsets.append(nodes[3...].map { Int32(truncatingIfNeeded: Int64($0)) })
+            }
+        }
+        // As OpenCV reads it: (float)threshold - THRESHOLD_EPS, computed in double, stored as float.
+        return (Stage(threshold: Float(Double(Float(threshold)) - 1e-5), stumps: stumps), subsets)
     }
 }

@@ -9,6 +9,29 @@ public enum RectangleGrouping {
         if minNeighbors <= 0 {
             return rects.map { Detection(x: $0.0, y: $0.1, width: $0.2, height: $0.3, neighbors: 1) }
         }
+        let (classes, counts) = classAverages(rects, eps: eps)
+        var result: [Detection] = []
+        for i in classes.indices {
+            let r1 = classes[i], n1 = counts[i]
+            if n1 <= minNeighbors { continue }
+            var inside = false
+            for j in classes.indices where j != i && counts[j] > minNeighbors {
+                let r2 = classes[j], n2 = counts[j]
+                let dx = Int((Float(r2.2) * Float(eps)).rounded(.toNearestOrEven)), dy = Int((Float(r2.3) * Float(eps)).rounded(.toNearestOrEven))
+                if r1.0 >= r2.0 - dx && r1.1 >= r2.1 - dy && r1.0 + r1.2 <= r2.0 + r2.2 + dx && r1.1 + r1.3 <= r2.1 + r2.3 + dy
+                    && (n2 > max(3, n1) || n1 < 3) {
+                    inside = true
+                    break
+                }
+            }
+            if !inside { result.append(Detection(x: r1.0, y: r1.1, width: r1.2, height: r1.3, neighbors: n1)) }
+        }
+        return result
+    }
+
+    /// OpenCV's `partition` with its similarity predicate, then each class's average rectangle
+    /// (in first-member order) and its size.
+    static func classAverages(_ rects: [(Int, Int, Int, Int)], eps: Double) -> ([(Int, Int, Int, Int)], [Int]) {
         // Union-find partition.
         var parent = Array(rects.indices)
         func find(_ i: Int) -> Int {
@@ -47,22 +70,6 @@ public enum RectangleGrouping {
         let classes = sums.indices.map { c in
             (average(sums[c].0, counts[c]), average(sums[c].1, counts[c]), average(sums[c].2, counts[c]), average(sums[c].3, counts[c]))
         }
-        var result: [Detection] = []
-        for i in classes.indices {
-            let r1 = classes[i], n1 = counts[i]
-            if n1 <= minNeighbors { continue }
-            var inside = false
-            for j in classes.indices where j != i && counts[j] > minNeighbors {
-                let r2 = classes[j], n2 = counts[j]
-                let dx = Int((Float(r2.2) * Float(eps)).rounded(.toNearestOrEven)), dy = Int((Float(r2.3) * Float(eps)).rounded(.toNearestOrEven))
-                if r1.0 >= r2.0 - dx && r1.1 >= r2.1 - dy && r1.0 + r1.2 <= r2.0 + r2.2 + dx && r1.1 + r1.3 <= r2.1 + r2.3 + dy
-                    && (n2 > max(3, n1) || n1 < 3) {
-                    inside = true
-                    break
-                }
-            }
-            if !inside { result.append(Detection(x: r1.0, y: r1.1, width: r1.2, height: r1.3, neighbors: n1)) }
-        }
-        return result
+        return (classes, counts)
     }
 }
