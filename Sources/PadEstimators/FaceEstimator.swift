@@ -27,7 +27,9 @@ import PadImage
 ///   face on the other side than the stored image).
 public struct FaceEstimator: Estimator {
     public let name = "face"
-    public let version = "1.1.0"
+    // 1.2.0: the detector follows OpenCV's scale list (a window as large as the image is scanned),
+    // row stripes and clip-after-grouping rules; boxes can differ from 1.1.0 on such images.
+    public let version = "1.2.0"
     public let detector: CascadeDetector
     public let scaleFactor: Double
     public let minNeighbors: Int
