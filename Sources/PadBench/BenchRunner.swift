@@ -70,7 +70,7 @@ public struct BenchRunner: Sendable {
         let folder = runFolder.work
         do {
             try Data(try JSONEncoder().encode(job.commandLine)).write(to: URL(fileURLWithPath: folder + "/command.json"))
-            var table = MeasurementTable(columns: measurer.columns)
+            var table = try Self.table(columns: measurer.columns, profiles: job.profiles)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed = runFolder.resuming ? try Self.takeOver(folder + "/samples.csv", header: header, samples: samples,
@@ -123,6 +123,17 @@ public struct BenchRunner: Sendable {
             // interrupted run keeps its partial folder to resume.
             if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
             throw error
+        }
+    }
+
+    /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
+    /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
+    /// and, for `outputs.csv`, in a spill file in the temporary folder, removed with the table.
+    static func table(columns: [String], profiles: [Profile]) throws -> MeasurementTable {
+        let read = Set(profiles.flatMap(\.requiredOutputs))
+        let spill = NSTemporaryDirectory() + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        return try MeasurementTable(columns: columns, spillFolder: spill) { column in
+            read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? ""))
         }
     }
 

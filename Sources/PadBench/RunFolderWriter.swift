@@ -26,7 +26,7 @@ public struct RunFolderWriter: Sendable {
                       profiles: [Profile], streamedFiles: [String]) throws -> String {
         var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
-        let outputs = RunStatistics.outputSeparation(table)
+        let outputs = try RunStatistics.outputSeparation(table)
         manifest.dataset.fingerprint = DatasetFingerprint.of(table)
         manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
         manifest.dataset.samples = table.count
