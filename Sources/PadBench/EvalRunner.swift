@@ -250,12 +250,7 @@ public struct EvalRunner: Sendable {
 }
 
 extension EvalRunner {
-    public struct ArchiveOutcome: Sendable {
-        public var results: [ProfileResult]
-        public var folder: String
-        public var archivePath: String
-        public var table: MeasurementTable
-    }
+    public typealias ArchiveOutcome = RunOutcome
 
     /// Re-decides profiles on the measurements stored in a result archive: reads `samples.csv`,
     /// evaluates, writes the reports and a new archive (kind `eval`). No image is opened and no
@@ -304,7 +299,7 @@ extension EvalRunner {
         }
         let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [],
                                                                    profiles: profiles, streamedFiles: streamed)
-        return ArchiveOutcome(results: results, folder: outputFolder, archivePath: path, table: table)
+        return RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table)
     }
 }
 
