@@ -30,22 +30,6 @@ public final class CSVWriter {
         if buffer.count >= flushThreshold { try flush() }
     }
 
-    /// A row of a text prefix (already CSV-safe, or empty) and numbers, formatted straight into
-    /// the buffer: the fast path for curves with millions of rows.
-    public func writeNumbers(prefix: String, _ values: UnsafeBufferPointer<Double>) throws {
-        if !prefix.isEmpty {
-            CSVFormat.appendField(prefix, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-        }
-        for (i, value) in values.enumerated() {
-            if i > 0 { buffer.append(UInt8(ascii: ",")) }
-            var text = CSVFormat.number(value)
-            text.withUTF8 { buffer.append(contentsOf: $0) }
-        }
-        buffer.append(0x0A)
-        if buffer.count >= flushThreshold { try flush() }
-    }
-
     /// Bytes already formatted as CSV rows (each ending in a newline).
     public func writeRaw(_ bytes: [UInt8]) throws {
         try flush()
@@ -88,6 +72,48 @@ public enum CSVFormat {
         return "\(value)"
     }
 
+    /// Appends exactly the bytes of ``number(_:)`` to `buffer`, with no String in between: the
+    /// fast path for files of millions of rows (integers digit by digit, other values through
+    /// `description` with no intermediate array).
+    @inlinable
+    public static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
+        if value.isNaN { return }
+        if value.isInfinite {
+            if value < 0 { buffer.append(UInt8(ascii: "-")) }
+            buffer.append(contentsOf: [UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "f")])
+            return
+        }
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            appendInteger(Int64(value), to: &buffer)
+            return
+        }
+        // Shortest round-trip text (Swift's `description`); at most 24 bytes, and up to 15 of them
+        // stay in a small string with no allocation.
+        var text = value.description
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value` (what `String(value)` gives).
+    @inlinable
+    public static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = 0
+            repeat {
+                digits[19 - n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            } while magnitude > 0
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
+        }
+    }
+
+    @inlinable
+    public static func appendNumber(_ value: UInt64, to buffer: inout [UInt8]) {
+        if value <= UInt64(Int64.max) { appendInteger(Int64(value), to: &buffer) } else { buffer.append(contentsOf: String(value).utf8) }
+    }
+
     public static func number(_ value: Int) -> String { String(value) }
     public static func number(_ value: UInt64) -> String { String(value) }
 
@@ -110,8 +136,7 @@ public enum CSVFormat {
         }
         for (i, value) in values.enumerated() {
             if i > 0 { buffer.append(UInt8(ascii: ",")) }
-            var text = number(value)
-            text.withUTF8 { buffer.append(contentsOf: $0) }
+            appendNumber(value, to: &buffer)
         }
         buffer.append(0x0A)
     }
@@ -121,8 +146,7 @@ public enum CSVFormat {
         buffer.append(contentsOf: prefix.utf8)
         for value in values {
             buffer.append(UInt8(ascii: ","))
-            var text = number(value)
-            text.withUTF8 { buffer.append(contentsOf: $0) }
+            appendNumber(value, to: &buffer)
         }
         buffer.append(0x0A)
     }
@@ -145,3 +169,4 @@ public enum CSVFormat {
         buffer.append(UInt8(ascii: "\""))
     }
 }
+

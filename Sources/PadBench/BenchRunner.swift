@@ -25,7 +25,7 @@ public struct BenchRunner: Sendable {
         public var archivePath: String
         public var results: [ProfileResult]
         public var table: MeasurementTable
-        public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
+        public var timing: [TimingStep]
         public var wallSeconds: Double
         /// True when the run was interrupted: `folder` is then the partial folder, nothing was
         /// decided, and `bench --resume` continues it.
@@ -70,32 +70,14 @@ public struct BenchRunner: Sendable {
         let folder = runFolder.work
         do {
             try Data(try JSONEncoder().encode(job.commandLine)).write(to: URL(fileURLWithPath: folder + "/command.json"))
-            var table = MeasurementTable(columns: measurer.columns)
+            var table = try Self.table(columns: measurer.columns, profiles: job.profiles)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed = runFolder.resuming ? try Self.takeOver(folder + "/samples.csv", header: header, samples: samples,
                                                                  into: &table, timing: &timing) : 0
-            let samplesCSV = try CSVWriter(path: folder + "/samples.csv", append: resumed > 0)
-            if resumed == 0 { try samplesCSV.writeRow(header) }
-            var progress = ProgressReporter(total: samples.count - resumed, label: "measure", enabled: job.showProgress)
             let measureStart = MonotonicClock.nanoseconds()
-            var lastFlush = measureStart
-            let interrupt = job.interrupt
-            try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
-                .run(Array(samples[resumed...]), firstIndex: resumed, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
-                    let sample = samples[outcome.index]
-                    try samplesCSV.writeRow(Self.row(sample, outcome))
-                    table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
-                                 subject: sample.subject)
-                    timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
-                    progress.advance(failed: !outcome.status.isOK)
-                    // The journal: rows reach the file at least twice a second, so kill -9 loses
-                    // at most the samples of the last half second.
-                    let now = MonotonicClock.nanoseconds()
-                    if now - lastFlush > 500_000_000 { try samplesCSV.flush(); lastFlush = now }
-                }
-            progress.finish()
-            try samplesCSV.close()
+            try await Self.measure(samples, from: resumed, measurer: measurer, job: job, header: header, journal: folder + "/samples.csv",
+                                   into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
                 runFolder.suspend()
@@ -124,6 +106,43 @@ public struct BenchRunner: Sendable {
             if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
             throw error
         }
+    }
+
+    /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
+    /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
+    /// and, for `outputs.csv`, in a spill file in the temporary folder, removed with the table.
+    static func table(columns: [String], profiles: [Profile]) throws -> MeasurementTable {
+        let read = Set(profiles.flatMap(\.requiredOutputs))
+        let spill = NSTemporaryDirectory() + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        return try MeasurementTable(columns: columns, spillFolder: spill) { column in
+            read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? ""))
+        }
+    }
+
+    /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
+    /// (`samples.csv`, flushed twice a second) and into the table and the timing histograms.
+    static func measure(_ samples: [Sample], from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
+                        journal: String, into table: inout MeasurementTable, timing: inout StepTiming) async throws {
+        let samplesCSV = try CSVWriter(path: journal, append: first > 0)
+        if first == 0 { try samplesCSV.writeRow(header) }
+        var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
+        var lastFlush = MonotonicClock.nanoseconds()
+        let interrupt = job.interrupt
+        try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
+            .run(Array(samples[first...]), firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
+                let sample = samples[outcome.index]
+                try samplesCSV.writeRow(Self.row(sample, outcome))
+                table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
+                             subject: sample.subject)
+                timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
+                progress.advance(failed: !outcome.status.isOK)
+                // The journal: rows reach the file at least twice a second, so kill -9 loses
+                // at most the samples of the last half second.
+                let now = MonotonicClock.nanoseconds()
+                if now - lastFlush > 500_000_000 { try samplesCSV.flush(); lastFlush = now }
+            }
+        progress.finish()
+        try samplesCSV.close()
     }
 
     /// One `samples.csv` row.
@@ -164,8 +183,8 @@ public struct BenchRunner: Sendable {
     }
 
     static func timingSteps(_ timing: StepTiming, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
-                            seconds: Double) -> [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] {
-        var steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [("decode", timing.decode.summary(wallSeconds: seconds), 0)]
+                            seconds: Double) -> [TimingStep] {
+        var steps: [TimingStep] = [("decode", timing.decode.summary(wallSeconds: seconds), 0)]
         for k in measurer.estimators.indices {
             steps.append((measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
         }

@@ -22,20 +22,27 @@ public enum DatasetFingerprint {
     }
 
     public static func outputs(_ table: MeasurementTable) -> String {
+        if let sum = table.outputsHashSum { return FNV1a.hex(sum) }
         var total: UInt64 = 0
-        let tab: [UInt8] = [9]
+        var row = [Double](repeating: .nan, count: table.columns.count)
         for i in 0..<table.count {
-            var h = FNV1a.hash(bytes: table.ids[i].utf8)
-            h = FNV1a.hash(bytes: tab, seed: h)
-            h = FNV1a.hash(bytes: table.statuses[i].code.utf8, seed: h)
-            for c in table.columns.indices {
-                // Every NaN hashes alike (not assessable), whatever its payload.
-                let bits = table.values[c][i].isNaN ? Double.nan.bitPattern : table.values[c][i].bitPattern
-                h = withUnsafeBytes(of: bits.littleEndian) { FNV1a.hash(bytes: $0, seed: h) }
-            }
-            total &+= h
+            for c in table.columns.indices { row[c] = table.values[c][i] }
+            total &+= outputsHash(id: table.ids[i], status: table.statuses[i], values: row)
         }
         return FNV1a.hex(total)
+    }
+
+    /// One sample's term of ``outputs(_:)``: id, a tab, the status code, every output's bits.
+    static func outputsHash(id: String, status: SampleStatus, values: [Double]) -> UInt64 {
+        var h = FNV1a.hash(bytes: id.utf8)
+        h = FNV1a.hash(bytes: [9], seed: h)
+        h = FNV1a.hash(bytes: status.code.utf8, seed: h)
+        for value in values {
+            // Every NaN hashes alike (not assessable), whatever its payload.
+            let bits = value.isNaN ? Double.nan.bitPattern : value.bitPattern
+            h = withUnsafeBytes(of: bits.littleEndian) { FNV1a.hash(bytes: $0, seed: h) }
+        }
+        return h
     }
 
     static func hash(id: String, label: Label, split: Split) -> UInt64 {

@@ -71,9 +71,15 @@ public struct EvalRunner: Sendable {
         let profile = Self.scoreProfile(job, files: job.scoreFiles)
         let folder = job.outputFolder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Self.writeSamples(table, to: folder + "/samples.csv")
+        // samples.csv depends on the table alone: it is written on another core while the profile
+        // is decided and scored (both take seconds on ten million rows).
+        let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        var results = try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate([profile], decisions: decisions)
+        let evaluated = Result {
+            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate([profile], decisions: decisions)
+        }
+        try samplesWriter.wait()
+        var results = try evaluated.get()
         try decisions.close()
         if job.polarity == .attackHigh {
             for k in results.indices {
@@ -230,7 +236,7 @@ public struct EvalRunner: Sendable {
             buffer.append(UInt8(ascii: ","))
             CSVFormat.appendField(status.message, to: &buffer)
             buffer.append(UInt8(ascii: ","))
-            buffer.append(contentsOf: CSVFormat.number(scores[i]).utf8)
+            CSVFormat.appendNumber(scores[i], to: &buffer)
             buffer.append(UInt8(ascii: ","))
             buffer.append(0x0A)
             if buffer.count > (1 << 20) - 4096 {
@@ -244,12 +250,7 @@ public struct EvalRunner: Sendable {
 }
 
 extension EvalRunner {
-    public struct ArchiveOutcome: Sendable {
-        public var results: [ProfileResult]
-        public var folder: String
-        public var archivePath: String
-        public var table: MeasurementTable
-    }
+    public typealias ArchiveOutcome = RunOutcome
 
     /// Re-decides profiles on the measurements stored in a result archive: reads `samples.csv`,
     /// evaluates, writes the reports and a new archive (kind `eval`). No image is opened and no
@@ -298,6 +299,26 @@ extension EvalRunner {
         }
         let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [],
                                                                    profiles: profiles, streamedFiles: streamed)
-        return ArchiveOutcome(results: results, folder: outputFolder, archivePath: path, table: table)
+        return RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table)
+    }
+}
+
+/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns once it
+/// is done and rethrows its error.
+final class BackgroundWork: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var failure: Error?
+
+    init(_ work: @escaping @Sendable () throws -> Void) {
+        group.enter()
+        DispatchQueue.global().async {
+            do { try work() } catch { self.failure = error }
+            self.group.leave()
+        }
+    }
+
+    func wait() throws {
+        group.wait()
+        if let failure { throw failure }
     }
 }

@@ -20,12 +20,14 @@ import PadReport
 public struct ImportRunner: Sendable {
     public init() {}
 
+    /// A run's outcome and how many vendor results joined a sample.
     public struct Outcome: Sendable {
-        public var folder: String
-        public var archivePath: String
-        public var results: [ProfileResult]
-        public var table: MeasurementTable
+        public var run: RunOutcome
         public var matched: Int
+        public var folder: String { run.folder }
+        public var archivePath: String { run.archivePath }
+        public var results: [ProfileResult] { run.results }
+        public var table: MeasurementTable { run.table }
     }
 
     public func run(format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
@@ -100,6 +102,6 @@ public struct ImportRunner: Sendable {
             counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount, "records": records.count])
         let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
                                                                    streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(folder: outputFolder, archivePath: path, results: results, table: table, matched: byIndex.count)
+        return Outcome(run: RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table), matched: byIndex.count)
     }
 }

@@ -26,11 +26,39 @@ public struct MeasurementTable: Sendable {
     public private(set) var speciesNames: [String] = []
     private var speciesLookup: [String: Int32] = [:]
     private var columnIndex: [String: Int]
+    /// Where the columns no profile reads go (bench on large datasets): nil keeps every column.
+    private var spill: ColumnSpill?
+    /// Sum of the per-sample output hashes (``DatasetFingerprint/outputs(_:)``), kept while
+    /// appending when columns are spilled (their values are then not at hand to hash later).
+    public private(set) var outputsHashSum: UInt64?
 
     public init(columns: [String]) {
         self.columns = columns
         self.values = Array(repeating: [], count: columns.count)
         self.columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+    }
+
+    /// A table that keeps in memory only the columns `keep` accepts (the outputs the profiles
+    /// decide on and sweep) and writes every other column, eight bytes a value, to a file of its
+    /// own under `spillFolder`, read back one column at a time by ``column(_:)`` (for
+    /// `outputs.csv`); the folder is removed when the last copy of the table goes. The outputs
+    /// fingerprint is summed while appending.
+    public init(columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
+        self.init(columns: columns)
+        let dropped = columns.indices.filter { !keep(columns[$0]) }
+        if !dropped.isEmpty {
+            spill = try ColumnSpill(folder: spillFolder, columns: dropped)
+            outputsHashSum = 0
+        }
+    }
+
+    /// True when column `c` is held in memory (``values```[c]`); false for a spilled column.
+    public func isInMemory(_ c: Int) -> Bool { spill?.holds(c) != true }
+
+    /// Every value of column `c`, from memory or read back from its spill file.
+    public func column(_ c: Int) throws -> [Double] {
+        guard let spill, spill.holds(c) else { return values[c] }
+        return try spill.read(c, count: count)
     }
 
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
@@ -60,11 +88,16 @@ public struct MeasurementTable: Sendable {
         labels.reserveCapacity(n)
         splits.reserveCapacity(n)
         statuses.reserveCapacity(n)
-        for c in values.indices { values[c].reserveCapacity(n) }
+        for c in values.indices where isInMemory(c) { values[c].reserveCapacity(n) }
     }
 
     public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double]) {
         precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
+        if let spill {
+            outputsHashSum! &+= DatasetFingerprint.outputsHash(id: id, status: status, values: row)
+            // A failed write surfaces when the column is read back (``column(_:)``).
+            try? spill.append(row)
+        }
         ids.append(id)
         labels.append(label)
         if let species = label.species {
@@ -79,7 +112,11 @@ public struct MeasurementTable: Sendable {
         }
         splits.append(split)
         statuses.append(status)
-        for c in row.indices { values[c].append(row[c]) }
+        if let spill {
+            for c in row.indices where !spill.holds(c) { values[c].append(row[c]) }
+        } else {
+            for c in row.indices { values[c].append(row[c]) }
+        }
         if !subjects.isEmpty { subjects.append("") }
     }
 
@@ -99,8 +136,9 @@ public struct MeasurementTable: Sendable {
 
     public func columnIndex(of name: String) -> Int? { columnIndex[name] }
 
+    /// The column's values (read back from disk when spilled); nil for an unknown name.
     public func column(named name: String) -> [Double]? {
-        columnIndex[name].map { values[$0] }
+        columnIndex[name].flatMap { try? column($0) }
     }
 
     /// Value of output `column` for sample `i`, NaN when the output was not measured in this run.

@@ -18,18 +18,46 @@ import PadReport
 public struct MergeRunner: Sendable {
     public init() {}
 
-    public struct Outcome: Sendable {
-        public var folder: String
-        public var archivePath: String
-        public var results: [ProfileResult]
-        public var table: MeasurementTable
+    public typealias Outcome = RunOutcome
+
+    /// The shards as read from their archives: manifests, `samples.csv` bytes, profile texts.
+    struct Shards {
+        var paths: [String]
+        var manifests: [RunManifest] = []
+        var samplesFiles: [[UInt8]] = []
+        var profileTexts: [String: String] = [:]
     }
 
     public func merge(_ paths: [String], outputFolder: String, commandLine: [String] = []) throws -> Outcome {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
-        var manifests: [RunManifest] = []
-        var samplesFiles: [[UInt8]] = []
-        var profileTexts: [String: String] = [:]
+        let shards = try Self.read(paths)
+        try Self.checkComplete(shards)
+        let merged = try Self.mergedTable(shards)
+        let csvs = try zip(paths, shards.samplesFiles).map { try CSVTable(bytes: $1, path: $0 + ":samples.csv") }
+        let timing = Self.timing(shards, csvs: csvs)
+
+        // Decide again, exactly as one run would.
+        // The stored profiles, checked against the stored outputs (an external program's or an
+        // import's names are valid here because the shards measured them).
+        let first = shards.manifests[0]
+        let parsed = try first.profiles.map { name in
+            try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
+        }
+        let profiles = try ProfileCheck.check(parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
+        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        try Self.writeSamples(csvs, order: merged.ids, to: outputFolder + "/samples.csv")
+        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
+        let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
+        try decisions.close()
+        let manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
+        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: merged, results: results, timing: timing,
+                                                                      profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
+    }
+
+    /// Reads each archive: a verified bench run, with profiles equal to other shards' of the same name.
+    static func read(_ paths: [String]) throws -> Shards {
+        var shards = Shards(paths: paths)
         for path in paths {
             let archive = try ResultArchiveReader(path: path)
             guard archive.contains("manifest.json"), archive.contains("samples.csv") else {
@@ -38,29 +66,37 @@ public struct MergeRunner: Sendable {
             _ = try StoredRun(path: path).verifiedSamples()
             let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
             guard manifest.kind == "bench" else { throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards") }
-            manifests.append(manifest)
-            samplesFiles.append(try archive.entry(named: "samples.csv"))
+            shards.manifests.append(manifest)
+            shards.samplesFiles.append(try archive.entry(named: "samples.csv"))
             for name in manifest.profiles {
                 let text = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
-                if let seen = profileTexts[name], seen != text { throw EvaluationError("\(path): profile \(name) differs from another shard's") }
-                profileTexts[name] = text
+                if let seen = shards.profileTexts[name], seen != text {
+                    throw EvaluationError("\(path): profile \(name) differs from another shard's")
+                }
+                shards.profileTexts[name] = text
             }
         }
-        let first = manifests[0]
-        // Shards must be complete and compatible.
-        let shards = manifests.map(\.dataset.shard)
-        let counts = Set(shards.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
-        if shards.contains("") {
-            if paths.count > 1 { throw EvaluationError("an archive without --shard cannot be merged with others") }
+        return shards
+    }
+
+    /// Shards must be complete (1/n ... n/n exactly once) and compatible with the first.
+    static func checkComplete(_ shards: Shards) throws {
+        let manifests = shards.manifests, first = manifests[0]
+        let names = manifests.map(\.dataset.shard)
+        let counts = Set(names.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
+        if names.contains("") {
+            if shards.paths.count > 1 { throw EvaluationError("an archive without --shard cannot be merged with others") }
         } else {
-            guard counts.count == 1, let n = counts.first, Set(shards).count == shards.count, shards.count == n else {
-                throw EvaluationError("shards \(shards.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once")
+            guard counts.count == 1, let n = counts.first, Set(names).count == names.count, names.count == n else {
+                throw EvaluationError("shards \(names.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once")
             }
         }
-        for (path, m) in zip(paths, manifests).dropFirst() {
+        func estimators(_ m: RunManifest) -> [[String]] {
+            m.estimators.map { [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] }
+        }
+        for (path, m) in zip(shards.paths, manifests).dropFirst() {
             guard m.profiles == first.profiles else { throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)") }
-            guard m.estimators.map({ [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] })
-                == first.estimators.map({ [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] }) else {
+            guard estimators(m) == estimators(first) else {
                 throw EvaluationError("\(path): estimators (names, versions or parameters) differ from the first shard's")
             }
             guard m.conventions == first.conventions else { throw EvaluationError("\(path): conventions differ from the first shard's") }
@@ -68,10 +104,13 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError("\(path): a shard of another dataset (whole-dataset fingerprint \(m.dataset.wholeDatasetFingerprint ?? "none") vs \(first.dataset.wholeDatasetFingerprint ?? "none"))")
             }
         }
-        // Concatenate the measurements, in id order.
-        var tables = try zip(paths, samplesFiles).map { try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv") }
+    }
+
+    /// The shards' measurements concatenated in id order; a sample in two shards is an error.
+    static func mergedTable(_ shards: Shards) throws -> MeasurementTable {
+        let tables = try zip(shards.paths, shards.samplesFiles).map { try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv") }
         let columns = tables[0].columns
-        for (path, table) in zip(paths, tables) where table.columns != columns {
+        for (path, table) in zip(shards.paths, tables) where table.columns != columns {
             throw EvaluationError("\(path): output columns differ from the first shard's")
         }
         var rows: [(table: Int, row: Int)] = []
@@ -84,16 +123,18 @@ public struct MergeRunner: Sendable {
             merged.append(id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
                           values: table.values.map { $0[i] }, subject: table.subject(i))
         }
-        tables.removeAll()
         for k in 1..<max(1, merged.count) where merged.ids[k] == merged.ids[k - 1] {
             throw EvaluationError("sample \(merged.ids[k]) appears in two shards")
         }
+        return merged
+    }
 
-        // Timing from every sample's stored nanoseconds; throughput over the slowest shard's wall time.
-        var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = []
-        let csvs = try zip(paths, samplesFiles).map { try CSVTable(bytes: $1, path: $0 + ":samples.csv") }
+    /// Timing from every sample's stored nanoseconds; throughput over the slowest shard's wall time.
+    static func timing(_ shards: Shards, csvs: [CSVTable]) -> [TimingStep] {
+        let manifests = shards.manifests
         let wall = manifests.map(\.times.wallSeconds).max() ?? 0
-        let steps = ["decode"] + first.estimators.map(\.name)
+        let steps = ["decode"] + manifests[0].estimators.map(\.name)
+        var timing: [TimingStep] = []
         var total = TimingHistogram()
         var perSample: [String: UInt64] = [:]
         for step in steps {
@@ -112,32 +153,32 @@ public struct MergeRunner: Sendable {
         }
         for ns in perSample.values { total.record(nanoseconds: ns) }
         timing.append(("sample_total", total.summary(wallSeconds: wall), 0))
+        return timing
+    }
 
-        // Decide again, exactly as one run would.
-        // The stored profiles, checked against the stored outputs (an external program's or an
-        // import's names are valid here because the shards measured them).
-        let parsed = try first.profiles.map { name in try ProfileLoader().load(yaml: profileTexts[name]!, file: "profiles/\(name).yaml") }
-        let profiles = try ProfileCheck.check(parsed, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: false)
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
-        let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
+    /// The shards' `samples.csv` rows, unchanged, in the merged order.
+    static func writeSamples(_ csvs: [CSVTable], order ids: [String], to path: String) throws {
+        let samplesCSV = try CSVWriter(path: path)
         try samplesCSV.writeRow(csvs[0].header)
         var byID: [String: [String]] = [:]
         for csv in csvs { let id = csv.column("id") ?? 0; for record in csv.records { byID[record.fields[id]] = record.fields } }
-        for id in merged.ids { try samplesCSV.writeRow(byID[id]!) }
+        for id in ids { try samplesCSV.writeRow(byID[id]!) }
         try samplesCSV.close()
-        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
-        try decisions.close()
-        var manifest = first
+    }
+
+    /// The first shard's manifest as one run over the whole dataset.
+    static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) -> RunManifest {
+        let manifests = shards.manifests
+        var manifest = manifests[0]
         manifest.kind = "bench"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.dataset.shard = ""
         manifest.dataset.samples = merged.count
         manifest.dataset.fingerprint = DatasetFingerprint.combine(manifests.map(\.dataset.fingerprint)) ?? "unknown"
-        manifest.times = .init(started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "", wallSeconds: wall)
-        manifest.counts = ["samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount, "shards": paths.count]
-        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: merged, results: results, timing: timing, profiles: profiles,
-                                                                      streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
+        manifest.times = .init(started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "",
+                               wallSeconds: manifests.map(\.times.wallSeconds).max() ?? 0)
+        manifest.counts = ["samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount,
+                           "shards": shards.paths.count]
+        return manifest
     }
 }

@@ -56,15 +56,16 @@ public struct ProfileEvaluator: Sendable {
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
         var notes: [String] = []
-        let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, notes: &notes)
+        let curves = CurveCache()
+        let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
         try writeDecisions(profile, compiled, notCalibrated: calibration.failure, to: decisions)
 
-        var reported = score(profile, compiled, split: reportSplit)
+        var reported = score(profile, compiled, split: reportSplit, curves: curves)
         var calibrationSet: ProfileResult.SetResult?
         let calibrationSplits = Set(profile.calibratedGates.map { profile.gates[$0].calibration!.calibrationSplit })
         if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit, table.splits.contains(split) {
-            calibrationSet = score(profile, compiled, split: split)
+            calibrationSet = score(profile, compiled, split: split, curves: curves)
         }
         if let failure = calibration.failure {
             reported.headline = nil
@@ -94,7 +95,8 @@ public struct ProfileEvaluator: Sendable {
 
     /// Chooses each calibrated gate's threshold on its calibration split. The gate's output alone
     /// is swept; a processed sample whose output is not assessable is rejected at every threshold.
-    func calibrate(_ profile: Profile, columns: [String], reportSplit: Split?, notes: inout [String]) -> CalibrationOutcome {
+    func calibrate(_ profile: Profile, columns: [String], reportSplit: Split?, curves: CurveCache = CurveCache(),
+                   notes: inout [String]) -> CalibrationOutcome {
         var outcome = CalibrationOutcome()
         let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for g in profile.calibratedGates {
@@ -105,14 +107,7 @@ public struct ProfileEvaluator: Sendable {
             // The calibration split, or (score files without one) the reported set itself.
             let onReported = choosesOnReportedSetWithoutCalibrationSplit && !table.splits.contains(calibration.calibrationSplit)
             let chosenSplit: Split? = onReported ? reportSplit : calibration.calibrationSplit
-            var set = ScoreSet(speciesNames: table.speciesNames)
-            let gateValues = table.values[column], species = table.speciesIndex
-            for i in 0..<table.count where chosenSplit == nil || table.splits[i] == chosenSplit {
-                let value = gateValues[i]
-                if !table.statuses[i].isOK { set.append(score: .nan, speciesIndex: species[i]) }
-                else if value.isNaN { set.appendRejectedAtEveryThreshold(speciesIndex: species[i]) }
-                else { set.append(score: value, speciesIndex: species[i]) }
-            }
+            let set = calibrationSet(column: column, split: chosenSplit)
             let splitName = chosenSplit?.rawValue ?? "all"
             let where_ = "gate on \(gate.output) (line \(gate.line) of the profile)"
             let criterion: ThresholdCriterion
@@ -123,7 +118,7 @@ public struct ProfileEvaluator: Sendable {
             case .minHTER: criterion = .minHTER
             }
             do {
-                let curve = try ErrorCurve(set)
+                let curve = try curves.curve(for: set)
                 let choice = try criterion.choose(on: curve)
                 let point = OperatingPoint(curve: curve, threshold: choice.threshold)
                 outcome.thresholds[g] = choice.threshold
@@ -142,6 +137,20 @@ public struct ProfileEvaluator: Sendable {
                 : "calibrated \(calibration.target.text) on \(splitName)"
         }
         return outcome
+    }
+
+    /// The gate's output on the split: a failed sample is a failure (NaN), a processed sample
+    /// whose output is not assessable is rejected at every threshold.
+    func calibrationSet(column: Int, split: Split?) -> ScoreSet {
+        var set = ScoreSet(speciesNames: table.speciesNames)
+        let gateValues = table.values[column], species = table.speciesIndex
+        for i in 0..<table.count where split == nil || table.splits[i] == split {
+            let value = gateValues[i]
+            if !table.statuses[i].isOK { set.append(score: .nan, speciesIndex: species[i]) }
+            else if value.isNaN { set.appendRejectedAtEveryThreshold(speciesIndex: species[i]) }
+            else { set.append(score: value, speciesIndex: species[i]) }
+        }
+        return set
     }
 
     /// A target below 1/n cannot be resolved by n samples: with 10 attacks of a species, APCER
@@ -223,69 +232,116 @@ public struct ProfileEvaluator: Sendable {
 
     // MARK: scoring one split
 
-    /// Rejections counted by species index (-1 bona fide) and first failing gate: integer keys,
-    /// the code and message are looked up once per key.
-    struct ReasonKey: Hashable { var species: Int32; var gate: Int; var valueWasNaN: Bool }
+    /// What one pass over a split counts: the decision counts the headline is computed from,
+    /// the swept score's set, and rejections by species and first failing gate.
+    struct SplitTally {
+        var decisions: OperatingPoint.Counts
+        var scores: ScoreSet
+        /// Rejections, flattened: `(species + 1) * gates * 2 + gate * 2 + (valueWasNaN ? 1 : 0)`.
+        var rejections: [Int]
+        var gateCount: Int
+        var failed = 0
 
-    /// Rates of a profile on one split (`nil` = all samples).
-    func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?) -> ProfileResult.SetResult {
-        var decisionSet = ScoreSet(speciesNames: table.speciesNames), scoreSet = ScoreSet(speciesNames: table.speciesNames)
-        var reasons: [ReasonKey: Int] = [:]
-        var groupCounts: [Int32: Int] = [:]
-        var bonaFide = 0, attacks = 0, failed = 0
-        let values = table.values, speciesIndex = table.speciesIndex
-        for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let species = speciesIndex[i]
-            if species < 0 { bonaFide += 1 } else { attacks += 1 }
-            guard table.statuses[i].isOK else {
-                failed += 1
-                decisionSet.append(score: .nan, speciesIndex: species)
-                scoreSet.append(score: .nan, speciesIndex: species)
-                continue
+        init(speciesNames: [String], gateCount: Int) {
+            decisions = OperatingPoint.Counts(speciesNames: speciesNames)
+            scores = ScoreSet(speciesNames: speciesNames)
+            self.gateCount = gateCount
+            rejections = [Int](repeating: 0, count: (speciesNames.count + 1) * max(1, gateCount) * 2)
+        }
+
+        var bonaFideCount: Int { decisions.bonaFide + decisions.bonaFideFailed }
+        var attackCount: Int { decisions.attacks.reduce(0, +) + decisions.attacksFailed.reduce(0, +) }
+
+        mutating func countFailure(species: Int32) {
+            failed += 1
+            if species < 0 { decisions.bonaFideFailed += 1 } else { decisions.attacksFailed[Int(species)] += 1 }
+            scores.append(score: .nan, speciesIndex: species)
+        }
+
+        mutating func count(_ decision: Decision, species: Int32) {
+            if species < 0 {
+                decisions.bonaFide += 1
+                if !decision.isAccepted { decisions.bonaFideRejected += 1 }
+            } else {
+                decisions.attacks[Int(species)] += 1
+                if decision.isAccepted { decisions.attacksAccepted[Int(species)] += 1 }
             }
-            let decision = compiled.decide { values[$0][i] }
-            decisionSet.append(score: decision.isAccepted ? 1 : 0, speciesIndex: species)
-            if compiled.scoreColumn != nil {
-                if let score = compiled.sweptScore({ values[$0][i] }) { scoreSet.append(score: score, speciesIndex: species) }
-                else { scoreSet.appendRejectedAtEveryThreshold(speciesIndex: species) }
-            }
-            groupCounts[species, default: 0] += 1
             if !decision.isAccepted {
-                reasons[ReasonKey(species: species, gate: decision.failedGate, valueWasNaN: decision.valueWasNaN), default: 0] += 1
+                rejections[(Int(species) + 1) * gateCount * 2 + decision.failedGate * 2 + (decision.valueWasNaN ? 1 : 0)] += 1
             }
         }
+    }
+
+    /// Rates of a profile on one split (`nil` = all samples). `curves` holds the curves already
+    /// built for this profile (calibration), reused when the swept score's set is the same.
+    func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?, curves: CurveCache? = nil) -> ProfileResult.SetResult {
+        let tally = self.tally(compiled, gateCount: profile.gates.count, split: split)
         var headline: OperatingPoint?, headlineError: String?
-        do { headline = OperatingPoint(curve: try ErrorCurve(decisionSet), threshold: 1) } catch { headlineError = "\(error)" }
-        if headline != nil && bonaFide == 0 { headlineError = "no bona fide samples: BPCER is undefined" }
-        if headline != nil && attacks == 0 { headlineError = "no attack samples: APCER is undefined" }
+        if tally.decisions.processed == 0 { headlineError = "\(MetricsError.noScores)" } else {
+            headline = OperatingPoint(threshold: 1, counts: tally.decisions)
+        }
+        if headline != nil && tally.bonaFideCount == 0 { headlineError = "no bona fide samples: BPCER is undefined" }
+        if headline != nil && tally.attackCount == 0 { headlineError = "no attack samples: APCER is undefined" }
         var scoreMetrics: ProfileResult.ScoreMetrics?, scoreError: String?
         if let score = profile.score {
             if compiled.scoreColumn == nil {
                 scoreError = "score \(score) was not measured in this run"
             } else {
-                do { scoreMetrics = try Self.scoreMetrics(score, scoreSet) } catch { scoreError = "\(score): \(error)" }
+                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves) } catch { scoreError = "\(score): \(error)" }
             }
         }
-        var merged: [String: (label: String, species: String, code: String, message: String, count: Int, group: Int32)] = [:]
-        for (key, count) in reasons {
-            let gate = profile.gates[key.gate]
-            let code = Self.code(of: gate, decision: Decision(failedGate: key.gate, valueWasNaN: key.valueWasNaN))
-            let species = key.species < 0 ? "" : table.speciesNames[Int(key.species)]
-            // Two gates may share a code: one reason per (class, species, code).
-            merged["\(key.species)|\(code)", default: (key.species < 0 ? "bonafide" : "attack", species, code, gate.message, 0, key.species)].count += count
-        }
-        let rejectReasons = merged.values.map { r in
-            ProfileResult.RejectReason(label: r.label, species: r.species, code: r.code, message: r.message, count: r.count,
-                                       fraction: Double(r.count) / Double(groupCounts[r.group] ?? 1))
-        }.sorted { ($0.label, $0.species, -$0.count, $0.code) < ($1.label, $1.species, -$1.count, $1.code) }
         return ProfileResult.SetResult(split: split?.rawValue ?? "all", headline: headline, headlineError: headlineError,
-                                       scoreMetrics: scoreMetrics, scoreError: scoreError, rejectReasons: rejectReasons,
-                                       bonaFideCount: bonaFide, attackCount: attacks, failedCount: failed)
+                                       scoreMetrics: scoreMetrics, scoreError: scoreError,
+                                       rejectReasons: rejectReasons(profile, tally),
+                                       bonaFideCount: tally.bonaFideCount, attackCount: tally.attackCount, failedCount: tally.failed)
+    }
+
+    /// One pass over the split's samples: decide each, count, and collect the swept score.
+    func tally(_ compiled: CompiledProfile, gateCount: Int, split: Split?) -> SplitTally {
+        var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
+        let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
+        for i in 0..<table.count where split == nil || table.splits[i] == split {
+            let species = speciesIndex[i]
+            guard table.statuses[i].isOK else {
+                tally.countFailure(species: species)
+                continue
+            }
+            tally.count(compiled.decide { values[$0][i] }, species: species)
+            if sweeps {
+                if let score = compiled.sweptScore({ values[$0][i] }) { tally.scores.append(score: score, speciesIndex: species) }
+                else { tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species) }
+            }
+        }
+        return tally
+    }
+
+    /// One reject reason per class, species and code (two gates may share a code: their counts
+    /// add up, the first gate's message is shown).
+    struct ReasonGroup: Hashable { var species: Int32; var code: String }
+
+    func rejectReasons(_ profile: Profile, _ tally: SplitTally) -> [ProfileResult.RejectReason] {
+        var merged: [ReasonGroup: ProfileResult.RejectReason] = [:]
+        for species in Int32(-1)..<Int32(table.speciesNames.count) {
+            let processed = species < 0 ? tally.decisions.bonaFide : tally.decisions.attacks[Int(species)]
+            for gate in profile.gates.indices {
+                for nan in [false, true] {
+                    let count = tally.rejections[(Int(species) + 1) * tally.gateCount * 2 + gate * 2 + (nan ? 1 : 0)]
+                    guard count > 0 else { continue }
+                    let code = Self.code(of: profile.gates[gate], decision: Decision(failedGate: gate, valueWasNaN: nan))
+                    let group = ReasonGroup(species: species, code: code)
+                    merged[group, default: ProfileResult.RejectReason(
+                        label: species < 0 ? "bonafide" : "attack", species: species < 0 ? "" : table.speciesNames[Int(species)],
+                        code: code, message: profile.gates[gate].message, count: 0, fraction: 0)].count += count
+                    merged[group]!.fraction = Double(merged[group]!.count) / Double(max(1, processed))
+                }
+            }
+        }
+        return merged.values.sorted { ($0.label, $0.species, -$0.count, $0.code) < ($1.label, $1.species, -$1.count, $1.code) }
     }
 
     /// Curve, EER, targets and AUC of a swept score (both classes needed).
-    static func scoreMetrics(_ score: String, _ set: ScoreSet) throws -> ProfileResult.ScoreMetrics {
-        let curve = try ErrorCurve(set)
+    static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil) throws -> ProfileResult.ScoreMetrics {
+        let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let eer = try EqualErrorRate(curve)
         let bpcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
@@ -302,6 +358,20 @@ public struct ProfileEvaluator: Sendable {
     static func code(of gate: Gate, decision: Decision) -> String {
         let base = gate.code.isEmpty ? gate.output : gate.code
         return decision.valueWasNaN ? base + " (not assessable)" : base
+    }
+}
+
+/// The curves built while one profile is evaluated, each with its score set: a calibration on
+/// the reported set (score files without a dev split) and the reported swept score sweep the same
+/// set, and a calibration split scored again gives the same set, so each curve is sorted once.
+final class CurveCache {
+    private var entries: [(set: ScoreSet, curve: ErrorCurve)] = []
+
+    func curve(for set: ScoreSet) throws(MetricsError) -> ErrorCurve {
+        if let hit = entries.first(where: { $0.set.isIdentical(to: set) }) { return hit.curve }
+        let curve = try ErrorCurve(set)
+        entries.append((set, curve))
+        return curve
     }
 }
 

@@ -22,11 +22,11 @@ public struct RunFolderWriter: Sendable {
     /// the data and outputs fingerprints of `table`, and each profile's definition hash.
     @discardableResult
     public func write(manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
-                      timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)],
+                      timing: [TimingStep],
                       profiles: [Profile], streamedFiles: [String]) throws -> String {
         var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
-        let outputs = RunStatistics.outputSeparation(table)
+        let outputs = try RunStatistics.outputSeparation(table)
         manifest.dataset.fingerprint = DatasetFingerprint.of(table)
         manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
         manifest.dataset.samples = table.count

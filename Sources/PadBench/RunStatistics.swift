@@ -14,12 +14,13 @@ public enum RunStatistics {
     }
 
     /// `outputs.csv` rows: every output column of the run, each species against bona fide.
-    public static func outputSeparation(_ table: MeasurementTable) -> [OutputSeparation.Row] {
+    /// A spilled column is read back from disk, one at a time.
+    public static func outputSeparation(_ table: MeasurementTable) throws -> [OutputSeparation.Row] {
         let samples = reportedSamples(table)
         let species = samples.map { table.speciesIndex[$0] }
         let speciesNames = table.speciesNames
-        return table.columns.indices.flatMap { c in
-            let column = table.values[c]
+        return try table.columns.indices.flatMap { c in
+            let column = try table.column(c)
             return OutputSeparation.rows(output: table.columns[c], values: samples.map { column[$0] }, species: species,
                                          speciesNames: speciesNames)
         }

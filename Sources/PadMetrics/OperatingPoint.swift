@@ -32,35 +32,71 @@ public struct OperatingPoint: Sendable {
 
     public init(curve: ErrorCurve, threshold: Double) {
         let k = curve.pointIndex(for: threshold)
+        self.init(threshold: threshold, counts: Counts(
+            speciesNames: curve.speciesNames, bonaFide: curve.bonaFideCount, bonaFideRejected: curve.bonaFideRejected[k],
+            attacks: curve.attackCounts, attacksAccepted: curve.speciesNames.indices.map { curve.accepted($0, k) },
+            bonaFideFailed: curve.bonaFideFailed, attacksFailed: curve.attackFailed))
+    }
+
+    /// What an operating point is computed from: processed counts by class and the errors at the
+    /// threshold, plus failures. A profile's accept/reject decisions give these directly, with no
+    /// curve to sort.
+    public struct Counts: Sendable, Equatable {
+        public var speciesNames: [String]
+        public var bonaFide: Int
+        public var bonaFideRejected: Int
+        /// Processed attacks and those accepted, by species (parallel to `speciesNames`).
+        public var attacks: [Int]
+        public var attacksAccepted: [Int]
+        public var bonaFideFailed: Int
+        public var attacksFailed: [Int]
+
+        public init(speciesNames: [String], bonaFide: Int = 0, bonaFideRejected: Int = 0, attacks: [Int]? = nil,
+                    attacksAccepted: [Int]? = nil, bonaFideFailed: Int = 0, attacksFailed: [Int]? = nil) {
+            let zeros = [Int](repeating: 0, count: speciesNames.count)
+            self.speciesNames = speciesNames
+            self.bonaFide = bonaFide
+            self.bonaFideRejected = bonaFideRejected
+            self.attacks = attacks ?? zeros
+            self.attacksAccepted = attacksAccepted ?? zeros
+            self.bonaFideFailed = bonaFideFailed
+            self.attacksFailed = attacksFailed ?? zeros
+        }
+
+        /// Processed samples of both classes.
+        public var processed: Int { bonaFide + attacks.reduce(0, +) }
+    }
+
+    public init(threshold: Double, counts c: Counts) {
         self.threshold = threshold
-        bpcer = Proportion(errors: curve.bonaFideRejected[k], total: curve.bonaFideCount)
-        speciesNames = curve.speciesNames
-        apcer = curve.speciesNames.indices.map { Proportion(errors: curve.accepted($0, k), total: curve.attackCounts[$0]) }
+        bpcer = Proportion(errors: c.bonaFideRejected, total: c.bonaFide)
+        speciesNames = c.speciesNames
+        apcer = c.speciesNames.indices.map { Proportion(errors: c.attacksAccepted[$0], total: c.attacks[$0]) }
         // Max by value, ties broken by species name so that reports are stable.
-        let order = curve.speciesNames.indices.sorted { curve.speciesNames[$0] < curve.speciesNames[$1] }
+        let order = c.speciesNames.indices.sorted { c.speciesNames[$0] < c.speciesNames[$1] }
         var best: Int?
-        for s in order where curve.attackCounts[s] > 0 {
+        for s in order where c.attacks[s] > 0 {
             if best == nil || apcer[s].value > apcer[best!].value { best = s }
         }
         let rates = apcer
         apcerMax = best.map { rates[$0] } ?? Proportion(errors: 0, total: 0)
-        apcerMaxSpecies = best.map { curve.speciesNames[$0] } ?? ""
-        apcerPooled = Proportion(errors: curve.pooledAccepted[k], total: curve.attackCount)
+        apcerMaxSpecies = best.map { c.speciesNames[$0] } ?? ""
+        let attackCount = c.attacks.reduce(0, +)
+        apcerPooled = Proportion(errors: c.attacksAccepted.reduce(0, +), total: attackCount)
         acer = (apcerMax.value + bpcer.value) / 2
-        let allBonaFide = curve.bonaFideCount + curve.bonaFideFailed
-        let failedAttacks = curve.attackFailed.reduce(0, +)
-        bpnrr = Proportion(errors: curve.bonaFideFailed, total: allBonaFide)
-        apnrr = Proportion(errors: failedAttacks, total: curve.attackCount + failedAttacks)
-        bpcerSystem = Proportion(errors: curve.bonaFideRejected[k] + curve.bonaFideFailed, total: allBonaFide)
+        let allBonaFide = c.bonaFide + c.bonaFideFailed
+        let failedAttacks = c.attacksFailed.reduce(0, +)
+        bpnrr = Proportion(errors: c.bonaFideFailed, total: allBonaFide)
+        apnrr = Proportion(errors: failedAttacks, total: attackCount + failedAttacks)
+        bpcerSystem = Proportion(errors: c.bonaFideRejected + c.bonaFideFailed, total: allBonaFide)
         var bestSystem: Int?
-        var systemRates: [Proportion] = []
-        for s in curve.speciesNames.indices {
-            systemRates.append(Proportion(errors: curve.accepted(s, k), total: curve.attackCounts[s] + curve.attackFailed[s]))
+        let systemRates = c.speciesNames.indices.map {
+            Proportion(errors: c.attacksAccepted[$0], total: c.attacks[$0] + c.attacksFailed[$0])
         }
         for s in order where systemRates[s].total > 0 {
             if bestSystem == nil || systemRates[s].value > systemRates[bestSystem!].value { bestSystem = s }
         }
         apcerMaxSystem = bestSystem.map { systemRates[$0] } ?? Proportion(errors: 0, total: 0)
-        apcerMaxSystemSpecies = bestSystem.map { curve.speciesNames[$0] } ?? ""
+        apcerMaxSystemSpecies = bestSystem.map { c.speciesNames[$0] } ?? ""
     }
 }

@@ -80,6 +80,16 @@ public struct ScoreSet: Sendable {
         speciesIndex.append(index)
     }
 
+    /// True when both sets hold the same presentations in the same order, scores compared bit for
+    /// bit (so NaN failures match): the same set gives the same curve.
+    public func isIdentical(to other: ScoreSet) -> Bool {
+        guard count == other.count, speciesNames == other.speciesNames,
+              rejectedAtEveryThresholdBonaFide == other.rejectedAtEveryThresholdBonaFide,
+              rejectedAtEveryThresholdAttacks == other.rejectedAtEveryThresholdAttacks,
+              speciesIndex == other.speciesIndex else { return false }
+        return scores.withUnsafeBytes { a in other.scores.withUnsafeBytes { b in a.elementsEqual(b) } }
+    }
+
     public func isBonaFide(_ i: Int) -> Bool { speciesIndex[i] < 0 }
     public func isFailure(_ i: Int) -> Bool { scores[i].isNaN }
 }

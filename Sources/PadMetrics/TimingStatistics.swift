@@ -45,6 +45,10 @@ public struct TimingHistogram: Sendable {
 }
 
 /// count, mean, p50, p90, p99, max (nanoseconds) and throughput (samples per wall second).
+/// One step of a run's timing table (`decode`, an estimator, `sample_total`): its summary and the
+/// estimator's cold start (0 for steps that have none).
+public typealias TimingStep = (name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)
+
 public struct TimingSummary: Sendable, Equatable, Codable {
     public var count: Int
     public var meanNanoseconds: Double

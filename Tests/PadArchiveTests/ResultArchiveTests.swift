@@ -72,6 +72,41 @@ import Testing
         #expect(table.records.map(\.line) == [2, 3])
     }
 
+    /// The byte formatter writes exactly what `CSVFormat.number` (Swift's `description`) writes:
+    /// hand-picked edge cases (integers up to 1e15, exponents, subnormals, negative zero) and a
+    /// million values of every magnitude from a fixed-seed generator.
+    @Test func appendNumberWritesTheSameBytesAsNumber() {
+        var cases: [Double] = [0, -0.0, 1, -1, 0.1, 1.5, 1e15, -1e15, 999_999_999_999_999, 1e15 + 1, 1e16, 1e-5, 1e-7, 123456.789,
+                               0.30000000000000004, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+                               -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 2.5e-308, 5e-324, 1.7976931348623157e308]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<1_000_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let bits = state
+            let value = Double(bitPattern: bits)
+            cases.append(value.isNaN ? Double(state >> 11) : value)
+            cases.append(Double(Int64(bitPattern: bits) >> 20) / 1000)
+        }
+        var mismatches: [Double] = []
+        var buffer: [UInt8] = []
+        for value in cases {
+            buffer.removeAll(keepingCapacity: true)
+            CSVFormat.appendNumber(value, to: &buffer)
+            if buffer != Array(CSVFormat.number(value).utf8) { mismatches.append(value) }
+        }
+        #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(5))")
+        buffer.removeAll()
+        CSVFormat.appendNumber(UInt64.max, to: &buffer)
+        CSVFormat.appendNumber(UInt64(0), to: &buffer)
+        CSVFormat.appendInteger(Int64.min, to: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == "184467440737095516150-9223372036854775808")
+        buffer.removeAll()
+        CSVFormat.appendNumber(0.1, to: &buffer)
+        CSVFormat.appendNumber(-2.0, to: &buffer)
+        CSVFormat.appendNumber(1e-7, to: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == "0.1-21e-07")
+    }
+
     @Test func malformedLinesNameFileAndLine() throws {
         #expect(throws: ArchiveError.csv(path: "m.csv", line: 3, message: "1 fields, the header has 2")) {
             try CSVTable(bytes: Array("a,b\n1,2\n3\n".utf8), path: "m.csv")

@@ -30,6 +30,37 @@ import Testing
         #expect(point.apcerMaxSystemSpecies == "print")
     }
 
+    /// An operating point from decision counts is the one read off a curve at the same errors
+    /// (the headline of a profile comes from counts, not from a curve of 0/1 scores).
+    @Test func operatingPointFromCountsEqualsTheCurvesPoint() throws {
+        // At t = 0.5: bona fide rejected 1 of 3; print accepted 1 of 2, replay 2 of 3; 1 replay failed.
+        let counts = OperatingPoint.Counts(speciesNames: ["print", "replay"], bonaFide: 3, bonaFideRejected: 1, attacks: [2, 3],
+                                           attacksAccepted: [1, 2], bonaFideFailed: 0, attacksFailed: [0, 1])
+        let fromCounts = OperatingPoint(threshold: 0.5, counts: counts)
+        let fromCurve = OperatingPoint(curve: try ErrorCurve(Self.set()), threshold: 0.5)
+        #expect(fromCounts.bpcer == fromCurve.bpcer && fromCounts.apcer == fromCurve.apcer)
+        #expect(fromCounts.apcerMax == Proportion(errors: 2, total: 3) && fromCounts.apcerMaxSpecies == "replay")
+        #expect(fromCounts.apcerPooled == Proportion(errors: 3, total: 5) && fromCounts.apcerPooled == fromCurve.apcerPooled)
+        #expect(fromCounts.apnrr == Proportion(errors: 1, total: 6) && fromCounts.bpcerSystem == fromCurve.bpcerSystem)
+        #expect(fromCounts.apcerMaxSystem == Proportion(errors: 1, total: 2) && fromCounts.apcerMaxSystemSpecies == "print")
+        #expect(fromCounts.acer == fromCurve.acer)
+        #expect(counts.processed == 8)
+    }
+
+    /// Identical means the same presentations in the same order, NaN failures included.
+    @Test func scoreSetIdentity() {
+        let a = Self.set()
+        var b = Self.set()
+        #expect(a.isIdentical(to: b))
+        b.appendRejectedAtEveryThreshold(species: nil)
+        #expect(!a.isIdentical(to: b))
+        var c = ScoreSet()
+        for s in [0.9, 0.8, 0.4] { c.append(score: s, species: nil) }
+        for s in [0.7, 0.2] { c.append(score: s, species: "print") }
+        for s in [0.5, 0.5, 0.1, 0.3] { c.append(score: s, species: "replay") }
+        #expect(!a.isIdentical(to: c))
+    }
+
     @Test func curveIsExactSteps() throws {
         let curve = try ErrorCurve(Self.set())
         // Distinct processed scores ascending, then the terminal threshold: the shortest decimal

@@ -1,0 +1,43 @@
+"""Writes a manifest dataset of N samples over a few hundred distinct tiny images: every row has
+its own path (a manifest names each file once), a hard link to one of 300 generated PNG/JPEG
+files, 1000 per folder; mixed labels and species, a split column, subjects. For the memory
+benchmark; nothing here is committed.
+Usage: python3 Benchmarks/make_manifest.py N DIR [seed]"""
+import os, sys
+import numpy as np
+from PIL import Image
+
+n = int(sys.argv[1]); root = sys.argv[2]; seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+rng = np.random.default_rng(seed)
+os.makedirs(os.path.join(root, "img"), exist_ok=True)
+distinct = 300
+names = []
+for k in range(distinct):
+    path = f"img/{k:03d}." + ("png" if k % 3 == 0 else "jpg")
+    full = os.path.join(root, path)
+    if not os.path.exists(full):
+        size = 24 + (k % 5) * 8
+        base = rng.integers(20, 235)
+        pixels = np.clip(base + rng.normal(0, 20 + k % 40, (size, size, 3)), 0, 255).astype(np.uint8)
+        Image.fromarray(pixels).save(full, quality=85) if path.endswith("jpg") else Image.fromarray(pixels).save(full)
+    names.append(path)
+species = ["print", "replay", "mask"]
+splits = ["train", "dev", "eval", "eval"]
+with open(os.path.join(root, "manifest.csv"), "w") as f:
+    f.write("path,label,species,split,subject\n")
+    chunk = []
+    for i in range(n):
+        source = names[(i * 7919) % distinct]
+        path = f"d{i // 1000:04d}/{i % 1000:03d}{source[-4:]}"
+        full = os.path.join(root, path)
+        if not os.path.exists(full):
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            os.link(os.path.join(root, source), full)
+        if i % 2 == 0:
+            label, sp = "bonafide", ""
+        else:
+            label, sp = "attack", species[(i // 2) % 3]
+        chunk.append(f"{path},{label},{sp},{splits[i % 4]},s{i % 5000}\n")
+        if len(chunk) == 100000:
+            f.write("".join(chunk)); chunk = []
+    f.write("".join(chunk))
