@@ -26,12 +26,15 @@ let package = Package(
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
         .target(name: "PadText", exclude: ["README.md"]),
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
-        .target(name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
+        .target(
+            name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
-        .target(name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")], exclude: ["README.md"]),
+        .target(
+            name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")],
+            exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
             dependencies: ["PadDataset", "PadText", .product(name: "Yams", package: "Yams")],
@@ -47,14 +50,16 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive", "PadReport",
+                "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
+                "PadReport",
             ],
             exclude: ["README.md"]
         ),
         .executableTarget(
             name: "padbench",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics", "PadProfiles",
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
+                "PadProfiles",
                 "PadReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,7 +69,9 @@ let package = Package(
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
-        .testTarget(name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
@@ -72,7 +79,10 @@ let package = Package(
         .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles", "PadMetrics", "PadArchive"]),
         .testTarget(
             name: "PadBenchTests",
-            dependencies: ["PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics", "PadProfiles", "PadReport"]
+            dependencies: [
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
+                "PadProfiles", "PadReport",
+            ]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).
         .testTarget(name: "CLITests", dependencies: []),
@@ -91,7 +101,9 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
     ]
     for (name, dependencies) in fuzzTargets {
-        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(name)",
-                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: dependencies + ["FuzzSupport"], path: "Fuzz/Targets/\(name)",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
 }

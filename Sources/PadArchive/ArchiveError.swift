@@ -10,12 +10,12 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .io(path, message): return "\(path): \(message)"
-        case let .zstd(path, message): return "\(path): \(message)"
-        case let .tar(path, message): return "\(path): \(message)"
-        case let .csv(path, line, message): return "\(path):\(line): \(message)"
-        case let .missingEntry(path, entry): return "\(path): no entry named \(entry)"
-        case let .limit(path, message): return "\(path): \(message)"
+        case .io(let path, let message): return "\(path): \(message)"
+        case .zstd(let path, let message): return "\(path): \(message)"
+        case .tar(let path, let message): return "\(path): \(message)"
+        case .csv(let path, let line, let message): return "\(path):\(line): \(message)"
+        case .missingEntry(let path, let entry): return "\(path): no entry named \(entry)"
+        case .limit(let path, let message): return "\(path): \(message)"
         }
     }
 }

@@ -30,7 +30,9 @@ public final class FileSink: ByteSink {
     public init(path: String, append: Bool = false) throws {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0o644)
-        if descriptor < 0 { throw ArchiveError.io(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        if descriptor < 0 {
+            throw ArchiveError.io(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+        }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -51,7 +53,9 @@ public final class FileSink: ByteSink {
         guard descriptor >= 0 else { return }
         let status = Glibc.close(descriptor)
         descriptor = -1
-        if status != 0 { throw ArchiveError.io(path: path, message: "close failed: \(String(cString: strerror(errno)))") }
+        if status != 0 {
+            throw ArchiveError.io(path: path, message: "close failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     deinit { if descriptor >= 0 { _ = Glibc.close(descriptor) } }

@@ -20,12 +20,15 @@ public struct CSVTable: Sendable {
     public init(bytes: [UInt8], path: String, requireRectangular: Bool = true) throws {
         self.path = path
         var parsed = try CSVTable.parse(bytes, path: path)
-        guard !parsed.isEmpty else { throw ArchiveError.csv(path: path, line: 1, message: "empty file, expected a header") }
+        guard !parsed.isEmpty else {
+            throw ArchiveError.csv(path: path, line: 1, message: "empty file, expected a header")
+        }
         header = parsed.removeFirst().fields
         if requireRectangular {
             for record in parsed where record.fields.count != header.count {
-                throw ArchiveError.csv(path: path, line: record.line,
-                                       message: "\(record.fields.count) fields, the header has \(header.count)")
+                throw ArchiveError.csv(
+                    path: path, line: record.line,
+                    message: "\(record.fields.count) fields, the header has \(header.count)")
             }
         }
         records = parsed

@@ -111,7 +111,11 @@ public enum CSVFormat {
 
     @inlinable
     public static func appendNumber(_ value: UInt64, to buffer: inout [UInt8]) {
-        if value <= UInt64(Int64.max) { appendInteger(Int64(value), to: &buffer) } else { buffer.append(contentsOf: String(value).utf8) }
+        if value <= UInt64(Int64.max) {
+            appendInteger(Int64(value), to: &buffer)
+        } else {
+            buffer.append(contentsOf: String(value).utf8)
+        }
     }
 
     public static func number(_ value: Int) -> String { String(value) }
@@ -129,7 +133,8 @@ public enum CSVFormat {
     }
 
     /// Appends numbers as one CSV row (after an optional CSV-safe prefix field) to a byte buffer.
-    public static func appendNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]) {
+    public static func appendNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8])
+    {
         if !prefix.isEmpty {
             appendField(prefix, to: &buffer)
             buffer.append(UInt8(ascii: ","))
@@ -142,7 +147,9 @@ public enum CSVFormat {
     }
 
     /// A row of an already CSV-encoded prefix (one or more fields) and numbers.
-    public static func appendRawPrefixNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]) {
+    public static func appendRawPrefixNumberRow(
+        prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]
+    ) {
         buffer.append(contentsOf: prefix.utf8)
         for value in values {
             buffer.append(UInt8(ascii: ","))
@@ -153,7 +160,8 @@ public enum CSVFormat {
 
     public static func appendField(_ field: String, to buffer: inout [UInt8]) {
         var needsQuotes = false
-        for byte in field.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        for byte in field.utf8
+        where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
             needsQuotes = true
             break
         }
@@ -169,4 +177,3 @@ public enum CSVFormat {
         buffer.append(UInt8(ascii: "\""))
     }
 }
-

@@ -12,7 +12,9 @@ public final class FileSource {
     public init(path: String) throws {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 { throw ArchiveError.io(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        if descriptor < 0 {
+            throw ArchiveError.io(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
     }
 
     deinit { if descriptor >= 0 { _ = close(descriptor) } }

@@ -19,7 +19,9 @@ public final class ResultArchiveWriter {
     private let modified: Int
     private var committed = false
 
-    public init(finalPath: String, level: Int = 6, workers: Int = 0, modified: Int = Int(Date().timeIntervalSince1970)) throws {
+    public init(finalPath: String, level: Int = 6, workers: Int = 0, modified: Int = Int(Date().timeIntervalSince1970))
+        throws
+    {
         self.finalPath = finalPath
         self.modified = modified
         file = try FileSink(path: finalPath + ".partial")
@@ -40,7 +42,8 @@ public final class ResultArchiveWriter {
         try zstd.finish()
         try file.close()
         if rename(partialPath, finalPath) != 0 {
-            throw ArchiveError.io(path: finalPath, message: "cannot rename \(partialPath): \(String(cString: strerror(errno)))")
+            throw ArchiveError.io(
+                path: finalPath, message: "cannot rename \(partialPath): \(String(cString: strerror(errno)))")
         }
         committed = true
     }
@@ -95,7 +98,8 @@ public struct ResultArchiveReader: Sendable {
         self.path = path
         self.limits = limits
         let tar = try Self.open(path, limits)
-        var names: [String] = [], sizes: [String: Int] = [:], positions: [String: Int] = [:], kept: [String: [UInt8]] = [:]
+        var names: [String] = [], sizes: [String: Int] = [:], positions: [String: Int] = [:],
+            kept: [String: [UInt8]] = [:]
         var keptTotal = 0
         while let entry = try tar.next() {
             positions[entry.name] = names.count
@@ -133,7 +137,11 @@ public struct ResultArchiveReader: Sendable {
         if let bytes = kept[name] { return bytes }
         guard let size = sizes[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
         guard size <= limits.memberBytes else {
-            throw ArchiveError.limit(path: path, message: "\(name) is \(size) bytes, above the \(limits.memberBytes)-byte limit for a member read into memory")
+            throw ArchiveError.limit(
+                path: path,
+                message:
+                    "\(name) is \(size) bytes, above the \(limits.memberBytes)-byte limit for a member read into memory"
+            )
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)

@@ -37,8 +37,10 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var outputsFingerprint: String?
         /// For a shard: the whole dataset's fingerprint (so `merge` refuses shards of different data).
         public var wholeDatasetFingerprint: String?
-        public init(name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "",
-                    outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil) {
+        public init(
+            name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "",
+            outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil
+        ) {
             self.name = name
             self.path = path
             self.layout = layout
@@ -72,7 +74,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var outputs: [Output]
         /// One-time set-up (cascade loading, model loading), reported apart from per-sample time.
         public var coldStartNanoseconds: UInt64
-        public init(name: String, version: String, parameters: [String: String], outputs: [Output], coldStartNanoseconds: UInt64) {
+        public init(
+            name: String, version: String, parameters: [String: String], outputs: [Output], coldStartNanoseconds: UInt64
+        ) {
             self.name = name
             self.version = version
             self.parameters = parameters
@@ -97,9 +101,10 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
         public static func current(concurrency: Int) -> Machine {
             let info = ProcessInfo.processInfo
-            return Machine(hostname: info.hostName, operatingSystem: info.operatingSystemVersionString,
-                           processors: info.activeProcessorCount, memoryBytes: info.physicalMemory,
-                           concurrency: concurrency)
+            return Machine(
+                hostname: info.hostName, operatingSystem: info.operatingSystemVersionString,
+                processors: info.activeProcessorCount, memoryBytes: info.physicalMemory,
+                concurrency: concurrency)
         }
     }
 
@@ -130,9 +135,11 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public var profileDefinitions: [String: String]?
     public var profileOptions: [String: String]?
 
-    public init(schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],
-                dataset: Dataset, estimators: [Estimator], profiles: [String], machine: Machine, times: Times,
-                counts: [String: Int]) {
+    public init(
+        schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],
+        dataset: Dataset, estimators: [Estimator], profiles: [String], machine: Machine, times: Times,
+        counts: [String: Int]
+    ) {
         self.schema = schema
         self.kind = kind
         self.tool = tool
@@ -149,13 +156,15 @@ public struct RunManifest: Codable, Sendable, Equatable {
     public func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return Array(try encoder.encode(self)) + [0x0A]
     }
 
     public static func decode(from bytes: [UInt8]) throws -> RunManifest {
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try decoder.decode(RunManifest.self, from: Data(bytes))
     }
 }

@@ -34,16 +34,22 @@ public final class TarReader {
         while true {
             let offset = stream.produced
             try readExactly(&block, what: "tar stream")
-            if block.allSatisfy({ $0 == 0 }) { return nil }  // end-of-archive block
+            if block.allSatisfy({ $0 == 0 }) { return nil } // end-of-archive block
             let (size, type) = try parseHeader(at: offset)
             if stream.produced + size > totalLimit {
-                throw ArchiveError.limit(path: path, message: "tar member at byte \(offset) declares \(size) bytes, beyond the total limit of \(totalLimit) bytes")
+                throw ArchiveError.limit(
+                    path: path,
+                    message:
+                        "tar member at byte \(offset) declares \(size) bytes, beyond the total limit of \(totalLimit) bytes"
+                )
             }
             let nameField = block[0..<100].prefix { $0 != 0 }
             let name = String(decoding: nameField, as: UTF8.self)
             let padding = (512 - size % 512) % 512
             if type == UInt8(ascii: "x") {
-                guard size <= Self.paxLimit else { throw ArchiveError.limit(path: path, message: "pax header of \(size) bytes at byte \(offset)") }
+                guard size <= Self.paxLimit else {
+                    throw ArchiveError.limit(path: path, message: "pax header of \(size) bytes at byte \(offset)")
+                }
                 var record = [UInt8](repeating: 0, count: size)
                 try readExactly(&record, what: "tar entry")
                 try skip(padding)
@@ -63,7 +69,9 @@ public final class TarReader {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while dataLeft > 0 {
             let want = min(dataLeft, chunk.count)
-            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
+            let n = try chunk.withUnsafeMutableBytes {
+                try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]))
+            }
             if n == 0 { throw ArchiveError.tar(path: path, message: "truncated tar entry at byte \(stream.produced)") }
             try chunk.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             dataLeft -= n
@@ -88,7 +96,9 @@ public final class TarReader {
         var filled = 0
         let count = buffer.count
         while filled < count {
-            let n = try buffer.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled..<count])) }
+            let n = try buffer.withUnsafeMutableBytes {
+                try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled..<count]))
+            }
             if n == 0 { throw ArchiveError.tar(path: path, message: "truncated \(what) at byte \(stream.produced)") }
             filled += n
         }
@@ -99,7 +109,9 @@ public final class TarReader {
         var chunk = [UInt8](repeating: 0, count: min(max(left, 1), 1 << 16))
         while left > 0 {
             let want = min(left, chunk.count)
-            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
+            let n = try chunk.withUnsafeMutableBytes {
+                try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]))
+            }
             if n == 0 { throw ArchiveError.tar(path: path, message: "truncated tar entry at byte \(stream.produced)") }
             left -= n
         }

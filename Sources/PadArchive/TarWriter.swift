@@ -53,10 +53,16 @@ public final class TarWriter {
     static func validate(name: String, size: Int, modified: Int) throws {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= maximumNameBytes, !bytes.contains(0) else {
-            throw ArchiveError.tar(path: name, message: "cannot store a member named '\(name.prefix(200))' (empty, NUL byte or over \(maximumNameBytes) bytes)")
+            throw ArchiveError.tar(
+                path: name,
+                message:
+                    "cannot store a member named '\(name.prefix(200))' (empty, NUL byte or over \(maximumNameBytes) bytes)"
+            )
         }
         guard size >= 0, size <= maximumMemberSize else {
-            throw ArchiveError.limit(path: name, message: "member of \(size) bytes does not fit a tar size field (at most \(maximumMemberSize) bytes)")
+            throw ArchiveError.limit(
+                path: name,
+                message: "member of \(size) bytes does not fit a tar size field (at most \(maximumMemberSize) bytes)")
         }
         guard modified <= (1 << 33) - 1 else {
             throw ArchiveError.tar(path: name, message: "modification time \(modified) does not fit a tar header")
@@ -70,14 +76,19 @@ public final class TarWriter {
             // pax extended header: records "<len> path=<name>\n", where len counts itself.
             let body = " path=" + name + "\n"
             var length = body.utf8.count + 1
-            while String(length).utf8.count + body.utf8.count != length { length = String(length).utf8.count + body.utf8.count }
+            while String(length).utf8.count + body.utf8.count != length {
+                length = String(length).utf8.count + body.utf8.count
+            }
             let record = Array((String(length) + body).utf8)
-            try sink.write(Self.header(name: Array("PaxHeaders/\(name.suffix(80))".utf8.prefix(100)), size: record.count,
-                                       modified: modified, type: UInt8(ascii: "x")))
+            try sink.write(
+                Self.header(
+                    name: Array("PaxHeaders/\(name.suffix(80))".utf8.prefix(100)), size: record.count,
+                    modified: modified, type: UInt8(ascii: "x")))
             try sink.write(record)
             try pad(record.count)
         }
-        try sink.write(Self.header(name: Array(nameBytes.prefix(100)), size: size, modified: modified, type: UInt8(ascii: "0")))
+        try sink.write(
+            Self.header(name: Array(nameBytes.prefix(100)), size: size, modified: modified, type: UInt8(ascii: "0")))
     }
 
     static func header(name: [UInt8], size: Int, modified: Int, type: UInt8) -> [UInt8] {
@@ -88,12 +99,12 @@ public final class TarWriter {
             return Array((String(repeating: "0", count: max(0, width - 1 - digits.count)) + digits).utf8) + [0]
         }
         put(name, at: 0)
-        put(octal(0o644, width: 8), at: 100)       // mode
-        put(octal(0, width: 8), at: 108)           // uid
-        put(octal(0, width: 8), at: 116)           // gid
-        put(octal(size, width: 12), at: 124)       // size (up to 8 GiB in 11 octal digits)
+        put(octal(0o644, width: 8), at: 100) // mode
+        put(octal(0, width: 8), at: 108) // uid
+        put(octal(0, width: 8), at: 116) // gid
+        put(octal(size, width: 12), at: 124) // size (up to 8 GiB in 11 octal digits)
         put(octal(max(0, modified), width: 12), at: 136)
-        put([UInt8](repeating: 0x20, count: 8), at: 148)  // checksum field counts as spaces
+        put([UInt8](repeating: 0x20, count: 8), at: 148) // checksum field counts as spaces
         block[156] = type
         put(Array("ustar".utf8) + [0], at: 257)
         put(Array("00".utf8), at: 263)

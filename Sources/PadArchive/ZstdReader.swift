@@ -25,7 +25,9 @@ public final class ZstdStream {
         self.path = path
         self.limit = limit
         source = try FileSource(path: path)
-        guard let context = ZSTD_createDCtx() else { throw ArchiveError.zstd(path: path, message: "cannot create zstd context") }
+        guard let context = ZSTD_createDCtx() else {
+            throw ArchiveError.zstd(path: path, message: "cannot create zstd context")
+        }
         self.context = context
         input = [UInt8](repeating: 0, count: ZSTD_DStreamInSize())
         output = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
@@ -37,7 +39,9 @@ public final class ZstdStream {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if outputStart == outputEnd, try !refill() { return 0 }
         let n = min(buffer.count, outputEnd - outputStart)
-        output.withUnsafeBytes { raw in buffer.baseAddress!.copyMemory(from: raw.baseAddress! + outputStart, byteCount: n) }
+        output.withUnsafeBytes { raw in
+            buffer.baseAddress!.copyMemory(from: raw.baseAddress! + outputStart, byteCount: n)
+        }
         outputStart += n
         return n
     }
@@ -53,12 +57,18 @@ public final class ZstdStream {
             if made > 0 {
                 produced += made
                 if produced > limit {
-                    throw ArchiveError.limit(path: path, message: "decompresses to more than \(limit) bytes (the limit; a damaged archive or a decompression bomb)")
+                    throw ArchiveError.limit(
+                        path: path,
+                        message:
+                            "decompresses to more than \(limit) bytes (the limit; a damaged archive or a decompression bomb)"
+                    )
                 }
                 return true
             }
             if atEnd {
-                if lastCode != 0 { throw ArchiveError.zstd(path: path, message: "truncated zstd stream (frame not complete)") }
+                if lastCode != 0 {
+                    throw ArchiveError.zstd(path: path, message: "truncated zstd stream (frame not complete)")
+                }
                 return false
             }
         }
@@ -97,7 +107,8 @@ public final class ZstdStream {
             }
         }
         if ZSTD_isError(code) != 0 {
-            throw ArchiveError.zstd(path: path, message: "corrupt zstd stream: \(String(cString: ZSTD_getErrorName(code)))")
+            throw ArchiveError.zstd(
+                path: path, message: "corrupt zstd stream: \(String(cString: ZSTD_getErrorName(code)))")
         }
         inputPosition = consumed
         lastCode = code

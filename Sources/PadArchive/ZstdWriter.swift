@@ -20,7 +20,9 @@ public final class ZstdWriter: ByteSink {
     ///   - level: zstd level (1-19; 3 is zstd's default).
     ///   - workers: `ZSTD_c_nbWorkers`; 0 compresses on the calling thread.
     public init(into sink: ByteSink, path: String, level: Int = 6, workers: Int = 0) throws {
-        guard let context = ZSTD_createCCtx() else { throw ArchiveError.zstd(path: path, message: "cannot create zstd context") }
+        guard let context = ZSTD_createCCtx() else {
+            throw ArchiveError.zstd(path: path, message: "cannot create zstd context")
+        }
         self.sink = sink
         self.path = path
         self.context = context
@@ -33,7 +35,9 @@ public final class ZstdWriter: ByteSink {
     deinit { ZSTD_freeCCtx(context) }
 
     private func check(_ code: Int) throws {
-        if ZSTD_isError(code) != 0 { throw ArchiveError.zstd(path: path, message: "zstd: \(String(cString: ZSTD_getErrorName(code)))") }
+        if ZSTD_isError(code) != 0 {
+            throw ArchiveError.zstd(path: path, message: "zstd: \(String(cString: ZSTD_getErrorName(code)))")
+        }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -26,10 +26,12 @@ public struct BenchJob: Sendable {
     /// (otherwise it is left out of the decisions and reported).
     public var strict = false
 
-    public init(dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
-                estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
-                concurrency: Int, maxPixels: Int = 100_000_000, shard: Shard? = nil, showProgress: Bool = false,
-                commandLine: [String] = [], strict: Bool = false) {
+    public init(
+        dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
+        estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
+        concurrency: Int, maxPixels: Int = 100_000_000, shard: Shard? = nil, showProgress: Bool = false,
+        commandLine: [String] = [], strict: Bool = false
+    ) {
         self.dataset = dataset
         self.profiles = profiles
         self.extraEstimators = extraEstimators
@@ -53,7 +55,8 @@ public struct BenchJob: Sendable {
     /// The same for some of the profiles (those sharing an option set); `extras` adds `--estimators`.
     public func estimatorNames(registry: EstimatorRegistry, profiles: [Profile], extras: Bool = true) -> [String] {
         var names: [String] = []
-        for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name) { names.append(name) }
+        for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name)
+        { names.append(name) }
         if extras { for name in extraEstimators where !name.isEmpty && !names.contains(name) { names.append(name) } }
         return names
     }

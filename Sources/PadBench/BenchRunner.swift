@@ -63,27 +63,34 @@ public struct BenchRunner: Sendable {
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
-        let header = ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
+        let header =
+            ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
 
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
         let folder = runFolder.work
         do {
-            try Data(try JSONEncoder().encode(job.commandLine)).write(to: URL(fileURLWithPath: folder + "/command.json"))
+            try Data(try JSONEncoder().encode(job.commandLine)).write(
+                to: URL(fileURLWithPath: folder + "/command.json"))
             var table = try Self.table(columns: measurer.columns, profiles: job.profiles)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
-            let resumed = runFolder.resuming ? try Self.takeOver(folder + "/samples.csv", header: header, samples: samples,
-                                                                 into: &table, timing: &timing) : 0
+            let resumed =
+                runFolder.resuming
+                ? try Self.takeOver(
+                    folder + "/samples.csv", header: header, samples: samples,
+                    into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
-            try await Self.measure(samples, from: resumed, measurer: measurer, job: job, header: header, journal: folder + "/samples.csv",
-                                   into: &table, timing: &timing)
+            try await Self.measure(
+                samples, from: resumed, measurer: measurer, job: job, header: header, journal: folder + "/samples.csv",
+                into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
                 runFolder.suspend()
-                return Outcome(folder: folder, archivePath: "", results: [], table: table, timing: [],
-                               wallSeconds: Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9, interrupted: true,
-                               resumedSamples: resumed)
+                return Outcome(
+                    folder: folder, archivePath: "", results: [], table: table, timing: [],
+                    wallSeconds: Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9, interrupted: true,
+                    resumedSamples: resumed)
             }
 
             // Decide and score.
@@ -92,14 +99,18 @@ public struct BenchRunner: Sendable {
             try decisions.close()
             let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
             let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-            let manifest = Self.manifest(job, samples: samples, measurer: measurer, built: built, table: table, started: started,
-                                         wallSeconds: wallSeconds, resumed: resumed)
-            try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: steps,
-                                                      profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+            let manifest = Self.manifest(
+                job, samples: samples, measurer: measurer, built: built, table: table, started: started,
+                wallSeconds: wallSeconds, resumed: resumed)
+            try RunFolderWriter(folder: folder).write(
+                manifest: manifest, table: table, results: results, timing: steps,
+                profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
             try FileManager.default.removeItem(atPath: folder + "/command.json")
             try runFolder.commit()
-            return Outcome(folder: runFolder.final, archivePath: runFolder.final + "/results.tar.zst", results: results, table: table,
-                           timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
+            return Outcome(
+                folder: runFolder.final, archivePath: runFolder.final + "/results.tar.zst", results: results,
+                table: table,
+                timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
         } catch {
             // A failed write (full disk, read-only target) leaves nothing half-written behind; an
             // interrupted run keeps its partial folder to resume.
@@ -113,7 +124,9 @@ public struct BenchRunner: Sendable {
     /// and, for `outputs.csv`, in a spill file in the temporary folder, removed with the table.
     static func table(columns: [String], profiles: [Profile]) throws -> MeasurementTable {
         let read = Set(profiles.flatMap(\.requiredOutputs))
-        let spill = NSTemporaryDirectory() + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let spill =
+            NSTemporaryDirectory()
+            + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         return try MeasurementTable(columns: columns, spillFolder: spill) { column in
             read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? ""))
         }
@@ -121,8 +134,10 @@ public struct BenchRunner: Sendable {
 
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
     /// (`samples.csv`, flushed twice a second) and into the table and the timing histograms.
-    static func measure(_ samples: [Sample], from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
-                        journal: String, into table: inout MeasurementTable, timing: inout StepTiming) async throws {
+    static func measure(
+        _ samples: [Sample], from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
+        journal: String, into table: inout MeasurementTable, timing: inout StepTiming
+    ) async throws {
         let samplesCSV = try CSVWriter(path: journal, append: first > 0)
         if first == 0 { try samplesCSV.writeRow(header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
@@ -132,8 +147,10 @@ public struct BenchRunner: Sendable {
             .run(Array(samples[first...]), firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
                 try samplesCSV.writeRow(Self.row(sample, outcome))
-                table.append(id: sample.id, label: sample.label, split: sample.split, status: outcome.status, values: outcome.values,
-                             subject: sample.subject)
+                table.append(
+                    id: sample.id, label: sample.label, split: sample.split, status: outcome.status,
+                    values: outcome.values,
+                    subject: sample.subject)
                 timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
                 progress.advance(failed: !outcome.status.isOK)
                 // The journal: rows reach the file at least twice a second, so kill -9 loses
@@ -147,8 +164,11 @@ public struct BenchRunner: Sendable {
 
     /// One `samples.csv` row.
     static func row(_ sample: Sample, _ outcome: SampleOutcome) -> [String] {
-        var row = [sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
-                   outcome.status.code, outcome.status.message]
+        var row = [
+            sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+            sample.subject,
+            outcome.status.code, outcome.status.message,
+        ]
         row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
         for value in outcome.values { row.append(CSVFormat.number(value)) }
         row.append(String(outcome.decodeNanoseconds))
@@ -159,22 +179,33 @@ public struct BenchRunner: Sendable {
     /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last line
     /// is cut off) are taken over when they are the first samples of this dataset in order and
     /// the columns are this run's; the file is truncated to them. Returns how many were taken.
-    static func takeOver(_ path: String, header: [String], samples: [Sample], into table: inout MeasurementTable,
-                         timing: inout StepTiming) throws -> Int {
+    static func takeOver(
+        _ path: String, header: [String], samples: [Sample], into table: inout MeasurementTable,
+        timing: inout StepTiming
+    ) throws -> Int {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        if let lastNewline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((lastNewline + 1)...) } else { bytes = [] }
+        if let lastNewline = bytes.lastIndex(of: 0x0A) {
+            bytes.removeSubrange((lastNewline + 1)...)
+        } else {
+            bytes = []
+        }
         let journal = try CSVTable(bytes: bytes, path: path)
         guard journal.header == header else {
-            throw EvaluationError("\(path): the interrupted run measured other outputs (\(journal.header.count) columns, this run \(header.count)); start over with --force")
+            throw EvaluationError(
+                "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, this run \(header.count)); start over with --force"
+            )
         }
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
         guard taken.count <= samples.count, zip(taken.ids, samples).allSatisfy({ $0 == $1.id }) else {
-            throw EvaluationError("\(path): the interrupted run's samples are not this dataset's first samples in order; start over with --force")
+            throw EvaluationError(
+                "\(path): the interrupted run's samples are not this dataset's first samples in order; start over with --force"
+            )
         }
         let decode = try journal.requireColumn("decode_ns")
         for (i, record) in journal.records.enumerated() {
-            table.append(id: taken.ids[i], label: taken.labels[i], split: taken.splits[i], status: taken.statuses[i],
-                         values: taken.values.map { $0[i] }, subject: taken.subject(i))
+            table.append(
+                id: taken.ids[i], label: taken.labels[i], split: taken.splits[i], status: taken.statuses[i],
+                values: taken.values.map { $0[i] }, subject: taken.subject(i))
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
             timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
         }
@@ -182,11 +213,14 @@ public struct BenchRunner: Sendable {
         return taken.count
     }
 
-    static func timingSteps(_ timing: StepTiming, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
-                            seconds: Double) -> [TimingStep] {
+    static func timingSteps(
+        _ timing: StepTiming, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
+        seconds: Double
+    ) -> [TimingStep] {
         var steps: [TimingStep] = [("decode", timing.decode.summary(wallSeconds: seconds), 0)]
         for k in measurer.estimators.indices {
-            steps.append((measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
+            steps.append(
+                (measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
         }
         steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
         return steps
@@ -197,32 +231,39 @@ public struct BenchRunner: Sendable {
         return UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
     }
 
-    static func manifest(_ job: BenchJob, samples: [Sample], measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
-                         table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int) -> RunManifest {
+    static func manifest(
+        _ job: BenchJob, samples: [Sample], measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
+        table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int
+    ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
         if resumed > 0 { counts["resumed_samples"] = resumed }
         return RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: Conventions.current,
-            dataset: .init(name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
-                           fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
-                           shard: job.shard?.description ?? "",
-                           wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
+            dataset: .init(
+                name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
+                fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
+                shard: job.shard?.description ?? "",
+                wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
             estimators: zip(built, measurer.stepNames).map { b, step in
                 let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
                 return RunManifest.Estimator(
                     name: step, version: b.estimator.version, parameters: b.estimator.parameters,
                     outputs: b.estimator.outputs.map {
-                        .init(name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit, minimum: $0.minimum.isFinite ? $0.minimum : nil,
-                              maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
+                        .init(
+                            name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit,
+                            minimum: $0.minimum.isFinite ? $0.minimum : nil,
+                            maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
                     },
                     coldStartNanoseconds: nanoseconds(b.coldStart))
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
-            times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
-                         wallSeconds: wallSeconds),
+            times: .init(
+                started: ISO8601DateFormatter().string(from: started),
+                finished: ISO8601DateFormatter().string(from: Date()),
+                wallSeconds: wallSeconds),
             counts: counts)
     }
 
@@ -234,13 +275,19 @@ public struct BenchRunner: Sendable {
     /// does not depend on options) and one chain per other option set, each measured once.
     func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
         let options = job.estimatorOptions
-        let registry = options.externalCommands.isEmpty && options.padModelPath == nil ? self.registry : EstimatorCatalog.registry(with: options)
+        let registry =
+            options.externalCommands.isEmpty && options.padModelPath == nil
+            ? self.registry : EstimatorCatalog.registry(with: options)
         let keys = Array(Set(job.profiles.map(\.optionsKey)).filter { !$0.isEmpty }).sorted()
-        var defaultNames = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
+        var defaultNames = job.estimatorNames(
+            registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
         var variants: [(key: String, names: [String])] = []
         for key in keys {
-            let names = job.estimatorNames(registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
-            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) { defaultNames.append(name) }
+            let names = job.estimatorNames(
+                registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
+            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) {
+                defaultNames.append(name)
+            }
             variants.append((key, names.filter(Self.optionDependent.contains)))
         }
         var built = try registry.build(defaultNames, options: options)
@@ -255,4 +302,3 @@ public struct BenchRunner: Sendable {
         return (chains, built)
     }
 }
-

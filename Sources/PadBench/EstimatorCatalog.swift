@@ -7,17 +7,26 @@ public enum EstimatorCatalog {
     /// Every estimator padbench ships, in the order they run when all are selected.
     public static var registry: EstimatorRegistry {
         EstimatorRegistry(entries: [
-            .init(name: "image", summary: "image size after EXIF orientation", declaredOutputs: ImageEstimator.declaredOutputs) { _ in ImageEstimator() },
-            .init(name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)",
-                  declaredOutputs: FaceEstimator.declaredOutputs) { options in
+            .init(
+                name: "image", summary: "image size after EXIF orientation",
+                declaredOutputs: ImageEstimator.declaredOutputs
+            ) { _ in ImageEstimator() },
+            .init(
+                name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)",
+                declaredOutputs: FaceEstimator.declaredOutputs
+            ) { options in
                 try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
             },
-            .init(name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face",
-                  declaredOutputs: EyesEstimator.declaredOutputs) { options in
+            .init(
+                name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face",
+                declaredOutputs: EyesEstimator.declaredOutputs
+            ) { options in
                 try EyesEstimator(cascadeDirectory: options.cascadeDirectory)
             },
-            .init(name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)",
-                  declaredOutputs: QualityEstimator.declaredOutputs) { _ in QualityEstimator() },
+            .init(
+                name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)",
+                declaredOutputs: QualityEstimator.declaredOutputs
+            ) { _ in QualityEstimator() },
         ])
     }
 
@@ -25,14 +34,19 @@ public enum EstimatorCatalog {
     public static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
         var entries = registry.entries
         if let model = options.padModelPath {
-            entries.append(.init(name: "pad", summary: "colour-texture PAD baseline (\(model))", declaredOutputs: PADEstimator.declaredOutputs) { _ in
-                try PADEstimator(modelPath: model)
-            })
+            entries.append(
+                .init(
+                    name: "pad", summary: "colour-texture PAD baseline (\(model))",
+                    declaredOutputs: PADEstimator.declaredOutputs
+                ) { _ in
+                    try PADEstimator(modelPath: model)
+                })
         }
         for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
-            entries.append(.init(name: name, summary: "external program: \(command)") { options in
-                try ExternalEstimator(name: name, command: command, timeout: options.externalTimeout)
-            })
+            entries.append(
+                .init(name: name, summary: "external program: \(command)") { options in
+                    try ExternalEstimator(name: name, command: command, timeout: options.externalTimeout)
+                })
         }
         return EstimatorRegistry(entries: entries)
     }
@@ -61,14 +75,18 @@ public enum EstimatorCatalog {
         for entry in registry.entries {
             let estimator = try entry.factory(options)
             lines.append("\(estimator.name) \(estimator.version): \(entry.summary)")
-            if !estimator.dependencies.isEmpty { lines.append("  needs: \(estimator.dependencies.joined(separator: ", "))") }
+            if !estimator.dependencies.isEmpty {
+                lines.append("  needs: \(estimator.dependencies.joined(separator: ", "))")
+            }
             for (key, value) in estimator.parameters.sorted(by: { $0.key < $1.key }) {
                 lines.append("  parameter \(key) = \(value)")
             }
             for output in estimator.outputs {
                 let range = "[\(format(output.minimum)), \(format(output.maximum))]"
                 let unit = output.unit.isEmpty ? "" : " \(output.unit)"
-                lines.append("  \(estimator.name).\(output.name)  \(range)\(unit)  \(output.direction.rawValue)  \(output.summary)")
+                lines.append(
+                    "  \(estimator.name).\(output.name)  \(range)\(unit)  \(output.direction.rawValue)  \(output.summary)"
+                )
             }
         }
         return lines.joined(separator: "\n")

@@ -26,9 +26,11 @@ public struct EvalRunner: Sendable {
         public var outputFolder: String
         public var commandLine: [String]
 
-        public init(scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
-                    polarity: ScorePolarity = .bonafideHigh, threshold: Double? = nil, criterion: ThresholdCriterion = .eer,
-                    outputFolder: String, commandLine: [String] = []) {
+        public init(
+            scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
+            polarity: ScorePolarity = .bonafideHigh, threshold: Double? = nil, criterion: ThresholdCriterion = .eer,
+            outputFolder: String, commandLine: [String] = []
+        ) {
             self.scoreFiles = scoreFiles
             self.devFiles = devFiles
             self.format = format
@@ -76,7 +78,8 @@ public struct EvalRunner: Sendable {
         let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
         let evaluated = Result {
-            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate([profile], decisions: decisions)
+            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
+                [profile], decisions: decisions)
         }
         try samplesWriter.wait()
         var results = try evaluated.get()
@@ -84,7 +87,9 @@ public struct EvalRunner: Sendable {
         if job.polarity == .attackHigh {
             for k in results.indices {
                 results[k].thresholdSign = -1
-                results[k].notes.append("scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)")
+                results[k].notes.append(
+                    "scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)"
+                )
             }
         }
         let t2 = MonotonicClock.nanoseconds()
@@ -99,20 +104,34 @@ public struct EvalRunner: Sendable {
             kind: "eval",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: conventions,
-            dataset: .init(name: (job.scoreFiles[0] as NSString).lastPathComponent, path: (job.scoreFiles + job.devFiles).joined(separator: ","),
-                           layout: "scores:\(evalScores.format.rawValue)", fingerprint: "", samples: table.count),
-            estimators: [.init(name: "scores", version: "import", parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
-                               outputs: [.init(name: Self.scoreOutput, unit: "", minimum: nil, maximum: nil, direction: "higher-bona-fide")],
-                               coldStartNanoseconds: 0)],
+            dataset: .init(
+                name: (job.scoreFiles[0] as NSString).lastPathComponent,
+                path: (job.scoreFiles + job.devFiles).joined(separator: ","),
+                layout: "scores:\(evalScores.format.rawValue)", fingerprint: "", samples: table.count),
+            estimators: [
+                .init(
+                    name: "scores", version: "import",
+                    parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
+                    outputs: [
+                        .init(
+                            name: Self.scoreOutput, unit: "", minimum: nil, maximum: nil, direction: "higher-bona-fide")
+                    ],
+                    coldStartNanoseconds: 0)
+            ],
             profiles: [profile.name], machine: .current(concurrency: 1),
-            times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
-                         wallSeconds: Date().timeIntervalSince(started)),
+            times: .init(
+                started: ISO8601DateFormatter().string(from: started),
+                finished: ISO8601DateFormatter().string(from: Date()),
+                wallSeconds: Date().timeIntervalSince(started)),
             counts: counts)
-        let archivePath = try RunFolderWriter(folder: folder).write(manifest: manifest, table: table, results: results, timing: [],
-                                                                    profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
+        let archivePath = try RunFolderWriter(folder: folder).write(
+            manifest: manifest, table: table, results: results, timing: [],
+            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
         let t3 = MonotonicClock.nanoseconds()
-        return ScoreOutcome(results: results, folder: folder, archivePath: archivePath, table: table,
-                            parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9, writeSeconds: Double(t3 - t2) / 1e9)
+        return ScoreOutcome(
+            results: results, folder: folder, archivePath: archivePath, table: table,
+            parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9,
+            writeSeconds: Double(t3 - t2) / 1e9)
     }
 
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
@@ -130,7 +149,8 @@ public struct EvalRunner: Sendable {
         try all.checkUniqueIds()
         var labels: [Label] = [], splits: [Split] = [], statuses: [SampleStatus] = [], values: [Double] = []
         let total = eval.set.count + (dev?.set.count ?? 0)
-        labels.reserveCapacity(total); splits.reserveCapacity(total); statuses.reserveCapacity(total); values.reserveCapacity(total)
+        labels.reserveCapacity(total); splits.reserveCapacity(total); statuses.reserveCapacity(total);
+        values.reserveCapacity(total)
         func add(_ scores: ImportedScores, split fixed: Split?) throws {
             let set = scores.set
             let speciesLabels = set.speciesNames.map { Label.attack(species: $0) }
@@ -144,10 +164,13 @@ public struct EvalRunner: Sendable {
                     splits.append(.none)
                 } else {
                     let text = scores.splits[i]
-                    if let known = parsedSplits[text] { splits.append(known) } else {
+                    if let known = parsedSplits[text] {
+                        splits.append(known)
+                    } else {
                         guard let parsed = Split(parsing: text.trimmingCharacters(in: .whitespaces)) else {
-                            throw ScoreFileError(file: scores.files[Int(scores.fileIndex[i])], line: Int(scores.lineNumbers[i]),
-                                                 "split '\(ScoreFileError.quoted(text))' is not train, dev or eval")
+                            throw ScoreFileError(
+                                file: scores.files[Int(scores.fileIndex[i])], line: Int(scores.lineNumbers[i]),
+                                "split '\(ScoreFileError.quoted(text))' is not train, dev or eval")
                         }
                         parsedSplits[text] = parsed
                         splits.append(parsed)
@@ -172,14 +195,17 @@ public struct EvalRunner: Sendable {
             }
             for s in scores.set.speciesIndex { speciesIndex.append(s < 0 ? -1 : mapping[Int(s)]) }
         }
-        return MeasurementTable(columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values],
-                                speciesIndex: speciesIndex, speciesNames: speciesNames)
+        return MeasurementTable(
+            columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values],
+            speciesIndex: speciesIndex, speciesNames: speciesNames)
     }
 
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
     static func scoreProfile(_ job: ScoreJob, files: [String]) -> Profile {
         let description = "Scores of \(files.joined(separator: ", ")): accepted as bona fide when score >= t"
-        var gate = Gate(output: scoreOutput, comparison: .ge, threshold: .nan, code: "SCORE", message: "score below the threshold", line: 7)
+        var gate = Gate(
+            output: scoreOutput, comparison: .ge, threshold: .nan, code: "SCORE", message: "score below the threshold",
+            line: 7)
         var gateYAML: String
         if let t = job.threshold {
             gate.threshold = job.polarity == .attackHigh ? -t : t
@@ -188,8 +214,8 @@ public struct EvalRunner: Sendable {
             let target: Gate.Calibration.Target
             let targetYAML: String
             switch job.criterion {
-            case let .bpcerAtAPCER(x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
-            case let .apcerAtBPCER(x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
+            case .bpcerAtAPCER(let x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
+            case .apcerAtBPCER(let x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
             case .minHTER: target = .minHTER; targetYAML = "criterion: min-hter"
             case .eer, .fixed: target = .eer; targetYAML = "criterion: eer"
             }
@@ -209,8 +235,9 @@ public struct EvalRunner: Sendable {
                 message: score below the threshold
 
             """
-        return Profile(name: scoreProfileName, description: description, source: "padbench eval --scores", score: scoreOutput,
-                       gates: [gate], yaml: yaml, origin: "eval --scores")
+        return Profile(
+            name: scoreProfileName, description: description, source: "padbench eval --scores", score: scoreOutput,
+            gates: [gate], yaml: yaml, origin: "eval --scores")
     }
 
     /// `samples.csv` of a score run, written in blocks (ten million rows take seconds).
@@ -257,9 +284,11 @@ extension EvalRunner {
     /// estimator runs, so it takes seconds whatever the estimators cost.
     /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
-    public func evaluateArchive(_ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
-                                strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-                                requireOutputs: Bool = false) throws -> ArchiveOutcome {
+    public func evaluateArchive(
+        _ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
+        strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
+        requireOutputs: Bool = false
+    ) throws -> ArchiveOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
@@ -271,34 +300,48 @@ extension EvalRunner {
         let samplesBytes = try archive.entry(named: "samples.csv")
         let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")
         // The stored outputs are what profiles may use (checked before anything is written).
-        let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
-        let missing = profiles.flatMap { p in p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" } }
-        if requireOutputs, let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil }) {
-            let shown = table.columns.prefix(8).joined(separator: ", ") + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
-            throw EvaluationError("\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
+        let profiles = try ProfileCheck.check(
+            profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
+        let missing = profiles.flatMap { p in
+            p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" }
+        }
+        if requireOutputs,
+            let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil })
+        {
+            let shown =
+                table.columns.prefix(8).joined(separator: ", ")
+                + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
+            throw EvaluationError(
+                "\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
         }
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try Data(samplesBytes).write(to: URL(fileURLWithPath: outputFolder + "/samples.csv"))
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
-            .evaluate(profiles, decisions: decisions)
+        let results = try ProfileEvaluator(
+            table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
+        )
+        .evaluate(profiles, decisions: decisions)
         try decisions.close()
         var manifest = previous
         manifest.kind = "eval"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.conventions = Conventions.current
         manifest.profiles = profiles.map(\.name)
-        manifest.times = .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
-                               wallSeconds: Date().timeIntervalSince(started))
+        manifest.times = .init(
+            started: ISO8601DateFormatter().string(from: started),
+            finished: ISO8601DateFormatter().string(from: Date()),
+            wallSeconds: Date().timeIntervalSince(started))
         manifest.counts["outputs_missing_for_profiles"] = missing.count
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {
-            try Data(try archive.entry(named: "timing.csv")).write(to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
+            try Data(try archive.entry(named: "timing.csv")).write(
+                to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [],
-                                                                   profiles: profiles, streamedFiles: streamed)
+        let path = try RunFolderWriter(folder: outputFolder).write(
+            manifest: manifest, table: table, results: results, timing: [],
+            profiles: profiles, streamedFiles: streamed)
         return RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table)
     }
 }

@@ -30,8 +30,10 @@ public struct ImportRunner: Sendable {
         public var table: MeasurementTable { run.table }
     }
 
-    public func run(format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
-                    profiles: [Profile], outputFolder: String, commandLine: [String] = [], strict: Bool = false) throws -> Outcome {
+    public func run(
+        format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
+        profiles: [Profile], outputFolder: String, commandLine: [String] = [], strict: Bool = false
+    ) throws -> Outcome {
         let started = Date()
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
         // Index samples by id, file name and stem; remember collisions.
@@ -39,46 +41,65 @@ public struct ImportRunner: Sendable {
         for (i, sample) in dataset.samples.enumerated() {
             let name = (sample.path as NSString).lastPathComponent
             for key in Set([sample.id, name, (name as NSString).deletingPathExtension]) {
-                if let other = index[key], other != i { ambiguous[key, default: [other]].append(i) } else { index[key] = i }
+                if let other = index[key], other != i {
+                    ambiguous[key, default: [other]].append(i)
+                } else {
+                    index[key] = i
+                }
             }
         }
         var byIndex: [Int: VendorRecord] = [:]
         for record in records {
             if let clash = ambiguous[record.key] {
-                throw VendorImportError("\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids")
+                throw VendorImportError(
+                    "\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
+                )
             }
             guard let i = index[record.key] else {
                 throw VendorImportError("\(record.origin): '\(record.key)' matches no sample of \(dataset.root)")
             }
-            if let previous = byIndex[i] { throw VendorImportError("\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))") }
+            if let previous = byIndex[i] {
+                throw VendorImportError(
+                    "\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))")
+            }
             byIndex[i] = record
         }
         var columns = format.outputs
         if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
         // Every output of the import (a long CSV's names are the user's) is what profiles may use.
-        let profiles = try ProfileCheck.check(profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
+        let profiles = try ProfileCheck.check(
+            profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
         var table = MeasurementTable(columns: columns)
         for (i, sample) in dataset.samples.enumerated() {
             let status: SampleStatus
             var row = [Double](repeating: .nan, count: columns.count)
             if let record = byIndex[i] {
-                if let failure = record.failure { status = .failed(code: failure.code, message: "\(failure.message) (\(record.origin))") } else {
+                if let failure = record.failure {
+                    status = .failed(code: failure.code, message: "\(failure.message) (\(record.origin))")
+                } else {
                     status = .ok
                     for (c, name) in columns.enumerated() { row[c] = record.values[name] ?? .nan }
                 }
             } else {
                 status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
             }
-            table.append(id: sample.id, label: sample.label, split: sample.split, status: status, values: row, subject: sample.subject)
+            table.append(
+                id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
+                subject: sample.subject)
         }
 
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
-        try samplesCSV.writeRow(["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
+        try samplesCSV.writeRow(
+            ["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
         for (i, sample) in dataset.samples.enumerated() {
             let status = table.statuses[i]
-            try samplesCSV.writeRow([sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue, sample.subject,
-                                     status.code, status.message] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
+            try samplesCSV.writeRow(
+                [
+                    sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+                    sample.subject,
+                    status.code, status.message,
+                ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
         }
         try samplesCSV.close()
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
@@ -91,17 +112,29 @@ public struct ImportRunner: Sendable {
             kind: "import",
             tool: .init(version: ToolInfo.version, commandLine: commandLine),
             conventions: conventions,
-            dataset: .init(name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
-                           fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
-            estimators: [.init(name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
-                               outputs: columns.map { .init(name: $0, unit: "", minimum: nil, maximum: nil, direction: "") },
-                               coldStartNanoseconds: 0)],
+            dataset: .init(
+                name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
+                fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
+            estimators: [
+                .init(
+                    name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
+                    outputs: columns.map { .init(name: $0, unit: "", minimum: nil, maximum: nil, direction: "") },
+                    coldStartNanoseconds: 0)
+            ],
             profiles: profiles.map(\.name), machine: .current(concurrency: 1),
-            times: .init(started: ISO8601DateFormatter().string(from: started), finished: ISO8601DateFormatter().string(from: Date()),
-                         wallSeconds: Date().timeIntervalSince(started)),
-            counts: ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount, "records": records.count])
-        let path = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
-                                                                   streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(run: RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table), matched: byIndex.count)
+            times: .init(
+                started: ISO8601DateFormatter().string(from: started),
+                finished: ISO8601DateFormatter().string(from: Date()),
+                wallSeconds: Date().timeIntervalSince(started)),
+            counts: [
+                "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
+                "records": records.count,
+            ])
+        let path = try RunFolderWriter(folder: outputFolder).write(
+            manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
+            streamedFiles: ["samples.csv", "decisions.csv"])
+        return Outcome(
+            run: RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table),
+            matched: byIndex.count)
     }
 }

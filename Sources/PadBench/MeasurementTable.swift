@@ -64,9 +64,14 @@ public struct MeasurementTable: Sendable {
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
     /// `speciesNames` (-1 = bona fide) and must agree with `labels`; `subjects` (optional) names
     /// each sample's person.
-    public init(columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus], values: [[Double]],
-                speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil) {
-        precondition(values.count == columns.count && values.allSatisfy { $0.count == ids.count } && speciesIndex.count == ids.count)
+    public init(
+        columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus],
+        values: [[Double]],
+        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil
+    ) {
+        precondition(
+            values.count == columns.count && values.allSatisfy { $0.count == ids.count }
+                && speciesIndex.count == ids.count)
         precondition(subjects == nil || subjects!.count == ids.count)
         self.init(columns: columns)
         self.ids = ids
@@ -101,7 +106,9 @@ public struct MeasurementTable: Sendable {
         ids.append(id)
         labels.append(label)
         if let species = label.species {
-            if let known = speciesLookup[species] { speciesIndex.append(known) } else {
+            if let known = speciesLookup[species] {
+                speciesIndex.append(known)
+            } else {
                 let index = Int32(speciesNames.count)
                 speciesNames.append(species)
                 speciesLookup[species] = index
@@ -122,7 +129,9 @@ public struct MeasurementTable: Sendable {
 
     /// Appends a sample with its subject ("" when unknown). A table gets subjects from its first
     /// row appended this way; mixing both `append`s keeps the arrays aligned.
-    public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double], subject: String) {
+    public mutating func append(
+        id: String, label: Label, split: Split, status: SampleStatus, values row: [Double], subject: String
+    ) {
         if subjects.isEmpty && !ids.isEmpty { subjects = Array(repeating: "", count: ids.count) }
         append(id: id, label: label, split: split, status: status, values: row)
         if subjects.count < ids.count { subjects.append(subject) } else { subjects[ids.count - 1] = subject }

@@ -43,15 +43,17 @@ public struct MergeRunner: Sendable {
         let parsed = try first.profiles.map { name in
             try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
         }
-        let profiles = try ProfileCheck.check(parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
+        let profiles = try ProfileCheck.check(
+            parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
         try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
         try Self.writeSamples(csvs, order: merged.ids, to: outputFolder + "/samples.csv")
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
         let manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
-        let archive = try RunFolderWriter(folder: outputFolder).write(manifest: manifest, table: merged, results: results, timing: timing,
-                                                                      profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        let archive = try RunFolderWriter(folder: outputFolder).write(
+            manifest: manifest, table: merged, results: results, timing: timing,
+            profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
         return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
     }
 
@@ -65,7 +67,9 @@ public struct MergeRunner: Sendable {
             }
             _ = try StoredRun(path: path).verifiedSamples()
             let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
-            guard manifest.kind == "bench" else { throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards") }
+            guard manifest.kind == "bench" else {
+                throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards")
+            }
             shards.manifests.append(manifest)
             shards.samplesFiles.append(try archive.entry(named: "samples.csv"))
             for name in manifest.profiles {
@@ -85,30 +89,43 @@ public struct MergeRunner: Sendable {
         let names = manifests.map(\.dataset.shard)
         let counts = Set(names.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
         if names.contains("") {
-            if shards.paths.count > 1 { throw EvaluationError("an archive without --shard cannot be merged with others") }
+            if shards.paths.count > 1 {
+                throw EvaluationError("an archive without --shard cannot be merged with others")
+            }
         } else {
             guard counts.count == 1, let n = counts.first, Set(names).count == names.count, names.count == n else {
-                throw EvaluationError("shards \(names.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once")
+                throw EvaluationError(
+                    "shards \(names.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once"
+                )
             }
         }
         func estimators(_ m: RunManifest) -> [[String]] {
             m.estimators.map { [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] }
         }
         for (path, m) in zip(shards.paths, manifests).dropFirst() {
-            guard m.profiles == first.profiles else { throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)") }
-            guard estimators(m) == estimators(first) else {
-                throw EvaluationError("\(path): estimators (names, versions or parameters) differ from the first shard's")
+            guard m.profiles == first.profiles else {
+                throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)")
             }
-            guard m.conventions == first.conventions else { throw EvaluationError("\(path): conventions differ from the first shard's") }
+            guard estimators(m) == estimators(first) else {
+                throw EvaluationError(
+                    "\(path): estimators (names, versions or parameters) differ from the first shard's")
+            }
+            guard m.conventions == first.conventions else {
+                throw EvaluationError("\(path): conventions differ from the first shard's")
+            }
             guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
-                throw EvaluationError("\(path): a shard of another dataset (whole-dataset fingerprint \(m.dataset.wholeDatasetFingerprint ?? "none") vs \(first.dataset.wholeDatasetFingerprint ?? "none"))")
+                throw EvaluationError(
+                    "\(path): a shard of another dataset (whole-dataset fingerprint \(m.dataset.wholeDatasetFingerprint ?? "none") vs \(first.dataset.wholeDatasetFingerprint ?? "none"))"
+                )
             }
         }
     }
 
     /// The shards' measurements concatenated in id order; a sample in two shards is an error.
     static func mergedTable(_ shards: Shards) throws -> MeasurementTable {
-        let tables = try zip(shards.paths, shards.samplesFiles).map { try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv") }
+        let tables = try zip(shards.paths, shards.samplesFiles).map {
+            try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv")
+        }
         let columns = tables[0].columns
         for (path, table) in zip(shards.paths, tables) where table.columns != columns {
             throw EvaluationError("\(path): output columns differ from the first shard's")
@@ -120,8 +137,9 @@ public struct MergeRunner: Sendable {
         merged.reserveCapacity(rows.count)
         for (t, i) in rows {
             let table = tables[t]
-            merged.append(id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
-                          values: table.values.map { $0[i] }, subject: table.subject(i))
+            merged.append(
+                id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
+                values: table.values.map { $0[i] }, subject: table.subject(i))
         }
         for k in 1..<max(1, merged.count) where merged.ids[k] == merged.ids[k - 1] {
             throw EvaluationError("sample \(merged.ids[k]) appears in two shards")
@@ -148,7 +166,8 @@ public struct MergeRunner: Sendable {
                     perSample[record.fields[idColumn], default: 0] += ns
                 }
             }
-            let cold = manifests.map { m in m.estimators.first { $0.name == step }?.coldStartNanoseconds ?? 0 }.max() ?? 0
+            let cold =
+                manifests.map { m in m.estimators.first { $0.name == step }?.coldStartNanoseconds ?? 0 }.max() ?? 0
             timing.append((step, histogram.summary(wallSeconds: wall), cold))
         }
         for ns in perSample.values { total.record(nanoseconds: ns) }
@@ -161,7 +180,9 @@ public struct MergeRunner: Sendable {
         let samplesCSV = try CSVWriter(path: path)
         try samplesCSV.writeRow(csvs[0].header)
         var byID: [String: [String]] = [:]
-        for csv in csvs { let id = csv.column("id") ?? 0; for record in csv.records { byID[record.fields[id]] = record.fields } }
+        for csv in csvs {
+            let id = csv.column("id") ?? 0; for record in csv.records { byID[record.fields[id]] = record.fields }
+        }
         for id in ids { try samplesCSV.writeRow(byID[id]!) }
         try samplesCSV.close()
     }
@@ -175,10 +196,13 @@ public struct MergeRunner: Sendable {
         manifest.dataset.shard = ""
         manifest.dataset.samples = merged.count
         manifest.dataset.fingerprint = DatasetFingerprint.combine(manifests.map(\.dataset.fingerprint)) ?? "unknown"
-        manifest.times = .init(started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "",
-                               wallSeconds: manifests.map(\.times.wallSeconds).max() ?? 0)
-        manifest.counts = ["samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount,
-                           "shards": shards.paths.count]
+        manifest.times = .init(
+            started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "",
+            wallSeconds: manifests.map(\.times.wallSeconds).max() ?? 0)
+        manifest.counts = [
+            "samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount,
+            "shards": shards.paths.count,
+        ]
         return manifest
     }
 }

@@ -29,8 +29,10 @@ public struct OrderedMeasurement: Sendable {
     ///   - shouldStop: checked before each new sample is started; once true, no sample starts,
     ///     the ones in flight finish, and those that can be handed over in order are (Ctrl-C).
     ///   - firstIndex: the index the first sample gets in outcomes (a resumed run's offset).
-    public func run(_ samples: [Sample], firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
-                    consume: (SampleOutcome) throws -> Void) async throws {
+    public func run(
+        _ samples: [Sample], firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
+        consume: (SampleOutcome) throws -> Void
+    ) async throws {
         let measurer = self.measurer
         try await withThrowingTaskGroup(of: SampleOutcome.self) { group in
             var nextToStart = 0
@@ -38,7 +40,9 @@ public struct OrderedMeasurement: Sendable {
             var running = 0
             var buffer: [Int: SampleOutcome] = [:]
             func startMore() {
-                while running < concurrency, nextToStart < samples.count, nextToStart < nextToConsume + window, !shouldStop() {
+                while running < concurrency, nextToStart < samples.count, nextToStart < nextToConsume + window,
+                    !shouldStop()
+                {
                     let index = nextToStart
                     let sample = samples[index]
                     group.addTask {

@@ -11,7 +11,9 @@ extension EvalRunner {
     /// ``scoreProfile(_:files:)`` for score files. The output is read higher-bona-fide;
     /// `outputs.csv` tells which direction separates each species.
     public static func outputProfile(_ output: String) -> Profile {
-        var gate = Gate(output: output, comparison: .ge, threshold: .nan, code: "SCORE", message: "\(output) below the threshold", line: 7)
+        var gate = Gate(
+            output: output, comparison: .ge, threshold: .nan, code: "SCORE", message: "\(output) below the threshold",
+            line: 7)
         gate.kind = .calibrated
         gate.calibration = .init(target: .eer, calibrationSplit: .dev, appliedSplit: .eval)
         let yaml = """
@@ -26,7 +28,9 @@ extension EvalRunner {
                 message: \(output) below the threshold
 
             """
-        return Profile(name: outputProfileName, description: "\(output) alone, threshold at the EER", source: "padbench eval --archive --score",
-                       score: output, gates: [gate], yaml: yaml, origin: "eval --score")
+        return Profile(
+            name: outputProfileName, description: "\(output) alone, threshold at the EER",
+            source: "padbench eval --archive --score",
+            score: output, gates: [gate], yaml: yaml, origin: "eval --score")
     }
 }

@@ -16,7 +16,9 @@ import PadProfiles
 /// measure leaves its gate out of the decisions (reported, and an error with `strict`).
 public enum ProfileCheck {
     /// The profiles, each validated (re-parsed from its YAML with the run's catalogue).
-    public static func check(_ profiles: [Profile], runOutputs: [String: OutputDescriptor], strict: Bool) throws -> [Profile] {
+    public static func check(_ profiles: [Profile], runOutputs: [String: OutputDescriptor], strict: Bool) throws
+        -> [Profile]
+    {
         let catalogue = EstimatorCatalog.knownOutputs().merging(runOutputs) { _, run in run }
         let loader = ProfileLoader(catalogue: catalogue)
         var checked: [Profile] = []
@@ -27,7 +29,8 @@ public enum ProfileCheck {
                 let leftOut = profile.leftOutGates(measured: measured)
                 guard !leftOut.isEmpty else { return nil }
                 let gates = leftOut.map { "\(profile.gates[$0].output) (line \(profile.gates[$0].line))" }
-                return "profile \(profile.name) (\(profile.origin)): gates left out, outputs not measured in this run: \(gates.joined(separator: ", "))"
+                return
+                    "profile \(profile.name) (\(profile.origin)): gates left out, outputs not measured in this run: \(gates.joined(separator: ", "))"
             }
             if !lines.isEmpty { throw LeftOutGatesError(lines: lines) }
         }
@@ -42,8 +45,11 @@ public enum ProfileCheck {
         var result: [String: OutputDescriptor] = [:]
         for column in columns where !column.isEmpty {
             let name = column.split(separator: "@", maxSplits: 1).first.map(String.init) ?? column
-            result[name] = known[name] ?? OutputDescriptor(name: name, unit: "", minimum: -.infinity, maximum: .infinity,
-                                                           direction: .none, summary: "declared by the run")
+            result[name] =
+                known[name]
+                ?? OutputDescriptor(
+                    name: name, unit: "", minimum: -.infinity, maximum: .infinity,
+                    direction: .none, summary: "declared by the run")
         }
         return result
     }
@@ -56,13 +62,18 @@ public enum ProfileCheck {
     public static func standalone(_ profile: Profile) throws -> (profile: Profile, fromRun: [String]) {
         let known = EstimatorCatalog.knownOutputs()
         let prefixes = Set(known.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
-        var referenced = profile.gates.filter { !$0.isSkipped }.flatMap { [$0.output] + ($0.approximation.map { [$0.output] } ?? []) }
+        var referenced = profile.gates.filter { !$0.isSkipped }.flatMap {
+            [$0.output] + ($0.approximation.map { [$0.output] } ?? [])
+        }
         if let score = profile.score { referenced.append(score) }
         var catalogue = known, fromRun: [String] = []
         for name in referenced where known[name] == nil && !fromRun.contains(name) {
-            guard let prefix = name.split(separator: ".").first.map(String.init), !prefixes.contains(prefix) else { continue }
+            guard let prefix = name.split(separator: ".").first.map(String.init), !prefixes.contains(prefix) else {
+                continue
+            }
             fromRun.append(name)
-            catalogue[name] = OutputDescriptor(name: name, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
+            catalogue[name] = OutputDescriptor(
+                name: name, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
         }
         return (try ProfileLoader(catalogue: catalogue).validate(profile), fromRun)
     }

@@ -64,7 +64,9 @@ public struct ProfileEvaluator: Sendable {
         var reported = score(profile, compiled, split: reportSplit, curves: curves)
         var calibrationSet: ProfileResult.SetResult?
         let calibrationSplits = Set(profile.calibratedGates.map { profile.gates[$0].calibration!.calibrationSplit })
-        if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit, table.splits.contains(split) {
+        if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit,
+            table.splits.contains(split)
+        {
             calibrationSet = score(profile, compiled, split: split, curves: curves)
         }
         if let failure = calibration.failure {
@@ -74,13 +76,20 @@ public struct ProfileEvaluator: Sendable {
             calibrationSet?.headlineError = reported.headlineError
         }
         let leftOut = compiled.unmeasuredGates.map { profile.gates[$0].output }
-        if !leftOut.isEmpty { notes.append("gates left out, outputs not measured in this run: \(leftOut.joined(separator: ", "))") }
-        let approximated = compiled.approximatedGates.map { "\(profile.gates[$0].output) -> \(profile.gates[$0].approximation!.output)" }
-        if !approximated.isEmpty { notes.append("approximated on padbench outputs: \(approximated.joined(separator: ", "))") }
+        if !leftOut.isEmpty {
+            notes.append("gates left out, outputs not measured in this run: \(leftOut.joined(separator: ", "))")
+        }
+        let approximated = compiled.approximatedGates.map {
+            "\(profile.gates[$0].output) -> \(profile.gates[$0].approximation!.output)"
+        }
+        if !approximated.isEmpty {
+            notes.append("approximated on padbench outputs: \(approximated.joined(separator: ", "))")
+        }
         let skipped = profile.gates.filter(\.isSkipped).map(\.output)
         if !skipped.isEmpty { notes.append("skipped (not measurable by padbench): \(skipped.joined(separator: ", "))") }
-        return ProfileResult(profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
-                             thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut)
+        return ProfileResult(
+            profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
+            thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut)
     }
 
     // MARK: calibration
@@ -95,8 +104,10 @@ public struct ProfileEvaluator: Sendable {
 
     /// Chooses each calibrated gate's threshold on its calibration split. The gate's output alone
     /// is swept; a processed sample whose output is not assessable is rejected at every threshold.
-    func calibrate(_ profile: Profile, columns: [String], reportSplit: Split?, curves: CurveCache = CurveCache(),
-                   notes: inout [String]) -> CalibrationOutcome {
+    func calibrate(
+        _ profile: Profile, columns: [String], reportSplit: Split?, curves: CurveCache = CurveCache(),
+        notes: inout [String]
+    ) -> CalibrationOutcome {
         var outcome = CalibrationOutcome()
         let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         for g in profile.calibratedGates {
@@ -105,15 +116,16 @@ public struct ProfileEvaluator: Sendable {
             // A calibrated gate on an output this run lacks is left out (and listed) by the caller.
             guard let column = index[gate.output] else { continue }
             // The calibration split, or (score files without one) the reported set itself.
-            let onReported = choosesOnReportedSetWithoutCalibrationSplit && !table.splits.contains(calibration.calibrationSplit)
+            let onReported =
+                choosesOnReportedSetWithoutCalibrationSplit && !table.splits.contains(calibration.calibrationSplit)
             let chosenSplit: Split? = onReported ? reportSplit : calibration.calibrationSplit
             let set = calibrationSet(column: column, split: chosenSplit)
             let splitName = chosenSplit?.rawValue ?? "all"
             let where_ = "gate on \(gate.output) (line \(gate.line) of the profile)"
             let criterion: ThresholdCriterion
             switch calibration.target {
-            case let .apcer(x): criterion = .bpcerAtAPCER(x)
-            case let .bpcer(x): criterion = .apcerAtBPCER(x)
+            case .apcer(let x): criterion = .bpcerAtAPCER(x)
+            case .bpcer(let x): criterion = .apcerAtBPCER(x)
             case .eer: criterion = .eer
             case .minHTER: criterion = .minHTER
             }
@@ -122,10 +134,14 @@ public struct ProfileEvaluator: Sendable {
                 let choice = try criterion.choose(on: curve)
                 let point = OperatingPoint(curve: curve, threshold: choice.threshold)
                 outcome.thresholds[g] = choice.threshold
-                outcome.records.append(.init(gate: g, output: gate.output, target: calibration.target.text, split: splitName,
-                                             threshold: choice.threshold, calibrationAPCERMax: point.apcerMax.value,
-                                             calibrationBPCER: point.bpcer.value, targetMet: choice.targetMet))
-                if !choice.targetMet { notes.append("\(where_): target \(calibration.target.text) cannot be met on \(splitName)") }
+                outcome.records.append(
+                    .init(
+                        gate: g, output: gate.output, target: calibration.target.text, split: splitName,
+                        threshold: choice.threshold, calibrationAPCERMax: point.apcerMax.value,
+                        calibrationBPCER: point.bpcer.value, targetMet: choice.targetMet))
+                if !choice.targetMet {
+                    notes.append("\(where_): target \(calibration.target.text) cannot be met on \(splitName)")
+                }
                 if let warning = Self.resolutionWarning(calibration.target, curve: curve, split: splitName) {
                     notes.append("\(where_): \(warning)")
                 }
@@ -133,7 +149,9 @@ public struct ProfileEvaluator: Sendable {
                 outcome.failure = "\(where_): calibration split '\(splitName)' cannot be used: \(error)"
                 notes.append(outcome.failure!)
             }
-            outcome.source = onReported ? "\(splitName) (not calibrated: chosen on the reported set)"
+            outcome.source =
+                onReported
+                ? "\(splitName) (not calibrated: chosen on the reported set)"
                 : "calibrated \(calibration.target.text) on \(splitName)"
         }
         return outcome
@@ -146,9 +164,13 @@ public struct ProfileEvaluator: Sendable {
         let gateValues = table.values[column], species = table.speciesIndex
         for i in 0..<table.count where split == nil || table.splits[i] == split {
             let value = gateValues[i]
-            if !table.statuses[i].isOK { set.append(score: .nan, speciesIndex: species[i]) }
-            else if value.isNaN { set.appendRejectedAtEveryThreshold(speciesIndex: species[i]) }
-            else { set.append(score: value, speciesIndex: species[i]) }
+            if !table.statuses[i].isOK {
+                set.append(score: .nan, speciesIndex: species[i])
+            } else if value.isNaN {
+                set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
+            } else {
+                set.append(score: value, speciesIndex: species[i])
+            }
         }
         return set
     }
@@ -157,13 +179,17 @@ public struct ProfileEvaluator: Sendable {
     /// moves in steps of 10%, so "APCER <= 1%" and "<= 3%" pick the same threshold.
     static func resolutionWarning(_ target: Gate.Calibration.Target, curve: ErrorCurve, split: String) -> String? {
         switch target {
-        case let .apcer(x):
-            let counts = curve.attackCounts.indices.filter { curve.attackCounts[$0] > 0 }.map { (curve.speciesNames[$0], curve.attackCounts[$0]) }
+        case .apcer(let x):
+            let counts = curve.attackCounts.indices.filter { curve.attackCounts[$0] > 0 }.map {
+                (curve.speciesNames[$0], curve.attackCounts[$0])
+            }
             guard let smallest = counts.min(by: { $0.1 < $1.1 }), x < 1 / Double(smallest.1) else { return nil }
-            return "APCER target \(CSVFormat.number(x)) is below 1/n for species \(smallest.0) (n = \(smallest.1) on \(split)): the data cannot resolve it; the threshold is the one for APCER 0 of that species"
-        case let .bpcer(x):
+            return
+                "APCER target \(CSVFormat.number(x)) is below 1/n for species \(smallest.0) (n = \(smallest.1) on \(split)): the data cannot resolve it; the threshold is the one for APCER 0 of that species"
+        case .bpcer(let x):
             guard curve.bonaFideCount > 0, x < 1 / Double(curve.bonaFideCount) else { return nil }
-            return "BPCER target \(CSVFormat.number(x)) is below 1/n (n = \(curve.bonaFideCount) bona fide on \(split)): the data cannot resolve it"
+            return
+                "BPCER target \(CSVFormat.number(x)) is below 1/n (n = \(curve.bonaFideCount) bona fide on \(split)): the data cannot resolve it"
         case .eer, .minHTER:
             return nil
         }
@@ -173,7 +199,9 @@ public struct ProfileEvaluator: Sendable {
 
     /// `decisions.csv` rows of one profile, formatted into a byte buffer (ten million rows take
     /// seconds): code and message are escaped once per gate, not per row.
-    func writeDecisions(_ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?) throws {
+    func writeDecisions(_ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?)
+        throws
+    {
         guard let writer else { return }
         func escaped(_ text: String) -> [UInt8] {
             var bytes: [UInt8] = []
@@ -183,8 +211,11 @@ public struct ProfileEvaluator: Sendable {
         let name = escaped(profile.name)
         let species = table.speciesNames.map(escaped)
         let gateText = profile.gates.map { gate in
-            (plain: escaped(Self.code(of: gate, decision: Decision(failedGate: 0))), nan: escaped(Self.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
-             message: escaped(gate.message))
+            (
+                plain: escaped(Self.code(of: gate, decision: Decision(failedGate: 0))),
+                nan: escaped(Self.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
+                message: escaped(gate.message)
+            )
         }
         let notCalibratedText = Array("NOT_CALIBRATED,the profile's calibration could not run".utf8)
         let values = table.values
@@ -267,17 +298,22 @@ public struct ProfileEvaluator: Sendable {
                 if decision.isAccepted { decisions.attacksAccepted[Int(species)] += 1 }
             }
             if !decision.isAccepted {
-                rejections[(Int(species) + 1) * gateCount * 2 + decision.failedGate * 2 + (decision.valueWasNaN ? 1 : 0)] += 1
+                rejections[
+                    (Int(species) + 1) * gateCount * 2 + decision.failedGate * 2 + (decision.valueWasNaN ? 1 : 0)] += 1
             }
         }
     }
 
     /// Rates of a profile on one split (`nil` = all samples). `curves` holds the curves already
     /// built for this profile (calibration), reused when the swept score's set is the same.
-    func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?, curves: CurveCache? = nil) -> ProfileResult.SetResult {
+    func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?, curves: CurveCache? = nil)
+        -> ProfileResult.SetResult
+    {
         let tally = self.tally(compiled, gateCount: profile.gates.count, split: split)
         var headline: OperatingPoint?, headlineError: String?
-        if tally.decisions.processed == 0 { headlineError = "\(MetricsError.noScores)" } else {
+        if tally.decisions.processed == 0 {
+            headlineError = "\(MetricsError.noScores)"
+        } else {
             headline = OperatingPoint(threshold: 1, counts: tally.decisions)
         }
         if headline != nil && tally.bonaFideCount == 0 { headlineError = "no bona fide samples: BPCER is undefined" }
@@ -287,13 +323,16 @@ public struct ProfileEvaluator: Sendable {
             if compiled.scoreColumn == nil {
                 scoreError = "score \(score) was not measured in this run"
             } else {
-                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves) } catch { scoreError = "\(score): \(error)" }
+                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves) } catch {
+                    scoreError = "\(score): \(error)"
+                }
             }
         }
-        return ProfileResult.SetResult(split: split?.rawValue ?? "all", headline: headline, headlineError: headlineError,
-                                       scoreMetrics: scoreMetrics, scoreError: scoreError,
-                                       rejectReasons: rejectReasons(profile, tally),
-                                       bonaFideCount: tally.bonaFideCount, attackCount: tally.attackCount, failedCount: tally.failed)
+        return ProfileResult.SetResult(
+            split: split?.rawValue ?? "all", headline: headline, headlineError: headlineError,
+            scoreMetrics: scoreMetrics, scoreError: scoreError,
+            rejectReasons: rejectReasons(profile, tally),
+            bonaFideCount: tally.bonaFideCount, attackCount: tally.attackCount, failedCount: tally.failed)
     }
 
     /// One pass over the split's samples: decide each, count, and collect the swept score.
@@ -308,8 +347,11 @@ public struct ProfileEvaluator: Sendable {
             }
             tally.count(compiled.decide { values[$0][i] }, species: species)
             if sweeps {
-                if let score = compiled.sweptScore({ values[$0][i] }) { tally.scores.append(score: score, speciesIndex: species) }
-                else { tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species) }
+                if let score = compiled.sweptScore({ values[$0][i] }) {
+                    tally.scores.append(score: score, speciesIndex: species)
+                } else {
+                    tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species)
+                }
             }
         }
         return tally
@@ -327,31 +369,45 @@ public struct ProfileEvaluator: Sendable {
                 for nan in [false, true] {
                     let count = tally.rejections[(Int(species) + 1) * tally.gateCount * 2 + gate * 2 + (nan ? 1 : 0)]
                     guard count > 0 else { continue }
-                    let code = Self.code(of: profile.gates[gate], decision: Decision(failedGate: gate, valueWasNaN: nan))
+                    let code = Self.code(
+                        of: profile.gates[gate], decision: Decision(failedGate: gate, valueWasNaN: nan))
                     let group = ReasonGroup(species: species, code: code)
-                    merged[group, default: ProfileResult.RejectReason(
-                        label: species < 0 ? "bonafide" : "attack", species: species < 0 ? "" : table.speciesNames[Int(species)],
-                        code: code, message: profile.gates[gate].message, count: 0, fraction: 0)].count += count
+                    merged[
+                        group,
+                        default: ProfileResult.RejectReason(
+                            label: species < 0 ? "bonafide" : "attack",
+                            species: species < 0 ? "" : table.speciesNames[Int(species)],
+                            code: code, message: profile.gates[gate].message, count: 0, fraction: 0)
+                    ].count += count
                     merged[group]!.fraction = Double(merged[group]!.count) / Double(max(1, processed))
                 }
             }
         }
-        return merged.values.sorted { ($0.label, $0.species, -$0.count, $0.code) < ($1.label, $1.species, -$1.count, $1.code) }
+        return merged.values.sorted {
+            ($0.label, $0.species, -$0.count, $0.code) < ($1.label, $1.species, -$1.count, $1.code)
+        }
     }
 
     /// Curve, EER, targets and AUC of a swept score (both classes needed).
-    static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil) throws -> ProfileResult.ScoreMetrics {
+    static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil) throws
+        -> ProfileResult.ScoreMetrics
+    {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let eer = try EqualErrorRate(curve)
         let bpcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
-            return .init(target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
+            return .init(
+                target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
         }
         let apcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.apcerAtBPCER(x).choose(on: curve)
-            return .init(target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value, targetMet: choice.targetMet)
+            return .init(
+                target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,
+                targetMet: choice.targetMet)
         }
-        return .init(score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets, auc: areaUnderROC(curve))
+        return .init(
+            score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets,
+            auc: areaUnderROC(curve))
     }
 
     /// The gate's reject code; a gate that failed on a NaN value says the output was not assessable.

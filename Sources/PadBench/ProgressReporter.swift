@@ -52,7 +52,8 @@ public struct ProgressReporter {
         let remaining = rate > 0 ? Double(total - done) / rate : 0
         let percent = total > 0 ? 100 * Double(done) / Double(total) : 100
         let eta = Int(remaining.rounded())
-        let line = "\(label) \(done)/\(total) \(Self.fixed(percent, 1))%  \(Self.fixed(rate, 1)) img/s  "
+        let line =
+            "\(label) \(done)/\(total) \(Self.fixed(percent, 1))%  \(Self.fixed(rate, 1)) img/s  "
             + "ETA \(eta / 60):\(eta % 60 < 10 ? "0" : "")\(eta % 60)  failed \(failed)"
         Self.writeToStandardError("\r\u{1B}[K" + line)
     }

@@ -32,13 +32,20 @@ public final class RunFolder: @unchecked Sendable {
         resuming = resume
         lockDescriptor = -1
         let parent = (final as NSString).deletingLastPathComponent
-        if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+        if !parent.isEmpty {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw EvaluationError("\(lockPath): cannot create the run's lock: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw EvaluationError("\(lockPath): cannot create the run's lock: \(String(cString: strerror(errno)))")
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let holder =
+                (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines) ?? "?"
             close(descriptor)
-            throw EvaluationError("\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
+            throw EvaluationError(
+                "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
         }
         lockDescriptor = descriptor
         _ = ftruncate(descriptor, 0)
@@ -46,7 +53,9 @@ public final class RunFolder: @unchecked Sendable {
         _ = pid.withCString { write(descriptor, $0, strlen($0)) }
 
         let manager = FileManager.default
-        let complete = manager.fileExists(atPath: final + "/manifest.json") || manager.fileExists(atPath: final + "/results.tar.zst")
+        let complete =
+            manager.fileExists(atPath: final + "/manifest.json")
+            || manager.fileExists(atPath: final + "/results.tar.zst")
         if resume {
             guard manager.fileExists(atPath: work + "/samples.csv") else {
                 releaseLock()
@@ -61,7 +70,9 @@ public final class RunFolder: @unchecked Sendable {
         if manager.fileExists(atPath: work) {
             guard force else {
                 releaseLock()
-                throw EvaluationError("\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, or pass --force to start over")
+                throw EvaluationError(
+                    "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, or pass --force to start over"
+                )
             }
             try manager.removeItem(atPath: work)
         }
@@ -71,7 +82,8 @@ public final class RunFolder: @unchecked Sendable {
             let contents = (try? manager.contentsOfDirectory(atPath: final)) ?? []
             if !isDirectory.boolValue || (!contents.isEmpty && !force) {
                 releaseLock()
-                throw EvaluationError("\(final) exists and is not a padbench run; choose another --out (or --force to replace it)")
+                throw EvaluationError(
+                    "\(final) exists and is not a padbench run; choose another --out (or --force to replace it)")
             }
         }
         try manager.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -134,7 +146,8 @@ public final class InterruptFlag: @unchecked Sendable {
                 guard let self else { return }
                 if self.isRaised { _exit(130) }
                 self.raise()
-                FileHandle.standardError.write(Data("\npadbench: interrupted; finishing the samples in flight (again to quit at once)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\npadbench: interrupted; finishing the samples in flight (again to quit at once)\n".utf8))
             }
             source.resume()
             sources.append(source)

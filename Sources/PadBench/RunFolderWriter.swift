@@ -21,9 +21,11 @@ public struct RunFolderWriter: Sendable {
     /// the archive from disk; reports are written beside them and added too. The manifest gets
     /// the data and outputs fingerprints of `table`, and each profile's definition hash.
     @discardableResult
-    public func write(manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
-                      timing: [TimingStep],
-                      profiles: [Profile], streamedFiles: [String]) throws -> String {
+    public func write(
+        manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
+        timing: [TimingStep],
+        profiles: [Profile], streamedFiles: [String]
+    ) throws -> String {
         var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
         let outputs = try RunStatistics.outputSeparation(table)
@@ -31,7 +33,8 @@ public struct RunFolderWriter: Sendable {
         manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
         manifest.dataset.samples = table.count
         manifest.profiles = profiles.map(\.name)
-        manifest.profileDefinitions = Dictionary(profiles.map { ($0.name, $0.definitionHash) }, uniquingKeysWith: { a, _ in a })
+        manifest.profileDefinitions = Dictionary(
+            profiles.map { ($0.name, $0.definitionHash) }, uniquingKeysWith: { a, _ in a })
         manifest.profileOptions = Dictionary(profiles.map { ($0.name, $0.optionsKey) }, uniquingKeysWith: { a, _ in a })
         var reports: [(String, [UInt8])] = []
         func add(_ name: String, _ table: ReportTables.Table) {
@@ -53,12 +56,15 @@ public struct RunFolderWriter: Sendable {
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
 
         let archivePath = folder + "/results.tar.zst"
-        let archive = try ResultArchiveWriter(finalPath: archivePath, level: table.count > 1_000_000 ? 1 : 6,
-                                              workers: table.count > 1_000_000 ? ProcessInfo.processInfo.activeProcessorCount : 0)
+        let archive = try ResultArchiveWriter(
+            finalPath: archivePath, level: table.count > 1_000_000 ? 1 : 6,
+            workers: table.count > 1_000_000 ? ProcessInfo.processInfo.activeProcessorCount : 0)
         try archive.add(name: "manifest.json", contents: manifestBytes)
         for name in streamedFiles + ["curves.csv"] { try archive.addFile(name: name, fromPath: folder + "/" + name) }
         for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }
-        for profile in profiles { try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8)) }
+        for profile in profiles {
+            try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8))
+        }
         try archive.commit()
         return archivePath
     }

@@ -21,8 +21,9 @@ public enum RunStatistics {
         let speciesNames = table.speciesNames
         return try table.columns.indices.flatMap { c in
             let column = try table.column(c)
-            return OutputSeparation.rows(output: table.columns[c], values: samples.map { column[$0] }, species: species,
-                                         speciesNames: speciesNames)
+            return OutputSeparation.rows(
+                output: table.columns[c], values: samples.map { column[$0] }, species: species,
+                speciesNames: speciesNames)
         }
     }
 
@@ -43,11 +44,13 @@ public enum RunStatistics {
     static func bootstrapInput(_ result: ProfileResult, table: MeasurementTable) -> SubjectBootstrap.Input? {
         guard result.reported.headline != nil else { return nil }
         let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
-        let thresholds = Dictionary(result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
+        let thresholds = Dictionary(
+            result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
         let compiled = result.profile.compiled(columns: columns, calibratedThresholds: thresholds)
         let split = Split(rawValue: result.reported.split)
-        var input = SubjectBootstrap.Input(species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
-                                           speciesNames: [])
+        var input = SubjectBootstrap.Input(
+            species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
+            speciesNames: [])
         input.speciesNames = table.speciesNames
         let values = table.values
         for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {

@@ -75,14 +75,16 @@ public struct SampleMeasurer: Sendable {
         do {
             image = try decoder.decode(fileAt: sample.path)
         } catch {
-            return SampleOutcome(index: index, status: .failed(code: error.statusCode, message: error.description),
-                                 values: values, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
-                                 estimatorNanoseconds: estimatorNanoseconds)
+            return SampleOutcome(
+                index: index, status: .failed(code: error.statusCode, message: error.description),
+                values: values, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
+                estimatorNanoseconds: estimatorNanoseconds)
         }
         let decodeNanoseconds = MonotonicClock.nanoseconds() - decodeStart
         func failed(_ status: SampleStatus) -> SampleOutcome {
-            SampleOutcome(index: index, status: status, values: values, decodeNanoseconds: decodeNanoseconds,
-                          estimatorNanoseconds: estimatorNanoseconds)
+            SampleOutcome(
+                index: index, status: status, values: values, decodeNanoseconds: decodeNanoseconds,
+                estimatorNanoseconds: estimatorNanoseconds)
         }
 
         var k = 0
@@ -101,8 +103,12 @@ public struct SampleMeasurer: Sendable {
                 }
                 estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
                 guard result.count == estimator.outputs.count else {
-                    return failed(.failed(code: EstimatorFailure.Kind.estimatorError.rawValue,
-                                          message: "\(stepNames[k]): returned \(result.count) values for \(estimator.outputs.count) outputs"))
+                    return failed(
+                        .failed(
+                            code: EstimatorFailure.Kind.estimatorError.rawValue,
+                            message:
+                                "\(stepNames[k]): returned \(result.count) values for \(estimator.outputs.count) outputs"
+                        ))
                 }
                 let base = firstColumn[k], names = fullNames[k]
                 for j in 0..<result.count {
@@ -113,7 +119,8 @@ public struct SampleMeasurer: Sendable {
             }
             gray = input.gray
         }
-        return SampleOutcome(index: index, status: .ok, values: values, decodeNanoseconds: decodeNanoseconds,
-                             estimatorNanoseconds: estimatorNanoseconds)
+        return SampleOutcome(
+            index: index, status: .ok, values: values, decodeNanoseconds: decodeNanoseconds,
+            estimatorNanoseconds: estimatorNanoseconds)
     }
 }

@@ -6,11 +6,11 @@ public enum SampleStatus: Sendable, Equatable {
     case failed(code: String, message: String)
 
     public var code: String {
-        if case let .failed(code, _) = self { return code }
+        if case .failed(let code, _) = self { return code }
         return "ok"
     }
     public var message: String {
-        if case let .failed(_, message) = self { return message }
+        if case .failed(_, let message) = self { return message }
         return ""
     }
     public var isOK: Bool { self == .ok }
@@ -26,7 +26,9 @@ public struct SampleOutcome: Sendable {
     public var decodeNanoseconds: UInt64
     public var estimatorNanoseconds: [UInt64]
 
-    public init(index: Int, status: SampleStatus, values: [Double], decodeNanoseconds: UInt64, estimatorNanoseconds: [UInt64]) {
+    public init(
+        index: Int, status: SampleStatus, values: [Double], decodeNanoseconds: UInt64, estimatorNanoseconds: [UInt64]
+    ) {
         self.index = index
         self.status = status
         self.values = values

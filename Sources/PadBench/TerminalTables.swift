@@ -12,26 +12,39 @@ public enum TerminalTables {
             let apcer = p.map { rate($0.apcerMax) } ?? "n/a"
             let bpcer = p.map { rate($0.bpcer) } ?? "n/a"
             let metrics = set.split == r.reported.split ? r.scoreMetrics : nil
-            let eer = metrics.map { "\(RateText.percent($0.eer.value)) at \(RateText.threshold(r.shownThreshold($0.eer.threshold)))" } ?? "-"
+            let eer =
+                metrics.map {
+                    "\(RateText.percent($0.eer.value)) at \(RateText.threshold(r.shownThreshold($0.eer.threshold)))"
+                } ?? "-"
             let threshold = r.scoreThreshold.map { RateText.threshold(r.shownThreshold($0)) } ?? ""
-            return [r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
-                    p?.apcerMaxSpecies ?? "", bpcer, threshold, eer]
+            return [
+                r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
+                p?.apcerMaxSpecies ?? "", bpcer, threshold, eer,
+            ]
         }
-        return TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
-                                  "threshold", "EER at t (score)"], rows: rows).render()
+        return TextTable(
+            header: [
+                "profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
+                "threshold", "EER at t (score)",
+            ], rows: rows
+        ).render()
     }
 
     /// `25.0% (5/20) [8.7%, 49.1%]`, or "n/a" without samples.
     static func rate(_ p: Proportion) -> String {
         guard p.total > 0 else { return "n/a" }
-        return "\(RateText.percentWithCount(errors: p.errors, total: p.total)) \(RateText.percentInterval(p.interval.low, p.interval.high))"
+        return
+            "\(RateText.percentWithCount(errors: p.errors, total: p.total)) \(RateText.percentInterval(p.interval.low, p.interval.high))"
     }
 
     public static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {
         let timingRows = outcome.timing.map { step in
-            [step.name, String(step.summary.count), RateText.fixed(step.summary.meanNanoseconds / 1e6, 2),
-             RateText.fixed(Double(step.summary.p50Nanoseconds) / 1e6, 2), RateText.fixed(Double(step.summary.p99Nanoseconds) / 1e6, 2),
-             RateText.fixed(Double(step.coldStartNanoseconds) / 1e6, 1)]
+            [
+                step.name, String(step.summary.count), RateText.fixed(step.summary.meanNanoseconds / 1e6, 2),
+                RateText.fixed(Double(step.summary.p50Nanoseconds) / 1e6, 2),
+                RateText.fixed(Double(step.summary.p99Nanoseconds) / 1e6, 2),
+                RateText.fixed(Double(step.coldStartNanoseconds) / 1e6, 1),
+            ]
         }
         let n = outcome.table.count, failed = outcome.table.failedCount
         return """
@@ -47,7 +60,6 @@ public enum TerminalTables {
     }
 }
 
-
 extension TerminalTables {
     /// Notes worth a person's attention, for standard error: one line per profile naming the gates
     /// left out or replaced by an approximation (and saying when the rates are therefore not a
@@ -61,8 +73,11 @@ extension TerminalTables {
                 let verdict = r.isLivenessDecision ? "" : "; its rates are not a liveness decision"
                 lines.append("profile \(r.profile.name): \(gateNotes.joined(separator: "; "))\(verdict)")
             }
-            lines += r.notes.filter { !gateNotes.contains($0) && !$0.hasPrefix("skipped (not measurable") && !$0.hasPrefix("scores are attack-high") }
-                .map { "profile \(r.profile.name): \($0)" }
+            lines += r.notes.filter {
+                !gateNotes.contains($0) && !$0.hasPrefix("skipped (not measurable")
+                    && !$0.hasPrefix("scores are attack-high")
+            }
+            .map { "profile \(r.profile.name): \($0)" }
             return lines
         }
     }

@@ -20,18 +20,23 @@ public struct TrainRunner: Sendable {
         public var failed: [(id: String, reason: String)]
     }
 
-    public func train(dataset: LoadedDataset, split: Split, modelPath: String, features: PADEstimator.FeatureSet = .lbpColor,
-                      options: EstimatorOptions = EstimatorOptions(),
-                      concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Outcome {
+    public func train(
+        dataset: LoadedDataset, split: Split, modelPath: String, features: PADEstimator.FeatureSet = .lbpColor,
+        options: EstimatorOptions = EstimatorOptions(),
+        concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Outcome {
         let samples = dataset.samples.filter { $0.split == split }
         guard !samples.isEmpty else {
-            throw EvaluationError("dataset \(dataset.root) has no samples in split '\(split.rawValue)' (splits present: \(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))")
+            throw EvaluationError(
+                "dataset \(dataset.root) has no samples in split '\(split.rawValue)' (splits present: \(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))"
+            )
         }
-        let face = try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+        let face = try FaceEstimator(
+            cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
         let decoder = ImageDecoder()
         let results = UnsafeMutableBufferPointer<[Double]?>.allocate(capacity: samples.count)
         results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }  // deinitialize releases the arrays (LeakSanitizer)
+        defer { results.deinitialize(); results.deallocate() } // deinitialize releases the arrays (LeakSanitizer)
         let reasons = UnsafeMutableBufferPointer<String>.allocate(capacity: samples.count)
         reasons.initialize(repeating: "")
         defer { reasons.deinitialize(); reasons.deallocate() }
@@ -51,10 +56,15 @@ public struct TrainRunner: Sendable {
         }
         var x: [[Double]] = [], y: [Bool] = [], failed: [(String, String)] = []
         for i in samples.indices {
-            if let features = results[i] { x.append(features); y.append(samples[i].label.isBonaFide) } else { failed.append((samples[i].id, reasons[i])) }
+            if let features = results[i] {
+                x.append(features); y.append(samples[i].label.isBonaFide)
+            } else {
+                failed.append((samples[i].id, reasons[i]))
+            }
         }
-        let model = try LogisticModel.train(features: x, bonaFide: y, featureSet: features.rawValue, featureVersion: PADEstimator.featureVersion,
-                                            featureNames: features.names, fingerprint: DatasetFingerprint.of(samples))
+        let model = try LogisticModel.train(
+            features: x, bonaFide: y, featureSet: features.rawValue, featureVersion: PADEstimator.featureVersion,
+            featureNames: features.names, fingerprint: DatasetFingerprint.of(samples))
         try model.write(to: modelPath)
         return Outcome(model: model, used: x.count, failed: failed)
     }

@@ -9,8 +9,10 @@ import PadText
 /// the spoof type, index 43 live (0) / spoof (1). `test` is reported as `eval`.
 enum CelebASpoofLayout {
     /// Spoof-type index 40 -> PAI species.
-    static let species = [1: "photo", 2: "poster", 3: "a4", 4: "face_mask", 5: "upper_body_mask", 6: "region_mask",
-                          7: "pc_screen", 8: "pad_screen", 9: "phone_screen", 10: "3d_mask"]
+    static let species = [
+        1: "photo", 2: "poster", 3: "a4", 4: "face_mask", 5: "upper_body_mask", 6: "region_mask",
+        7: "pc_screen", 8: "pad_screen", 9: "phone_screen", 10: "3d_mask",
+    ]
 
     static func load(root: String) -> LoadedDataset {
         var samples: [Sample] = []
@@ -25,14 +27,18 @@ enum CelebASpoofLayout {
             let lineOf = keyLines(String(decoding: data, as: UTF8.self))
             for key in labels.keys.sorted() {
                 do throws(DatasetProblem) {
-                    samples.append(try sample(key, labels: labels[key], split: split, root: root, labelFile: path, line: lineOf[key] ?? 0))
+                    samples.append(
+                        try sample(
+                            key, labels: labels[key], split: split, root: root, labelFile: path, line: lineOf[key] ?? 0)
+                    )
                 } catch {
                     problems.append(error)
                 }
             }
         }
         if samples.isEmpty && problems.isEmpty {
-            problems.append(DatasetProblem(.badLayout, file: root, "no metas/intra_test/{train,test}_label.json label files"))
+            problems.append(
+                DatasetProblem(.badLayout, file: root, "no metas/intra_test/{train,test}_label.json label files"))
         }
         return LoadedDataset(root: root, layout: .celebASpoof, samples: samples, problems: problems)
     }
@@ -50,14 +56,19 @@ enum CelebASpoofLayout {
 
     /// One label-file entry as a sample: 44 integer labels, the image present, a known live/spoof
     /// combination, the subject from the path (`Data/<split>/<subject>/...`) and the scaled box.
-    static func sample(_ key: String, labels: Any?, split: Split, root: String, labelFile path: String,
-                       line: Int) throws(DatasetProblem) -> Sample {
-        guard let values = labels as? [Any], values.count == 44, let type = values[40] as? Int, let spoof = values[43] as? Int else {
+    static func sample(
+        _ key: String, labels: Any?, split: Split, root: String, labelFile path: String,
+        line: Int
+    ) throws(DatasetProblem) -> Sample {
+        guard let values = labels as? [Any], values.count == 44, let type = values[40] as? Int,
+            let spoof = values[43] as? Int
+        else {
             throw DatasetProblem(.badLine, file: path, line: line, "\(key): expected 44 integer labels")
         }
         let imagePath = root + "/" + key
         guard FileManager.default.fileExists(atPath: imagePath) else {
-            throw DatasetProblem(.missingFile, file: path, line: line, "\(key): image named in the label file is missing")
+            throw DatasetProblem(
+                .missingFile, file: path, line: line, "\(key): image named in the label file is missing")
         }
         let label: Label
         if spoof == 0 && type == 0 {
@@ -65,29 +76,37 @@ enum CelebASpoofLayout {
         } else if spoof == 1, let name = species[type] {
             label = .attack(species: name)
         } else {
-            throw DatasetProblem(.unknownLabel, file: path, line: line,
-                                 "\(key): spoof type \(type) with live/spoof flag \(spoof) is not a known combination")
+            throw DatasetProblem(
+                .unknownLabel, file: path, line: line,
+                "\(key): spoof type \(type) with live/spoof flag \(spoof) is not a known combination")
         }
         let parts = key.split(separator: "/")
         let subject = parts.count >= 3 ? String(parts[2]) : ""
-        return Sample(id: key, path: imagePath, label: label, split: split, subject: subject, faceBox: try faceBox(imagePath: imagePath))
+        return Sample(
+            id: key, path: imagePath, label: label, split: split, subject: subject,
+            faceBox: try faceBox(imagePath: imagePath))
     }
 
     /// The `<n>_BB.txt` box beside the image, scaled from the 224x224 frame to the image's stored
     /// size; nil when there is no box file.
     static func faceBox(imagePath: String) throws(DatasetProblem) -> Box? {
         let boxPath = (imagePath as NSString).deletingPathExtension + "_BB.txt"
-        guard RegularFile.problem(boxPath) == nil, let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8) else { return nil }
-        let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
+        guard RegularFile.problem(boxPath) == nil, let boxText = try? String(contentsOfFile: boxPath, encoding: .utf8)
+        else { return nil }
+        let numbers = boxText.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap
+        { Double($0) }
         if numbers.count < 4 {
-            throw DatasetProblem(.badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score")
+            throw DatasetProblem(
+                .badLine, file: boxPath, line: 1, "box file has \(numbers.count) numbers, expected x y w h score")
         }
         guard let size = ImageDecoder.storedSize(fileAt: imagePath) else {
             throw DatasetProblem(.undecodable, file: imagePath, "cannot read the image size to scale its face box")
         }
         let sx = Double(size.width) / 224, sy = Double(size.height) / 224
         let scaled = Box(x: numbers[0] * sx, y: numbers[1] * sy, width: numbers[2] * sx, height: numbers[3] * sy)
-        if let problem = FaceBoxCheck.problem(scaled) { throw DatasetProblem(.badLine, file: boxPath, line: 1, problem) }
+        if let problem = FaceBoxCheck.problem(scaled) {
+            throw DatasetProblem(.badLine, file: boxPath, line: 1, problem)
+        }
         return scaled
     }
 }

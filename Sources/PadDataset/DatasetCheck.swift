@@ -17,7 +17,9 @@ public struct DatasetCheck: Sendable {
 
     /// Decodes every image (to find damaged ones) and hashes its bytes (FNV-1a 64) to find
     /// duplicates; `decode: false` only checks that files exist.
-    public static func run(_ dataset: LoadedDataset, decode: Bool = true, decoder: ImageDecoder = ImageDecoder()) -> DatasetCheck {
+    public static func run(_ dataset: LoadedDataset, decode: Bool = true, decoder: ImageDecoder = ImageDecoder())
+        -> DatasetCheck
+    {
         var check = DatasetCheck(dataset: dataset, problems: dataset.problems)
         var firstWithHash: [UInt64: String] = [:]
         let realRoot = ManifestLayout.realPath(dataset.root) ?? dataset.root
@@ -27,12 +29,19 @@ public struct DatasetCheck: Sendable {
             check.bySplit[sample.split == .none ? "(none)" : sample.split.rawValue, default: 0] += 1
             if !sample.subject.isEmpty { check.bySubject[sample.subject, default: 0] += 1 }
             if let target = ManifestLayout.leavesRoot(root: realRoot, path: sample.path) {
-                check.problems.append(DatasetProblem(.escapesRoot, file: sample.path, "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder (sample \(sample.id))"))
+                check.problems.append(
+                    DatasetProblem(
+                        .escapesRoot, file: sample.path,
+                        "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder (sample \(sample.id))"
+                    ))
                 continue
             }
             let bytes: [UInt8]
             do { bytes = try RegularFile.read(sample.path) } catch {
-                check.problems.append(DatasetProblem(.missingFile, file: sample.path, "missing or unreadable: \(error.message) (sample \(sample.id))"))
+                check.problems.append(
+                    DatasetProblem(
+                        .missingFile, file: sample.path, "missing or unreadable: \(error.message) (sample \(sample.id))"
+                    ))
                 continue
             }
             let hash = FNV1a.hash(bytes: bytes)
@@ -43,7 +52,8 @@ public struct DatasetCheck: Sendable {
             }
             if decode {
                 do { _ = try decoder.decode(bytes) } catch {
-                    check.problems.append(DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode): \(error)"))
+                    check.problems.append(
+                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode): \(error)"))
                 }
             }
         }
@@ -53,12 +63,20 @@ public struct DatasetCheck: Sendable {
     public var text: String {
         func section(_ title: String, _ counts: [String: Int]) -> String {
             guard !counts.isEmpty else { return "" }
-            return "\(title):\n" + counts.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
+            return "\(title):\n"
+                + counts.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
         }
         var out = "dataset \(dataset.root) (layout \(dataset.layout.rawValue)): \(dataset.samples.count) samples\n"
         out += section("label", byLabel) + section("species", bySpecies) + section("split", bySplit)
-        if bySubject.count <= 50 { out += section("subject", bySubject) } else { out += "subjects: \(bySubject.count)\n" }
-        out += problems.isEmpty ? "no problems found\n" : "\(problems.count) problem(s):\n" + problems.map { "  \($0)" }.joined(separator: "\n") + "\n"
+        if bySubject.count <= 50 {
+            out += section("subject", bySubject)
+        } else {
+            out += "subjects: \(bySubject.count)\n"
+        }
+        out +=
+            problems.isEmpty
+            ? "no problems found\n"
+            : "\(problems.count) problem(s):\n" + problems.map { "  \($0)" }.joined(separator: "\n") + "\n"
         return out
     }
 }

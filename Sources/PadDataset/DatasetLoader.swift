@@ -37,13 +37,18 @@ public struct DatasetLoader: Sendable {
     public func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/manifest.csv") { return .manifest }
-        if fm.fileExists(atPath: root + "/metas/intra_test") && fm.fileExists(atPath: root + "/Data") { return .celebASpoof }
+        if fm.fileExists(atPath: root + "/metas/intra_test") && fm.fileExists(atPath: root + "/Data") {
+            return .celebASpoof
+        }
         if fm.fileExists(atPath: root + "/Protocols") { return .ouluNPU }
         let tops = ["", "/train", "/dev", "/eval"]
-        if tops.contains(where: { fm.fileExists(atPath: root + $0 + "/bonafide") || fm.fileExists(atPath: root + $0 + "/attack") }) {
+        if tops.contains(where: {
+            fm.fileExists(atPath: root + $0 + "/bonafide") || fm.fileExists(atPath: root + $0 + "/attack")
+        }) {
             return .tree
         }
-        throw DatasetProblem(.badLayout, file: root,
-                             "cannot tell the layout: no manifest.csv, no bonafide/ or attack/ folder (pass --layout)")
+        throw DatasetProblem(
+            .badLayout, file: root,
+            "cannot tell the layout: no manifest.csv, no bonafide/ or attack/ folder (pass --layout)")
     }
 }

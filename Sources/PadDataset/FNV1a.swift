@@ -7,7 +7,8 @@ public enum FNV1a {
     public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     public static let prime: UInt64 = 0x0000_0100_0000_01B3
 
-    public static func hash<Bytes: Sequence>(bytes: Bytes, seed: UInt64 = offsetBasis) -> UInt64 where Bytes.Element == UInt8 {
+    public static func hash<Bytes: Sequence>(bytes: Bytes, seed: UInt64 = offsetBasis) -> UInt64
+    where Bytes.Element == UInt8 {
         var hash = seed
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
         return hash

@@ -12,7 +12,9 @@ public enum FaceBoxCheck {
         let values = [box.x, box.y, box.width, box.height]
         guard values.allSatisfy(\.isFinite) else { return "face box x,y,w,h must be finite numbers" }
         guard box.width > 0, box.height > 0 else { return "face box w and h must be > 0" }
-        guard values.allSatisfy({ abs($0) <= coordinateLimit }), box.x + box.width <= coordinateLimit, box.y + box.height <= coordinateLimit else {
+        guard values.allSatisfy({ abs($0) <= coordinateLimit }), box.x + box.width <= coordinateLimit,
+            box.y + box.height <= coordinateLimit
+        else {
             return "face box x,y,w,h must lie within ±\(Int(coordinateLimit)) pixels"
         }
         return nil

@@ -12,7 +12,9 @@ enum ManifestLayout {
             throw DatasetProblem(.missingFile, file: manifest, "cannot read the manifest: \(error.message)")
         }
         let records = try CSVLines.parse(data, path: manifest)
-        guard let header = records.first else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
+        guard let header = records.first else {
+            throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest")
+        }
         let columns = try Columns(header: header, manifest: manifest)
         var samples: [Sample] = []
         var problems: [DatasetProblem] = []
@@ -22,8 +24,9 @@ enum ManifestLayout {
             do throws(DatasetProblem) {
                 let sample = try parse(record, columns: columns, root: root, realRoot: realRoot, manifest: manifest)
                 if let first = seen[sample.id] {
-                    throw DatasetProblem(.duplicateID, file: manifest, line: record.line,
-                                         "line \(record.line) names the same file as line \(first): '\(TextBytes.quote(sample.id))'")
+                    throw DatasetProblem(
+                        .duplicateID, file: manifest, line: record.line,
+                        "line \(record.line) names the same file as line \(first): '\(TextBytes.quote(sample.id))'")
                 }
                 seen[sample.id] = record.line
                 samples.append(sample)
@@ -42,12 +45,14 @@ enum ManifestLayout {
         let box: [Int]?
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
-            let index = Dictionary(header.fields.enumerated().map { ($1.trimmingCharacters(in: .whitespaces).lowercased(), $0) },
-                                   uniquingKeysWith: { first, _ in first })
+            let index = Dictionary(
+                header.fields.enumerated().map { ($1.trimmingCharacters(in: .whitespaces).lowercased(), $0) },
+                uniquingKeysWith: { first, _ in first })
             self.index = index
             for name in Self.required where index[name] == nil {
-                throw DatasetProblem(.badLine, file: manifest, line: header.line,
-                                     "missing column '\(name)' (header must be path,label,species,split,subject[,x,y,w,h])")
+                throw DatasetProblem(
+                    .badLine, file: manifest, line: header.line,
+                    "missing column '\(name)' (header must be path,label,species,split,subject[,x,y,w,h])")
             }
             count = header.fields.count
             let boxColumns = ["x", "y", "w", "h"].compactMap { index[$0] }
@@ -56,34 +61,46 @@ enum ManifestLayout {
     }
 
     /// One manifest line as a sample, or the problem (with the line) that keeps it out.
-    static func parse(_ record: (line: Int, fields: [String]), columns: Columns, root: String, realRoot: String,
-                      manifest: String) throws(DatasetProblem) -> Sample {
+    static func parse(
+        _ record: (line: Int, fields: [String]), columns: Columns, root: String, realRoot: String,
+        manifest: String
+    ) throws(DatasetProblem) -> Sample {
         let f = record.fields
         func problem(_ kind: DatasetProblem.Kind, _ message: String) -> DatasetProblem {
             DatasetProblem(kind, file: manifest, line: record.line, message)
         }
-        guard f.count == columns.count else { throw problem(.badLine, "\(f.count) fields, the header has \(columns.count)") }
+        guard f.count == columns.count else {
+            throw problem(.badLine, "\(f.count) fields, the header has \(columns.count)")
+        }
         func field(_ name: String) -> String { f[columns.index[name]!].trimmingCharacters(in: .whitespaces) }
         let written = field("path")
         guard let path = normalised(written) else {
-            throw problem(.escapesRoot, "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder")
+            throw problem(
+                .escapesRoot, "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder")
         }
         if let target = leavesRoot(root: realRoot, path: root + "/" + path) {
-            throw problem(.escapesRoot,
-                          "path '\(TextBytes.quote(written))' is a symbolic link to '\(TextBytes.quote(target))', outside the dataset folder")
+            throw problem(
+                .escapesRoot,
+                "path '\(TextBytes.quote(written))' is a symbolic link to '\(TextBytes.quote(target))', outside the dataset folder"
+            )
         }
         let label = try parseLabel(field("label"), species: field("species"), problem: problem)
         guard let split = Split(parsing: field("split")) else {
             throw problem(.badLine, "unknown split '\(field("split"))' (expected train, dev, eval or empty)")
         }
         var box: Box?
-        if let boxColumns = columns.box { box = try parseBox(boxColumns.map { f[$0].trimmingCharacters(in: .whitespaces) }, problem: problem) }
-        return Sample(id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box)
+        if let boxColumns = columns.box {
+            box = try parseBox(boxColumns.map { f[$0].trimmingCharacters(in: .whitespaces) }, problem: problem)
+        }
+        return Sample(
+            id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box)
     }
 
     /// `bonafide` (or bona_fide, bona-fide, live, real) or `attack`/`spoof` with a species.
-    static func parseLabel(_ text: String, species: String,
-                           problem: (DatasetProblem.Kind, String) -> DatasetProblem) throws(DatasetProblem) -> Label {
+    static func parseLabel(
+        _ text: String, species: String,
+        problem: (DatasetProblem.Kind, String) -> DatasetProblem
+    ) throws(DatasetProblem) -> Label {
         switch text.lowercased() {
         case "bonafide", "bona_fide", "bona-fide", "live", "real":
             return .bonaFide
@@ -96,7 +113,9 @@ enum ManifestLayout {
     }
 
     /// x, y, w, h all empty (no box) or four numbers that pass ``FaceBoxCheck``.
-    static func parseBox(_ texts: [String], problem: (DatasetProblem.Kind, String) -> DatasetProblem) throws(DatasetProblem) -> Box? {
+    static func parseBox(_ texts: [String], problem: (DatasetProblem.Kind, String) -> DatasetProblem)
+        throws(DatasetProblem) -> Box?
+    {
         if texts.allSatisfy(\.isEmpty) { return nil }
         let numbers = texts.compactMap(Double.init)
         guard numbers.count == 4 else { throw problem(.badLine, "face box x,y,w,h must be four numbers with w, h > 0") }

@@ -11,7 +11,8 @@ enum OuluNPULayout {
         let stem = (name as NSString).deletingPathExtension
         let parts = stem.split(separator: "_")
         guard parts.count >= 4, let phone = Int(parts[0]), let session = Int(parts[1]), let file = Int(parts[3]),
-              (1...6).contains(phone), (1...3).contains(session), (1...5).contains(file), Int(parts[2]) != nil else { return nil }
+            (1...6).contains(phone), (1...3).contains(session), (1...5).contains(file), Int(parts[2]) != nil
+        else { return nil }
         return (phone, session, String(parts[2]), file, parts[0..<4].joined(separator: "_"))
     }
 
@@ -25,16 +26,24 @@ enum OuluNPULayout {
             let folder = root + "/Protocols/Protocol_\(p)"
             for (name, split) in [("Train", Split.train), ("Dev", Split.dev), ("Test", Split.eval)] {
                 let file = folder + "/" + name + (fold.map { "_\($0)" } ?? "") + ".txt"
-                guard RegularFile.problem(file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    problems.append(DatasetProblem(.missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
+                guard RegularFile.problem(file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8)
+                else {
+                    problems.append(
+                        DatasetProblem(
+                            .missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
                     continue
                 }
                 for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
                     if line.isEmpty { continue }
                     let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    guard fields.count == 2, fields[0] == "+1" || fields[0] == "-1" || fields[0] == "-2", parse(fields[1]) != nil else {
-                        problems.append(DatasetProblem(.badLine, file: file, line: n + 1, "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(line)'"))
+                    guard fields.count == 2, fields[0] == "+1" || fields[0] == "-1" || fields[0] == "-2",
+                        parse(fields[1]) != nil
+                    else {
+                        problems.append(
+                            DatasetProblem(
+                                .badLine, file: file, line: n + 1,
+                                "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(line)'"))
                         continue
                     }
                     splitOf[fields[1]] = split
@@ -45,23 +54,32 @@ enum OuluNPULayout {
         var seenVideos = Set<String>()
         if let walker = fm.enumerator(atPath: root) {
             while let relative = walker.nextObject() as? String {
-                guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()), !relative.hasPrefix("Protocols/") else { continue }
+                guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()),
+                    !relative.hasPrefix("Protocols/")
+                else { continue }
                 guard let parsed = parse((relative as NSString).lastPathComponent) else {
-                    problems.append(DatasetProblem(.unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
+                    problems.append(
+                        DatasetProblem(
+                            .unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
                     continue
                 }
                 var split = Split.none
                 if useProtocol {
-                    guard let listed = splitOf[parsed.video] else { continue }  // not in this protocol
+                    guard let listed = splitOf[parsed.video] else { continue } // not in this protocol
                     split = listed
                 }
                 seenVideos.insert(parsed.video)
-                let label: Label = parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
-                samples.append(Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
+                let label: Label =
+                    parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
+                samples.append(
+                    Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
             }
         }
         for video in splitOf.keys.sorted() where !seenVideos.contains(video) {
-            problems.append(DatasetProblem(.missingFile, file: root + "/Protocols/Protocol_\(protocolNumber ?? 0)", "protocol names video \(video) but no frame of it was found"))
+            problems.append(
+                DatasetProblem(
+                    .missingFile, file: root + "/Protocols/Protocol_\(protocolNumber ?? 0)",
+                    "protocol names video \(video) but no frame of it was found"))
         }
         samples.sort { $0.id < $1.id }
         return LoadedDataset(root: root, layout: .ouluNPU, samples: samples, problems: problems)

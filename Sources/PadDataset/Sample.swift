@@ -13,7 +13,7 @@ public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The PAI species, or `nil` for bona fide.
     public var species: String? {
-        if case let .attack(species) = self { return species }
+        if case .attack(let species) = self { return species }
         return nil
     }
 
@@ -23,7 +23,7 @@ public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .bonaFide: return "bonafide"
-        case let .attack(species): return "attack(\(species))"
+        case .attack(let species): return "attack(\(species))"
         }
     }
 }
@@ -61,7 +61,8 @@ public struct Sample: Sendable, Hashable, Codable {
     /// of the image as decoded.
     public var faceBox: Box?
 
-    public init(id: String, path: String, label: Label, split: Split = .none, subject: String = "", faceBox: Box? = nil) {
+    public init(id: String, path: String, label: Label, split: Split = .none, subject: String = "", faceBox: Box? = nil)
+    {
         self.id = id
         self.path = path
         self.label = label

@@ -22,7 +22,9 @@ enum TreeLayout {
                     } else {
                         let parts = relative.split(separator: "/")
                         guard parts.count >= 2 else {
-                            problems.append(DatasetProblem(.unknownLabel, file: id, "attack image not inside an attack/<species>/ folder"))
+                            problems.append(
+                                DatasetProblem(
+                                    .unknownLabel, file: id, "attack image not inside an attack/<species>/ folder"))
                             continue
                         }
                         label = .attack(species: String(parts[0]))

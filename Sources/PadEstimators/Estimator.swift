@@ -15,7 +15,10 @@ public struct EstimatorInput: Sendable {
     /// The gray plane (OpenCV weights), computed once by the first estimator that needs it.
     public var gray: GrayPlane?
 
-    public init(sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [], outputs: [String: Double] = [:]) {
+    public init(
+        sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [],
+        outputs: [String: Double] = [:]
+    ) {
         self.sample = sample
         self.image = image
         self.face = face
@@ -26,7 +29,10 @@ public struct EstimatorInput: Sendable {
 
 /// Why an estimator failed on a sample (recorded as `estimator_error` or `timeout`; the run goes on).
 public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case estimatorError = "estimator_error", timeout }
+    public enum Kind: String, Sendable {
+        case estimatorError = "estimator_error"
+        case timeout
+    }
     public var kind: Kind
     public var message: String
     public init(_ kind: Kind = .estimatorError, _ message: String) {

@@ -14,8 +14,10 @@ public struct EstimatorOptions: Sendable {
     /// Per-sample timeout for external estimators, in seconds.
     public var externalTimeout: Double
 
-    public init(cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
-                padModelPath: String? = nil, externalCommands: [String: String] = [:], externalTimeout: Double = 30) {
+    public init(
+        cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
+        padModelPath: String? = nil, externalCommands: [String: String] = [:], externalTimeout: Double = 30
+    ) {
         self.cascadeDirectory = cascadeDirectory
         self.useDatasetFaceBox = useDatasetFaceBox
         self.padModelPath = padModelPath
@@ -62,7 +64,9 @@ public struct EstimatorRegistry: Sendable {
         /// external program answers `describe`).
         public var declaredOutputs: [OutputDescriptor]?
         public var factory: Factory
-        public init(name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil, factory: @escaping Factory) {
+        public init(
+            name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil, factory: @escaping Factory
+        ) {
             self.name = name
             self.summary = summary
             self.declaredOutputs = declaredOutputs
@@ -119,11 +123,14 @@ public struct EstimatorRegistry: Sendable {
         var placed = Set<String>()
         let order = entries.map(\.name).filter { built[$0] != nil }
         while placed.count < order.count {
-            guard let next = order.first(where: { name in
-                !placed.contains(name) && built[name]!.dependencies.allSatisfy { placed.contains($0) }
-            }) else {
-                throw EstimatorSetupError(estimator: order.filter { !placed.contains($0) }.joined(separator: ","),
-                                          message: "dependency cycle")
+            guard
+                let next = order.first(where: { name in
+                    !placed.contains(name) && built[name]!.dependencies.allSatisfy { placed.contains($0) }
+                })
+            else {
+                throw EstimatorSetupError(
+                    estimator: order.filter { !placed.contains($0) }.joined(separator: ","),
+                    message: "dependency cycle")
             }
             ordered.append(Built(estimator: built[next]!, coldStart: coldStart[next] ?? .zero))
             placed.insert(next)

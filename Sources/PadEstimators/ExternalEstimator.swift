@@ -51,19 +51,29 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             reply = try Self.describe(worker, timeout: timeout)
         } catch {
             worker.terminate()
-            throw EstimatorSetupError(estimator: name, message: "'\(command)' did not describe itself: \(error.message); it must answer {\"describe\": true} with {\"outputs\": [...]}")
+            throw EstimatorSetupError(
+                estimator: name,
+                message:
+                    "'\(command)' did not describe itself: \(error.message); it must answer {\"describe\": true} with {\"outputs\": [...]}"
+            )
         }
-        guard let names = reply["outputs"] as? [String], !names.isEmpty, names.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains(",") }) else {
+        guard let names = reply["outputs"] as? [String], !names.isEmpty,
+            names.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains(",") })
+        else {
             worker.terminate()
-            throw EstimatorSetupError(estimator: name, message: "'\(command)' answered describe without a list of output names (no dots or commas)")
+            throw EstimatorSetupError(
+                estimator: name,
+                message: "'\(command)' answered describe without a list of output names (no dots or commas)")
         }
         let ranges = reply["ranges"] as? [String: [Double]] ?? [:]
         let directions = reply["directions"] as? [String: String] ?? [:]
         outputs = names.map { output in
             let range = ranges[output] ?? []
-            return OutputDescriptor(name: output, unit: "", minimum: range.first ?? -.infinity, maximum: range.count > 1 ? range[1] : .infinity,
-                                    direction: directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
-                                    summary: "external: \(command)")
+            return OutputDescriptor(
+                name: output, unit: "", minimum: range.first ?? -.infinity,
+                maximum: range.count > 1 ? range[1] : .infinity,
+                direction: directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
+                summary: "external: \(command)")
         }
         outputNames = names
         version = (reply["version"] as? String) ?? "external"
@@ -90,7 +100,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             let request = try Self.encode(["id": input.sample.id, "path": input.sample.path])
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
-            worker.terminate()  // state unknown: never reuse
+            worker.terminate() // state unknown: never reuse
             throw error
         }
         do {
@@ -108,8 +118,10 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// string, boolean, array or object is an error; `outOfStep` says the program can no longer
     /// be trusted to answer the next sample (not JSON, another id) and must be restarted.
     public static func parseAnswer(_ line: [UInt8], id: String, outputs: [String]) throws(AnswerError) -> [Double] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any] else {
-            throw AnswerError(outOfStep: true, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
+        else {
+            throw AnswerError(
+                outOfStep: true, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
         }
         guard (reply["id"] as? String) == id else {
             let other = reply["id"].map { String(String(describing: $0).prefix(80)) } ?? "none"
@@ -122,21 +134,27 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         return try outputs.map { (output: String) throws(AnswerError) -> Double in
             guard let value = values[output], !(value is NSNull) else { return .nan }
             guard let number = JSONNumber.value(value) else {
-                throw AnswerError(outOfStep: false, "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
+                throw AnswerError(
+                    outOfStep: false,
+                    "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
             }
             return number
         }
     }
 
     private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {
-        guard let data = try? JSONSerialization.data(withJSONObject: message) else { throw EstimatorFailure(.estimatorError, "cannot encode request") }
+        guard let data = try? JSONSerialization.data(withJSONObject: message) else {
+            throw EstimatorFailure(.estimatorError, "cannot encode request")
+        }
         return [UInt8](data)
     }
 
     private static func describe(_ worker: ExternalProcess, timeout: Double) throws(EstimatorFailure) -> [String: Any] {
         let line = try worker.exchange(try encode(["describe": true]), timeout: max(timeout, 10))
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any] else {
-            throw EstimatorFailure(.estimatorError, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
+        else {
+            throw EstimatorFailure(
+                .estimatorError, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
         }
         return reply
     }
@@ -156,7 +174,10 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         do throws(EstimatorFailure) {
             let reply = try Self.describe(worker, timeout: timeout)
             guard (reply["outputs"] as? [String]) == outputNames else {
-                throw EstimatorFailure(.estimatorError, "restarted program described outputs \(String(String(describing: reply["outputs"] ?? "none").prefix(120))), expected \(outputNames)")
+                throw EstimatorFailure(
+                    .estimatorError,
+                    "restarted program described outputs \(String(String(describing: reply["outputs"] ?? "none").prefix(120))), expected \(outputNames)"
+                )
             }
         } catch {
             worker.terminate()

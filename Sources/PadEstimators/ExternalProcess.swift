@@ -37,9 +37,9 @@ final class ExternalProcess {
         for fd in toChild + fromChild + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let spawned = Self.spawn(command: command, stdin: toChild[0], stdout: fromChild[1], stderr: errors[1])
         close(toChild[0]); close(fromChild[1]); close(errors[1])
-        guard case let .success(pid) = spawned else {
+        guard case .success(let pid) = spawned else {
             close(toChild[1]); close(fromChild[0]); close(errors[0])
-            if case let .failure(error) = spawned { throw error }
+            if case .failure(let error) = spawned { throw error }
             fatalError("unreachable")
         }
         self.pid = pid
@@ -54,7 +54,9 @@ final class ExternalProcess {
 
     /// `/bin/sh -c "exec COMMAND"` with a clean signal mask, default signal handlers and its own
     /// process group.
-    private static func spawn(command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, EstimatorFailure> {
+    private static func spawn(command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<
+        pid_t, EstimatorFailure
+    > {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -71,13 +73,16 @@ final class ExternalProcess {
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let arguments = ["/bin/sh", "-c", "exec " + command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        if code != 0 { return .failure(EstimatorFailure(.estimatorError, "posix_spawn failed: \(String(cString: strerror(code)))")) }
+        if code != 0 {
+            return .failure(EstimatorFailure(.estimatorError, "posix_spawn failed: \(String(cString: strerror(code)))"))
+        }
         return .success(pid)
     }
 
@@ -95,7 +100,10 @@ final class ExternalProcess {
             }
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { throw EstimatorFailure(.timeout, "no answer within \(timeout) s" + stderrSuffix()) }
-            var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, Int32(min(remaining * 1000, 1_000_000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -104,7 +112,8 @@ final class ExternalProcess {
             if fds[1].revents != 0 { drainStderr() }
             if fds[0].revents != 0, try !readOutput() {
                 drainStderr(waitingUpTo: 0.5)
-                throw EstimatorFailure(.estimatorError, "the program exited without answering\(exitDescription())" + stderrSuffix())
+                throw EstimatorFailure(
+                    .estimatorError, "the program exited without answering\(exitDescription())" + stderrSuffix())
             }
         }
     }
@@ -116,7 +125,8 @@ final class ExternalProcess {
             if n < 0 {
                 if errno == EINTR { continue }
                 drainStderr(waitingUpTo: 0.5)
-                throw EstimatorFailure(.estimatorError, "the program closed its input (crashed?)\(exitDescription())" + stderrSuffix())
+                throw EstimatorFailure(
+                    .estimatorError, "the program closed its input (crashed?)\(exitDescription())" + stderrSuffix())
             }
             sent += n
         }
@@ -142,7 +152,9 @@ final class ExternalProcess {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(stderrFD, $0.baseAddress, $0.count) }
             if n > 0 {
                 stderrTail.append(contentsOf: chunk[0..<n])
-                if stderrTail.count > Self.stderrTailBytes { stderrTail.removeFirst(stderrTail.count - Self.stderrTailBytes) }
+                if stderrTail.count > Self.stderrTailBytes {
+                    stderrTail.removeFirst(stderrTail.count - Self.stderrTailBytes)
+                }
                 continue
             }
             if n == 0 || (errno != EAGAIN && errno != EINTR) { return }

@@ -25,12 +25,19 @@ public struct EyesEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
-        .init(name: "count", unit: "eyes", minimum: 0, maximum: .infinity, direction: .none, summary: "eye detections in the upper face"),
-        .init(name: "distance_px", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "inter-eye distance"),
+        .init(
+            name: "count", unit: "eyes", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "eye detections in the upper face"),
+        .init(
+            name: "distance_px", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "inter-eye distance"),
         .init(name: "roll_deg", unit: "deg", minimum: -90, maximum: 90, direction: .none, summary: "eye-line angle"),
     ]
     public var parameters: [String: String] {
-        ["cascade": detector.cascade.path, "scale_factor": "1.1", "min_neighbors": "3", "region": "upper 60% of the face box"]
+        [
+            "cascade": detector.cascade.path, "scale_factor": "1.1", "min_neighbors": "3",
+            "region": "upper 60% of the face box",
+        ]
     }
 
     public init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_eye.xml") throws {
@@ -41,7 +48,8 @@ public struct EyesEstimator: Estimator {
         guard let face = input.face else { return [0, .nan, .nan] }
         if input.gray == nil { input.gray = GrayPlane(input.image) }
         let x0 = Int(face.x.rounded(.down)), y0 = Int(face.y.rounded(.down))
-        let region = input.gray!.cropped(x: x0, y: y0, width: Int(face.width.rounded()), height: Int((face.height * 0.6).rounded()))
+        let region = input.gray!.cropped(
+            x: x0, y: y0, width: Int(face.width.rounded()), height: Int((face.height * 0.6).rounded()))
         guard region.width > 24, region.height > 24 else { return [0, .nan, .nan] }
         let minimum = max(12, Int(face.width / 10))
         let found = detector.detect(in: region, scaleFactor: 1.1, minNeighbors: 3, minSize: (minimum, minimum))

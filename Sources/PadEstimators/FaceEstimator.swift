@@ -39,27 +39,53 @@ public struct FaceEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading the cascade files.
     public static let declaredOutputs: [OutputDescriptor] = [
-        .init(name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none, summary: "grouped cascade detections"),
-        .init(name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), left"),
-        .init(name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), top"),
-        .init(name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), width"),
-        .init(name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none, summary: "chosen face (most neighbours), height"),
-        .init(name: "border_px", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .higherIsBetter, summary: "smallest distance to a frame edge"),
-        .init(name: "size_ratio", unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "max(w, h) / shorter image side"),
-        .init(name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter, summary: "centre distance / half diagonal"),
-        .init(name: "neighbors", unit: "windows", minimum: 0, maximum: .infinity, direction: .higherIsBetter, summary: "detection support"),
+        .init(
+            name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "grouped cascade detections"),
+        .init(
+            name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none,
+            summary: "chosen face (most neighbours), left"),
+        .init(
+            name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none,
+            summary: "chosen face (most neighbours), top"),
+        .init(
+            name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "chosen face (most neighbours), width"),
+        .init(
+            name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "chosen face (most neighbours), height"),
+        .init(
+            name: "border_px", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .higherIsBetter,
+            summary: "smallest distance to a frame edge"),
+        .init(
+            name: "size_ratio", unit: "", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "max(w, h) / shorter image side"),
+        .init(
+            name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter,
+            summary: "centre distance / half diagonal"),
+        .init(
+            name: "neighbors", unit: "windows", minimum: 0, maximum: .infinity, direction: .higherIsBetter,
+            summary: "detection support"),
         .init(name: "source", unit: "", minimum: 0, maximum: 1, direction: .none, summary: "0 detector, 1 dataset box"),
-        .init(name: "offset_x", unit: "fraction of W", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "(box centre x - W/2) / W, negative = left"),
-        .init(name: "offset_y", unit: "fraction of H", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "(box centre y - H/2) / H, negative = above"),
+        .init(
+            name: "offset_x", unit: "fraction of W", minimum: -.infinity, maximum: .infinity, direction: .none,
+            summary: "(box centre x - W/2) / W, negative = left"),
+        .init(
+            name: "offset_y", unit: "fraction of H", minimum: -.infinity, maximum: .infinity, direction: .none,
+            summary: "(box centre y - H/2) / H, negative = above"),
     ]
 
     public var parameters: [String: String] {
-        ["cascade": detector.cascade.path, "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
-         "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)"]
+        [
+            "cascade": detector.cascade.path, "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
+            "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
+        ]
     }
 
-    public init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_frontalface_default.xml",
-                scaleFactor: Double = 1.1, minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false) throws {
+    public init(
+        cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_frontalface_default.xml",
+        scaleFactor: Double = 1.1, minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false
+    ) throws {
         detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
         self.scaleFactor = scaleFactor
         self.minNeighbors = minNeighbors
@@ -73,18 +99,24 @@ public struct FaceEstimator: Estimator {
         if useDatasetBox, let given = input.sample.faceBox {
             // Clipped to the image, so later crops (eyes, quality) index inside it whatever the dataset says.
             guard let clipped = Self.clip(given, width: width, height: height) else {
-                throw EstimatorFailure(.estimatorError, "dataset face box \(given) does not overlap the \(width)x\(height) image")
+                throw EstimatorFailure(
+                    .estimatorError, "dataset face box \(given) does not overlap the \(width)x\(height) image")
             }
             (box, count, neighbors, source) = (clipped, 1, .nan, 1)
         } else {
             if input.gray == nil { input.gray = GrayPlane(input.image) }
             let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
-            let found = detector.detect(in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum))
+            let found = detector.detect(
+                in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum))
             // The best-supported face: most neighbours (raw windows that agree), ties by area, then
             // leftmost. Background false positives are usually small clusters; choosing the largest
             // box picked them over the real face (sample image 000008: 5 neighbours vs 40).
-            guard let best = found.max(by: { ($0.neighbors, $0.width * $0.height, -$0.x) < ($1.neighbors, $1.width * $1.height, -$1.x) }) else {
-                return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan]  // count 0, source detector
+            guard
+                let best = found.max(by: {
+                    ($0.neighbors, $0.width * $0.height, -$0.x) < ($1.neighbors, $1.width * $1.height, -$1.x)
+                })
+            else {
+                return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan] // count 0, source detector
             }
             (box, count, neighbors, source) = (best.box, Double(found.count), Double(best.neighbors), 0)
         }
@@ -92,8 +124,11 @@ public struct FaceEstimator: Estimator {
         let border = min(box.x, box.y, Double(width) - box.x - box.width, Double(height) - box.y - box.height)
         let dx = box.centerX - Double(width) / 2, dy = box.centerY - Double(height) / 2
         let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
-        return [count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
-                min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source, dx / Double(width), dy / Double(height)]
+        return [
+            count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
+            min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source, dx / Double(width),
+            dy / Double(height),
+        ]
     }
 
     /// The part of `box` inside a width x height image; nil when none is (or it is not finite).

@@ -12,11 +12,20 @@ public struct ImageEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
-        .init(name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
-        .init(name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"),
-        .init(name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none, summary: "width x height / 1e6"),
-        .init(name: "short_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "min(width, height)"),
-        .init(name: "long_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "max(width, height), for orientation-free resolution gates"),
+        .init(
+            name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
+        .init(
+            name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"
+        ),
+        .init(
+            name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none,
+            summary: "width x height / 1e6"),
+        .init(
+            name: "short_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none,
+            summary: "min(width, height)"),
+        .init(
+            name: "long_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none,
+            summary: "max(width, height), for orientation-free resolution gates"),
     ]
     public var parameters: [String: String] { [:] }
     public init() {}

@@ -22,7 +22,9 @@ public struct PADEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
-        .init(name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter, summary: "P(bona fide), colour-texture logistic baseline"),
+        .init(
+            name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter,
+            summary: "P(bona fide), colour-texture logistic baseline")
     ]
     public var parameters: [String: String] {
         ["model": modelPath, "feature_set": model.featureSet, "training_fingerprint": model.trainingFingerprint]
@@ -32,7 +34,9 @@ public struct PADEstimator: Estimator {
 
     /// The feature sets `padbench train --features` offers.
     public enum FeatureSet: String, Sendable, CaseIterable {
-        case lbpColor = "lbp-color", ida, idaLbpColor = "ida+lbp-color"
+        case lbpColor = "lbp-color"
+        case ida
+        case idaLbpColor = "ida+lbp-color"
 
         public var names: [String] {
             switch self {
@@ -46,7 +50,8 @@ public struct PADEstimator: Estimator {
             switch self {
             case .lbpColor: return ColorTextureFeatures.extract(image, face: face)
             case .ida: return IDAFeatures.extract(image, face: face)
-            case .idaLbpColor: return IDAFeatures.extract(image, face: face) + ColorTextureFeatures.extract(image, face: face)
+            case .idaLbpColor:
+                return IDAFeatures.extract(image, face: face) + ColorTextureFeatures.extract(image, face: face)
             }
         }
     }
@@ -56,8 +61,13 @@ public struct PADEstimator: Estimator {
     public init(modelPath: String) throws {
         let model = try LogisticModel.read(from: modelPath)
         guard let features = FeatureSet(rawValue: model.featureSet), model.featureVersion == Self.featureVersion,
-              model.featureNames == features.names else {
-            throw EstimatorSetupError(estimator: "pad", message: "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) (\(model.featureNames.count) names); this padbench computes \(FeatureSet.allCases.map { "'\($0.rawValue)' (\($0.names.count))" }.joined(separator: ", ")) v\(Self.featureVersion)")
+            model.featureNames == features.names
+        else {
+            throw EstimatorSetupError(
+                estimator: "pad",
+                message:
+                    "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) (\(model.featureNames.count) names); this padbench computes \(FeatureSet.allCases.map { "'\($0.rawValue)' (\($0.names.count))" }.joined(separator: ", ")) v\(Self.featureVersion)"
+            )
         }
         self.features = features
         self.model = model

@@ -21,15 +21,18 @@ public struct QualityEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// The measures, in output (column) order.
     public static let measures: [any QualityMeasure] = [
-        RegionMeasure(), LuminanceMeanMeasure(), LuminanceVarianceMeasure(), UnderexposureMeasure(), OverexposureMeasure(),
+        RegionMeasure(), LuminanceMeanMeasure(), LuminanceVarianceMeasure(), UnderexposureMeasure(),
+        OverexposureMeasure(),
         DynamicRangeMeasure(), IlluminationUniformityMeasure(), SpecularityMeasure(), SharpnessMeasure(), BlurMeasure(),
         ContrastMeasure(), NaturalColourMeasure(), BackgroundUniformityMeasure(), BackgroundLuminanceMeasure(),
     ]
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = measures.map(\.output)
     public var parameters: [String: String] {
-        ["underexposure_max_L": "25", "overexposure_min_L": "247", "specular_min_V": "230", "specular_max_S": "0.1",
-         "crete_filter_taps": "9", "skin_box_a": "5..25", "skin_box_b": "5..35"]
+        [
+            "underexposure_max_L": "25", "overexposure_min_L": "247", "specular_min_V": "230", "specular_max_S": "0.1",
+            "crete_filter_taps": "9", "skin_box_a": "5..25", "skin_box_b": "5..35",
+        ]
     }
 
     /// The face region comes from the `face` estimator, which therefore runs first.
@@ -42,11 +45,15 @@ public struct QualityEstimator: Estimator {
         let image = input.image
         let (region, onFace) = Self.measuredRegion(image: image, face: input.face)
         guard region.width > 0, region.height > 0 else {
-            var assessments = Dictionary(uniqueKeysWithValues: Self.measures.map { ($0.output.name, QualityAssessment.notAssessable(reason: "empty region")) })
+            var assessments = Dictionary(
+                uniqueKeysWithValues: Self.measures.map {
+                    ($0.output.name, QualityAssessment.notAssessable(reason: "empty region"))
+                })
             assessments[RegionMeasure().output.name] = .value(onFace ? 1 : 0)
             return assessments
         }
-        let context = QualityContext(image: image, luminance: ColorSpaces.luminanceImage(image), region: region, onFace: onFace)
+        let context = QualityContext(
+            image: image, luminance: ColorSpaces.luminanceImage(image), region: region, onFace: onFace)
         return Dictionary(uniqueKeysWithValues: Self.measures.map { ($0.output.name, $0.assess(context)) })
     }
 
@@ -60,8 +67,9 @@ public struct QualityEstimator: Estimator {
     static func measuredRegion(image: Image, face: Box?) -> (region: Region, onFace: Bool) {
         if let face {
             let clipped = face.clipped(width: image.width, height: image.height)
-            let candidate = Region(x0: Int(clipped.x.rounded(.down)), y0: Int(clipped.y.rounded(.down)),
-                                   x1: Int((clipped.x + clipped.width).rounded(.up)), y1: Int((clipped.y + clipped.height).rounded(.up)))
+            let candidate = Region(
+                x0: Int(clipped.x.rounded(.down)), y0: Int(clipped.y.rounded(.down)),
+                x1: Int((clipped.x + clipped.width).rounded(.up)), y1: Int((clipped.y + clipped.height).rounded(.up)))
             if candidate.width > 0, candidate.height > 0 { return (candidate, true) }
         }
         return (Region(x0: 0, y0: 0, x1: image.width, y1: image.height), false)

@@ -33,8 +33,9 @@ public enum QualityMeasures {
         let mean = sum / n
         let variance = max(0, sumSquares / n - mean * mean)
         let under = histogram[0...25].reduce(0, +), over = histogram[247...255].reduce(0, +)
-        return HistogramStatistics(mean: mean, variance: variance, underexposure: Double(under) / n,
-                                   overexposure: Double(over) / n, entropy: entropy == 0 ? 0 : entropy)
+        return HistogramStatistics(
+            mean: mean, variance: variance, underexposure: Double(under) / n,
+            overexposure: Double(over) / n, entropy: entropy == 0 ? 0 : entropy)
     }
 
     /// Histogram intersection of the left and right halves' normalised L histograms; NaN when the
@@ -82,11 +83,14 @@ public enum QualityMeasures {
         var sum = 0.0, sumSquares = 0.0
         l.withUnsafeBufferPointer { p in
             for y in region.y0..<region.y1 {
-                let up = reflect(y - 1, region.y0, region.y1) * width, down = reflect(y + 1, region.y0, region.y1) * width
+                let up = reflect(y - 1, region.y0, region.y1) * width,
+                    down = reflect(y + 1, region.y0, region.y1) * width
                 let row = y * width
                 for x in region.x0..<region.x1 {
                     let left = reflect(x - 1, region.x0, region.x1), right = reflect(x + 1, region.x0, region.x1)
-                    let v = Int(p[up + x]) + Int(p[down + x]) + Int(p[row + left]) + Int(p[row + right]) - 4 * Int(p[row + x])
+                    let v =
+                        Int(p[up + x]) + Int(p[down + x]) + Int(p[row + left]) + Int(p[row + right]) - 4
+                        * Int(p[row + x])
                     let d = Double(v)
                     sum += d
                     sumSquares += d * d
@@ -152,7 +156,9 @@ public enum QualityMeasures {
         let linear = linearTable
         var sumL = 0.0, sumA = 0.0, sumB = 0.0
         let c = image.channels
-        @inline(__always) func f(_ t: Double) -> Double { t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116 }
+        @inline(__always) func f(_ t: Double) -> Double {
+            t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116
+        }
         for y in region.y0..<region.y1 {
             for x in region.x0..<region.x1 {
                 let i = (y * image.width + x) * c
@@ -188,9 +194,11 @@ public enum QualityMeasures {
                 let inFaceRows = y >= face.y0 && y < face.y1
                 for x in 1..<(width - 1) {
                     if inFaceRows && x >= face.x0 && x < face.x1 { continue }
-                    let a = Int(p[(y - 1) * width + x - 1]), b = Int(p[(y - 1) * width + x]), c = Int(p[(y - 1) * width + x + 1])
+                    let a = Int(p[(y - 1) * width + x - 1]), b = Int(p[(y - 1) * width + x]),
+                        c = Int(p[(y - 1) * width + x + 1])
                     let d = Int(p[y * width + x - 1]), f = Int(p[y * width + x + 1])
-                    let g = Int(p[(y + 1) * width + x - 1]), h = Int(p[(y + 1) * width + x]), i = Int(p[(y + 1) * width + x + 1])
+                    let g = Int(p[(y + 1) * width + x - 1]), h = Int(p[(y + 1) * width + x]),
+                        i = Int(p[(y + 1) * width + x + 1])
                     let gx = (c + 2 * f + i) - (a + 2 * d + g)
                     let gy = (g + 2 * h + i) - (a + 2 * b + c)
                     sum += Double(gx * gx + gy * gy).squareRoot()

@@ -4,7 +4,8 @@
 /// Values 1-8 as in EXIF 2.32 / TIFF 6.0: 1 up, 2 mirrored, 3 rotated 180, 4 mirrored vertically,
 /// 5 transposed, 6 rotated 90 clockwise to display, 7 transversed, 8 rotated 90 counter-clockwise.
 public enum ExifOrientation: Int, Sendable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    case up = 1
+    case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Reads the orientation from a JPEG's APP1 Exif segment; `nil` when absent or malformed.
     public static func read(fromJPEG bytes: [UInt8]) -> ExifOrientation? {

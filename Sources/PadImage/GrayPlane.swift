@@ -66,7 +66,7 @@ public struct GrayPlane: Sendable, Equatable {
                 rows.withUnsafeMutableBufferPointer { rows in
                     xs.index.withUnsafeBufferPointer { xi in
                         xs.weight.withUnsafeBufferPointer { xw in
-                            var cached = (-1, -1)  // source row held in rows[0..<dw], rows[dw..<2dw]
+                            var cached = (-1, -1) // source row held in rows[0..<dw], rows[dw..<2dw]
                             func row(_ y: Int) -> UnsafeMutablePointer<Int32> {
                                 if cached.0 == y { return rows.baseAddress! }
                                 if cached.1 == y { return rows.baseAddress! + dw }
@@ -87,7 +87,9 @@ public struct GrayPlane: Sendable, Equatable {
                                     for x in 0..<dw { line[x] = UInt8(min(255, (row0[x] * 256 + 32768) >> 16)) }
                                 } else {
                                     let row1 = row(min(s + 1, height - 1))
-                                    for x in 0..<dw { line[x] = UInt8(min(255, (row0[x] * (256 - b) + row1[x] * b + 32768) >> 16)) }
+                                    for x in 0..<dw {
+                                        line[x] = UInt8(min(255, (row0[x] * (256 - b) + row1[x] * b + 32768) >> 16))
+                                    }
                                 }
                             }
                         }

@@ -34,8 +34,9 @@ public struct Image: Sendable, Equatable {
 
     /// A black image of the given size.
     public init(width: Int, height: Int, format: PixelFormat) {
-        self.init(width: width, height: height, format: format,
-                  pixels: [UInt8](repeating: 0, count: width * height * format.channels))
+        self.init(
+            width: width, height: height, format: format,
+            pixels: [UInt8](repeating: 0, count: width * height * format.channels))
     }
 
     /// The red, green and blue values at (x, y); a gray pixel gives the same value three times.

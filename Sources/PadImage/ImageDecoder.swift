@@ -56,7 +56,8 @@ public struct ImageDecoder: Sendable {
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let headerStatus = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+            tjDecompressHeader3(
+                handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
         if headerStatus != 0 { throw .decodeError("JPEG header: \(Self.turboError(handle))") }
         let w = Int(width), h = Int(height)
@@ -76,8 +77,9 @@ public struct ImageDecoder: Sendable {
             // failure the buffer is thrown away. Zeroing 0.9 MB per 640x480 frame cost ~5% of decode.
             let pixels = [UInt8](unsafeUninitializedCapacity: w * h * format.channels) { target, initialized in
                 status = bytes.withUnsafeBufferPointer { source in
-                    tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                                  width, 0, height, pixelFormat.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                    tjDecompress2(
+                        handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                        width, 0, height, pixelFormat.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
                 }
                 initialized = status == 0 ? target.count : 0
             }
@@ -93,12 +95,15 @@ public struct ImageDecoder: Sendable {
     /// CMYK and YCCK JPEGs cannot be decoded to RGB by libjpeg-turbo ("Unsupported color
     /// conversion request"); decode to CMYK and convert. Adobe writes inverted CMYK (an APP14
     /// "Adobe" marker), where 255 means no ink; R = C*K/255 on those inverted values.
-    private func decodeCMYKJPEG(_ bytes: [UInt8], handle: tjhandle, width w: Int, height h: Int) throws(ImageError) -> Image {
+    private func decodeCMYKJPEG(_ bytes: [UInt8], handle: tjhandle, width w: Int, height h: Int) throws(ImageError)
+        -> Image
+    {
         var cmyk = [UInt8](repeating: 0, count: w * h * 4)
         let status = bytes.withUnsafeBufferPointer { source in
             cmyk.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                              Int32(w), 0, Int32(h), TJPF_CMYK.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), target.baseAddress,
+                    Int32(w), 0, Int32(h), TJPF_CMYK.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
             }
         }
         if status != 0 { throw .decodeError("JPEG data (CMYK): \(Self.turboError(handle))") }
@@ -119,9 +124,11 @@ public struct ImageDecoder: Sendable {
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
-            if marker == 0xDA || marker == 0xD9 { break }  // start of scan / end of image
+            if marker == 0xDA || marker == 0xD9 { break } // start of scan / end of image
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            if marker == 0xEE, i + 9 <= bytes.count, Array(bytes[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { return true }
+            if marker == 0xEE, i + 9 <= bytes.count, Array(bytes[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) {
+                return true
+            }
             i += 2 + length
         }
         return false
@@ -191,7 +198,9 @@ public enum ImageFormat: String, Sendable {
             self = .jpeg
         } else if bytes.count >= 8, bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
             self = .png
-        } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") || bytes[1] == UInt8(ascii: "6") {
+        } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"),
+            bytes[1] == UInt8(ascii: "5") || bytes[1] == UInt8(ascii: "6")
+        {
             self = .pnm
         } else {
             return nil

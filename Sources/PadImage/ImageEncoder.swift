@@ -10,8 +10,10 @@ public enum ImageEncoder {
     public enum ChromaSubsampling: Sendable { case s444, s422, s420 }
 
     /// Baseline (or progressive) JPEG at the given quality (1-100).
-    public static func jpeg(_ image: Image, quality: Int = 90, subsampling: ChromaSubsampling = .s420,
-                            progressive: Bool = false) throws(ImageError) -> [UInt8] {
+    public static func jpeg(
+        _ image: Image, quality: Int = 90, subsampling: ChromaSubsampling = .s420,
+        progressive: Bool = false
+    ) throws(ImageError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else { throw .encodeError("JPEG: cannot encode an empty image") }
         guard let handle = tjInitCompress() else { throw .encodeError("TurboJPEG: cannot create compressor") }
         defer { tjDestroy(handle) }
@@ -31,8 +33,10 @@ public enum ImageEncoder {
         var flags = TJFLAG_ACCURATEDCT
         if progressive { flags |= TJFLAG_PROGRESSIVE }
         let status = image.pixels.withUnsafeBufferPointer { source in
-            tjCompress2(handle, source.baseAddress, Int32(image.width), 0, Int32(image.height),
-                        Int32(pixelFormat.rawValue), &output, &size, Int32(samp.rawValue), Int32(max(1, min(100, quality))), flags)
+            tjCompress2(
+                handle, source.baseAddress, Int32(image.width), 0, Int32(image.height),
+                Int32(pixelFormat.rawValue), &output, &size, Int32(samp.rawValue), Int32(max(1, min(100, quality))),
+                flags)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {

@@ -26,12 +26,12 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .missingFile(path, reason): return "cannot read \(path): \(reason)"
-        case let .unsupportedFormat(message): return message
-        case let .decodeError(message): return message
-        case let .tooLarge(width, height, limit):
+        case .missingFile(let path, let reason): return "cannot read \(path): \(reason)"
+        case .unsupportedFormat(let message): return message
+        case .decodeError(let message): return message
+        case .tooLarge(let width, let height, let limit):
             return "image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit)"
-        case let .encodeError(message): return message
+        case .encodeError(let message): return message
         }
     }
 }

@@ -8,7 +8,9 @@ func decodePNM(_ bytes: [UInt8], maxPixels: Int) throws(ImageError) -> Image {
                 while position < bytes.count, bytes[position] != 0x0A { position += 1 }
             } else if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D {
                 position += 1
-            } else { return }
+            } else {
+                return
+            }
         }
     }
     func readNumber(_ what: String) throws(ImageError) -> Int {
@@ -28,7 +30,7 @@ func decodePNM(_ bytes: [UInt8], maxPixels: Int) throws(ImageError) -> Image {
     guard width > 0, height > 0 else { throw .decodeError("PNM header: empty image \(width)x\(height)") }
     guard (1...65535).contains(maxval) else { throw .decodeError("PNM header: maxval \(maxval) out of 1...65535") }
     guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
-    position += 1  // exactly one whitespace byte after maxval
+    position += 1 // exactly one whitespace byte after maxval
     let bytesPerSample = maxval > 255 ? 2 : 1
     let sampleCount = width * height * format.channels
     guard bytes.count - position >= sampleCount * bytesPerSample else {
@@ -36,7 +38,9 @@ func decodePNM(_ bytes: [UInt8], maxPixels: Int) throws(ImageError) -> Image {
     }
     var pixels = [UInt8](repeating: 0, count: sampleCount)
     for i in 0..<sampleCount {
-        let raw = bytesPerSample == 1 ? Int(bytes[position + i])
+        let raw =
+            bytesPerSample == 1
+            ? Int(bytes[position + i])
             : Int(bytes[position + 2 * i]) << 8 | Int(bytes[position + 2 * i + 1])
         pixels[i] = maxval == 255 ? UInt8(raw) : UInt8(min(255, (raw * 255 + maxval / 2) / maxval))
     }

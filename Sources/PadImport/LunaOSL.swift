@@ -14,10 +14,13 @@ enum LunaOSL {
         } else {
             // JSON lines (LF or CRLF, BOM skipped).
             var list: [Any] = []
-            for (number, line) in TextBytes.lines(bytes) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            for (number, line) in TextBytes.lines(bytes)
+            where !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line)) else {
                     let text = TextBytes.quote(String(decoding: line, as: UTF8.self), limit: 80)
-                    throw VendorImportError("\(path):\(number): not JSON: '\(text)' (expected an OSL response object, an array of them, or JSON lines)")
+                    throw VendorImportError(
+                        "\(path):\(number): not JSON: '\(text)' (expected an OSL response object, an array of them, or JSON lines)"
+                    )
                 }
                 list.append(object)
             }
@@ -25,18 +28,24 @@ enum LunaOSL {
         }
         return try objects.enumerated().map { index, object in
             let origin = "\(path)[\(index)]"
-            guard let response = object as? [String: Any] else { throw VendorImportError("\(origin): an OSL response must be a JSON object") }
+            guard let response = object as? [String: Any] else {
+                throw VendorImportError("\(origin): an OSL response must be a JSON object")
+            }
             guard let filename = response["filename"] as? String, !filename.isEmpty else {
                 throw VendorImportError("\(origin): missing or non-text 'filename'")
             }
             var errorCode = 0.0
             if let error = response["error"] {
-                guard let errorObject = error as? [String: Any], let code = JSONNumber.value(errorObject["error_code"]) else {
-                    throw VendorImportError("\(origin) (\(filename)): 'error' must be an object with a numeric error_code")
+                guard let errorObject = error as? [String: Any], let code = JSONNumber.value(errorObject["error_code"])
+                else {
+                    throw VendorImportError(
+                        "\(origin) (\(filename)): 'error' must be an object with a numeric error_code")
                 }
                 errorCode = code
             }
-            var values: [String: Double] = ["luna.error_code": errorCode, "luna.liveness": .nan, "luna.prediction": .nan, "luna.quality": .nan]
+            var values: [String: Double] = [
+                "luna.error_code": errorCode, "luna.liveness": .nan, "luna.prediction": .nan, "luna.quality": .nan,
+            ]
             if errorCode == 0 {
                 guard let liveness = response["liveness"] as? [String: Any] else {
                     throw VendorImportError("\(origin) (\(filename)): missing 'liveness' object")
@@ -44,11 +53,15 @@ enum LunaOSL {
                 guard let prediction = JSONNumber.value(liveness["prediction"]) else {
                     throw VendorImportError("\(origin) (\(filename)): liveness.prediction must be a number (1 = live)")
                 }
-                guard let estimations = liveness["estimations"] as? [String: Any], let probability = JSONNumber.value(estimations["probability"]) else {
-                    throw VendorImportError("\(origin) (\(filename)): liveness.estimations.probability must be a number in [0, 1]")
+                guard let estimations = liveness["estimations"] as? [String: Any],
+                    let probability = JSONNumber.value(estimations["probability"])
+                else {
+                    throw VendorImportError(
+                        "\(origin) (\(filename)): liveness.estimations.probability must be a number in [0, 1]")
                 }
                 guard (0...1).contains(probability) else {
-                    throw VendorImportError("\(origin) (\(filename)): liveness.estimations.probability \(probability) is outside [0, 1]")
+                    throw VendorImportError(
+                        "\(origin) (\(filename)): liveness.estimations.probability \(probability) is outside [0, 1]")
                 }
                 values["luna.prediction"] = prediction
                 values["luna.liveness"] = probability

@@ -11,7 +11,8 @@ public struct VendorRecord: Sendable, Equatable {
     /// Where it came from, for messages (`file:line` or `file[index]`).
     public var origin: String
 
-    public init(key: String, values: [String: Double], failure: (code: String, message: String)? = nil, origin: String) {
+    public init(key: String, values: [String: Double], failure: (code: String, message: String)? = nil, origin: String)
+    {
         self.key = key
         self.values = values
         self.failure = failure
@@ -44,8 +45,11 @@ public enum VendorFormat: String, Sendable, CaseIterable {
     public var outputs: [String] {
         switch self {
         case .lunaOSL: return ["luna.liveness", "luna.prediction", "luna.quality", "luna.error_code"]
-        case .misnapMibi: return ["misnap.quality", "misnap.lighting", "misnap.sharpness", "misnap.eye_distance",
-                                  "misnap.face_found", "misnap.liveness", "misnap.spoof"]
+        case .misnapMibi:
+            return [
+                "misnap.quality", "misnap.lighting", "misnap.sharpness", "misnap.eye_distance",
+                "misnap.face_found", "misnap.liveness", "misnap.spoof",
+            ]
         case .idemiaStatus: return ["idemia.live"]
         case .longCSV: return []
         }
@@ -74,7 +78,9 @@ public struct VendorImporter: Sendable {
         var records: [VendorRecord] = []
         for path in paths {
             let data: Data
-            do { data = Data(try RegularFile.read(path)) } catch { throw VendorImportError("\(path): \(error.message)") }
+            do { data = Data(try RegularFile.read(path)) } catch {
+                throw VendorImportError("\(path): \(error.message)")
+            }
             switch format {
             case .lunaOSL: records += try LunaOSL.read(data, path: path)
             case .misnapMibi: records.append(try MisnapMibi.read(data, path: path))
@@ -87,18 +93,24 @@ public struct VendorImporter: Sendable {
 
     /// Records after the header, through the shared RFC 4180 reader (BOM, CRLF, quoting;
     /// `#` comment lines skipped); fields are trimmed of spaces.
-    static func csvLines(_ data: Data, path: String, header expected: [String]) throws -> [(line: Int, fields: [String])] {
+    static func csvLines(_ data: Data, path: String, header expected: [String]) throws -> [(
+        line: Int, fields: [String]
+    )] {
         let records: [CSVReader.Record]
         do { records = try CSVReader.parse([UInt8](data), comments: true) } catch {
             throw VendorImportError("\(path):\(error.line): \(error.message)")
         }
-        guard let header = records.first else { throw VendorImportError("\(path): empty file, header must be \(expected.joined(separator: ","))") }
+        guard let header = records.first else {
+            throw VendorImportError("\(path): empty file, header must be \(expected.joined(separator: ","))")
+        }
         guard header.fields.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) == expected else {
             throw VendorImportError("\(path):\(header.line): header must be \(expected.joined(separator: ","))")
         }
         return try records.dropFirst().map { record in
             guard record.fields.count == expected.count else {
-                throw VendorImportError("\(path):\(record.line): \(record.fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))")
+                throw VendorImportError(
+                    "\(path):\(record.line): \(record.fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))"
+                )
             }
             return (record.line, record.fields.map { $0.trimmingCharacters(in: .whitespaces) })
         }
@@ -114,10 +126,17 @@ public struct VendorImporter: Sendable {
                 switch policy {
                 case .accept: return VendorRecord(key: f[0], values: ["idemia.live": 1], origin: origin)
                 case .reject: return VendorRecord(key: f[0], values: ["idemia.live": 0], origin: origin)
-                case .fta: return VendorRecord(key: f[0], values: [:], failure: ("no_decision", "IDEMIA NoDecision (counted as failure to process: --no-decision fta)"), origin: origin)
+                case .fta:
+                    return VendorRecord(
+                        key: f[0], values: [:],
+                        failure: (
+                            "no_decision", "IDEMIA NoDecision (counted as failure to process: --no-decision fta)"
+                        ), origin: origin)
                 }
             case "unknown":
-                return VendorRecord(key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"), origin: origin)
+                return VendorRecord(
+                    key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"),
+                    origin: origin)
             default:
                 throw VendorImportError("\(origin): status '\(f[1])' is not Live, Fake, NoDecision or Unknown")
             }
@@ -138,7 +157,9 @@ public struct VendorImporter: Sendable {
                 byKey[f[0]] = VendorRecord(key: f[0], values: [:], origin: "\(path):\(line)")
                 order.append(f[0])
             }
-            if byKey[f[0]]!.values[f[1]] != nil { throw VendorImportError("\(path):\(line): \(f[1]) given twice for \(f[0])") }
+            if byKey[f[0]]!.values[f[1]] != nil {
+                throw VendorImportError("\(path):\(line): \(f[1]) given twice for \(f[0])")
+            }
             byKey[f[0]]!.values[f[1]] = value
         }
         return order.map { byKey[$0]! }

@@ -5,7 +5,10 @@ import PadDataset
 public enum VendorOutputs {
     public static let catalogue: [String: OutputDescriptor] = {
         let list: [(String, String, Double, Double, Direction, String)] = [
-            ("pad.score", "", 0, 1, .higherIsBetter, "PAD score, higher = more bona fide (imported or external estimator)"),
+            (
+                "pad.score", "", 0, 1, .higherIsBetter,
+                "PAD score, higher = more bona fide (imported or external estimator)"
+            ),
             ("luna.liveness", "", 0, 1, .higherIsBetter, "LUNA OneShotLiveness liveness.estimations.probability"),
             ("luna.prediction", "", 0, 1, .higherIsBetter, "LUNA OneShotLiveness liveness.prediction (1 = live)"),
             ("luna.quality", "", 0, 1, .higherIsBetter, "LUNA OneShotLiveness liveness.estimations.quality"),
@@ -21,7 +24,8 @@ public enum VendorOutputs {
         ]
         var catalogue: [String: OutputDescriptor] = [:]
         for (name, unit, lo, hi, direction, summary) in list {
-            catalogue[name] = OutputDescriptor(name: name, unit: unit, minimum: lo, maximum: hi, direction: direction, summary: summary)
+            catalogue[name] = OutputDescriptor(
+                name: name, unit: unit, minimum: lo, maximum: hi, direction: direction, summary: summary)
         }
         return catalogue
     }()

@@ -18,7 +18,9 @@ public struct Proportion: Sendable, Equatable, Codable {
 
     /// errors / total; NaN when total is 0 (no samples: the rate is undefined, not zero).
     public var value: Double { total > 0 ? Double(errors) / Double(total) : .nan }
-    public var interval: (low: Double, high: Double) { ClopperPearson.interval(errors: errors, total: total, confidence: confidence) }
+    public var interval: (low: Double, high: Double) {
+        ClopperPearson.interval(errors: errors, total: total, confidence: confidence)
+    }
 }
 
 /// Clopper-Pearson ("exact") binomial confidence interval, as bob.measure and ISO/IEC 30107-3

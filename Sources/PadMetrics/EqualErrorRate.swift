@@ -31,7 +31,8 @@ public struct EqualErrorRate: Sendable {
         let speciesCount = curve.attackCounts.count
         let farDecrease = curve.attackCounts.map { $0 > 0 ? 1.0 / Double($0) : 0 }
         var far = (0..<speciesCount).map { s in
-            curve.accepted(s, 0) == curve.attackCounts[s] ? 1.0 : Double(curve.accepted(s, 0)) / Double(max(1, curve.attackCounts[s]))
+            curve.accepted(s, 0) == curve.attackCounts[s]
+                ? 1.0 : Double(curve.accepted(s, 0)) / Double(max(1, curve.attackCounts[s]))
         }
         let frrIncrease = 1.0 / Double(curve.bonaFideCount)
         var frr = curve.bonaFideRejected[0] == 0 ? 0.0 : Double(curve.bonaFideRejected[0]) / Double(curve.bonaFideCount)

@@ -83,7 +83,9 @@ public struct ErrorCurve: Sendable {
             }
         }
         let heldBonaFide = set.rejectedAtEveryThresholdBonaFide
-        let heldAttacks = (0..<speciesCount).map { $0 < set.rejectedAtEveryThresholdAttacks.count ? set.rejectedAtEveryThresholdAttacks[$0] : 0 }
+        let heldAttacks = (0..<speciesCount).map {
+            $0 < set.rejectedAtEveryThresholdAttacks.count ? set.rejectedAtEveryThresholdAttacks[$0] : 0
+        }
         let bonaFideCount = lengths[0] + heldBonaFide
         let attackCounts = (0..<speciesCount).map { lengths[$0 + 1] + heldAttacks[$0] }
         let freeAttacks = lengths.dropFirst().reduce(0, +)
@@ -187,7 +189,9 @@ public struct ErrorCurve: Sendable {
     public func accepted(_ s: Int, _ k: Int) -> Int { attackAccepted[s * thresholds.count + k] }
 
     /// NaN when the set has no processed bona fide.
-    public func bpcer(_ k: Int) -> Double { bonaFideCount > 0 ? Double(bonaFideRejected[k]) / Double(bonaFideCount) : .nan }
+    public func bpcer(_ k: Int) -> Double {
+        bonaFideCount > 0 ? Double(bonaFideRejected[k]) / Double(bonaFideCount) : .nan
+    }
 
     /// APCER of species s at point k; NaN for a species with no processed attacks.
     public func apcer(_ s: Int, _ k: Int) -> Double {
@@ -205,7 +209,9 @@ public struct ErrorCurve: Sendable {
         return which < 0 ? (.nan, -1) : (best, which)
     }
 
-    public func apcerPooled(_ k: Int) -> Double { attackCount > 0 ? Double(pooledAccepted[k]) / Double(attackCount) : .nan }
+    public func apcerPooled(_ k: Int) -> Double {
+        attackCount > 0 ? Double(pooledAccepted[k]) / Double(attackCount) : .nan
+    }
 
     /// Index of the point for an arbitrary threshold t: the first point whose threshold is >= t
     /// (the same accepted set as t itself, since no score lies strictly between).

@@ -32,10 +32,13 @@ public struct OperatingPoint: Sendable {
 
     public init(curve: ErrorCurve, threshold: Double) {
         let k = curve.pointIndex(for: threshold)
-        self.init(threshold: threshold, counts: Counts(
-            speciesNames: curve.speciesNames, bonaFide: curve.bonaFideCount, bonaFideRejected: curve.bonaFideRejected[k],
-            attacks: curve.attackCounts, attacksAccepted: curve.speciesNames.indices.map { curve.accepted($0, k) },
-            bonaFideFailed: curve.bonaFideFailed, attacksFailed: curve.attackFailed))
+        self.init(
+            threshold: threshold,
+            counts: Counts(
+                speciesNames: curve.speciesNames, bonaFide: curve.bonaFideCount,
+                bonaFideRejected: curve.bonaFideRejected[k],
+                attacks: curve.attackCounts, attacksAccepted: curve.speciesNames.indices.map { curve.accepted($0, k) },
+                bonaFideFailed: curve.bonaFideFailed, attacksFailed: curve.attackFailed))
     }
 
     /// What an operating point is computed from: processed counts by class and the errors at the
@@ -51,8 +54,10 @@ public struct OperatingPoint: Sendable {
         public var bonaFideFailed: Int
         public var attacksFailed: [Int]
 
-        public init(speciesNames: [String], bonaFide: Int = 0, bonaFideRejected: Int = 0, attacks: [Int]? = nil,
-                    attacksAccepted: [Int]? = nil, bonaFideFailed: Int = 0, attacksFailed: [Int]? = nil) {
+        public init(
+            speciesNames: [String], bonaFide: Int = 0, bonaFideRejected: Int = 0, attacks: [Int]? = nil,
+            attacksAccepted: [Int]? = nil, bonaFideFailed: Int = 0, attacksFailed: [Int]? = nil
+        ) {
             let zeros = [Int](repeating: 0, count: speciesNames.count)
             self.speciesNames = speciesNames
             self.bonaFide = bonaFide

@@ -84,9 +84,10 @@ public struct ScoreSet: Sendable {
     /// bit (so NaN failures match): the same set gives the same curve.
     public func isIdentical(to other: ScoreSet) -> Bool {
         guard count == other.count, speciesNames == other.speciesNames,
-              rejectedAtEveryThresholdBonaFide == other.rejectedAtEveryThresholdBonaFide,
-              rejectedAtEveryThresholdAttacks == other.rejectedAtEveryThresholdAttacks,
-              speciesIndex == other.speciesIndex else { return false }
+            rejectedAtEveryThresholdBonaFide == other.rejectedAtEveryThresholdBonaFide,
+            rejectedAtEveryThresholdAttacks == other.rejectedAtEveryThresholdAttacks,
+            speciesIndex == other.speciesIndex
+        else { return false }
         return scores.withUnsafeBytes { a in other.scores.withUnsafeBytes { b in a.elementsEqual(b) } }
     }
 
@@ -106,8 +107,9 @@ public enum MetricsError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .noBonaFide: return "no processed bona fide samples: BPCER is undefined"
         case .noAttacks: return "no processed attack samples: APCER is undefined"
-        case .noScores: return "no processed sample has a score to sweep (all failed, or all rejected by the profile's other gates)"
-        case let .badTarget(text): return text
+        case .noScores:
+            return "no processed sample has a score to sweep (all failed, or all rejected by the profile's other gates)"
+        case .badTarget(let text): return text
         }
     }
 }

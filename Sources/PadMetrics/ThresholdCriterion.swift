@@ -29,21 +29,28 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
             }
             return x
         }
-        if t == "eer" { self = .eer }
-        else if t == "min-hter" || t == "minhter" { self = .minHTER }
-        else if t.hasPrefix("bpcer@apcer=") { self = .bpcerAtAPCER(try target("bpcer@apcer=")) }
-        else if t.hasPrefix("apcer@bpcer=") { self = .apcerAtBPCER(try target("apcer@bpcer=")) }
-        else if let value = Double(t), !value.isNaN { self = .fixed(value) }
-        else { throw .badTarget("unknown criterion '\(text)' (eer, min-hter, bpcer@apcer=X, apcer@bpcer=X, or a number)") }
+        if t == "eer" {
+            self = .eer
+        } else if t == "min-hter" || t == "minhter" {
+            self = .minHTER
+        } else if t.hasPrefix("bpcer@apcer=") {
+            self = .bpcerAtAPCER(try target("bpcer@apcer="))
+        } else if t.hasPrefix("apcer@bpcer=") {
+            self = .apcerAtBPCER(try target("apcer@bpcer="))
+        } else if let value = Double(t), !value.isNaN {
+            self = .fixed(value)
+        } else {
+            throw .badTarget("unknown criterion '\(text)' (eer, min-hter, bpcer@apcer=X, apcer@bpcer=X, or a number)")
+        }
     }
 
     public var description: String {
         switch self {
         case .eer: return "eer"
         case .minHTER: return "min-hter"
-        case let .bpcerAtAPCER(x): return "bpcer@apcer=\(x)"
-        case let .apcerAtBPCER(x): return "apcer@bpcer=\(x)"
-        case let .fixed(t): return "fixed=\(t)"
+        case .bpcerAtAPCER(let x): return "bpcer@apcer=\(x)"
+        case .apcerAtBPCER(let x): return "apcer@bpcer=\(x)"
+        case .fixed(let t): return "fixed=\(t)"
         }
     }
 
@@ -62,12 +69,12 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
         case .minHTER:
             let t = try EqualErrorRate(curve).minHTERThreshold
             return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
-        case let .fixed(t):
+        case .fixed(let t):
             return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
-        case let .bpcerAtAPCER(x):
+        case .bpcerAtAPCER(let x):
             guard curve.hasAttacks else { throw .noAttacks }
             return ThresholdSearch.apcerThreshold(curve, apcerAtMost: x)
-        case let .apcerAtBPCER(x):
+        case .apcerAtBPCER(let x):
             guard curve.hasBonaFide else { throw .noBonaFide }
             return ThresholdSearch.highestBonaFideScore(curve, bpcerAtMost: x)
         }
@@ -104,7 +111,9 @@ public enum ThresholdSearch {
             var lastSpeciesScore = -1
             for k in 0..<curve.count where curve.accepted(s, k) > curve.acceptedAfter(s, k) {
                 lastSpeciesScore = k
-                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(curve.accepted(s, k)) / n <= x) { speciesPoint = k }
+                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(curve.accepted(s, k)) / n <= x) {
+                    speciesPoint = k
+                }
             }
             // No score of the species qualifies: just above its highest score (or the lowest point
             // when every attack of the species is rejected at every threshold).

@@ -11,8 +11,9 @@ import Histogram
 /// summary.p99Nanoseconds
 /// ```
 public struct TimingHistogram: Sendable {
-    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000,
-                                              numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000,
+        numberOfSignificantValueDigits: .three)
     /// Exact sum for the mean (the histogram's mean is bucketed).
     private var sum: Double = 0
     private var exactMax: UInt64 = 0
@@ -37,10 +38,11 @@ public struct TimingHistogram: Sendable {
 
     /// - Parameter wallSeconds: the wall time the samples took, for throughput.
     public func summary(wallSeconds: Double) -> TimingSummary {
-        TimingSummary(count: count, meanNanoseconds: count > 0 ? sum / Double(count) : .nan,
-                      p50Nanoseconds: percentile(50), p90Nanoseconds: percentile(90), p99Nanoseconds: percentile(99),
-                      maxNanoseconds: exactMax,
-                      throughput: wallSeconds > 0 ? Double(count) / wallSeconds : .nan)
+        TimingSummary(
+            count: count, meanNanoseconds: count > 0 ? sum / Double(count) : .nan,
+            p50Nanoseconds: percentile(50), p90Nanoseconds: percentile(90), p99Nanoseconds: percentile(99),
+            maxNanoseconds: exactMax,
+            throughput: wallSeconds > 0 ? Double(count) / wallSeconds : .nan)
     }
 }
 
@@ -58,8 +60,10 @@ public struct TimingSummary: Sendable, Equatable, Codable {
     public var maxNanoseconds: UInt64
     public var throughput: Double
 
-    public init(count: Int, meanNanoseconds: Double, p50Nanoseconds: UInt64, p90Nanoseconds: UInt64,
-                p99Nanoseconds: UInt64, maxNanoseconds: UInt64, throughput: Double) {
+    public init(
+        count: Int, meanNanoseconds: Double, p50Nanoseconds: UInt64, p90Nanoseconds: UInt64,
+        p99Nanoseconds: UInt64, maxNanoseconds: UInt64, throughput: Double
+    ) {
         self.count = count
         self.meanNanoseconds = meanNanoseconds
         self.p50Nanoseconds = p50Nanoseconds

@@ -24,7 +24,8 @@ public struct CompiledProfile: Sendable {
     /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
     public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
         // Empty names are columns this profile must not see (another option set's measurements).
-        let index = Dictionary(columns.enumerated().filter { !$0.element.isEmpty }.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let index = Dictionary(
+            columns.enumerated().filter { !$0.element.isEmpty }.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var gates: [CompiledGate] = []
         var unmeasured: [Int] = [], approximated: [Int] = []
         for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {

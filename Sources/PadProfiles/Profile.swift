@@ -23,8 +23,10 @@ public struct Profile: Sendable, Equatable {
     /// Where it came from: a file path or `builtin:<name>`.
     public var origin: String
 
-    public init(name: String, description: String, source: String, score: String?, gates: [Gate],
-                useDatasetFaceBox: Bool = false, yaml: String = "", origin: String = "") {
+    public init(
+        name: String, description: String, source: String, score: String?, gates: [Gate],
+        useDatasetFaceBox: Bool = false, yaml: String = "", origin: String = ""
+    ) {
         self.name = name
         self.description = description
         self.source = source
@@ -37,7 +39,9 @@ public struct Profile: Sendable, Equatable {
 
     /// Outputs the active (not skipped) gates and the score read.
     public var requiredOutputs: [String] {
-        var names = gates.filter { !$0.isSkipped }.flatMap { [$0.output] + ($0.approximation.map { [$0.output] } ?? []) }
+        var names = gates.filter { !$0.isSkipped }.flatMap {
+            [$0.output] + ($0.approximation.map { [$0.output] } ?? [])
+        }
         if let score { names.append(score) }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
@@ -46,7 +50,9 @@ public struct Profile: Sendable, Equatable {
     /// Estimator names the profile needs (`quality` for `quality.sharpness`).
     public var requiredEstimators: [String] {
         var seen = Set<String>()
-        return requiredOutputs.compactMap { $0.split(separator: ".").first.map(String.init) }.filter { seen.insert($0).inserted }
+        return requiredOutputs.compactMap { $0.split(separator: ".").first.map(String.init) }.filter {
+            seen.insert($0).inserted
+        }
     }
 
     public var calibratedGates: [Int] { gates.indices.filter { gates[$0].calibration != nil } }
@@ -56,7 +62,8 @@ public struct Profile: Sendable, Equatable {
     public func leftOutGates(measured: Set<String>) -> [Int] {
         gates.indices.filter { i in
             let gate = gates[i]
-            return !gate.isSkipped && !measured.contains(gate.output) && !(gate.approximation.map { measured.contains($0.output) } ?? false)
+            return !gate.isSkipped && !measured.contains(gate.output)
+                && !(gate.approximation.map { measured.contains($0.output) } ?? false)
         }
     }
 }
@@ -89,8 +96,8 @@ public struct Gate: Sendable, Equatable {
             /// `apcer_max<=0.01`, `bpcer<=0.05`, `eer`, `min-hter`.
             public var text: String {
                 switch self {
-                case let .apcer(x): return "apcer_max<=\(x)"
-                case let .bpcer(x): return "bpcer<=\(x)"
+                case .apcer(let x): return "apcer_max<=\(x)"
+                case .bpcer(let x): return "bpcer<=\(x)"
                 case .eer: return "eer"
                 case .minHTER: return "min-hter"
                 }
@@ -125,9 +132,11 @@ public struct Gate: Sendable, Equatable {
     /// Line of the gate in its YAML file (for messages).
     public var line: Int
 
-    public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, code: String,
-                message: String, kind: Kind = .exact, note: String = "", skipped: String? = nil,
-                calibration: Calibration? = nil, approximation: ApproximateGate? = nil, line: Int = 0) {
+    public init(
+        output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, code: String,
+        message: String, kind: Kind = .exact, note: String = "", skipped: String? = nil,
+        calibration: Calibration? = nil, approximation: ApproximateGate? = nil, line: Int = 0
+    ) {
         self.output = output
         self.comparison = comparison
         self.threshold = threshold
@@ -151,7 +160,8 @@ public struct Gate: Sendable, Equatable {
         public var threshold: Double
         public var upper: Double
         public var note: String
-        public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, note: String = "") {
+        public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, note: String = "")
+        {
             self.output = output
             self.comparison = comparison
             self.threshold = threshold
@@ -163,8 +173,9 @@ public struct Gate: Sendable, Equatable {
     /// This gate with its approximation in place (same code and message).
     public var approximated: Gate? {
         guard let a = approximation else { return nil }
-        return Gate(output: a.output, comparison: a.comparison, threshold: a.threshold, upper: a.upper, code: code,
-                    message: message, kind: .approximation, note: a.note, line: line)
+        return Gate(
+            output: a.output, comparison: a.comparison, threshold: a.threshold, upper: a.upper, code: code,
+            message: message, kind: .approximation, note: a.note, line: line)
     }
 
     /// Whether a value passes; NaN never passes (not assessable = rejected).
@@ -185,9 +196,13 @@ public struct Gate: Sendable, Equatable {
         func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
         if let calibration {
             switch calibration.target {
-            case let .apcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
-            case let .bpcer(x): return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
-            case .eer, .minHTER: return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
+            case .apcer(let x):
+                return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
+            case .bpcer(let x):
+                return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
+            case .eer, .minHTER:
+                return
+                    "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
             }
         }
         switch comparison {

@@ -3,7 +3,9 @@
 /// scale, calibrated, or skipped.
 public enum ProfileDescription {
     public static func text(_ profile: Profile) -> String {
-        var lines = ["\(profile.name): \(profile.description)", "source: \(profile.source)", "origin: \(profile.origin)"]
+        var lines = [
+            "\(profile.name): \(profile.description)", "source: \(profile.source)", "origin: \(profile.origin)",
+        ]
         if let score = profile.score { lines.append("swept score: \(score)") }
         if profile.useDatasetFaceBox { lines.append("face: dataset boxes") }
         lines.append("gates (a sample is accepted when every active gate passes):")
@@ -17,7 +19,9 @@ public enum ProfileDescription {
             lines.append("  \(i + 1). \(gate.conditionText)  \(code)\(gate.message)  (\(kind))")
             if !gate.note.isEmpty { lines.append("       note: \(gate.note)") }
             if let approximate = gate.approximated {
-                lines.append("       without \(gate.output): \(approximate.conditionText) (approximation)\(approximate.note.isEmpty ? "" : ": \(approximate.note)")")
+                lines.append(
+                    "       without \(gate.output): \(approximate.conditionText) (approximation)\(approximate.note.isEmpty ? "" : ": \(approximate.note)")"
+                )
             }
         }
         return lines.joined(separator: "\n")
@@ -26,6 +30,7 @@ public enum ProfileDescription {
     /// One line per profile for `padbench profiles list`.
     public static func summaryLine(_ profile: Profile) -> String {
         let active = profile.gates.filter { !$0.isSkipped }.count, skipped = profile.gates.count - active
-        return "\(profile.name)  \(active) gate\(active == 1 ? "" : "s")\(skipped > 0 ? " (+\(skipped) skipped)" : "")  \(profile.description)"
+        return
+            "\(profile.name)  \(active) gate\(active == 1 ? "" : "s")\(skipped > 0 ? " (+\(skipped) skipped)" : "")  \(profile.description)"
     }
 }

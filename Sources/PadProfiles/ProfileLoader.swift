@@ -32,9 +32,10 @@ public struct ProfileLoader: Sendable {
             checked.origin = profile.origin
             return checked
         }
-        let references = profile.gates.filter { !$0.isSkipped }.flatMap { gate in
-            [(gate.output, gate.line)] + (gate.approximation.map { [($0.output, gate.line)] } ?? [])
-        } + (profile.score.map { [($0, 0)] } ?? [])
+        let references =
+            profile.gates.filter { !$0.isSkipped }.flatMap { gate in
+                [(gate.output, gate.line)] + (gate.approximation.map { [($0.output, gate.line)] } ?? [])
+            } + (profile.score.map { [($0, 0)] } ?? [])
         for (name, line) in references where catalogue[name] == nil {
             throw ProfileError(file: profile.origin, line: line, column: 0, Self.unknownOutputMessage(name, catalogue))
         }
@@ -47,13 +48,18 @@ public struct ProfileLoader: Sendable {
     }
 
     static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
-    static let gateKeys: Set<String> = ["output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate"]
+    static let gateKeys: Set<String> = [
+        "output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate",
+    ]
     static let approximateKeys: Set<String> = ["output", "op", "value", "min", "max", "note"]
     static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "criterion", "on", "apply_to"]
 
     public func load(file path: String) throws(ProfileError) -> Profile {
-        if let problem = RegularFile.problem(path) { throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(problem)") }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        if let problem = RegularFile.problem(path) {
+            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(problem)")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file")
         }
         return try load(yaml: text, file: path)
@@ -62,15 +68,18 @@ public struct ProfileLoader: Sendable {
     /// Names of the built-in presets.
     public static var builtInNames: [String] {
         guard let folder = Bundle.module.url(forResource: "Presets", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+            let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     public func builtIn(_ name: String) throws(ProfileError) -> Profile {
         guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Presets") else {
-            let suggestion = Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
-            throw ProfileError(file: "builtin:\(name)", line: 0, column: 0,
-                               "no built-in profile named '\(name)'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
+            let suggestion =
+                Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ProfileError(
+                file: "builtin:\(name)", line: 0, column: 0,
+                "no built-in profile named '\(name)'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
         }
         var profile = try load(file: url.path)
         profile.origin = "builtin:\(name)"
@@ -91,8 +100,9 @@ public struct ProfileLoader: Sendable {
         for reference in references {
             let profile = try resolve(reference)
             if let other = profiles.first(where: { $0.name == profile.name }) {
-                throw ProfileError(file: profile.origin, line: 1, column: 1,
-                                   "duplicate profile name '\(profile.name)' (also in \(other.origin))")
+                throw ProfileError(
+                    file: profile.origin, line: 1, column: 1,
+                    "duplicate profile name '\(profile.name)' (also in \(other.origin))")
             }
             profiles.append(profile)
         }
@@ -114,11 +124,14 @@ public struct ProfileLoader: Sendable {
             throw ProfileError(file: file, line: 0, column: 0, "YAML syntax: \(error)")
         }
         let context = Context(file: file)
-        guard let mapping = root.mapping else { throw context.error(root, "a profile is a mapping (name, description, source, score, gates)") }
+        guard let mapping = root.mapping else {
+            throw context.error(root, "a profile is a mapping (name, description, source, score, gates)")
+        }
         try context.checkKeys(mapping, allowed: Self.topKeys, what: "profile")
         let name = try context.string(mapping, "name", required: true)
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
-            throw context.error(mapping["name"] ?? root, "profile name '\(name)' must be letters, digits, '.', '_' or '-'")
+            throw context.error(
+                mapping["name"] ?? root, "profile name '\(name)' must be letters, digits, '.', '_' or '-'")
         }
         let description = try context.string(mapping, "description", required: false)
         let source = try context.string(mapping, "source", required: true)
@@ -136,25 +149,33 @@ public struct ProfileLoader: Sendable {
                 guard let faceMap = face.mapping else { throw context.error(face, "options.face must be a mapping") }
                 try context.checkKeys(faceMap, allowed: ["use_dataset_box"], what: "options.face")
                 if let flag = faceMap["use_dataset_box"] {
-                    guard let value = flag.bool else { throw context.error(flag, "use_dataset_box must be true or false") }
+                    guard let value = flag.bool else {
+                        throw context.error(flag, "use_dataset_box must be true or false")
+                    }
                     useDatasetBox = value
                 }
             }
         }
-        guard let gatesNode = mapping["gates"] else { throw context.error(root, "missing 'gates' (a list; may be empty: [])") }
+        guard let gatesNode = mapping["gates"] else {
+            throw context.error(root, "missing 'gates' (a list; may be empty: [])")
+        }
         guard let gateList = gatesNode.sequence else { throw context.error(gatesNode, "'gates' must be a list") }
         var gates: [Gate] = []
         for gateNode in gateList {
             gates.append(try parseGate(gateNode, context: context))
         }
-        return Profile(name: name, description: description, source: source, score: score, gates: gates,
-                       useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
+        return Profile(
+            name: name, description: description, source: source, score: score, gates: gates,
+            useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
     }
 
     /// One gate: a skipped gate (a reason, no threshold), a calibrated gate, or a comparison with
     /// its thresholds and an optional approximation. Errors are located at the offending node.
-    private func parseGate(_ node: Node, context: Context, allowApproximate: Bool = false) throws(ProfileError) -> Gate {
-        guard let map = node.mapping else { throw context.error(node, "a gate is a mapping (output, op, value, code, message)") }
+    private func parseGate(_ node: Node, context: Context, allowApproximate: Bool = false) throws(ProfileError) -> Gate
+    {
+        guard let map = node.mapping else {
+            throw context.error(node, "a gate is a mapping (output, op, value, code, message)")
+        }
         if !allowApproximate { try context.checkKeys(map, allowed: Self.gateKeys, what: "gate") }
         let line = node.mark?.line ?? 0
         let output = try context.string(map, "output", required: true)
@@ -166,28 +187,35 @@ public struct ProfileLoader: Sendable {
                 throw context.error(skippedNode, "skipped takes the reason the gate cannot be evaluated")
             }
             // A skipped gate documents a vendor check padbench cannot measure: its output need not exist.
-            return Gate(output: output, comparison: .ge, threshold: .nan, code: code, message: message,
-                        kind: .exact, note: note, skipped: reason, line: line)
+            return Gate(
+                output: output, comparison: .ge, threshold: .nan, code: code, message: message,
+                kind: .exact, note: note, skipped: reason, line: line)
         }
         try checkOutput(output, node: map["output"]!, context: context)
         if let calibrateNode = map["calibrate"] {
-            let calibration = try parseCalibration(calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)
-            return Gate(output: output, comparison: .ge, threshold: .nan, code: code, message: message, kind: .calibrated,
-                        note: note, calibration: calibration, line: line)
+            let calibration = try parseCalibration(
+                calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)
+            return Gate(
+                output: output, comparison: .ge, threshold: .nan, code: code, message: message, kind: .calibrated,
+                note: note, calibration: calibration, line: line)
         }
         let (comparison, kind) = try parseComparison(node, map, output: output, context: context)
         let (threshold, upper) = try parseThresholds(node, map, comparison: comparison, context: context)
-        try checkRange(map, output: output, comparison: comparison, threshold: threshold, upper: upper, context: context)
+        try checkRange(
+            map, output: output, comparison: comparison, threshold: threshold, upper: upper, context: context)
         let approximation = try parseApproximation(map, context: context)
-        return Gate(output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
-                    message: message, kind: kind, note: note, approximation: approximation, line: line)
+        return Gate(
+            output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
+            message: message, kind: kind, note: note, approximation: approximation, line: line)
     }
 
     /// `calibrate: {target_apcer | target_bpcer | criterion, on, apply_to}`: exactly one target;
     /// the threshold is chosen on `on` (default dev) and applied on eval. A calibrated gate takes
     /// no op or value, and an approximation cannot be calibrated.
-    private func parseCalibration(_ calibrateNode: Node, gate map: Node.Mapping, context: Context,
-                                  allowApproximate: Bool) throws(ProfileError) -> Gate.Calibration {
+    private func parseCalibration(
+        _ calibrateNode: Node, gate map: Node.Mapping, context: Context,
+        allowApproximate: Bool
+    ) throws(ProfileError) -> Gate.Calibration {
         guard let cal = calibrateNode.mapping else { throw context.error(calibrateNode, "calibrate must be a mapping") }
         try context.checkKeys(cal, allowed: Self.calibrateKeys, what: "calibrate")
         let target = try parseCalibrationTarget(cal, node: calibrateNode, context: context)
@@ -195,37 +223,48 @@ public struct ProfileLoader: Sendable {
         // Results are reported on `eval` (all samples when the data has no eval split), so the
         // calibrated threshold is applied there; any other `apply_to` would be silently ignored.
         if let node = cal["apply_to"], try context.split(cal, "apply_to") != .eval {
-            throw context.error(node, "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)")
+            throw context.error(
+                node,
+                "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)"
+            )
         }
         if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
         if map["value"] != nil || map["op"] != nil {
-            throw context.error(calibrateNode, "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
+            throw context.error(
+                calibrateNode,
+                "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
         }
         return .init(target: target, calibrationSplit: on, appliedSplit: .eval)
     }
 
-    private func parseCalibrationTarget(_ cal: Node.Mapping, node calibrateNode: Node,
-                                        context: Context) throws(ProfileError) -> Gate.Calibration.Target {
+    private func parseCalibrationTarget(
+        _ cal: Node.Mapping, node calibrateNode: Node,
+        context: Context
+    ) throws(ProfileError) -> Gate.Calibration.Target {
         let apcer = try context.fraction(cal, "target_apcer"), bpcer = try context.fraction(cal, "target_bpcer")
         var criterion: Gate.Calibration.Target?
         if let node = cal["criterion"] {
             switch node.string?.lowercased() {
             case "eer": criterion = .eer
             case "min-hter": criterion = .minHTER
-            default: throw context.error(node, "`criterion` must be eer or min-hter (or give target_apcer / target_bpcer)")
+            default:
+                throw context.error(node, "`criterion` must be eer or min-hter (or give target_apcer / target_bpcer)")
             }
         }
         switch (apcer, bpcer, criterion) {
-        case let (x?, nil, nil): return .apcer(x)
-        case let (nil, x?, nil): return .bpcer(x)
-        case let (nil, nil, c?): return c
-        default: throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer, target_bpcer or criterion")
+        case (let x?, nil, nil): return .apcer(x)
+        case (nil, let x?, nil): return .bpcer(x)
+        case (nil, nil, let c?): return c
+        default:
+            throw context.error(calibrateNode, "calibrate needs exactly one of target_apcer, target_bpcer or criterion")
         }
     }
 
     /// `op` (required) and `kind` (exact, approximation or own; default exact).
-    private func parseComparison(_ node: Node, _ map: Node.Mapping, output: String,
-                                 context: Context) throws(ProfileError) -> (Gate.Comparison, Gate.Kind) {
+    private func parseComparison(
+        _ node: Node, _ map: Node.Mapping, output: String,
+        context: Context
+    ) throws(ProfileError) -> (Gate.Comparison, Gate.Kind) {
         guard let opNode = map["op"], let opText = opNode.string else {
             throw context.error(node, "gate on \(output) needs op (ge, gt, le, lt, eq, between)")
         }
@@ -234,16 +273,22 @@ public struct ProfileLoader: Sendable {
         }
         guard let kindNode = map["kind"] else { return (comparison, .exact) }
         guard let text = kindNode.string, let kind = Gate.Kind(rawValue: text), kind != .calibrated else {
-            throw context.error(kindNode, "kind must be exact, approximation or own (padbench's own threshold where the vendor gives none)")
+            throw context.error(
+                kindNode,
+                "kind must be exact, approximation or own (padbench's own threshold where the vendor gives none)")
         }
         return (comparison, kind)
     }
 
     /// `min` and `max` for `between` (min <= max), otherwise `value` (upper is NaN).
-    private func parseThresholds(_ node: Node, _ map: Node.Mapping, comparison: Gate.Comparison,
-                                 context: Context) throws(ProfileError) -> (threshold: Double, upper: Double) {
+    private func parseThresholds(
+        _ node: Node, _ map: Node.Mapping, comparison: Gate.Comparison,
+        context: Context
+    ) throws(ProfileError) -> (threshold: Double, upper: Double) {
         if comparison == .between {
-            guard map["value"] == nil else { throw context.error(map["value"]!, "between takes min and max, not value") }
+            guard map["value"] == nil else {
+                throw context.error(map["value"]!, "between takes min and max, not value")
+            }
             let threshold = try context.number(map, "min", in: node)
             let upper = try context.number(map, "max", in: node)
             guard threshold <= upper else {
@@ -258,23 +303,33 @@ public struct ProfileLoader: Sendable {
     }
 
     /// With a catalogue, thresholds must lie within the output's declared range.
-    private func checkRange(_ map: Node.Mapping, output: String, comparison: Gate.Comparison, threshold: Double, upper: Double,
-                            context: Context) throws(ProfileError) {
+    private func checkRange(
+        _ map: Node.Mapping, output: String, comparison: Gate.Comparison, threshold: Double, upper: Double,
+        context: Context
+    ) throws(ProfileError) {
         guard let descriptor = catalogue?[output] else { return }
         for (value, key) in [(threshold, comparison == .between ? "min" : "value"), (upper, "max")] where !value.isNaN {
             if value < descriptor.minimum || value > descriptor.maximum {
-                throw context.error(map[key]!, "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]")
+                throw context.error(
+                    map[key]!,
+                    "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]"
+                )
             }
         }
     }
 
     /// `approximate:` a gate on another output used when the run lacks this gate's output.
-    private func parseApproximation(_ map: Node.Mapping, context: Context) throws(ProfileError) -> Gate.ApproximateGate? {
+    private func parseApproximation(_ map: Node.Mapping, context: Context) throws(ProfileError) -> Gate.ApproximateGate?
+    {
         guard let approximateNode = map["approximate"] else { return nil }
-        guard let approximate = approximateNode.mapping else { throw context.error(approximateNode, "approximate must be a mapping") }
+        guard let approximate = approximateNode.mapping else {
+            throw context.error(approximateNode, "approximate must be a mapping")
+        }
         try context.checkKeys(approximate, allowed: Self.approximateKeys, what: "approximate")
         let inner = try parseGate(approximateNode, context: context, allowApproximate: true)
-        return .init(output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper, note: inner.note)
+        return .init(
+            output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper,
+            note: inner.note)
     }
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {
@@ -284,7 +339,7 @@ public struct ProfileLoader: Sendable {
 
     static func line(of error: YamlError) -> Int {
         switch error {
-        case let .scanner(_, _, mark, _), let .parser(_, _, mark, _), let .composer(_, _, mark, _):
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
             return mark.line
         default:
             return 0
@@ -311,7 +366,10 @@ public struct ProfileLoader: Sendable {
 
         func string(_ map: Node.Mapping, _ key: String, required: Bool) throws(ProfileError) -> String {
             guard let node = map[key] else {
-                if required { throw ProfileError(file: file, line: map.mark?.line ?? 0, column: map.mark?.column ?? 0, "missing `\(key)`") }
+                if required {
+                    throw ProfileError(
+                        file: file, line: map.mark?.line ?? 0, column: map.mark?.column ?? 0, "missing `\(key)`")
+                }
                 return ""
             }
             guard let value = node.string else { throw error(node, "`\(key)` must be text") }

@@ -17,11 +17,15 @@ struct AccuracyComparison {
         let newDecisions = paired ? try Self.decisions(new) : [:]
         for name in Set(baseProfiles.keys).union(newProfiles.keys).sorted() {
             guard let b = baseProfiles[name], let n = newProfiles[name] else {
-                problems.append("profile \(name) is only in \(baseProfiles[name] == nil ? "NEW" : "BASE"): its rates cannot be compared")
+                problems.append(
+                    "profile \(name) is only in \(baseProfiles[name] == nil ? "NEW" : "BASE"): its rates cannot be compared"
+                )
                 continue
             }
             guard b.definitionHash == n.definitionHash else {
-                problems.append("profile \(name) decides differently in the two runs (definition \(b.definitionHash) vs \(n.definitionHash)); compare runs of the same profile definition")
+                problems.append(
+                    "profile \(name) decides differently in the two runs (definition \(b.definitionHash) vs \(n.definitionHash)); compare runs of the same profile definition"
+                )
                 continue
             }
             guard b.isLivenessDecision && n.isLivenessDecision else {
@@ -30,10 +34,14 @@ struct AccuracyComparison {
                 continue
             }
             if let be = b.reported.eer, let ne = n.reported.eer {
-                checks.append(.init(name: "\(name) eer", base: be, new: ne, regressed: false, gated: false, test: "reported", detail: "reported, not gated"))
+                checks.append(
+                    .init(
+                        name: "\(name) eer", base: be, new: ne, regressed: false, gated: false, test: "reported",
+                        detail: "reported, not gated"))
             }
             if paired {
-                pairedChecks(name, b.reported, n.reported, baseDecisions[name] ?? [:], newDecisions[name] ?? [:], settings)
+                pairedChecks(
+                    name, b.reported, n.reported, baseDecisions[name] ?? [:], newDecisions[name] ?? [:], settings)
             } else {
                 intervalChecks(name, b.reported, n.reported, settings)
             }
@@ -41,20 +49,26 @@ struct AccuracyComparison {
     }
 
     /// One rate compared on both sides: missing on one side is a problem, on both a note.
-    mutating func present(_ name: String, _ b: RunSummary.Rate?, _ n: RunSummary.Rate?) -> (RunSummary.Rate, RunSummary.Rate)? {
+    mutating func present(_ name: String, _ b: RunSummary.Rate?, _ n: RunSummary.Rate?) -> (
+        RunSummary.Rate, RunSummary.Rate
+    )? {
         switch (b, n) {
-        case let (b?, n?): return (b, n)
-        case (nil, nil): notes.append("\(name): undefined in both runs (no samples of that class); not gated"); return nil
+        case (let b?, let n?): return (b, n)
+        case (nil, nil):
+            notes.append("\(name): undefined in both runs (no samples of that class); not gated"); return nil
         default: problems.append("\(name) is defined in \(b == nil ? "NEW" : "BASE") only"); return nil
         }
     }
 
-    mutating func pairedChecks(_ profile: String, _ b: RunSummary.SetSummary, _ n: RunSummary.SetSummary,
-                               _ baseDecisions: [String: Decided], _ newDecisions: [String: Decided], _ settings: RunComparison.Settings) {
+    mutating func pairedChecks(
+        _ profile: String, _ b: RunSummary.SetSummary, _ n: RunSummary.SetSummary,
+        _ baseDecisions: [String: Decided], _ newDecisions: [String: Decided], _ settings: RunComparison.Settings
+    ) {
         // Discordant pairs per class: "worse" = the new run errs where the base did not.
         var worse: [String: Int] = [:], better: [String: Int] = [:]
         for (id, before) in baseDecisions {
-            guard let after = newDecisions[id], after.species == before.species, after.accepted != before.accepted else { continue }
+            guard let after = newDecisions[id], after.species == before.species, after.accepted != before.accepted
+            else { continue }
             let key = before.species ?? ""
             // An error is an accepted attack or a rejected bona fide.
             let nowWrong = before.species == nil ? !after.accepted : after.accepted
@@ -63,7 +77,8 @@ struct AccuracyComparison {
         var rates: [(String, String, RunSummary.Rate?, RunSummary.Rate?)] = [("bpcer", "", b.bpcer, n.bpcer)]
         let species = Set(b.apcer.map(\.species)).union(n.apcer.map(\.species)).sorted()
         for s in species {
-            rates.append(("apcer[\(s)]", s, b.apcer.first { $0.species == s }?.apcer, n.apcer.first { $0.species == s }?.apcer))
+            rates.append(
+                ("apcer[\(s)]", s, b.apcer.first { $0.species == s }?.apcer, n.apcer.first { $0.species == s }?.apcer))
         }
         for (metric, key, br, nr) in rates {
             guard let (bp, np) = present("\(profile) \(metric)", br, nr) else { continue }
@@ -71,23 +86,40 @@ struct AccuracyComparison {
             let p = McNemar.oneSidedPValue(worse: w, better: bt)
             let rise = np.value - bp.value
             let regressed = rise > settings.rateTolerance && p < settings.significance
-            checks.append(.init(name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true, test: "mcnemar",
-                                detail: "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); discordant: \(w) now wrong, \(bt) now right; one-sided exact McNemar p = \(RateText.fixed(p, 4))\(rise > settings.rateTolerance && !regressed ? " (rise not significant)" : "")"))
+            checks.append(
+                .init(
+                    name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true,
+                    test: "mcnemar",
+                    detail:
+                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); discordant: \(w) now wrong, \(bt) now right; one-sided exact McNemar p = \(RateText.fixed(p, 4))\(rise > settings.rateTolerance && !regressed ? " (rise not significant)" : "")"
+                ))
         }
         if let (bp, np) = present("\(profile) apcer_max", b.apcerMax, n.apcerMax) {
-            checks.append(.init(name: "\(profile) apcer_max", base: bp.value, new: np.value, regressed: false, gated: false, test: "reported",
-                                detail: "\(b.apcerMaxSpecies) \(bp.errors)/\(bp.total) -> \(n.apcerMaxSpecies) \(np.errors)/\(np.total); gated per species above"))
+            checks.append(
+                .init(
+                    name: "\(profile) apcer_max", base: bp.value, new: np.value, regressed: false, gated: false,
+                    test: "reported",
+                    detail:
+                        "\(b.apcerMaxSpecies) \(bp.errors)/\(bp.total) -> \(n.apcerMaxSpecies) \(np.errors)/\(np.total); gated per species above"
+                ))
         }
     }
 
-    mutating func intervalChecks(_ profile: String, _ b: RunSummary.SetSummary, _ n: RunSummary.SetSummary, _ settings: RunComparison.Settings) {
+    mutating func intervalChecks(
+        _ profile: String, _ b: RunSummary.SetSummary, _ n: RunSummary.SetSummary, _ settings: RunComparison.Settings
+    ) {
         for (metric, br, nr) in [("apcer_max", b.apcerMax, n.apcerMax), ("bpcer", b.bpcer, n.bpcer)] {
             guard let (bp, np) = present("\(profile) \(metric)", br, nr) else { continue }
             let rise = np.value - bp.value
             let significant = np.ciLow > bp.ciHigh
             let regressed = rise > settings.rateTolerance && significant
-            checks.append(.init(name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true, test: "clopper-pearson",
-                                detail: "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); new 95% CI [\(RateText.fixed(np.ciLow, 4)), \(RateText.fixed(np.ciHigh, 4))] vs base [\(RateText.fixed(bp.ciLow, 4)), \(RateText.fixed(bp.ciHigh, 4))]\(rise > settings.rateTolerance && !significant ? "; rise not significant" : "")"))
+            checks.append(
+                .init(
+                    name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true,
+                    test: "clopper-pearson",
+                    detail:
+                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); new 95% CI [\(RateText.fixed(np.ciLow, 4)), \(RateText.fixed(np.ciHigh, 4))] vs base [\(RateText.fixed(bp.ciLow, 4)), \(RateText.fixed(bp.ciHigh, 4))]\(rise > settings.rateTolerance && !significant ? "; rise not significant" : "")"
+                ))
         }
     }
 
@@ -96,15 +128,19 @@ struct AccuracyComparison {
     /// Per profile, per sample id of the reported split: species (nil = bona fide) and decision.
     static func decisions(_ run: StoredRun) throws -> [String: [String: Decided]] {
         let table = try run.table("decisions.csv")
-        let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"), split = try table.requireColumn("split")
-        let label = try table.requireColumn("label"), species = try table.requireColumn("species"), accepted = try table.requireColumn("accepted")
-        let reported = Dictionary(run.summary.profiles.map { ($0.name, $0.reported.split) }, uniquingKeysWith: { a, _ in a })
+        let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"),
+            split = try table.requireColumn("split")
+        let label = try table.requireColumn("label"), species = try table.requireColumn("species"),
+            accepted = try table.requireColumn("accepted")
+        let reported = Dictionary(
+            run.summary.profiles.map { ($0.name, $0.reported.split) }, uniquingKeysWith: { a, _ in a })
         var result: [String: [String: Decided]] = [:]
         for record in table.records {
             let f = record.fields
             guard let want = reported[f[profile]], want == "all" || f[split] == want else { continue }
             guard f[accepted] == "1" || f[accepted] == "0" else { continue }
-            result[f[profile], default: [:]][f[id]] = Decided(species: f[label] == "bonafide" ? nil : f[species], accepted: f[accepted] == "1")
+            result[f[profile], default: [:]][f[id]] = Decided(
+                species: f[label] == "bonafide" ? nil : f[species], accepted: f[accepted] == "1")
         }
         return result
     }

@@ -10,7 +10,10 @@ import PadArchive
 /// every run; rates missing from a run (no swept score) are left out of that metric's statistics
 /// and the count of runs used is given per metric.
 public struct FoldSummary: Sendable {
-    public static let metrics = ["apcer_max", "apcer_pooled", "bpcer", "acer_nonconformant", "eer", "bpcer@apcer=0.01", "bpcer@apcer=0.05", "bpcer@apcer=0.1"]
+    public static let metrics = [
+        "apcer_max", "apcer_pooled", "bpcer", "acer_nonconformant", "eer", "bpcer@apcer=0.01", "bpcer@apcer=0.05",
+        "bpcer@apcer=0.1",
+    ]
 
     public let rows: [[String]]
     public static let header = ["profile", "metric", "folds", "mean", "std", "min", "max"]
@@ -21,10 +24,14 @@ public struct FoldSummary: Sendable {
         for run in runs {
             let m = run.manifest
             let identity = "\(m.dataset.fingerprint) \(m.dataset.outputsFingerprint ?? "") \(m.times.started)"
-            if let first = seen[identity] { throw ComparisonError("\(run.path) is the same run as \(first); give each fold once") }
+            if let first = seen[identity] {
+                throw ComparisonError("\(run.path) is the same run as \(first); give each fold once")
+            }
             seen[identity] = run.path
         }
-        let byRun = runs.map { run in Dictionary(run.summary.profiles.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
+        let byRun = runs.map { run in
+            Dictionary(run.summary.profiles.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        }
         let profiles = byRun[0].keys.sorted()
         for (run, rows) in zip(runs, byRun) where Set(rows.keys) != Set(profiles) {
             throw ComparisonError("\(run.path): profiles \(rows.keys.sorted()) differ from \(profiles)")
@@ -32,13 +39,17 @@ public struct FoldSummary: Sendable {
         var rows: [[String]] = []
         for profile in profiles {
             for metric in Self.metrics {
-                let values = byRun.compactMap { $0[profile].flatMap { Self.value(metric, of: $0.reported) } }.filter(\.isFinite)
+                let values = byRun.compactMap { $0[profile].flatMap { Self.value(metric, of: $0.reported) } }.filter(
+                    \.isFinite)
                 guard !values.isEmpty else { continue }
                 let mean = values.reduce(0, +) / Double(values.count)
                 let squares = values.reduce(0.0) { $0 + ($1 - mean) * ($1 - mean) }
                 let variance = values.count > 1 ? squares / Double(values.count - 1) : .nan
-                rows.append([profile, metric, String(values.count), CSVFormat.number(mean), CSVFormat.number(variance.squareRoot()),
-                             CSVFormat.number(values.min()!), CSVFormat.number(values.max()!)])
+                rows.append([
+                    profile, metric, String(values.count), CSVFormat.number(mean),
+                    CSVFormat.number(variance.squareRoot()),
+                    CSVFormat.number(values.min()!), CSVFormat.number(values.max()!),
+                ])
             }
         }
         self.rows = rows

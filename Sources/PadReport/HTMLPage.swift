@@ -28,10 +28,18 @@ public enum HTMLPage {
     }
 
     /// A table whose cells are already HTML.
-    static func rawTable(_ header: [String], _ rows: [[String]], numeric: Set<Int> = [], cssClass: String? = nil) -> String {
-        var html = "<table\(cssClass.map { " class=\"\($0)\"" } ?? "")><thead><tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+    static func rawTable(_ header: [String], _ rows: [[String]], numeric: Set<Int> = [], cssClass: String? = nil)
+        -> String
+    {
+        var html =
+            "<table\(cssClass.map { " class=\"\($0)\"" } ?? "")><thead><tr>"
+            + header.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for row in rows {
-            html += "<tr>" + row.enumerated().map { numeric.contains($0.offset) ? "<td class=\"num\">\($0.element)</td>" : "<td>\($0.element)</td>" }.joined() + "</tr>\n"
+            html +=
+                "<tr>"
+                + row.enumerated().map {
+                    numeric.contains($0.offset) ? "<td class=\"num\">\($0.element)</td>" : "<td>\($0.element)</td>"
+                }.joined() + "</tr>\n"
         }
         return html + "</tbody></table>\n"
     }

@@ -13,9 +13,12 @@ extension HTMLReport {
     /// its plots when it has a swept score.
     mutating func profilePlots(_ r: ProfileResult) -> String {
         let warning = Self.leftOutWarning(r)
-        guard let sm = r.scoreMetrics else { return warning.isEmpty ? "" : "<h2>\(Self.e(r.profile.name))</h2>\n" + warning }
+        guard let sm = r.scoreMetrics else {
+            return warning.isEmpty ? "" : "<h2>\(Self.e(r.profile.name))</h2>\n" + warning
+        }
         var html = "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n" + warning
-        html += "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split \(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
+        html +=
+            "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split \(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
         html += detPlot(r, sm)
         html += thresholdPlot(r, sm)
         html += histogramPlot(r, sm)
@@ -33,26 +36,35 @@ extension HTMLReport {
     mutating func detPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let curve = sm.curve
         let title = "DET, \(r.profile.name)"
-        var plot = SVGPlot(title: title, xLabel: "APCER (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
+        var plot = SVGPlot(
+            title: title, xLabel: "APCER (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
         plot.probitFloor = Self.detFloor(curve)
         let indices = Self.sample(curve.count)
         let present = curve.speciesNames.indices.filter { curve.attackCounts[$0] > 0 }
         if present.count > 1 {
             for s in present {
-                plot.addLine(name: "APCER[\(curve.speciesNames[s])]", points: indices.map { (curve.apcer(s, $0), curve.bpcer($0)) },
-                             color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], dashed: true, style: .stepHV)
+                plot.addLine(
+                    name: "APCER[\(curve.speciesNames[s])]",
+                    points: indices.map { (curve.apcer(s, $0), curve.bpcer($0)) },
+                    color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], dashed: true, style: .stepHV)
             }
         }
-        plot.addLine(name: present.count > 1 ? "APCER_max" : "APCER[\(present.first.map { curve.speciesNames[$0] } ?? "")]",
-                     points: indices.map { (curve.apcerMax($0).value, curve.bpcer($0)) }, color: SVGPlot.palette[0], style: .stepHV)
+        plot.addLine(
+            name: present.count > 1 ? "APCER_max" : "APCER[\(present.first.map { curve.speciesNames[$0] } ?? "")]",
+            points: indices.map { (curve.apcerMax($0).value, curve.bpcer($0)) }, color: SVGPlot.palette[0],
+            style: .stepHV)
         plot.addMarker(x: sm.eer.apcerMax, y: sm.eer.bpcer, label: "EER \(Self.pct(sm.eer.value))", color: "#b00")
         if let p = r.headline, p.apcerMax.total > 0, p.bpcer.total > 0 {
-            plot.addMarker(x: p.apcerMax.value, y: p.bpcer.value, label: "profile: APCER_max \(Self.pct(p.apcerMax.value)), BPCER \(Self.pct(p.bpcer.value))",
-                           color: "#060")
+            plot.addMarker(
+                x: p.apcerMax.value, y: p.bpcer.value,
+                label: "profile: APCER_max \(Self.pct(p.apcerMax.value)), BPCER \(Self.pct(p.bpcer.value))",
+                color: "#060")
         }
         for t in sm.bpcerAtAPCER where t.targetMet {
             let k = curve.pointIndex(for: t.threshold)
-            plot.addMarker(x: curve.apcerMax(k).value, y: t.rate, label: "BPCER \(Self.pct(t.rate)) @ APCER<=\(Self.pct(t.target))", color: "#444")
+            plot.addMarker(
+                x: curve.apcerMax(k).value, y: t.rate,
+                label: "BPCER \(Self.pct(t.rate)) @ APCER<=\(Self.pct(t.target))", color: "#444")
         }
         plots.append((title, plot.pointCount))
         return plot.render()
@@ -61,7 +73,9 @@ extension HTMLReport {
     mutating func thresholdPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let curve = sm.curve
         let title = "Error rates vs threshold, \(r.profile.name)"
-        let axis = r.thresholdSign < 0 ? "threshold (negated file score: accept when >= threshold)" : "threshold (accept when score >= threshold)"
+        let axis =
+            r.thresholdSign < 0
+            ? "threshold (negated file score: accept when >= threshold)" : "threshold (accept when score >= threshold)"
         var plot = SVGPlot(title: title, xLabel: axis, yLabel: "error rate")
         plot.yPercent = true
         // The terminal threshold (a round number above the highest score) would stretch the axis:
@@ -73,10 +87,15 @@ extension HTMLReport {
             xs.append(last + max((last - first) * 0.03, abs(last) * 0.01, 1e-9))
             ks.append(terminal)
         }
-        plot.addLine(name: "APCER_max", points: zip(xs, ks).map { ($0, curve.apcerMax($1).value) }, color: SVGPlot.palette[1], style: .stepVH)
-        plot.addLine(name: "BPCER", points: zip(xs, ks).map { ($0, curve.bpcer($1)) }, color: SVGPlot.palette[0], style: .stepVH)
+        plot.addLine(
+            name: "APCER_max", points: zip(xs, ks).map { ($0, curve.apcerMax($1).value) }, color: SVGPlot.palette[1],
+            style: .stepVH)
+        plot.addLine(
+            name: "BPCER", points: zip(xs, ks).map { ($0, curve.bpcer($1)) }, color: SVGPlot.palette[0], style: .stepVH)
         if sm.eer.threshold.isFinite {
-            plot.addVertical(x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
+            plot.addVertical(
+                x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))",
+                color: "#b00")
         }
         if let t = Self.operatingThreshold(r) {
             plot.addVertical(x: t, label: "profile t=\(RateText.threshold(r.shownThreshold(t)))", color: "#060")
@@ -94,7 +113,8 @@ extension HTMLReport {
         guard let low = finite.first, var high = finite.last else { return "" }
         if curve.hasTerminalPoint && finite.count > 1 { high = finite[finite.count - 2] }
         let title = "Score histograms, \(r.profile.name)"
-        var plot = SVGPlot(title: title, xLabel: r.thresholdSign < 0 ? "score (negated)" : "score", yLabel: "share of the class")
+        var plot = SVGPlot(
+            title: title, xLabel: r.thresholdSign < 0 ? "score (negated)" : "score", yLabel: "share of the class")
         plot.yPercent = true
         let bins = 30
         let width = high > low ? (high - low) / Double(bins) : 1
@@ -113,14 +133,19 @@ extension HTMLReport {
         }
         series("bona fide", color: SVGPlot.palette[0], total: curve.bonaFideCount) { curve.bonaFideRejected[$0] }
         for s in curve.speciesNames.indices {
-            series(curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count], total: curve.attackCounts[s]) {
+            series(
+                curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count],
+                total: curve.attackCounts[s]
+            ) {
                 curve.attackCounts[s] - curve.accepted(s, $0)
             }
         }
         if let t = Self.operatingThreshold(r) {
             plot.addVertical(x: t, label: "profile t=\(RateText.threshold(r.shownThreshold(t)))", color: "#060")
         } else if sm.eer.threshold.isFinite {
-            plot.addVertical(x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
+            plot.addVertical(
+                x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))",
+                color: "#b00")
         }
         plots.append((title, plot.pointCount))
         return plot.render()
@@ -130,36 +155,62 @@ extension HTMLReport {
         guard !timing.isEmpty else { return "" }
         var html = "<h2>Latency</h2>\n"
         let groups = timing.map { step in
-            (label: step.name, values: [(name: "p50", value: Double(step.summary.p50Nanoseconds) / 1e6), (name: "p90", value: Double(step.summary.p90Nanoseconds) / 1e6),
-                                        (name: "p99", value: Double(step.summary.p99Nanoseconds) / 1e6)])
+            (
+                label: step.name,
+                values: [
+                    (name: "p50", value: Double(step.summary.p50Nanoseconds) / 1e6),
+                    (name: "p90", value: Double(step.summary.p90Nanoseconds) / 1e6),
+                    (name: "p99", value: Double(step.summary.p99Nanoseconds) / 1e6),
+                ]
+            )
         }
-        html += "<div class=\"plots\">" + SVGPlot.bars(title: "Latency per step", unit: "ms", groups: groups) + "</div>\n"
+        html +=
+            "<div class=\"plots\">" + SVGPlot.bars(title: "Latency per step", unit: "ms", groups: groups) + "</div>\n"
         plots.append(("Latency per step", groups.count * 3))
-        html += HTMLPage.table(["step", "count", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "per s", "cold start ms"], timing.map { t in
-            let s = t.summary
-            return [t.name, String(s.count), RateText.fixed(s.meanNanoseconds / 1e6, 3), RateText.fixed(Double(s.p50Nanoseconds) / 1e6, 3),
-                    RateText.fixed(Double(s.p90Nanoseconds) / 1e6, 3), RateText.fixed(Double(s.p99Nanoseconds) / 1e6, 3),
-                    RateText.fixed(Double(s.maxNanoseconds) / 1e6, 3), RateText.fixed(s.throughput, 1), RateText.fixed(Double(t.coldStartNanoseconds) / 1e6, 1)]
-        }, numeric: Set(1...8))
+        html += HTMLPage.table(
+            ["step", "count", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "per s", "cold start ms"],
+            timing.map { t in
+                let s = t.summary
+                return [
+                    t.name, String(s.count), RateText.fixed(s.meanNanoseconds / 1e6, 3),
+                    RateText.fixed(Double(s.p50Nanoseconds) / 1e6, 3),
+                    RateText.fixed(Double(s.p90Nanoseconds) / 1e6, 3),
+                    RateText.fixed(Double(s.p99Nanoseconds) / 1e6, 3),
+                    RateText.fixed(Double(s.maxNanoseconds) / 1e6, 3), RateText.fixed(s.throughput, 1),
+                    RateText.fixed(Double(t.coldStartNanoseconds) / 1e6, 1),
+                ]
+            }, numeric: Set(1...8))
         return html
     }
 
     func runDetails() -> String {
         let m = manifest
         var html = "<h2>Run details</h2>\n"
-        html += "<p class=\"meta\">\(Self.e(m.kind)) run, \(Self.e(m.tool.name)) \(Self.e(m.tool.version)); dataset \(Self.e(m.dataset.path)) (\(Self.e(m.dataset.layout)), \(m.dataset.samples) samples, fingerprint \(Self.e(m.dataset.fingerprint))\(m.dataset.shard.isEmpty ? "" : ", shard \(Self.e(m.dataset.shard))")); started \(Self.e(m.times.started)), wall \(RateText.fixed(m.times.wallSeconds, 2)) s; \(m.machine.processors) cores, concurrency \(m.machine.concurrency).</p>\n"
-        html += "<p class=\"meta\">counts: " + m.counts.sorted { $0.key < $1.key }.map { "\(Self.e($0.key)) \($0.value)" }.joined(separator: ", ") + "</p>\n"
+        html +=
+            "<p class=\"meta\">\(Self.e(m.kind)) run, \(Self.e(m.tool.name)) \(Self.e(m.tool.version)); dataset \(Self.e(m.dataset.path)) (\(Self.e(m.dataset.layout)), \(m.dataset.samples) samples, fingerprint \(Self.e(m.dataset.fingerprint))\(m.dataset.shard.isEmpty ? "" : ", shard \(Self.e(m.dataset.shard))")); started \(Self.e(m.times.started)), wall \(RateText.fixed(m.times.wallSeconds, 2)) s; \(m.machine.processors) cores, concurrency \(m.machine.concurrency).</p>\n"
+        html +=
+            "<p class=\"meta\">counts: "
+            + m.counts.sorted { $0.key < $1.key }.map { "\(Self.e($0.key)) \($0.value)" }.joined(separator: ", ")
+            + "</p>\n"
         let calibrated = results.filter { $0.calibrationSet?.headline != nil }
         if !calibrated.isEmpty {
-            html += HTMLPage.table(["profile", "split", "APCER_max", "BPCER", "note"], calibrated.compactMap { r in
-                guard let set = r.calibrationSet, let p = set.headline else { return nil }
-                return [r.profile.name, set.split + " (calibration)", Self.rate(p.apcerMax) + " " + p.apcerMaxSpecies, Self.rate(p.bpcer),
-                        "same thresholds as the reported split"]
-            })
+            html += HTMLPage.table(
+                ["profile", "split", "APCER_max", "BPCER", "note"],
+                calibrated.compactMap { r in
+                    guard let set = r.calibrationSet, let p = set.headline else { return nil }
+                    return [
+                        r.profile.name, set.split + " (calibration)", Self.rate(p.apcerMax) + " " + p.apcerMaxSpecies,
+                        Self.rate(p.bpcer),
+                        "same thresholds as the reported split",
+                    ]
+                })
         }
         let notes = results.flatMap { r in r.notes.map { [r.profile.name, $0] } }
         if !notes.isEmpty { html += HTMLPage.table(["profile", "note"], notes) }
-        html += "<h2>Conventions</h2>\n" + HTMLPage.table(["question", "this report"], m.conventions.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
+        html +=
+            "<h2>Conventions</h2>\n"
+            + HTMLPage.table(
+                ["question", "this report"], m.conventions.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
         html += "<p class=\"meta\">command: \(Self.e(m.tool.commandLine.joined(separator: " ")))</p>\n"
         return html
     }

@@ -22,8 +22,11 @@ public struct HTMLReport {
     /// SVG plots rendered, with their data-point counts (for tests).
     public internal(set) var plots: [(title: String, points: Int)] = []
 
-    public init(manifest: RunManifest, results: [ProfileResult] = [], timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
-                outputs: [OutputSeparation.Row] = []) {
+    public init(
+        manifest: RunManifest, results: [ProfileResult] = [],
+        timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
+        outputs: [OutputSeparation.Row] = []
+    ) {
         self.manifest = manifest
         self.results = results
         self.timing = timing
@@ -48,13 +51,17 @@ public struct HTMLReport {
         guard !r.gatesLeftOut.isEmpty || !approximated.isEmpty || !r.isLivenessDecision else { return "" }
         var items: [String] = []
         if !r.gatesLeftOut.isEmpty {
-            items.append("Gates left out (output not measured in this run): <b>\(e(r.gatesLeftOut.joined(separator: ", ")))</b>")
+            items.append(
+                "Gates left out (output not measured in this run): <b>\(e(r.gatesLeftOut.joined(separator: ", ")))</b>")
         }
         items += approximated.map { e($0) }
         if !r.isLivenessDecision {
-            items.append("<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, so these rates say nothing about attacks; compare does not gate them.")
+            items.append(
+                "<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, so these rates say nothing about attacks; compare does not gate them."
+            )
         }
-        return "<div class=\"leftout\"><p><b>Warning, profile \(e(r.profile.name)):</b></p><ul>" + items.map { "<li>\($0)</li>" }.joined() + "</ul></div>\n"
+        return "<div class=\"leftout\"><p><b>Warning, profile \(e(r.profile.name)):</b></p><ul>"
+            + items.map { "<li>\($0)</li>" }.joined() + "</ul></div>\n"
     }
 
     public mutating func render() -> String {
@@ -66,11 +73,18 @@ public struct HTMLReport {
         body += outputsTable()
         body += intervalsTable()
         let reasons = results.flatMap { r in
-            r.rejectReasons.map { [r.profile.name, $0.label, $0.species, $0.code, $0.message, RateText.percentWithCount(errors: $0.count, total: Int((Double($0.count) / max($0.fraction, 1e-300)).rounded()))] }
+            r.rejectReasons.map {
+                [
+                    r.profile.name, $0.label, $0.species, $0.code, $0.message,
+                    RateText.percentWithCount(
+                        errors: $0.count, total: Int((Double($0.count) / max($0.fraction, 1e-300)).rounded())),
+                ]
+            }
         }
         if !reasons.isEmpty {
             body += "<h2>Reject reasons (first failing gate)</h2>\n"
-            body += HTMLPage.table(["profile", "label", "species", "code", "message", "share of the group"], reasons, numeric: [5])
+            body += HTMLPage.table(
+                ["profile", "label", "species", "code", "message", "share of the group"], reasons, numeric: [5])
         }
         for r in results { body += profilePlots(r) }
         body += latency()
@@ -81,10 +95,12 @@ public struct HTMLReport {
     /// The run in one sentence.
     func summarySentence() -> String {
         let m = manifest
-        var text = "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) samples of \(m.dataset.name) (\(m.dataset.layout))"
+        var text =
+            "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) samples of \(m.dataset.name) (\(m.dataset.layout))"
         if let r = results.first {
             let species = r.headline.map { $0.speciesNames.sorted() } ?? []
-            text += ", \(results.count) profile\(results.count == 1 ? "" : "s") (\(results.map(\.profile.name).joined(separator: ", ")))"
+            text +=
+                ", \(results.count) profile\(results.count == 1 ? "" : "s") (\(results.map(\.profile.name).joined(separator: ", ")))"
             text += "; rates on split \(r.split): \(r.bonaFideCount) bona fide, \(r.attackCount) attacks"
             if !species.isEmpty { text += " of \(species.count) species (\(species.joined(separator: ", ")))" }
             text += ", \(r.failedCount) failed to process"
@@ -97,27 +113,38 @@ public struct HTMLReport {
             let p = r.headline, b = r.reported.subjectIntervals
             var apcer = "n/a", bpcer = "n/a"
             if let p, p.apcerMax.total > 0 {
-                apcer = "<b>\(Self.pct(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(Self.e(p.apcerMaxSpecies))"
+                apcer =
+                    "<b>\(Self.pct(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(Self.e(p.apcerMaxSpecies))"
                     + Self.intervalLines(p.apcerMax.interval, b?.apcerMax, b)
             }
             if let p, p.bpcer.total > 0 {
-                bpcer = "<b>\(Self.pct(p.bpcer.value))</b> (\(p.bpcer.errors)/\(p.bpcer.total))" + Self.intervalLines(p.bpcer.interval, b?.bpcer, b)
+                bpcer =
+                    "<b>\(Self.pct(p.bpcer.value))</b> (\(p.bpcer.errors)/\(p.bpcer.total))"
+                    + Self.intervalLines(p.bpcer.interval, b?.bpcer, b)
             } else if p != nil {
                 bpcer = "n/a (no bona fide)"
             }
-            let eer = r.scoreMetrics.map { m in
-                "\(Self.pct(m.eer.value)) at \(Self.e(RateText.threshold(r.shownThreshold(m.eer.threshold))))"
-                    + (b?.eer.map { "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>" } ?? "")
-            } ?? "-"
+            let eer =
+                r.scoreMetrics.map { m in
+                    "\(Self.pct(m.eer.value)) at \(Self.e(RateText.threshold(r.shownThreshold(m.eer.threshold))))"
+                        + (b?.eer.map {
+                            "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>"
+                        } ?? "")
+                } ?? "-"
             return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource), flags(r)]
         }
-        return HTMLPage.rawTable(["profile", "APCER_max (worst species)", "BPCER", "EER of the score", "thresholds", "flags"], rows, cssClass: "verdict")
+        return HTMLPage.rawTable(
+            ["profile", "APCER_max (worst species)", "BPCER", "EER of the score", "thresholds", "flags"], rows,
+            cssClass: "verdict")
     }
 
-    static func intervalLines(_ cp: (low: Double, high: Double), _ boot: ProfileResult.Interval?, _ b: ProfileResult.SubjectIntervals?) -> String {
+    static func intervalLines(
+        _ cp: (low: Double, high: Double), _ boot: ProfileResult.Interval?, _ b: ProfileResult.SubjectIntervals?
+    ) -> String {
         var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
         if let boot, let b {
-            html += "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+            html +=
+                "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
         }
         return html
     }
@@ -130,8 +157,12 @@ public struct HTMLReport {
         if !leftOut.isEmpty { flags.append(HTMLPage.flag("gates left out: \(leftOut.joined(separator: ", "))")) }
         if let error = r.headlineError { flags.append(HTMLPage.flag(error)) }
         if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
-        if r.calibrations.contains(where: { !$0.targetMet }) { flags.append(HTMLPage.flag("calibration target not met", "bad")) }
-        for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet { flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach")) }
+        if r.calibrations.contains(where: { !$0.targetMet }) {
+            flags.append(HTMLPage.flag("calibration target not met", "bad"))
+        }
+        for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet {
+            flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach"))
+        }
         return flags.isEmpty ? HTMLPage.flag("none", "ok") : flags.joined(separator: "<br/>")
     }
 
@@ -159,14 +190,23 @@ public struct HTMLReport {
         let rows = results.flatMap { r -> [[String]] in
             r.sets.flatMap { set -> [[String]] in
                 guard let p = set.headline else { return [] }
-                return p.speciesNames.indices.filter { p.apcer[$0].total > 0 }.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.map { s in
-                    [r.profile.name, set.split, p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""),
-                     Self.rate(p.apcer[s]), RateText.percentInterval(p.apcer[s].interval.low, p.apcer[s].interval.high)]
+                return p.speciesNames.indices.filter { p.apcer[$0].total > 0 }.sorted {
+                    p.speciesNames[$0] < p.speciesNames[$1]
+                }.map { s in
+                    [
+                        r.profile.name, set.split,
+                        p.speciesNames[s] + (p.speciesNames[s] == p.apcerMaxSpecies ? " (max)" : ""),
+                        Self.rate(p.apcer[s]),
+                        RateText.percentInterval(p.apcer[s].interval.low, p.apcer[s].interval.high),
+                    ]
                 }
             }
         }
         guard !rows.isEmpty else { return "" }
-        return "<h2>APCER per species</h2>\n" + HTMLPage.table(["profile", "split", "species", "APCER (accepted/attacks)", "Clopper-Pearson 95%"], rows, numeric: [3, 4])
+        return "<h2>APCER per species</h2>\n"
+            + HTMLPage.table(
+                ["profile", "split", "species", "APCER (accepted/attacks)", "Clopper-Pearson 95%"], rows,
+                numeric: [3, 4])
     }
 
     /// Outputs ranked by their worst species' AUC (each species in the direction that separates it).
@@ -174,7 +214,8 @@ public struct HTMLReport {
         let species = Array(Set(outputs.map(\.species))).filter { $0 != OutputSeparation.allSpecies }.sorted()
         let byOutput = Dictionary(grouping: outputs, by: \.output)
         let ranked = byOutput.map { name, rows -> (String, Double, [OutputSeparation.Row]) in
-            let worst = rows.filter { $0.species != OutputSeparation.allSpecies && !$0.auc.isNaN }.map(\.auc).min() ?? .nan
+            let worst =
+                rows.filter { $0.species != OutputSeparation.allSpecies && !$0.auc.isNaN }.map(\.auc).min() ?? .nan
             return (name, worst, rows)
         }.sorted { ($0.1.isNaN ? -1 : $0.1, $1.0) > ($1.1.isNaN ? -1 : $1.1, $0.0) }
         // No table of dashes: an output table needs at least one AUC (both classes present).
@@ -189,12 +230,17 @@ public struct HTMLReport {
                 + species.map { s in cell(entry.2.first { $0.species == s }) }
                 + (species.count > 1 ? [cell(entry.2.first { $0.species == OutputSeparation.allSpecies })] : [])
         }
-        let header = ["rank", "output", "worst AUC"] + species.map { "AUC vs \($0)" } + (species.count > 1 ? ["all attacks"] : [])
-        return "<h2>Which output separates which attack</h2>\n<p class=\"meta\">AUC of each attack species against bona fide on the reported split "
+        let header =
+            ["rank", "output", "worst AUC"] + species.map { "AUC vs \($0)" }
+            + (species.count > 1 ? ["all attacks"] : [])
+        return
+            "<h2>Which output separates which attack</h2>\n<p class=\"meta\">AUC of each attack species against bona fide on the reported split "
             + "(1 = fully separated, 0.5 = not at all), in the direction that separates them: &#8593; higher values are bona fide, "
             + "&#8595; lower values are. EER in the same direction. Ranked by the worst species. All rows: outputs.csv.</p>\n"
             + HTMLPage.rawTable(header, rows, numeric: Set(0..<header.count).subtracting([1]))
-            + (ranked.count > Self.outputRowsShown ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, ranked lower: outputs.csv.</p>\n" : "")
+            + (ranked.count > Self.outputRowsShown
+                ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, ranked lower: outputs.csv.</p>\n"
+                : "")
     }
 
     /// Outputs shown in the ranked table (all of them are in outputs.csv).
@@ -205,24 +251,43 @@ public struct HTMLReport {
         var rows: [[String]] = []
         for r in results {
             guard let b = r.reported.subjectIntervals, let p = r.headline else { continue }
-            let subjects = "\(b.bonaFideSubjects) bona fide; " + b.attackSubjects.map { "\($0.species) \($0.subjects)" }.joined(separator: ", ")
+            let subjects =
+                "\(b.bonaFideSubjects) bona fide; "
+                + b.attackSubjects.map { "\($0.species) \($0.subjects)" }.joined(separator: ", ")
             func both(_ name: String, _ value: String, _ cp: String, _ boot: ProfileResult.Interval?) {
-                rows.append([r.profile.name, name, value, cp, boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a", subjects])
+                rows.append([
+                    r.profile.name, name, value, cp, boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a",
+                    subjects,
+                ])
             }
-            if p.apcerMax.total > 0 { both("APCER_max", Self.rate(p.apcerMax), RateText.percentInterval(p.apcerMax.interval.low, p.apcerMax.interval.high), b.apcerMax) }
-            if p.bpcer.total > 0 { both("BPCER", Self.rate(p.bpcer), RateText.percentInterval(p.bpcer.interval.low, p.bpcer.interval.high), b.bpcer) }
+            if p.apcerMax.total > 0 {
+                both(
+                    "APCER_max", Self.rate(p.apcerMax),
+                    RateText.percentInterval(p.apcerMax.interval.low, p.apcerMax.interval.high), b.apcerMax)
+            }
+            if p.bpcer.total > 0 {
+                both(
+                    "BPCER", Self.rate(p.bpcer), RateText.percentInterval(p.bpcer.interval.low, p.bpcer.interval.high),
+                    b.bpcer)
+            }
             if let m = r.scoreMetrics {
                 both("EER", Self.pct(m.eer.value), "-", b.eer)
                 for t in m.bpcerAtAPCER {
-                    both("BPCER@APCER=\(Self.pct(t.target))", t.targetMet ? Self.pct(t.rate) : "out of reach", "-",
-                         b.bpcerAtAPCER.first { $0.target == t.target }?.interval)
+                    both(
+                        "BPCER@APCER=\(Self.pct(t.target))", t.targetMet ? Self.pct(t.rate) : "out of reach", "-",
+                        b.bpcerAtAPCER.first { $0.target == t.target }?.interval)
                 }
             }
         }
         guard !rows.isEmpty else { return "" }
-        return "<h2>Intervals: samples and subjects</h2>\n<p class=\"meta\">Clopper-Pearson treats every sample as independent. "
+        return
+            "<h2>Intervals: samples and subjects</h2>\n<p class=\"meta\">Clopper-Pearson treats every sample as independent. "
             + "The subject bootstrap resamples people within bona fide and each species (\(SubjectBootstrap.replicates) replicates, seed \(SubjectBootstrap.seed), "
             + "percentile interval); thresholds stay fixed. A class with one subject cannot show between-subject variation.</p>\n"
-            + HTMLPage.table(["profile", "metric", "estimate", "Clopper-Pearson 95% (samples)", "subject bootstrap 95%", "subjects"], rows, numeric: [2, 3, 4])
+            + HTMLPage.table(
+                [
+                    "profile", "metric", "estimate", "Clopper-Pearson 95% (samples)", "subject bootstrap 95%",
+                    "subjects",
+                ], rows, numeric: [2, 3, 4])
     }
 }

@@ -11,7 +11,9 @@ struct LatencyComparison {
     var checks: [RunComparison.Check] = []
     var notes: [String] = []
 
-    init(base: StoredRun, new: StoredRun, baseSamples: CSVTable?, newSamples: CSVTable?, settings: RunComparison.Settings) throws {
+    init(
+        base: StoredRun, new: StoredRun, baseSamples: CSVTable?, newSamples: CSVTable?, settings: RunComparison.Settings
+    ) throws {
         let baseTimes = try Self.times(baseSamples ?? (base.contains("samples.csv") ? base.table("samples.csv") : nil))
         let newTimes = try Self.times(newSamples ?? (new.contains("samples.csv") ? new.table("samples.csv") : nil))
         if baseTimes.isEmpty && newTimes.isEmpty {
@@ -24,7 +26,9 @@ struct LatencyComparison {
                 continue
             }
             guard b.count >= settings.minSamples && n.count >= settings.minSamples else {
-                notes.append("timing \(step): \(b.count) and \(n.count) timed samples, fewer than \(settings.minSamples); not gated")
+                notes.append(
+                    "timing \(step): \(b.count) and \(n.count) timed samples, fewer than \(settings.minSamples); not gated"
+                )
                 continue
             }
             for (quantile, name) in [(0.5, "p50"), (0.99, "p99")] {
@@ -36,9 +40,14 @@ struct LatencyComparison {
                 // A quantile the sample cannot bound (p99 needs n >= 436) is reported, not gated.
                 let gated = bq.isBounded && nq.isBounded
                 let regressed = gated && low > settings.latencyRatio
-                checks.append(.init(name: "timing \(step) \(name)_us", base: bq.estimate / 1000, new: nq.estimate / 1000, regressed: regressed,
-                                    gated: gated, test: gated ? "quantile-interval" : "reported",
-                                    detail: "x\(RateText.fixed(ratio, 3)), 95% interval [x\(RateText.fixed(low, 3)), x\(RateText.fixed(high, 3))] (limit x\(settings.latencyRatio); n \(b.count)/\(n.count))\(gated ? "" : "; too few samples to bound this quantile, not gated")"))
+                checks.append(
+                    .init(
+                        name: "timing \(step) \(name)_us", base: bq.estimate / 1000, new: nq.estimate / 1000,
+                        regressed: regressed,
+                        gated: gated, test: gated ? "quantile-interval" : "reported",
+                        detail:
+                            "x\(RateText.fixed(ratio, 3)), 95% interval [x\(RateText.fixed(low, 3)), x\(RateText.fixed(high, 3))] (limit x\(settings.latencyRatio); n \(b.count)/\(n.count))\(gated ? "" : "; too few samples to bound this quantile, not gated")"
+                    ))
             }
         }
     }

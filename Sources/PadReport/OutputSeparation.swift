@@ -32,8 +32,10 @@ public enum OutputSeparation {
         public var missingAttacks: Int
     }
 
-    public static let header = ["output", "species", "direction", "auc", "eer", "eer_threshold", "n_bonafide", "n_attack",
-                                "n_missing_bonafide", "n_missing_attack"]
+    public static let header = [
+        "output", "species", "direction", "auc", "eer", "eer_threshold", "n_bonafide", "n_attack",
+        "n_missing_bonafide", "n_missing_attack",
+    ]
 
     /// Rows of one output: each species (by name), then `(all)` when there are two or more.
     /// `species[i]` is -1 for bona fide, else an index into `speciesNames`.
@@ -45,11 +47,15 @@ public enum OutputSeparation {
         if order.count > 1 { groups.append(order) }
         return groups.map { group in
             let name = group.count == 1 ? speciesNames[group[0]] : allSpecies
-            return row(output: output, name: name, values: values, species: species, speciesNames: speciesNames, group: Set(group))
+            return row(
+                output: output, name: name, values: values, species: species, speciesNames: speciesNames,
+                group: Set(group))
         }
     }
 
-    static func row(output: String, name: String, values: [Double], species: [Int32], speciesNames: [String], group: Set<Int>) -> Row {
+    static func row(
+        output: String, name: String, values: [Double], species: [Int32], speciesNames: [String], group: Set<Int>
+    ) -> Row {
         var set = ScoreSet(), negated = ScoreSet()
         var missingBonaFide = 0, missingAttacks = 0
         for i in values.indices {
@@ -63,8 +69,10 @@ public enum OutputSeparation {
             set.append(score: values[i], species: label)
             negated.append(score: -values[i], species: label)
         }
-        var row = Row(output: output, species: name, direction: "", auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0, attacks: 0,
-                      missingBonaFide: missingBonaFide, missingAttacks: missingAttacks)
+        var row = Row(
+            output: output, species: name, direction: "", auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0,
+            attacks: 0,
+            missingBonaFide: missingBonaFide, missingAttacks: missingAttacks)
         guard let curve = try? ErrorCurve(set) else { return row }
         row.bonaFide = curve.bonaFideCount
         row.attacks = curve.attackCount
@@ -84,9 +92,15 @@ public enum OutputSeparation {
 
     public static func table(_ rows: [Row]) -> ReportTables.Table {
         func n(_ v: Double) -> String { v.isNaN ? "" : CSVFormat.number(v) }
-        return (header, rows.map {
-            [$0.output, $0.species, $0.direction, n($0.auc), n($0.eer), n($0.eerThreshold), String($0.bonaFide), String($0.attacks),
-             String($0.missingBonaFide), String($0.missingAttacks)]
-        })
+        return (
+            header,
+            rows.map {
+                [
+                    $0.output, $0.species, $0.direction, n($0.auc), n($0.eer), n($0.eerThreshold), String($0.bonaFide),
+                    String($0.attacks),
+                    String($0.missingBonaFide), String($0.missingAttacks),
+                ]
+            }
+        )
     }
 }

@@ -20,10 +20,13 @@ public struct ProfileResult: Sendable {
         /// False when the target cannot be met on the calibration data (then the threshold is the
         /// closest one reachable, and the summary says so).
         public var targetMet: Bool
-        public init(gate: Int, output: String, target: String, split: String, threshold: Double,
-                    calibrationAPCERMax: Double, calibrationBPCER: Double, targetMet: Bool = true) {
+        public init(
+            gate: Int, output: String, target: String, split: String, threshold: Double,
+            calibrationAPCERMax: Double, calibrationBPCER: Double, targetMet: Bool = true
+        ) {
             self.gate = gate; self.output = output; self.target = target; self.split = split
-            self.threshold = threshold; self.calibrationAPCERMax = calibrationAPCERMax; self.calibrationBPCER = calibrationBPCER
+            self.threshold = threshold; self.calibrationAPCERMax = calibrationAPCERMax;
+            self.calibrationBPCER = calibrationBPCER
             self.targetMet = targetMet
         }
     }
@@ -64,7 +67,10 @@ public struct ProfileResult: Sendable {
         public var bpcerAtAPCER: [Target]
         public var apcerAtBPCER: [Target]
         public var auc: Double
-        public init(score: String, curve: ErrorCurve, eer: EqualErrorRate, bpcerAtAPCER: [Target], apcerAtBPCER: [Target], auc: Double) {
+        public init(
+            score: String, curve: ErrorCurve, eer: EqualErrorRate, bpcerAtAPCER: [Target], apcerAtBPCER: [Target],
+            auc: Double
+        ) {
             self.score = score; self.curve = curve; self.eer = eer
             self.bpcerAtAPCER = bpcerAtAPCER; self.apcerAtBPCER = apcerAtBPCER; self.auc = auc
         }
@@ -120,8 +126,11 @@ public struct ProfileResult: Sendable {
         public var failedCount: Int
         /// Subject-clustered bootstrap intervals (reported set, datasets with subjects).
         public var subjectIntervals: SubjectIntervals?
-        public init(split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?, scoreError: String?,
-                    rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int) {
+        public init(
+            split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?,
+            scoreError: String?,
+            rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int
+        ) {
             self.split = split; self.headline = headline; self.headlineError = headlineError
             self.scoreMetrics = scoreMetrics; self.scoreError = scoreError; self.rejectReasons = rejectReasons
             self.bonaFideCount = bonaFideCount; self.attackCount = attackCount; self.failedCount = failedCount
@@ -146,8 +155,10 @@ public struct ProfileResult: Sendable {
     /// file's own polarity (negated back; accepted when score <= threshold).
     public var thresholdSign: Double
 
-    public init(profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
-                thresholdSource: String, notes: [String] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1) {
+    public init(
+        profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
+        thresholdSource: String, notes: [String] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1
+    ) {
         self.profile = profile
         self.reported = reported
         self.calibrationSet = calibrationSet
@@ -177,7 +188,8 @@ public struct ProfileResult: Sendable {
     public var isLivenessDecision: Bool {
         let active = profile.gates.filter { !$0.isSkipped }
         let livenessGates = active.filter { gate in
-            gate.calibration != nil || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? "")
+            gate.calibration != nil
+                || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? "")
         }.map(\.output)
         if let score = profile.score, gatesLeftOut.contains(score) { return false }
         if !livenessGates.isEmpty && livenessGates.allSatisfy(gatesLeftOut.contains) { return false }
@@ -189,7 +201,9 @@ public struct ProfileResult: Sendable {
     /// `ge` gate on the score output; nil when the profile has neither.
     public var scoreThreshold: Double? {
         if let calibrated = calibrations.first { return calibrated.threshold }
-        return profile.gates.first { $0.output == profile.score && $0.calibration == nil && !$0.isSkipped && $0.comparison == .ge }?.threshold
+        return profile.gates.first {
+            $0.output == profile.score && $0.calibration == nil && !$0.isSkipped && $0.comparison == .ge
+        }?.threshold
     }
 
     /// A threshold as the user's score file states it.

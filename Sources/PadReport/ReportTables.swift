@@ -18,12 +18,19 @@ public enum ReportTables {
     /// calibration split, with the same thresholds). Rates are fractions; CI columns are 95%
     /// Clopper-Pearson. Thresholds are in the score file's own polarity.
     public static func summary(_ results: [ProfileResult]) -> Table {
-        var header = ["profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
-                      "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low", "apcer_max_ci_high",
-                      "apcer_pooled", "bpcer", "bpcer_errors", "bpcer_n", "bpcer_ci_low", "bpcer_ci_high",
-                      "acer_nonconformant", "bpnrr", "apnrr", "bpcer_system", "apcer_max_system",
-                      "score", "threshold", "criterion", "threshold_source", "target_met", "eer", "eer_threshold", "eer_apcer_max", "eer_bpcer"]
-        header += targets.map { "bpcer@apcer=\(n($0))" } + ["auc", "calibration", "gates_left_out", "liveness_decision", "note"]
+        var header = [
+            "profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
+            "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low",
+            "apcer_max_ci_high",
+            "apcer_pooled", "bpcer", "bpcer_errors", "bpcer_n", "bpcer_ci_low", "bpcer_ci_high",
+            "acer_nonconformant", "bpnrr", "apnrr", "bpcer_system", "apcer_max_system",
+            "score", "threshold", "criterion", "threshold_source", "target_met", "eer", "eer_threshold",
+            "eer_apcer_max", "eer_bpcer",
+        ]
+        header +=
+            targets.map { "bpcer@apcer=\(n($0))" } + [
+                "auc", "calibration", "gates_left_out", "liveness_decision", "note",
+            ]
         header += subjectHeader
         var rows: [[String]] = []
         for r in results {
@@ -35,13 +42,19 @@ public enum ReportTables {
     }
 
     static func summaryRow(_ r: ProfileResult, _ set: ProfileResult.SetResult) -> [String] {
-        var row = [r.profile.name, r.profile.source, set.split, String(set.bonaFideCount), String(set.attackCount), String(set.failedCount)]
+        var row = [
+            r.profile.name, r.profile.source, set.split, String(set.bonaFideCount), String(set.attackCount),
+            String(set.failedCount),
+        ]
         if let p = set.headline {
             let ci = p.apcerMax.interval, bci = p.bpcer.interval
-            row += [n(p.apcerMax.value), p.apcerMaxSpecies, count(p.apcerMax.errors, p.apcerMax.total), count(p.apcerMax.total, p.apcerMax.total),
-                    n(ci.low), n(ci.high), n(p.apcerPooled.value), n(p.bpcer.value), count(p.bpcer.errors, p.bpcer.total),
-                    count(p.bpcer.total, p.bpcer.total), n(bci.low), n(bci.high),
-                    n(p.acer), n(p.bpnrr.value), n(p.apnrr.value), n(p.bpcerSystem.value), n(p.apcerMaxSystem.value)]
+            row += [
+                n(p.apcerMax.value), p.apcerMaxSpecies, count(p.apcerMax.errors, p.apcerMax.total),
+                count(p.apcerMax.total, p.apcerMax.total),
+                n(ci.low), n(ci.high), n(p.apcerPooled.value), n(p.bpcer.value), count(p.bpcer.errors, p.bpcer.total),
+                count(p.bpcer.total, p.bpcer.total), n(bci.low), n(bci.high),
+                n(p.acer), n(p.bpnrr.value), n(p.apnrr.value), n(p.bpcerSystem.value), n(p.apcerMaxSystem.value),
+            ]
         } else {
             row += Array(repeating: "", count: 17)
         }
@@ -50,23 +63,37 @@ public enum ReportTables {
         let met = r.calibrations.isEmpty ? "" : (r.calibrations.allSatisfy(\.targetMet) ? "1" : "0")
         var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes
         if let m = set.scoreMetrics {
-            row += [m.score, thresholdText, criterion, r.thresholdSource, met, n(m.eer.value), n(r.shownThreshold(m.eer.threshold)),
-                    n(m.eer.apcerMax), n(m.eer.bpcer)]
+            row += [
+                m.score, thresholdText, criterion, r.thresholdSource, met, n(m.eer.value),
+                n(r.shownThreshold(m.eer.threshold)),
+                n(m.eer.apcerMax), n(m.eer.bpcer),
+            ]
             row += m.bpcerAtAPCER.map { $0.targetMet ? n($0.rate) : "" }
-            notes += m.bpcerAtAPCER.filter { !$0.targetMet }.map { "bpcer@apcer=\(n($0.target)) not met: some species stays above the target at every threshold" }
+            notes += m.bpcerAtAPCER.filter { !$0.targetMet }.map {
+                "bpcer@apcer=\(n($0.target)) not met: some species stays above the target at every threshold"
+            }
             row += [n(m.auc)]
         } else {
-            row += [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource, met, "", "", "", ""] + targets.map { _ in "" } + [""]
+            row +=
+                [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource, met, "", "", "", ""]
+                + targets.map { _ in "" } + [""]
         }
-        row += [r.calibrations.map { "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))" }.joined(separator: "; ")]
+        row += [
+            r.calibrations.map {
+                "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))"
+            }.joined(separator: "; ")
+        ]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
         return row + subjectColumns(set.subjectIntervals)
     }
 
     /// Subject-clustered bootstrap columns (``SubjectBootstrap``), empty without subjects; the
     /// `*_ci_*` columns before them are Clopper-Pearson over samples.
-    static let subjectHeader = ["n_subjects_bonafide", "n_subjects_attack", "apcer_max_subject_ci_low", "apcer_max_subject_ci_high",
-                                "bpcer_subject_ci_low", "bpcer_subject_ci_high", "eer_subject_ci_low", "eer_subject_ci_high"]
+    static let subjectHeader =
+        [
+            "n_subjects_bonafide", "n_subjects_attack", "apcer_max_subject_ci_low", "apcer_max_subject_ci_high",
+            "bpcer_subject_ci_low", "bpcer_subject_ci_high", "eer_subject_ci_low", "eer_subject_ci_high",
+        ]
         + targets.flatMap { ["bpcer@apcer=\(n($0))_subject_ci_low", "bpcer@apcer=\(n($0))_subject_ci_high"] }
 
     static func subjectColumns(_ b: ProfileResult.SubjectIntervals?) -> [String] {
@@ -83,15 +110,20 @@ public enum ReportTables {
 
     /// One row per profile and species at the profile's decisions.
     public static func perSpecies(_ results: [ProfileResult]) -> Table {
-        let header = ["profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max"]
+        let header = [
+            "profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max",
+        ]
         var rows: [[String]] = []
         for r in results {
             for set in r.sets {
                 guard let p = set.headline else { continue }
                 for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
                     let rate = p.apcer[s], ci = rate.interval
-                    rows.append([r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors), n(rate.value),
-                                 n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0"])
+                    rows.append([
+                        r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
+                        n(rate.value),
+                        n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
+                    ])
                 }
             }
         }
@@ -103,8 +135,10 @@ public enum ReportTables {
         var rows: [[String]] = []
         for r in results {
             for reason in r.rejectReasons {
-                rows.append([r.profile.name, reason.label, reason.species, reason.code, reason.message,
-                             String(reason.count), n(reason.fraction)])
+                rows.append([
+                    r.profile.name, reason.label, reason.species, reason.code, reason.message,
+                    String(reason.count), n(reason.fraction),
+                ])
             }
         }
         return (header, rows)
@@ -119,7 +153,8 @@ public enum ReportTables {
         for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
         let names = species.sorted()
         let writer = try CSVWriter(path: path)
-        try writer.writeRow(["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
+        try writer.writeRow(
+            ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
         let block = 250_000
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for r in results {
@@ -150,8 +185,12 @@ public enum ReportTables {
                             values[1] = c.bpcer(k)
                             values[2] = c.apcerMax(k).value
                             values[3] = c.apcerPooled(k)
-                            for (n, column) in columns.enumerated() { values[4 + n] = column.map { c.apcer($0, k) } ?? .nan }
-                            values.withUnsafeBufferPointer { CSVFormat.appendRawPrefixNumberRow(prefix: prefixText, $0, to: &bytes) }
+                            for (n, column) in columns.enumerated() {
+                                values[4 + n] = column.map { c.apcer($0, k) } ?? .nan
+                            }
+                            values.withUnsafeBufferPointer {
+                                CSVFormat.appendRawPrefixNumberRow(prefix: prefixText, $0, to: &bytes)
+                            }
                         }
                         out[j] = bytes
                     }
@@ -164,14 +203,20 @@ public enum ReportTables {
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.
-    public static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table {
-        let header = ["step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "throughput_per_s", "cold_start_us"]
+    public static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table
+    {
+        let header = [
+            "step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "throughput_per_s", "cold_start_us",
+        ]
         func us(_ ns: Double) -> String { n((ns / 1000 * 1000).rounded() / 1000) }
         let rows = steps.map { step -> [String] in
             let s = step.summary
-            return [step.name, String(s.count), us(s.meanNanoseconds), us(Double(s.p50Nanoseconds)), us(Double(s.p90Nanoseconds)),
-                    us(Double(s.p99Nanoseconds)), us(Double(s.maxNanoseconds)), n((s.throughput * 100).rounded() / 100),
-                    us(Double(step.coldStartNanoseconds))]
+            return [
+                step.name, String(s.count), us(s.meanNanoseconds), us(Double(s.p50Nanoseconds)),
+                us(Double(s.p90Nanoseconds)),
+                us(Double(s.p99Nanoseconds)), us(Double(s.maxNanoseconds)), n((s.throughput * 100).rounded() / 100),
+                us(Double(step.coldStartNanoseconds)),
+            ]
         }
         return (header, rows)
     }

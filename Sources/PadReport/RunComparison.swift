@@ -29,7 +29,7 @@ public struct RunComparison: Sendable {
     }
 
     public struct Check: Sendable, Codable {
-        public var name: String          // "basic apcer[print]", "timing face p50_us"
+        public var name: String // "basic apcer[print]", "timing face p50_us"
         public var base: Double
         public var new: Double
         public var regressed: Bool
@@ -56,13 +56,19 @@ public struct RunComparison: Sendable {
     public var regressed: Bool { checks.contains { $0.regressed } }
 
     public init(base: StoredRun, new: StoredRun, settings: Settings = Settings()) throws(ComparisonError) {
-        let conventionKeys = ["polarity", "tie_rule", "apcer_headline", "target_rule", "eer_rule", "fta", "report_split"]
+        let conventionKeys = [
+            "polarity", "tie_rule", "apcer_headline", "target_rule", "eer_rule", "fta", "report_split",
+        ]
         for key in conventionKeys where base.manifest.conventions[key] != new.manifest.conventions[key] {
-            throw ComparisonError("archives use different conventions for \(key): '\(base.manifest.conventions[key] ?? "none")' vs '\(new.manifest.conventions[key] ?? "none")'")
+            throw ComparisonError(
+                "archives use different conventions for \(key): '\(base.manifest.conventions[key] ?? "none")' vs '\(new.manifest.conventions[key] ?? "none")'"
+            )
         }
         let paired = base.manifest.dataset.fingerprint == new.manifest.dataset.fingerprint
         if !paired && !settings.allowDifferentDataset {
-            throw ComparisonError("archives are on different samples (fingerprint \(base.manifest.dataset.fingerprint) vs \(new.manifest.dataset.fingerprint)); pass --allow-different-dataset to compare their rates with the interval test")
+            throw ComparisonError(
+                "archives are on different samples (fingerprint \(base.manifest.dataset.fingerprint) vs \(new.manifest.dataset.fingerprint)); pass --allow-different-dataset to compare their rates with the interval test"
+            )
         }
         var checks: [Check] = [], notes: [String] = [], problems: [String] = []
         do {
@@ -73,7 +79,8 @@ public struct RunComparison: Sendable {
                 checks += accuracy.checks; notes += accuracy.notes; problems += accuracy.problems
             }
             if settings.gate.latency {
-                let latency = try LatencyComparison(base: base, new: new, baseSamples: baseSamples, newSamples: newSamples, settings: settings)
+                let latency = try LatencyComparison(
+                    base: base, new: new, baseSamples: baseSamples, newSamples: newSamples, settings: settings)
                 checks += latency.checks; notes += latency.notes
             }
         } catch let error as ComparisonError {
@@ -83,7 +90,9 @@ public struct RunComparison: Sendable {
         }
         if !problems.isEmpty { throw ComparisonError(problems.joined(separator: "; ")) }
         guard checks.contains(where: \.gated) else {
-            throw ComparisonError("no gated metric in common (gate \(settings.gate.rawValue))\(notes.isEmpty ? "" : ": " + notes.joined(separator: "; "))")
+            throw ComparisonError(
+                "no gated metric in common (gate \(settings.gate.rawValue))\(notes.isEmpty ? "" : ": " + notes.joined(separator: "; "))"
+            )
         }
         self.checks = checks
         self.notes = notes
@@ -97,13 +106,16 @@ public struct RunComparison: Sendable {
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuite name=\"padbench compare\" tests=\"\(checks.count)\" failures=\"\(checks.filter(\.regressed).count)\">\n"
+        xml +=
+            "<testsuite name=\"padbench compare\" tests=\"\(checks.count)\" failures=\"\(checks.filter(\.regressed).count)\">\n"
         for check in checks {
             xml += "  <testcase classname=\"padbench\" name=\"\(escape(check.name))\">"
             if check.regressed {
-                xml += "<failure message=\"\(escape("\(check.base) -> \(check.new)"))\">\(escape(check.detail))</failure>"
+                xml +=
+                    "<failure message=\"\(escape("\(check.base) -> \(check.new)"))\">\(escape(check.detail))</failure>"
             } else {
-                xml += "<system-out>\(escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)"))</system-out>"
+                xml +=
+                    "<system-out>\(escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)"))</system-out>"
             }
             xml += "</testcase>\n"
         }

@@ -91,12 +91,13 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public init(results: [ProfileResult]) {
         schema = Self.currentSchema
         profiles = results.map { r in
-            ProfileSummary(name: r.profile.name, source: r.profile.source, definitionHash: r.profile.definitionHash,
-                           options: r.profile.optionsKey, score: r.profile.score, thresholdSource: r.thresholdSource,
-                           calibratedThresholds: r.calibrations.map { r.shownThreshold($0.threshold) },
-                           calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
-                           reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },
-                           gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes)
+            ProfileSummary(
+                name: r.profile.name, source: r.profile.source, definitionHash: r.profile.definitionHash,
+                options: r.profile.optionsKey, score: r.profile.score, thresholdSource: r.thresholdSource,
+                calibratedThresholds: r.calibrations.map { r.shownThreshold($0.threshold) },
+                calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
+                reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },
+                gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes)
         }
     }
 
@@ -104,22 +105,26 @@ public struct RunSummary: Codable, Sendable, Equatable {
 
     static func set(_ s: ProfileResult.SetResult, _ r: ProfileResult) -> SetSummary {
         let p = s.headline
-        let species = p.map { p in
-            p.speciesNames.indices.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.compactMap { k in
-                Rate(p.apcer[k]).map { SpeciesRate(species: p.speciesNames[k], apcer: $0) }
-            }
-        } ?? []
+        let species =
+            p.map { p in
+                p.speciesNames.indices.sorted { p.speciesNames[$0] < p.speciesNames[$1] }.compactMap { k in
+                    Rate(p.apcer[k]).map { SpeciesRate(species: p.speciesNames[k], apcer: $0) }
+                }
+            } ?? []
         let m = s.scoreMetrics
-        return SetSummary(split: s.split, bonaFide: s.bonaFideCount, attacks: s.attackCount, failed: s.failedCount,
-                          apcerMax: p.flatMap { Rate($0.apcerMax) }, apcerMaxSpecies: p?.apcerMaxSpecies ?? "",
-                          apcerPooled: p.flatMap { Rate($0.apcerPooled) }, bpcer: p.flatMap { Rate($0.bpcer) }, apcer: species,
-                          bpnrr: p.flatMap { Rate($0.bpnrr) }, apnrr: p.flatMap { Rate($0.apnrr) },
-                          eer: m.flatMap { finite($0.eer.value) }, eerThreshold: m.map { r.shownThreshold($0.eer.threshold) },
-                          bpcerAtAPCER: m?.bpcerAtAPCER.map {
-                              TargetSummary(target: $0.target, threshold: $0.targetMet ? r.shownThreshold($0.threshold) : nil,
-                                            rate: $0.targetMet ? finite($0.rate) : nil, targetMet: $0.targetMet)
-                          } ?? [],
-                          auc: m.flatMap { finite($0.auc) }, subjectBootstrap: s.subjectIntervals, errors: [s.headlineError, s.scoreError].compactMap { $0 })
+        return SetSummary(
+            split: s.split, bonaFide: s.bonaFideCount, attacks: s.attackCount, failed: s.failedCount,
+            apcerMax: p.flatMap { Rate($0.apcerMax) }, apcerMaxSpecies: p?.apcerMaxSpecies ?? "",
+            apcerPooled: p.flatMap { Rate($0.apcerPooled) }, bpcer: p.flatMap { Rate($0.bpcer) }, apcer: species,
+            bpnrr: p.flatMap { Rate($0.bpnrr) }, apnrr: p.flatMap { Rate($0.apnrr) },
+            eer: m.flatMap { finite($0.eer.value) }, eerThreshold: m.map { r.shownThreshold($0.eer.threshold) },
+            bpcerAtAPCER: m?.bpcerAtAPCER.map {
+                TargetSummary(
+                    target: $0.target, threshold: $0.targetMet ? r.shownThreshold($0.threshold) : nil,
+                    rate: $0.targetMet ? finite($0.rate) : nil, targetMet: $0.targetMet)
+            } ?? [],
+            auc: m.flatMap { finite($0.auc) }, subjectBootstrap: s.subjectIntervals,
+            errors: [s.headlineError, s.scoreError].compactMap { $0 })
     }
 
     public func encoded() throws -> [UInt8] {
@@ -132,7 +137,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
         do {
             let summary = try JSONDecoder().decode(RunSummary.self, from: Data(bytes))
             guard summary.schema == currentSchema else {
-                throw ArchiveError.tar(path: path, message: "results.json schema \(summary.schema); this padbench reads schema \(currentSchema)")
+                throw ArchiveError.tar(
+                    path: path,
+                    message: "results.json schema \(summary.schema); this padbench reads schema \(currentSchema)")
             }
             return summary
         } catch let error as ArchiveError {

@@ -17,7 +17,9 @@ public struct SVGPlot {
     /// How consecutive points are joined: straight lines, or exact steps (`stepHV`: horizontal
     /// then vertical; `stepVH`: vertical then horizontal).
     public enum Style: Sendable { case line, stepHV, stepVH }
-    public struct Series { var name: String; var points: [(Double, Double)]; var color: String; var dashed: Bool; var style: Style }
+    public struct Series {
+        var name: String; var points: [(Double, Double)]; var color: String; var dashed: Bool; var style: Style
+    }
     public struct Marker { var x: Double; var y: Double; var label: String; var color: String }
     public struct VerticalLine { var x: Double; var label: String; var color: String }
     /// A text label's box in SVG user units (tests check that no two overlap).
@@ -28,7 +30,9 @@ public struct SVGPlot {
         func widened(by d: Double) -> Box { Box(x0: x0 - d, y0: y0, x1: x1 + d, y1: y1) }
     }
 
-    public static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+    public static let palette = [
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+    ]
     static let charWidth = 0.62
 
     public var title: String
@@ -51,13 +55,20 @@ public struct SVGPlot {
         self.scale = scale
     }
 
-    public mutating func addLine(name: String, points: [(Double, Double)], color: String, dashed: Bool = false, style: Style = .line) {
-        series.append(Series(name: name, points: points.filter { $0.0.isFinite && $0.1.isFinite }, color: color, dashed: dashed, style: style))
+    public mutating func addLine(
+        name: String, points: [(Double, Double)], color: String, dashed: Bool = false, style: Style = .line
+    ) {
+        series.append(
+            Series(
+                name: name, points: points.filter { $0.0.isFinite && $0.1.isFinite }, color: color, dashed: dashed,
+                style: style))
     }
     public mutating func addMarker(x: Double, y: Double, label: String, color: String = "#000") {
         if x.isFinite && y.isFinite { markers.append(Marker(x: x, y: y, label: label, color: color)) }
     }
-    public mutating func addVertical(x: Double, label: String, color: String = "#555") { if x.isFinite { verticals.append(VerticalLine(x: x, label: label, color: color)) } }
+    public mutating func addVertical(x: Double, label: String, color: String = "#555") {
+        if x.isFinite { verticals.append(VerticalLine(x: x, label: label, color: color)) }
+    }
 
     /// Number of drawn data points (tests check that every plot has data).
     public var pointCount: Int { series.reduce(0) { $0 + $1.points.count } }
@@ -66,21 +77,33 @@ public struct SVGPlot {
     /// the axis transform of DET plots (NIST, ISO/IEC 19795-1).
     public static func probit(_ p: Double) -> Double {
         let p = min(max(p, 1e-6), 1 - 1e-6)
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
-        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+            -3.066479806614716e+01, 2.506628277459239e+00,
+        ]
+        let b = [
+            -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+            -1.328068155288572e+01,
+        ]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+            4.374664141464968e+00, 2.938163982698783e+00,
+        ]
         let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
         let low = 0.02425
         if p < low {
             let q = (-2 * log(p)).squareRoot()
-            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         }
         if p > 1 - low {
             let q = (-2 * log(1 - p)).squareRoot()
-            return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+            return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
         }
         let q = p - 0.5, r = q * q
-        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
     }
 
     /// The box of a text drawn at (x, y) (baseline) with an anchor, by the width rule above.
@@ -94,15 +117,20 @@ public struct SVGPlot {
     struct Labels {
         var boxes: [Box] = []
         var svg = ""
-        mutating func add(_ text: String, x: Double, y: Double, size: Double = 10, anchor: String = "start", color: String = "#222",
-                          bold: Bool = false, halo: Bool = false) {
+        mutating func add(
+            _ text: String, x: Double, y: Double, size: Double = 10, anchor: String = "start", color: String = "#222",
+            bold: Bool = false, halo: Bool = false
+        ) {
             boxes.append(SVGPlot.box(x: x, y: y, text: text, fontSize: size, anchor: anchor))
-            svg += "<text x=\"\(SVGPlot.f(x))\" y=\"\(SVGPlot.f(y))\" font-size=\"\(SVGPlot.f(size))\" text-anchor=\"\(anchor)\" fill=\"\(color)\""
-                + (bold ? " font-weight=\"bold\"" : "") + (halo ? " stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"" : "")
+            svg +=
+                "<text x=\"\(SVGPlot.f(x))\" y=\"\(SVGPlot.f(y))\" font-size=\"\(SVGPlot.f(size))\" text-anchor=\"\(anchor)\" fill=\"\(color)\""
+                + (bold ? " font-weight=\"bold\"" : "")
+                + (halo ? " stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"" : "")
                 + ">\(SVGPlot.escape(text))</text>\n"
         }
         func fits(_ b: Box, inside area: Box) -> Bool {
-            b.x0 >= area.x0 && b.x1 <= area.x1 && b.y0 >= area.y0 && b.y1 <= area.y1 && !boxes.contains { $0.overlaps(b) }
+            b.x0 >= area.x0 && b.x1 <= area.x1 && b.y0 >= area.y0 && b.y1 <= area.y1
+                && !boxes.contains { $0.overlaps(b) }
         }
     }
 
@@ -114,7 +142,9 @@ public struct SVGPlot {
         let raw = (high - low) / Double(max(count - 1, 1))
         let magnitude = pow(10, (log10(raw)).rounded(.down))
         // The 1-2-5 step whose tick count is closest to the one asked for.
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.min { abs((high - low) / $0 - Double(count - 1)) < abs((high - low) / $1 - Double(count - 1)) }!
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.min {
+            abs((high - low) / $0 - Double(count - 1)) < abs((high - low) / $1 - Double(count - 1))
+        }!
         let first = (low / step).rounded(.up), last = (high / step).rounded(.down)
         let ticks = stride(from: first, through: last + 1e-9, by: 1).map { $0 * step }
         return (ticks, max(0, Int(-log10(step).rounded(.down))))
@@ -127,7 +157,9 @@ public struct SVGPlot {
 
     static func probitText(_ p: Double) -> String {
         let pct = p * 100
-        return pct >= 1 ? String(format: "%.0f%%", pct) : (pct >= 0.1 ? String(format: "%.1f%%", pct) : String(format: "%.2f%%", pct))
+        return pct >= 1
+            ? String(format: "%.0f%%", pct)
+            : (pct >= 0.1 ? String(format: "%.1f%%", pct) : String(format: "%.2f%%", pct))
     }
 
     struct Frame {
@@ -135,8 +167,12 @@ public struct SVGPlot {
         var xRange = (0.0, 1.0), yRange = (0.0, 1.0)
         var probit = false
         func tx(_ v: Double) -> Double { probit ? SVGPlot.probit(v) : v }
-        func px(_ v: Double) -> Double { left + (min(max(tx(v), xRange.0), xRange.1) - xRange.0) / (xRange.1 - xRange.0) * plotW }
-        func py(_ v: Double) -> Double { top + plotH - (min(max(tx(v), yRange.0), yRange.1) - yRange.0) / (yRange.1 - yRange.0) * plotH }
+        func px(_ v: Double) -> Double {
+            left + (min(max(tx(v), xRange.0), xRange.1) - xRange.0) / (xRange.1 - xRange.0) * plotW
+        }
+        func py(_ v: Double) -> Double {
+            top + plotH - (min(max(tx(v), yRange.0), yRange.1) - yRange.0) / (yRange.1 - yRange.0) * plotH
+        }
         var area: Box { Box(x0: left + 2, y0: top + 2, x1: left + plotW - 2, y1: top + plotH - 2) }
     }
 
@@ -165,7 +201,7 @@ public struct SVGPlot {
         if x.0 == x.1 { x = (x.0 - 1, x.1 + 1) }
         let pad = (x.1 - x.0) * 0.02
         x = (x.0 - pad, x.1 + pad)
-        y.1 += (y.1 - y.0) * 0.08   // headroom for threshold labels
+        y.1 += (y.1 - y.0) * 0.08 // headroom for threshold labels
         return (x, y)
     }
 
@@ -178,13 +214,16 @@ public struct SVGPlot {
         frame.probit = scale == .probit
         (frame.xRange, frame.yRange) = ranges()
         var labels = Labels()
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(totalHeight))\" viewBox=\"0 0 \(Int(width)) \(Int(totalHeight))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(totalHeight))\" viewBox=\"0 0 \(Int(width)) \(Int(totalHeight))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
         labels.add(title, x: width / 2, y: 20, size: 13, anchor: "middle", bold: true)
-        svg += "<rect x=\"\(Self.f(frame.left))\" y=\"\(Self.f(frame.top))\" width=\"\(Self.f(frame.plotW))\" height=\"\(Self.f(frame.plotH))\" fill=\"none\" stroke=\"#999\"/>\n"
+        svg +=
+            "<rect x=\"\(Self.f(frame.left))\" y=\"\(Self.f(frame.top))\" width=\"\(Self.f(frame.plotW))\" height=\"\(Self.f(frame.plotH))\" fill=\"none\" stroke=\"#999\"/>\n"
         svg += axes(frame, &labels)
         labels.add(xLabel, x: frame.left + frame.plotW / 2, y: frame.top + frame.plotH + 34, size: 11, anchor: "middle")
         let yMid = frame.top + frame.plotH / 2
-        svg += "<text x=\"16\" y=\"\(Self.f(yMid))\" text-anchor=\"middle\" font-size=\"11\" transform=\"rotate(-90 16 \(Self.f(yMid)))\">\(Self.escape(yLabel))</text>\n"
+        svg +=
+            "<text x=\"16\" y=\"\(Self.f(yMid))\" text-anchor=\"middle\" font-size=\"11\" transform=\"rotate(-90 16 \(Self.f(yMid)))\">\(Self.escape(yLabel))</text>\n"
         svg += curves(frame)
         svg += verticalLines(frame, &labels)
         svg += markerLabels(frame, &labels)
@@ -196,9 +235,15 @@ public struct SVGPlot {
         var svg = ""
         let bottom = fr.top + fr.plotH
         if scale == .probit {
-            let all = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99]
+            let all = [
+                0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98,
+                0.99,
+            ]
             let ticks = all.filter { $0 >= probitFloor * 0.999 }
-            for t in ticks { svg += gridPair(fr, x: fr.px(t), y: fr.py(t), xText: Self.probitText(t), yText: Self.probitText(t), &labels) }
+            for t in ticks {
+                svg += gridPair(
+                    fr, x: fr.px(t), y: fr.py(t), xText: Self.probitText(t), yText: Self.probitText(t), &labels)
+            }
             return svg
         }
         let (xt, xd) = Self.niceTicks(fr.xRange.0, fr.xRange.1)
@@ -207,14 +252,16 @@ public struct SVGPlot {
             let x = fr.px(t), text = Self.tickText(t, decimals: xd, percent: false)
             let b = Self.box(x: x, y: bottom + 14, text: text, fontSize: 10, anchor: "middle").widened(by: 4)
             guard !labels.boxes.contains(where: { $0.overlaps(b) }), b.x1 <= width, b.x0 >= 0 else { continue }
-            svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
+            svg +=
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(text, x: x, y: bottom + 14, anchor: "middle")
         }
         for t in yt {
             let y = fr.py(t), text = Self.tickText(t, decimals: yd, percent: yPercent)
             let b = Self.box(x: fr.left - 4, y: y + 3, text: text, fontSize: 10, anchor: "end")
             guard !labels.boxes.contains(where: { $0.overlaps(b) }) else { continue }
-            svg += "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
+            svg +=
+                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
             labels.add(text, x: fr.left - 4, y: y + 3, anchor: "end")
         }
         return svg
@@ -226,12 +273,14 @@ public struct SVGPlot {
         let bottom = fr.top + fr.plotH
         let bx = Self.box(x: x, y: bottom + 14, text: xText, fontSize: 10, anchor: "middle").widened(by: 4)
         if !labels.boxes.contains(where: { $0.overlaps(bx) }) {
-            svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
+            svg +=
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(xText, x: x, y: bottom + 14, anchor: "middle")
         }
         let by = Self.box(x: fr.left - 4, y: y + 3, text: yText, fontSize: 10, anchor: "end")
         if !labels.boxes.contains(where: { $0.overlaps(by) }) {
-            svg += "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
+            svg +=
+                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
             labels.add(yText, x: fr.left - 4, y: y + 3, anchor: "end")
         }
         return svg
@@ -251,7 +300,8 @@ public struct SVGPlot {
                 pts.append((x, y))
             }
             let path = pts.map { "\(Self.f($0.0)),\(Self.f($0.1))" }.joined(separator: " ")
-            svg += "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"1.8\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "") points=\"\(path)\"/>\n"
+            svg +=
+                "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"1.8\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "") points=\"\(path)\"/>\n"
         }
         return svg
     }
@@ -262,7 +312,8 @@ public struct SVGPlot {
         var svg = ""
         for v in verticals.sorted(by: { $0.x < $1.x }) {
             let x = fr.px(v.x)
-            svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(fr.top + fr.plotH))\" stroke=\"\(v.color)\" stroke-width=\"1.3\" stroke-dasharray=\"4 3\"/>\n"
+            svg +=
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(fr.top + fr.plotH))\" stroke=\"\(v.color)\" stroke-width=\"1.3\" stroke-dasharray=\"4 3\"/>\n"
             var placed = false
             for row in 0..<Int(fr.plotH / 13) where !placed {
                 let y = fr.top + 13 + Double(row) * 13
@@ -285,7 +336,8 @@ public struct SVGPlot {
     func markerLabels(_ fr: Frame, _ labels: inout Labels) -> String {
         var svg = ""
         for m in markers {
-            svg += "<circle cx=\"\(Self.f(fr.px(m.x)))\" cy=\"\(Self.f(fr.py(m.y)))\" r=\"4\" fill=\"#fff\" stroke=\"\(m.color)\" stroke-width=\"1.6\"/>\n"
+            svg +=
+                "<circle cx=\"\(Self.f(fr.px(m.x)))\" cy=\"\(Self.f(fr.py(m.y)))\" r=\"4\" fill=\"#fff\" stroke=\"\(m.color)\" stroke-width=\"1.6\"/>\n"
             labels.boxes.append(Box(x0: fr.px(m.x) - 4, y0: fr.py(m.y) - 4, x1: fr.px(m.x) + 4, y1: fr.py(m.y) + 4))
         }
         let directions: [(Double, Double)] = [(1, -1), (1, 1), (-1, -1), (-1, 1), (0, -1), (0, 1), (1, 0), (-1, 0)]
@@ -299,7 +351,8 @@ public struct SVGPlot {
                     guard labels.fits(b, inside: fr.area) else { continue }
                     if distance > 12 {
                         let lx = min(max(cx, b.x0), b.x1), ly = min(max(cy, b.y0), b.y1)
-                        svg += "<line x1=\"\(Self.f(cx))\" y1=\"\(Self.f(cy))\" x2=\"\(Self.f(lx))\" y2=\"\(Self.f(ly))\" stroke=\"#888\" stroke-width=\"0.8\"/>\n"
+                        svg +=
+                            "<line x1=\"\(Self.f(cx))\" y1=\"\(Self.f(cy))\" x2=\"\(Self.f(lx))\" y2=\"\(Self.f(ly))\" stroke=\"#888\" stroke-width=\"0.8\"/>\n"
                     }
                     labels.add(m.label, x: tx, y: ty, anchor: anchor, color: m.color, halo: true)
                     continue outer
@@ -315,7 +368,8 @@ public struct SVGPlot {
             let y = baseline + Double(r) * 16
             for (i, offset) in row {
                 let s = series[i], x = 64 + offset
-                svg += "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(y - 4))\" x2=\"\(Self.f(x + 20))\" y2=\"\(Self.f(y - 4))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+                svg +=
+                    "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(y - 4))\" x2=\"\(Self.f(x + 20))\" y2=\"\(Self.f(y - 4))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
                 labels.add(s.name, x: x + 24, y: y)
             }
         }
@@ -323,22 +377,29 @@ public struct SVGPlot {
     }
 
     /// Horizontal grouped bars (latency): one group per label, one bar per value.
-    public static func bars(title: String, unit: String, groups: [(label: String, values: [(name: String, value: Double)])]) -> String {
+    public static func bars(
+        title: String, unit: String, groups: [(label: String, values: [(name: String, value: Double)])]
+    ) -> String {
         let rowHeight = 14.0, groupGap = 10.0, left = 110.0, width = 560.0
         let maxValue = max(groups.flatMap { $0.values.map(\.value) }.filter(\.isFinite).max() ?? 1, 1e-9)
         let barCount = groups.first?.values.count ?? 1
         // One number format for every bar: decimals from the largest value.
         let decimals = maxValue >= 100 ? 0 : (maxValue >= 10 ? 1 : 2)
         let height = 40 + Double(groups.count) * (Double(barCount) * rowHeight + groupGap) + 20
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
-        svg += "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">\(escape(title))</text>\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
+        svg +=
+            "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">\(escape(title))</text>\n"
         var y = 34.0
         for group in groups {
-            svg += "<text x=\"\(Int(left - 6))\" y=\"\(String(format: "%.1f", y + rowHeight))\" text-anchor=\"end\" font-size=\"11\">\(escape(group.label))</text>\n"
+            svg +=
+                "<text x=\"\(Int(left - 6))\" y=\"\(String(format: "%.1f", y + rowHeight))\" text-anchor=\"end\" font-size=\"11\">\(escape(group.label))</text>\n"
             for (k, bar) in group.values.enumerated() {
                 let w = bar.value.isFinite ? (width - left - 130) * bar.value / maxValue : 0
-                svg += "<rect x=\"\(Int(left))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", max(w, 0.5)))\" height=\"\(Int(rowHeight - 3))\" fill=\"\(palette[k % palette.count])\"/>"
-                svg += "<text x=\"\(String(format: "%.1f", left + w + 4))\" y=\"\(String(format: "%.1f", y + rowHeight - 4))\" font-size=\"10\">\(escape(bar.name)) \(RateText.fixed(bar.value, decimals)) \(escape(unit))</text>\n"
+                svg +=
+                    "<rect x=\"\(Int(left))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", max(w, 0.5)))\" height=\"\(Int(rowHeight - 3))\" fill=\"\(palette[k % palette.count])\"/>"
+                svg +=
+                    "<text x=\"\(String(format: "%.1f", left + w + 4))\" y=\"\(String(format: "%.1f", y + rowHeight - 4))\" font-size=\"10\">\(escape(bar.name)) \(RateText.fixed(bar.value, decimals)) \(escape(unit))</text>\n"
                 y += rowHeight
             }
             y += groupGap

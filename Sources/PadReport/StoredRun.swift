@@ -23,7 +23,8 @@ public struct StoredRun: Sendable {
             archivePath = path + "/results.tar.zst"
         }
         guard FileManager.default.fileExists(atPath: archivePath) else {
-            throw ArchiveError.io(path: archivePath, message: "no such archive (give results.tar.zst or its run folder)")
+            throw ArchiveError.io(
+                path: archivePath, message: "no such archive (give results.tar.zst or its run folder)")
         }
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("manifest.json") else {
@@ -39,16 +40,23 @@ public struct StoredRun: Sendable {
             throw ArchiveError.tar(path: archivePath, message: "manifest.json is not a padbench manifest: \(error)")
         }
         guard manifest.schema == RunManifest.currentSchema else {
-            throw ArchiveError.tar(path: archivePath, message: "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema \(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)")
+            throw ArchiveError.tar(
+                path: archivePath,
+                message:
+                    "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema \(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
+            )
         }
         guard archive.contains("results.json") else {
             throw ArchiveError.tar(path: archivePath, message: "no results.json: not a complete padbench run")
         }
         summary = try RunSummary.decode(from: archive.entry(named: "results.json"), path: archivePath + ":results.json")
-        timing = archive.contains("timing.csv") ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil
+        timing =
+            archive.contains("timing.csv")
+            ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil
         let profiles = summary.profiles.map(\.name)
         guard profiles == manifest.profiles else {
-            throw ArchiveError.tar(path: archivePath, message: "results.json has profiles \(profiles), the manifest \(manifest.profiles)")
+            throw ArchiveError.tar(
+                path: archivePath, message: "results.json has profiles \(profiles), the manifest \(manifest.profiles)")
         }
     }
 
@@ -65,17 +73,26 @@ public struct StoredRun: Sendable {
     public func verifiedSamples() throws -> CSVTable {
         let samples = try table("samples.csv")
         guard samples.records.count == manifest.dataset.samples else {
-            throw ArchiveError.tar(path: path, message: "samples.csv has \(samples.records.count) rows, the manifest says \(manifest.dataset.samples) samples")
+            throw ArchiveError.tar(
+                path: path,
+                message:
+                    "samples.csv has \(samples.records.count) rows, the manifest says \(manifest.dataset.samples) samples"
+            )
         }
         let id = try samples.requireColumn("id"), label = try samples.requireColumn("label")
         let species = try samples.requireColumn("species"), split = try samples.requireColumn("split")
         var total: UInt64 = 0
         for record in samples.records {
             let f = record.fields
-            total &+= FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
+            total &+= FNV1a.sampleHash(
+                id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
         }
         guard FNV1a.hex(total) == manifest.dataset.fingerprint else {
-            throw ArchiveError.tar(path: path, message: "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged")
+            throw ArchiveError.tar(
+                path: path,
+                message:
+                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
+            )
         }
         return samples
     }

@@ -55,7 +55,11 @@ public enum SubjectBootstrap {
         var alone = [[[Int]]](repeating: [], count: order.count + 1)
         for i in input.species.indices {
             let stratum = input.species[i] < 0 ? 0 : stratumOf[Int(input.species[i])]
-            if input.subjects[i].isEmpty { alone[stratum].append([i]) } else { named[stratum][input.subjects[i], default: []].append(i) }
+            if input.subjects[i].isEmpty {
+                alone[stratum].append([i])
+            } else {
+                named[stratum][input.subjects[i], default: []].append(i)
+            }
         }
         let strata = (0...order.count).map { k in named[k].keys.sorted().map { named[k][$0]! } + alone[k] }
         return (strata, order)
@@ -67,8 +71,10 @@ public enum SubjectBootstrap {
         Int(rng.next().multipliedFullWidth(by: UInt64(m)).high)
     }
 
-    public static func intervals(_ input: Input, replicates: Int = SubjectBootstrap.replicates,
-                                 seed: UInt64 = SubjectBootstrap.seed) -> ProfileResult.SubjectIntervals {
+    public static func intervals(
+        _ input: Input, replicates: Int = SubjectBootstrap.replicates,
+        seed: UInt64 = SubjectBootstrap.seed
+    ) -> ProfileResult.SubjectIntervals {
         let (strata, order) = clusters(input)
         // Per cluster: (errors, total) at the profile's decisions (bona fide: rejected; attack: accepted).
         let counts = strata.enumerated().map { k, clusters in
@@ -93,7 +99,9 @@ public enum SubjectBootstrap {
                 let (e, n) = drawn[0].reduce((0, 0)) { ($0.0 + counts[0][$1].0, $0.1 + counts[0][$1].1) }
                 bpcer.append(Double(e) / Double(n))
             }
-            guard let scores = input.scores, let curve = replicateCurve(strata, drawn, scores, input, order) else { continue }
+            guard let scores = input.scores, let curve = replicateCurve(strata, drawn, scores, input, order) else {
+                continue
+            }
             if let e = try? EqualErrorRate(curve) { eer.append(e.value) }
             for (t, x) in ReportTables.targets.enumerated() {
                 if let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet {
@@ -106,19 +114,27 @@ public enum SubjectBootstrap {
             attackSubjects: order.enumerated().filter { !strata[$0.offset + 1].isEmpty }
                 .map { .init(species: input.speciesNames[$0.element], subjects: strata[$0.offset + 1].count) },
             apcerMax: percentile(apcerMax), bpcer: percentile(bpcer), eer: input.scores == nil ? nil : percentile(eer),
-            bpcerAtAPCER: input.scores == nil ? [] : zip(ReportTables.targets, targets).map {
-                .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
-            })
+            bpcerAtAPCER: input.scores == nil
+                ? []
+                : zip(ReportTables.targets, targets).map {
+                    .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
+                })
     }
 
-    static func replicateCurve(_ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]) -> ErrorCurve? {
+    static func replicateCurve(
+        _ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]
+    ) -> ErrorCurve? {
         var set = ScoreSet()
         for s in order { _ = set.index(ofSpecies: input.speciesNames[s]) }
         for k in strata.indices {
             let species: String? = k == 0 ? nil : input.speciesNames[order[k - 1]]
             for c in drawn[k] {
                 for i in strata[k][c] {
-                    if scores[i].isNaN { set.appendRejectedAtEveryThreshold(species: species) } else { set.append(score: scores[i], species: species) }
+                    if scores[i].isNaN {
+                        set.appendRejectedAtEveryThreshold(species: species)
+                    } else {
+                        set.append(score: scores[i], species: species)
+                    }
                 }
             }
         }

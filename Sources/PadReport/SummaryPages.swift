@@ -11,17 +11,26 @@ extension FoldSummary {
     public func html(runPaths: [String]) -> String {
         func pct(_ text: String) -> String { Double(text).map { RateText.percent($0) } ?? "n/a" }
         var body = "<h1>padbench folds: \(runPaths.count) runs</h1>\n"
-        body += "<p class=\"lead\">Mean &#177; sample standard deviation (n - 1) of each profile's rates on its reported split over "
+        body +=
+            "<p class=\"lead\">Mean &#177; sample standard deviation (n - 1) of each profile's rates on its reported split over "
             + "\(runPaths.count) fold runs, as OULU-NPU protocols 3 and 4 report them. A metric missing from a fold (no swept score) "
             + "is left out of that metric and the folds column says how many were used.</p>\n"
         for profile in Array(Set(rows.map { $0[0] })).sorted() {
             let mine = rows.filter { $0[0] == profile }
             body += "<h2>\(HTMLPage.e(profile))</h2>\n"
-            body += HTMLPage.table(["metric", "folds", "mean \u{00B1} std", "min", "max"], mine.map { row in
-                [row[1], row[2], "\(pct(row[3])) \u{00B1} \(row[4].isEmpty || row[4] == "nan" ? "n/a" : pct(row[4]))", pct(row[5]), pct(row[6])]
-            }, numeric: [1, 2, 3, 4])
+            body += HTMLPage.table(
+                ["metric", "folds", "mean \u{00B1} std", "min", "max"],
+                mine.map { row in
+                    [
+                        row[1], row[2],
+                        "\(pct(row[3])) \u{00B1} \(row[4].isEmpty || row[4] == "nan" ? "n/a" : pct(row[4]))",
+                        pct(row[5]), pct(row[6]),
+                    ]
+                }, numeric: [1, 2, 3, 4])
         }
-        body += "<h2>Runs</h2>\n" + HTMLPage.table(["fold", "run"], runPaths.enumerated().map { [String($0.offset + 1), $0.element] })
+        body +=
+            "<h2>Runs</h2>\n"
+            + HTMLPage.table(["fold", "run"], runPaths.enumerated().map { [String($0.offset + 1), $0.element] })
         return HTMLPage.document(title: "padbench folds", body: body)
     }
 }
@@ -35,21 +44,36 @@ extension RunComparison {
         }
         func change(_ check: Check) -> String {
             guard check.base.isFinite && check.new.isFinite else { return "n/a" }
-            if check.name.hasSuffix("_us") { return check.base > 0 ? "\(RateText.fixed(check.new / check.base, 2))x" : "n/a" }
+            if check.name.hasSuffix("_us") {
+                return check.base > 0 ? "\(RateText.fixed(check.new / check.base, 2))x" : "n/a"
+            }
             let pp = (check.new - check.base) * 100
             return (pp >= 0 ? "+" : "") + RateText.fixed(pp, 2) + " pp"
         }
         let regressions = checks.filter(\.regressed)
         var body = "<h1>padbench compare</h1>\n"
-        body += "<p class=\"lead\">\(regressions.isEmpty ? HTMLPage.flag("no regression", "ok") : HTMLPage.flag("REGRESSION", "bad")) "
+        body +=
+            "<p class=\"lead\">\(regressions.isEmpty ? HTMLPage.flag("no regression", "ok") : HTMLPage.flag("REGRESSION", "bad")) "
             + "new \(HTMLPage.e(newPath)) against base \(HTMLPage.e(basePath)): \(checks.filter(\.gated).count) gated metrics, "
             + "\(regressions.count) regressed; \(paired ? "same samples, rates tested per sample by exact one-sided McNemar" : "different samples, rates tested by 95% Clopper-Pearson intervals").</p>\n"
-        let ordered = checks.enumerated().sorted { ($0.element.regressed ? 0 : ($0.element.gated ? 1 : 2), $0.offset) < ($1.element.regressed ? 0 : ($1.element.gated ? 1 : 2), $1.offset) }.map(\.element)
+        let ordered = checks.enumerated().sorted {
+            ($0.element.regressed ? 0 : ($0.element.gated ? 1 : 2), $0.offset) < (
+                $1.element.regressed ? 0 : ($1.element.gated ? 1 : 2), $1.offset
+            )
+        }.map(\.element)
         let rows = ordered.map { c -> [String] in
-            let verdict = c.regressed ? HTMLPage.flag("REGRESSED", "bad") : (c.gated ? HTMLPage.flag("ok", "ok") : HTMLPage.flag("not gated"))
-            return [verdict, HTMLPage.e(c.name), value(c, c.base), value(c, c.new), change(c), HTMLPage.e(c.test), HTMLPage.e(c.detail)]
+            let verdict =
+                c.regressed
+                ? HTMLPage.flag("REGRESSED", "bad") : (c.gated ? HTMLPage.flag("ok", "ok") : HTMLPage.flag("not gated"))
+            return [
+                verdict, HTMLPage.e(c.name), value(c, c.base), value(c, c.new), change(c), HTMLPage.e(c.test),
+                HTMLPage.e(c.detail),
+            ]
         }
-        body += "<h2>Metrics</h2>\n" + HTMLPage.rawTable(["verdict", "metric", "base", "new", "change", "test", "detail"], rows, numeric: [2, 3, 4])
+        body +=
+            "<h2>Metrics</h2>\n"
+            + HTMLPage.rawTable(
+                ["verdict", "metric", "base", "new", "change", "test", "detail"], rows, numeric: [2, 3, 4])
         body += """
             <div class="howto"><h3>How to read this page</h3><ul>
             <li>A rate regresses when it rises by more than the tolerance <i>and</i> the test says the rise is not chance: \

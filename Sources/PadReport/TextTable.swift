@@ -15,7 +15,9 @@ public struct TextTable: Sendable {
     public func render() -> String {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
-        for row in all { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        for row in all {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
         func line(_ row: [String]) -> String {
             row.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))

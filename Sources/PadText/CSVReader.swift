@@ -42,19 +42,21 @@ public enum CSVReader {
             let n = bytes.count
             while i < n {
                 if comments, fields.isEmpty, field.isEmpty, !fieldWasQuoted, bytes[i] == UInt8(ascii: "#") {
-                    while i < n && bytes[i] != 0x0A { i += 1 }  // the newline ends the (empty) record below
+                    while i < n && bytes[i] != 0x0A { i += 1 } // the newline ends the (empty) record below
                     continue
                 }
                 let b = bytes[i]
                 switch b {
                 case UInt8(ascii: "\""):
-                    guard field.isEmpty && !fieldWasQuoted else { throw CSVSyntaxError(line: line, "stray quote inside an unquoted field") }
+                    guard field.isEmpty && !fieldWasQuoted else {
+                        throw CSVSyntaxError(line: line, "stray quote inside an unquoted field")
+                    }
                     i = try quoted(from: i + 1)
                     continue
                 case UInt8(ascii: ","):
                     endField()
                 case 0x0D where i + 1 == n || bytes[i + 1] == 0x0A:
-                    break  // CR of a CRLF line end
+                    break // CR of a CRLF line end
                 case 0x0A:
                     endRecord()
                     line += 1

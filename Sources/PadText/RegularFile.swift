@@ -38,8 +38,12 @@ public enum RegularFile {
         guard fd >= 0 else { throw Failure(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw Failure(path: path, message: "is not a regular file") }
-        guard Int(info.st_size) <= limit else { throw Failure(path: path, message: "is \(info.st_size) bytes, above the limit of \(limit)") }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(path: path, message: "is not a regular file")
+        }
+        guard Int(info.st_size) <= limit else {
+            throw Failure(path: path, message: "is \(info.st_size) bytes, above the limit of \(limit)")
+        }
         var result = [UInt8]()
         result.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -50,7 +54,9 @@ public enum RegularFile {
                 throw Failure(path: path, message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { return result }
-            guard result.count + n <= limit else { throw Failure(path: path, message: "grew above the limit of \(limit) bytes while read") }
+            guard result.count + n <= limit else {
+                throw Failure(path: path, message: "grew above the limit of \(limit) bytes while read")
+            }
             result.append(contentsOf: chunk[0..<n])
         }
     }

@@ -19,6 +19,10 @@ struct Padbench: AsyncParsableCommand {
             curves, timing). `eval` re-decides stored measurements or imported score files.
             """,
         version: ToolInfo.version,
-        subcommands: [BenchCommand.self, EvalCommand.self, TrainCommand.self, ImportCommand.self, MergeCommand.self, FoldsCommand.self, CompareCommand.self, ShowCommand.self, ProfilesCommand.self, DatasetCommand.self, EstimatorsCommand.self]
+        subcommands: [
+            BenchCommand.self, EvalCommand.self, TrainCommand.self, ImportCommand.self, MergeCommand.self,
+            FoldsCommand.self, CompareCommand.self, ShowCommand.self, ProfilesCommand.self, DatasetCommand.self,
+            EstimatorsCommand.self,
+        ]
     )
 }

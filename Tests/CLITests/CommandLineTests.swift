@@ -9,7 +9,9 @@ import Testing
     /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
     static let executable: String = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path) && folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path)
+            && folder.path != "/"
+        {
             folder.deleteLastPathComponent()
         }
         return folder.appendingPathComponent("padbench").path
@@ -25,9 +27,12 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile(), errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile(),
+            errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
     }
 
     static func folder(_ name: String = #function) -> String {
@@ -49,8 +54,12 @@ import Testing
         let dir = Self.folder()
         Self.scores(dir + "/base.csv")
         Self.scores(dir + "/new.csv", raise: 0.3)
-        #expect(try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.45", "--out", dir + "/base"]).status == 0)
-        #expect(try Self.run(["eval", "--scores", dir + "/new.csv", "--threshold", "0.45", "--out", dir + "/new"]).status == 0)
+        #expect(
+            try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.45", "--out", dir + "/base"]).status
+                == 0)
+        #expect(
+            try Self.run(["eval", "--scores", dir + "/new.csv", "--threshold", "0.45", "--out", dir + "/new"]).status
+                == 0)
         let same = try Self.run(["compare", dir + "/base", dir + "/base"])
         #expect(same.status == 0 && same.out.contains("no regression"))
         let worse = try Self.run(["compare", dir + "/base", dir + "/new"])
@@ -60,7 +69,9 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as! [String: Any]
         #expect(object["regressed"] as? Bool == true && object["paired"] as? Bool == true)
         // A profile decided differently under the same name: not comparable.
-        #expect(try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.6", "--out", dir + "/other"]).status == 0)
+        #expect(
+            try Self.run(["eval", "--scores", dir + "/base.csv", "--threshold", "0.6", "--out", dir + "/other"]).status
+                == 0)
         let other = try Self.run(["compare", dir + "/base", dir + "/other"])
         #expect(other.status == 2 && other.err.contains("decides differently"))
         // Nothing gated: latency only, on score runs without timing.
@@ -72,7 +83,8 @@ import Testing
         let missing = try Self.run(["eval", "--scores", dir + "/nope.csv", "--out", dir + "/r"])
         #expect(missing.status == 1 && missing.err.contains("nope.csv") && !missing.err.contains("Usage:"))
         #expect(missing.err.split(separator: "\n").count == 1)
-        try "id,label,species,score\na,bonafide,,0.5\nb,maybe,,0.2\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
+        try "id,label,species,score\na,bonafide,,0.5\nb,maybe,,0.2\n".write(
+            toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
         let bad = try Self.run(["eval", "--scores", dir + "/bad.csv", "--out", dir + "/r"])
         #expect(bad.status == 1 && bad.err.contains("bad.csv:3") && !bad.err.contains("Usage:"))
         let compare = try Self.run(["compare", dir + "/nope", dir + "/nope"])
@@ -84,16 +96,18 @@ import Testing
     @Test func wrongCommandLinesAreUsageErrors() throws {
         let dir = Self.folder()
         Self.scores(dir + "/s.csv")
-        for arguments in [["eval", "--scores", dir + "/s.csv", "--threshold", "nan", "--out", dir + "/r"],
-                          ["eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--criterion", "eer", "--out", dir + "/r"],
-                          ["eval", "--scores", dir + "/s.csv", "--criterion", "bpcer@apcer=nan", "--out", dir + "/r"],
-                          ["compare", dir, dir, "--rate-tolerance", "nan"],
-                          ["compare", dir, dir, "--latency-ratio", "0.5"],
-                          ["compare", dir, dir, "--min-samples", "0"],
-                          ["bench", "--dataset", dir, "--concurrency", "0"],
-                          ["bench", "--dataset", dir, "--concurrency", "-2"],
-                          ["bench", "--dataset", dir, "--max-pixels", "0"],
-                          ["bench", "--dataset", dir, "--shard", "3/2"]] {
+        for arguments in [
+            ["eval", "--scores", dir + "/s.csv", "--threshold", "nan", "--out", dir + "/r"],
+            ["eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--criterion", "eer", "--out", dir + "/r"],
+            ["eval", "--scores", dir + "/s.csv", "--criterion", "bpcer@apcer=nan", "--out", dir + "/r"],
+            ["compare", dir, dir, "--rate-tolerance", "nan"],
+            ["compare", dir, dir, "--latency-ratio", "0.5"],
+            ["compare", dir, dir, "--min-samples", "0"],
+            ["bench", "--dataset", dir, "--concurrency", "0"],
+            ["bench", "--dataset", dir, "--concurrency", "-2"],
+            ["bench", "--dataset", dir, "--max-pixels", "0"],
+            ["bench", "--dataset", dir, "--shard", "3/2"],
+        ] {
             let result = try Self.run(arguments)
             #expect(result.status == 64, "\(arguments): exit \(result.status) \(result.err)")
         }

@@ -18,11 +18,12 @@ import Testing
         let path = temporaryFolder() + "/bomb.tar.zst"
         // A header that declares 5 GiB, followed by 1 MiB of zeros (the 197 KB bomb of the issue, cut short).
         try Self.writeZstd(path) { zstd in
-            try zstd.write(TarWriter.header(name: Array("samples.csv".utf8), size: 5 << 30, modified: 0, type: UInt8(ascii: "0")))
+            try zstd.write(
+                TarWriter.header(name: Array("samples.csv".utf8), size: 5 << 30, modified: 0, type: UInt8(ascii: "0")))
             try zstd.write([UInt8](repeating: 0, count: 1 << 20))
         }
         #expect { try ResultArchiveReader(path: path) } throws: { error in
-            guard case let .limit(_, message)? = error as? ArchiveError else { return false }
+            guard case .limit(_, let message)? = error as? ArchiveError else { return false }
             return message.contains("declares 5368709120 bytes") && message.contains("total limit of 4294967296")
         }
     }
@@ -31,7 +32,7 @@ import Testing
         let folder = temporaryFolder()
         let writer = try ResultArchiveWriter(finalPath: folder + "/r.tar.zst", level: 1)
         let zeros = [UInt8](repeating: 0, count: 6 << 20)
-        for i in 0..<4 { try writer.add(name: "part\(i).bin", contents: zeros) }  // 24 MiB of zeros, a few KB compressed
+        for i in 0..<4 { try writer.add(name: "part\(i).bin", contents: zeros) } // 24 MiB of zeros, a few KB compressed
         try writer.commit()
         let compressed = try FileSource(path: folder + "/r.tar.zst").size()
         #expect(compressed < 64 << 10)
@@ -41,7 +42,8 @@ import Testing
             return true
         }
         // Within the total limit, a member above the member limit is refused; streaming it works.
-        let reader = try ResultArchiveReader(path: folder + "/r.tar.zst", limits: ArchiveLimits(totalBytes: 32 << 20, memberBytes: 4 << 20))
+        let reader = try ResultArchiveReader(
+            path: folder + "/r.tar.zst", limits: ArchiveLimits(totalBytes: 32 << 20, memberBytes: 4 << 20))
         #expect(reader.entryNames == ["part0.bin", "part1.bin", "part2.bin", "part3.bin"])
         #expect(reader.size(of: "part2.bin") == 6 << 20)
         #expect { try reader.entry(named: "part2.bin") } throws: { error in
@@ -70,7 +72,7 @@ import Testing
         close(fd)
         let writer = try ResultArchiveWriter(finalPath: folder + "/r.tar.zst", level: 1)
         #expect { try writer.addFile(name: "huge.bin", fromPath: huge) } throws: { error in
-            guard case let .limit(_, message)? = error as? ArchiveError else { return false }
+            guard case .limit(_, let message)? = error as? ArchiveError else { return false }
             return message.contains("9663676416 bytes")
         }
         #expect(throws: ArchiveError.self) { try writer.add(name: "a\u{0}b", contents: [1]) }

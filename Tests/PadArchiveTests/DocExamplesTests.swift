@@ -33,7 +33,7 @@ import Testing
         #expect(tar.terminationStatus == 0)
         let reader = TarReader(stream: try ZstdStream(path: folder + "/x.tar.zst", limit: 4 << 30), totalLimit: 4 << 30)
         var entries: [TarReader.Entry] = []
-        while let entry = try reader.next() { entries.append(entry) }   // data not read is skipped
+        while let entry = try reader.next() { entries.append(entry) } // data not read is skipped
         #expect(entries.map(\.name) == ["a.txt", "b.txt"] && entries.map(\.size) == [6, 1000])
         let stream = try ZstdStream(path: folder + "/x.tar.zst", limit: 4 << 30)
         var block = [UInt8](repeating: 0, count: 512)
@@ -43,13 +43,19 @@ import Testing
 
     /// ``RunManifest``: encoded (sorted keys, infinities as strings) and decoded back equal.
     @Test func manifestRoundTrip() throws {
-        let manifest = RunManifest(kind: "eval", tool: .init(version: "1.2", commandLine: ["padbench", "eval"]), conventions: ["tie_rule": "x"],
-                                   dataset: .init(name: "d", path: "p", layout: "manifest", fingerprint: "00ff", samples: 3),
-                                   estimators: [.init(name: "q", version: "1", parameters: [:],
-                                                      outputs: [.init(name: "s", unit: "", minimum: 0, maximum: .infinity, direction: "none")],
-                                                      coldStartNanoseconds: 5)],
-                                   profiles: ["basic"], machine: .init(hostname: "h", operatingSystem: "o", processors: 1, memoryBytes: 1, concurrency: 1),
-                                   times: .init(started: "s", finished: "f", wallSeconds: 1), counts: ["ok": 3])
+        let manifest = RunManifest(
+            kind: "eval", tool: .init(version: "1.2", commandLine: ["padbench", "eval"]),
+            conventions: ["tie_rule": "x"],
+            dataset: .init(name: "d", path: "p", layout: "manifest", fingerprint: "00ff", samples: 3),
+            estimators: [
+                .init(
+                    name: "q", version: "1", parameters: [:],
+                    outputs: [.init(name: "s", unit: "", minimum: 0, maximum: .infinity, direction: "none")],
+                    coldStartNanoseconds: 5)
+            ],
+            profiles: ["basic"],
+            machine: .init(hostname: "h", operatingSystem: "o", processors: 1, memoryBytes: 1, concurrency: 1),
+            times: .init(started: "s", finished: "f", wallSeconds: 1), counts: ["ok": 3])
         let bytes = try manifest.encoded()
         #expect(String(decoding: bytes, as: UTF8.self).contains("\"maximum\" : \"inf\""))
         let again = try RunManifest.decode(from: bytes)

@@ -76,9 +76,11 @@ import Testing
     /// hand-picked edge cases (integers up to 1e15, exponents, subnormals, negative zero) and a
     /// million values of every magnitude from a fixed-seed generator.
     @Test func appendNumberWritesTheSameBytesAsNumber() {
-        var cases: [Double] = [0, -0.0, 1, -1, 0.1, 1.5, 1e15, -1e15, 999_999_999_999_999, 1e15 + 1, 1e16, 1e-5, 1e-7, 123456.789,
-                               0.30000000000000004, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-                               -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 2.5e-308, 5e-324, 1.7976931348623157e308]
+        var cases: [Double] = [
+            0, -0.0, 1, -1, 0.1, 1.5, 1e15, -1e15, 999_999_999_999_999, 1e15 + 1, 1e16, 1e-5, 1e-7, 123456.789,
+            0.30000000000000004, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+            -.greatestFiniteMagnitude, .infinity, -.infinity, .nan, 2.5e-308, 5e-324, 1.7976931348623157e308,
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<1_000_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -13,7 +13,8 @@ import Testing
         let root = Fixture.folder()
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<3 {
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 60, seed: i), quality: 92), root + "/bf\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 60, seed: i), quality: 92), root + "/bf\(i).jpg")
             manifest += "bf\(i).jpg,bonafide,,eval,s\(i)\n"
             Fixture.write(try ImageEncoder.png(Fixture.image(contrast: 5, seed: i)), root + "/print\(i).png")
             manifest += "print\(i).png,attack,print,eval,s\(i)\n"
@@ -22,7 +23,7 @@ import Testing
         Fixture.write(Array(good.prefix(good.count / 2)), root + "/truncated.jpg")
         manifest += "truncated.jpg,bonafide,,eval,s9\n"
         var png = try ImageEncoder.png(Fixture.image(contrast: 40, seed: 8))
-        png[png.count / 2] ^= 0xFF  // damage inside IDAT
+        png[png.count / 2] ^= 0xFF // damage inside IDAT
         Fixture.write(png, root + "/corrupt.png")
         manifest += "corrupt.png,attack,replay,eval,s8\n"
         Fixture.write(Array("this is not an image".utf8), root + "/text.jpg")
@@ -57,7 +58,7 @@ import Testing
         let summary = try CSVTable(path: out + "/summary.csv")
         let row = summary.records[0].fields
         func value(_ name: String) throws -> String { row[try summary.requireColumn(name)] }
-        #expect(try value("n_bonafide") == "5")  // 3 good + truncated + big
+        #expect(try value("n_bonafide") == "5") // 3 good + truncated + big
         #expect(try value("n_attack") == "6")
         #expect(try value("n_failed") == "5")
         #expect(Int(try value("n_bonafide"))! + Int(try value("n_attack"))! == 11)
@@ -68,11 +69,14 @@ import Testing
 
         // The archive lists with GNU tar and holds every report.
         let listing = try ResultArchiveReader(path: outcome.archivePath).entryNames
-        for name in ["manifest.json", "samples.csv", "decisions.csv", "summary.csv", "per_species.csv", "reject_reasons.csv",
-                     "curves.csv", "timing.csv", "report.html", "profiles/basic.yaml"] {
+        for name in [
+            "manifest.json", "samples.csv", "decisions.csv", "summary.csv", "per_species.csv", "reject_reasons.csv",
+            "curves.csv", "timing.csv", "report.html", "profiles/basic.yaml",
+        ] {
             #expect(listing.contains(name), "archive lacks \(name)")
         }
-        let manifestJSON = try RunManifest.decode(from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
+        let manifestJSON = try RunManifest.decode(
+            from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
         #expect(manifestJSON.counts["samples"] == 11 && manifestJSON.counts["failed"] == 5)
         #expect(manifestJSON.conventions["tie_rule"] == "accepted when score >= threshold")
         #expect(manifestJSON.tool.version == ToolInfo.version)
@@ -88,29 +92,35 @@ import Testing
         let root = Fixture.folder()
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<4 {
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
             manifest += "b\(i).jpg,bonafide,,,\n"
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
             manifest += "a\(i).jpg,attack,print,,\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let loader = ProfileLoader(catalogue: EstimatorCatalog.knownOutputs())
         let basic = try loader.builtIn("basic")
-        let bench = try await BenchRunner().run(BenchJob(dataset: DatasetLoader().load(root), profiles: [basic],
-                                                         outputFolder: root + "/run", concurrency: 2))
+        let bench = try await BenchRunner().run(
+            BenchJob(
+                dataset: DatasetLoader().load(root), profiles: [basic],
+                outputFolder: root + "/run", concurrency: 2))
         for i in 0..<4 {
             try FileManager.default.removeItem(atPath: root + "/b\(i).jpg")
             try FileManager.default.removeItem(atPath: root + "/a\(i).jpg")
         }
-        let strict = try loader.load(yaml: """
-            name: strict-sharpness
-            source: test
-            score: quality.sharpness
-            gates:
-              - {output: quality.sharpness, op: ge, value: 100000, code: BLUR, message: too blurred}
-            """, file: "strict.yaml")
-        let outcome = try EvalRunner().evaluateArchive(bench.archivePath, profiles: [basic, strict], outputFolder: root + "/eval",
-                                                       commandLine: [])
+        let strict = try loader.load(
+            yaml: """
+                name: strict-sharpness
+                source: test
+                score: quality.sharpness
+                gates:
+                  - {output: quality.sharpness, op: ge, value: 100000, code: BLUR, message: too blurred}
+                """, file: "strict.yaml")
+        let outcome = try EvalRunner().evaluateArchive(
+            bench.archivePath, profiles: [basic, strict], outputFolder: root + "/eval",
+            commandLine: [])
         #expect(outcome.table.count == 8)
         // basic decides as in the bench run; strict rejects every sample.
         #expect(outcome.results[0].headline!.bpcer.errors == bench.results[0].headline!.bpcer.errors)

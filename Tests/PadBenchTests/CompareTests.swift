@@ -11,7 +11,9 @@ import Testing
 @Suite struct CompareTests {
     /// A generic score file of 20 bona fide (0.55, 0.6, ...) and 20 print attacks (0.05 ... ),
     /// with `shift` added to the attack scores whose index is below `raised`.
-    static func scores(_ folder: String, _ name: String, raised: Int = 0, shift: Double = 0, extraSample: Bool = false) -> String {
+    static func scores(_ folder: String, _ name: String, raised: Int = 0, shift: Double = 0, extraSample: Bool = false)
+        -> String
+    {
         var text = "id,label,species,score\n"
         for i in 0..<20 { text += "bf\(i),bonafide,,\(0.55 + Double(i) * 0.02)\n" }
         for i in 0..<20 { text += "at\(i),attack,print,\(0.05 + Double(i) * 0.02 + (i < raised ? shift : 0))\n" }
@@ -21,9 +23,14 @@ import Testing
         return path
     }
 
-    static func run(_ folder: String, _ name: String, threshold: Double = 0.5, raised: Int = 0, shift: Double = 0, extraSample: Bool = false) throws -> String {
+    static func run(
+        _ folder: String, _ name: String, threshold: Double = 0.5, raised: Int = 0, shift: Double = 0,
+        extraSample: Bool = false
+    ) throws -> String {
         let file = scores(folder, name, raised: raised, shift: shift, extraSample: extraSample)
-        return try EvalRunner().evaluateScores(.init(scoreFiles: [file], threshold: threshold, outputFolder: folder + "/" + name)).folder
+        return try EvalRunner().evaluateScores(
+            .init(scoreFiles: [file], threshold: threshold, outputFolder: folder + "/" + name)
+        ).folder
     }
 
     /// Raising 12 of 20 attacks above the threshold: APCER[print] 0/20 -> 12/20 with 12 discordant
@@ -52,21 +59,28 @@ import Testing
         let folder = Fixture.folder()
         let base = try Self.run(folder, "base")
         let otherThreshold = try Self.run(folder, "other", threshold: 0.6)
-        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: otherThreshold)) }
+        #expect(throws: ComparisonError.self) {
+            try RunComparison(base: StoredRun(path: base), new: StoredRun(path: otherThreshold))
+        }
         var latencyOnly = RunComparison.Settings()
         latencyOnly.gate = .latency
-        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: base), settings: latencyOnly) }
+        #expect(throws: ComparisonError.self) {
+            try RunComparison(base: StoredRun(path: base), new: StoredRun(path: base), settings: latencyOnly)
+        }
     }
 
     @Test func differentSamplesNeedTheFlagAndUseIntervals() throws {
         let folder = Fixture.folder()
         let base = try Self.run(folder, "base")
         let more = try Self.run(folder, "more", extraSample: true)
-        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: base), new: StoredRun(path: more)) }
+        #expect(throws: ComparisonError.self) {
+            try RunComparison(base: StoredRun(path: base), new: StoredRun(path: more))
+        }
         var settings = RunComparison.Settings()
         settings.allowDifferentDataset = true
         let comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: more), settings: settings)
-        #expect(!comparison.regressed && !comparison.paired && comparison.checks.contains { $0.test == "clopper-pearson" })
+        #expect(
+            !comparison.regressed && !comparison.paired && comparison.checks.contains { $0.test == "clopper-pearson" })
         let junk = Fixture.folder() + "/junk.tar.zst"
         try Data("not an archive".utf8).write(to: URL(fileURLWithPath: junk))
         #expect(throws: ArchiveError.self) { try StoredRun(path: junk) }
@@ -79,7 +93,9 @@ import Testing
         let folds = try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: worse)])
         // APCER_max 0/20 and 12/20: mean 0.3, sample std sqrt(((0 - 0.3)^2 + (0.6 - 0.3)^2) / 1) = sqrt(0.18).
         let apcer = folds.rows.first { $0[0] == "scores" && $0[1] == "apcer_max" }!
-        #expect(apcer[2] == "2" && apcer[3] == "0.3" && abs(Double(apcer[4])! - 0.18.squareRoot()) < 1e-12 && apcer[5] == "0" && apcer[6] == "0.6")
+        #expect(
+            apcer[2] == "2" && apcer[3] == "0.3" && abs(Double(apcer[4])! - 0.18.squareRoot()) < 1e-12
+                && apcer[5] == "0" && apcer[6] == "0.6")
         #expect(throws: ComparisonError.self) { try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: base)]) }
     }
 
@@ -94,7 +110,12 @@ import Testing
         let writer = try ResultArchiveWriter(finalPath: folder + "/edited.tar.zst")
         for name in reader.entryNames {
             var bytes = try reader.entry(named: name)
-            if name == "samples.csv" { bytes = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "bf3,,bonafide", with: "bf3,,attack").utf8) }
+            if name == "samples.csv" {
+                bytes = Array(
+                    String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+                        of: "bf3,,bonafide", with: "bf3,,attack"
+                    ).utf8)
+            }
             try writer.add(name: name, contents: bytes)
         }
         try writer.commit()

@@ -10,7 +10,8 @@ import Testing
 /// purpose for ids containing crash, hang, garbage or wrongid.
 @Suite struct ExternalEstimatorTests {
     static var script: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("examples/external/pad_estimator.py").path
     }
 
@@ -25,26 +26,37 @@ import Testing
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         var options = EstimatorOptions(externalCommands: ["pad": "python3 \(Self.script)"], externalTimeout: 2)
         options.cascadeDirectory = "/usr/share/opencv4"
-        let job = BenchJob(dataset: try DatasetLoader().load(root), profiles: [], extraEstimators: ["pad"], estimatorOptions: options,
-                           outputFolder: root + "/run", concurrency: 2)
+        let job = BenchJob(
+            dataset: try DatasetLoader().load(root), profiles: [], extraEstimators: ["pad"], estimatorOptions: options,
+            outputFolder: root + "/run", concurrency: 2)
         let outcome = try await BenchRunner().run(job)
         let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.code)))
         #expect(statuses["crash.jpg"] == "estimator_error")
         #expect(statuses["garbage.jpg"] == "estimator_error")
         #expect(statuses["wrongid.jpg"] == "estimator_error")
         #expect(statuses["hang.jpg"] == "timeout")
-        for ok in ["ok1", "ok2", "ok3", "ok4", "ok5"] { #expect(statuses["\(ok).jpg"] == "ok", "\(ok) after a restart") }
+        for ok in ["ok1", "ok2", "ok3", "ok4", "ok5"] {
+            #expect(statuses["\(ok).jpg"] == "ok", "\(ok) after a restart")
+        }
         #expect(outcome.table.count == names.count)
         let scores = outcome.table.column(named: "pad.score")!
-        for (i, id) in outcome.table.ids.enumerated() where statuses[id] == "ok" { #expect(scores[i] > 0 && scores[i] <= 1) }
-        let manifestJSON = try RunManifest.decode(from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
+        for (i, id) in outcome.table.ids.enumerated() where statuses[id] == "ok" {
+            #expect(scores[i] > 0 && scores[i] <= 1)
+        }
+        let manifestJSON = try RunManifest.decode(
+            from: ResultArchiveReader(path: outcome.archivePath).entry(named: "manifest.json"))
         #expect(manifestJSON.estimators.first { $0.name == "pad" }?.version == "example-1")
     }
 
     @Test func programThatExitsAtStartIsASetupError() {
-        #expect { try ExternalEstimator(name: "bad", command: "sh -c 'exit 1'", timeout: 2) } throws: { "\($0)".contains("did not describe itself") }
+        #expect { try ExternalEstimator(name: "bad", command: "sh -c 'exit 1'", timeout: 2) } throws: {
+            "\($0)".contains("did not describe itself")
+        }
         // Answers describe with an empty list, then keeps reading (so the answer, not its exit, is what is judged).
-        #expect { try ExternalEstimator(name: "bad", command: "sh -c 'read line; echo \"{\\\"outputs\\\": []}\"; cat > /dev/null'", timeout: 2) } throws: {
+        #expect {
+            try ExternalEstimator(
+                name: "bad", command: "sh -c 'read line; echo \"{\\\"outputs\\\": []}\"; cat > /dev/null'", timeout: 2)
+        } throws: {
             "\($0)".contains("list of output names")
         }
     }

@@ -11,12 +11,17 @@ import PadProfiles
     static let rows: [(id: String, label: Label, split: Split, status: SampleStatus, values: [Double])] = [
         ("a.jpg", .bonaFide, .eval, .ok, [1, 412.5, 0.25, 400]),
         ("b.jpg", .attack(species: "print"), .dev, .ok, [0, .nan, 0.5, -1.5]),
-        ("c.jpg", .attack(species: "replay"), .eval, .failed(code: "decode_error", message: "bad"), [.nan, .nan, .nan, .nan]),
+        (
+            "c.jpg", .attack(species: "replay"), .eval, .failed(code: "decode_error", message: "bad"),
+            [.nan, .nan, .nan, .nan]
+        ),
         ("d,e.jpg", .bonaFide, .train, .ok, [2, 1e-7, .infinity, 3]),
     ]
 
     static func fill(_ table: inout MeasurementTable) {
-        for row in rows { table.append(id: row.id, label: row.label, split: row.split, status: row.status, values: row.values) }
+        for row in rows {
+            table.append(id: row.id, label: row.label, split: row.split, status: row.status, values: row.values)
+        }
     }
 
     @Test func spilledColumnsReadBackTheSameValuesAndFingerprint() throws {
@@ -39,13 +44,14 @@ import PadProfiles
     }
 
     static func profile() throws -> PadProfiles.Profile {
-        try ProfileLoader().load(yaml: """
-            name: sharp
-            description: sharpness only
-            source: test
-            score: quality.sharpness
-            gates:
-              - {output: quality.sharpness, op: ge, value: 15, code: BLURRED, message: blurred}
-            """, file: "sharp.yaml")
+        try ProfileLoader().load(
+            yaml: """
+                name: sharp
+                description: sharpness only
+                source: test
+                score: quality.sharpness
+                gates:
+                  - {output: quality.sharpness, op: ge, value: 15, code: BLURRED, message: blurred}
+                """, file: "sharp.yaml")
     }
 }

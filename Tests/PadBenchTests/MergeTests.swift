@@ -14,27 +14,34 @@ import Testing
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<24 {
             let bona = i % 2 == 0
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90), root + "/\(i).jpg")
-            manifest += "\(i).jpg,\(bona ? "bonafide" : "attack"),\(bona ? "" : (i % 4 == 1 ? "print" : "replay")),\(i < 12 ? "dev" : "eval"),s\(i)\n"
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
+                root + "/\(i).jpg")
+            manifest +=
+                "\(i).jpg,\(bona ? "bonafide" : "attack"),\(bona ? "" : (i % 4 == 1 ? "print" : "replay")),\(i < 12 ? "dev" : "eval"),s\(i)\n"
         }
         manifest += "missing.jpg,attack,print,eval,sx\n"
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         let loader = ProfileLoader(catalogue: EstimatorCatalog.knownOutputs())
-        let calibrated = try loader.load(yaml: """
-            name: calibrated-sharpness
-            source: test
-            score: quality.sharpness
-            gates:
-              - output: quality.sharpness
-                calibrate: {target_apcer: 0.2}
-            """, file: "c.yaml")
+        let calibrated = try loader.load(
+            yaml: """
+                name: calibrated-sharpness
+                source: test
+                score: quality.sharpness
+                gates:
+                  - output: quality.sharpness
+                    calibrate: {target_apcer: 0.2}
+                """, file: "c.yaml")
         let profiles = [try loader.builtIn("basic"), calibrated]
-        let single = try await BenchRunner().run(BenchJob(dataset: dataset, profiles: profiles, outputFolder: root + "/single", concurrency: 2))
+        let single = try await BenchRunner().run(
+            BenchJob(dataset: dataset, profiles: profiles, outputFolder: root + "/single", concurrency: 2))
         var parts: [String] = []
         for k in 1...3 {
-            let shard = try await BenchRunner().run(BenchJob(dataset: dataset, profiles: profiles, outputFolder: root + "/shard\(k)",
-                                                             concurrency: 2, shard: Shard(index: k, count: 3)))
+            let shard = try await BenchRunner().run(
+                BenchJob(
+                    dataset: dataset, profiles: profiles, outputFolder: root + "/shard\(k)",
+                    concurrency: 2, shard: Shard(index: k, count: 3)))
             parts.append(shard.archivePath)
         }
         let merged = try MergeRunner().merge(parts, outputFolder: root + "/merged")
@@ -43,14 +50,20 @@ import Testing
             let b = try String(contentsOfFile: root + "/merged/" + file, encoding: .utf8)
             #expect(a == b, "\(file) differs between one run and merged shards")
         }
-        let singleManifest = try RunManifest.decode(from: ResultArchiveReader(path: single.archivePath).entry(named: "manifest.json"))
-        let mergedManifest = try RunManifest.decode(from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json"))
+        let singleManifest = try RunManifest.decode(
+            from: ResultArchiveReader(path: single.archivePath).entry(named: "manifest.json"))
+        let mergedManifest = try RunManifest.decode(
+            from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json"))
         #expect(singleManifest.dataset.fingerprint == mergedManifest.dataset.fingerprint)
         #expect(merged.table.count == 25 && merged.table.failedCount == 1)
         let timing = try CSVTable(path: root + "/merged/timing.csv")
         #expect(timing.records.first { $0.fields[0] == "decode" }?.fields[1] == "25")
 
-        #expect(throws: EvaluationError.self) { try MergeRunner().merge(Array(parts.prefix(2)), outputFolder: root + "/bad") }
-        #expect(throws: EvaluationError.self) { try MergeRunner().merge([parts[0], parts[0], parts[1]], outputFolder: root + "/bad2") }
+        #expect(throws: EvaluationError.self) {
+            try MergeRunner().merge(Array(parts.prefix(2)), outputFolder: root + "/bad")
+        }
+        #expect(throws: EvaluationError.self) {
+            try MergeRunner().merge([parts[0], parts[0], parts[1]], outputFolder: root + "/bad2")
+        }
     }
 }

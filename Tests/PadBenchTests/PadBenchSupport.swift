@@ -27,7 +27,8 @@ enum Fixture {
     }
 
     static func write(_ bytes: [UInt8], _ path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try! Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 }

@@ -9,48 +9,64 @@ import Testing
 /// The README's input examples are committed files under examples/; each is shown verbatim in the
 /// README and imported here exactly as it is, onto the committed sample dataset.
 @Suite struct ReadmeExamplesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     static let readme = try! String(contentsOfFile: root + "/README.md", encoding: .utf8)
     static let sample = try! DatasetLoader().load(root + "/datasets/sample")
 
     static func example(_ path: String) throws -> String {
         let full = root + "/examples/" + path
         let text = try String(contentsOfFile: full, encoding: .utf8)
-        #expect(readme.contains("```\(path.hasSuffix(".csv") ? "csv" : path.hasSuffix(".txt") ? "text" : "json")\n\(text)```"),
-                "README.md does not show examples/\(path) verbatim")
+        #expect(
+            readme.contains(
+                "```\(path.hasSuffix(".csv") ? "csv" : path.hasSuffix(".txt") ? "text" : "json")\n\(text)```"),
+            "README.md does not show examples/\(path) verbatim")
         return full
     }
 
-    static func imported(_ format: VendorFormat, _ path: String, profiles: [String] = [], noDecision: NoDecisionPolicy = .fta) throws -> ImportRunner.Outcome {
+    static func imported(
+        _ format: VendorFormat, _ path: String, profiles: [String] = [], noDecision: NoDecisionPolicy = .fta
+    ) throws -> ImportRunner.Outcome {
         let file = try example(path)
         let out = NSTemporaryDirectory() + "padbench-readme-\(UUID().uuidString)"
-        return try ImportRunner().run(format: format, noDecision: noDecision, dataset: sample, inputs: [file],
-                                      profiles: try ProfileLoader().resolveAll(profiles), outputFolder: out)
+        return try ImportRunner().run(
+            format: format, noDecision: noDecision, dataset: sample, inputs: [file],
+            profiles: try ProfileLoader().resolveAll(profiles), outputFolder: out)
     }
 
     /// The value of `output` for the sample whose file is `name`.
     static func value(_ outcome: ImportRunner.Outcome, _ output: String, _ name: String) -> Double? {
-        guard let row = sample.samples.firstIndex(where: { ($0.path as NSString).lastPathComponent == name }) else { return nil }
+        guard let row = sample.samples.firstIndex(where: { ($0.path as NSString).lastPathComponent == name }) else {
+            return nil
+        }
         return outcome.table.column(named: output)?[row]
     }
 
     @Test func lunaOSLArrayAndJSONLines() throws {
         let array = try Self.imported(.lunaOSL, "imports/luna-osl.json", profiles: ["luna-osl"])
         #expect(array.matched == 2)
-        #expect(Self.value(array, "luna.liveness", "000000.jpg") == 0.93 && Self.value(array, "luna.quality", "000000.jpg") == 0.81)
-        #expect(Self.value(array, "luna.error_code", "000001.jpg") == 1005 && Self.value(array, "luna.liveness", "000001.jpg")!.isNaN)
+        #expect(
+            Self.value(array, "luna.liveness", "000000.jpg") == 0.93
+                && Self.value(array, "luna.quality", "000000.jpg") == 0.81)
+        #expect(
+            Self.value(array, "luna.error_code", "000001.jpg") == 1005
+                && Self.value(array, "luna.liveness", "000001.jpg")!.isNaN)
         #expect(array.results[0].gatesLeftOut.isEmpty && array.results[0].isLivenessDecision)
         let lines = try Self.imported(.lunaOSL, "imports/luna-osl.jsonl")
         #expect(lines.matched == 2)
-        #expect(Self.value(lines, "luna.liveness", "000004.jpg") == 0.88 && Self.value(lines, "luna.prediction", "000005.jpg") == 0)
+        #expect(
+            Self.value(lines, "luna.liveness", "000004.jpg") == 0.88
+                && Self.value(lines, "luna.prediction", "000005.jpg") == 0)
         #expect(Self.value(lines, "luna.error_code", "000005.jpg") == 0)
     }
 
     @Test func misnapMibiData() throws {
         let outcome = try Self.imported(.misnapMibi, "imports/misnap/000000.json", profiles: ["misnap-mibi"])
         #expect(outcome.matched == 1)
-        let expected: [String: Double] = ["misnap.quality": 812, "misnap.lighting": 640, "misnap.sharpness": 355, "misnap.eye_distance": 118,
-                                          "misnap.face_found": 990, "misnap.liveness": 730, "misnap.spoof": 0]
+        let expected: [String: Double] = [
+            "misnap.quality": 812, "misnap.lighting": 640, "misnap.sharpness": 355, "misnap.eye_distance": 118,
+            "misnap.face_found": 990, "misnap.liveness": 730, "misnap.spoof": 0,
+        ]
         for (output, value) in expected { #expect(Self.value(outcome, output, "000000.jpg") == value, "\(output)") }
         #expect(outcome.results[0].gatesLeftOut.isEmpty)
     }
@@ -58,9 +74,13 @@ import Testing
     @Test func idemiaStatusCSV() throws {
         let outcome = try Self.imported(.idemiaStatus, "imports/idemia-status.csv", profiles: ["idemia-status"])
         #expect(outcome.matched == 4)
-        #expect(Self.value(outcome, "idemia.live", "000000.jpg") == 1 && Self.value(outcome, "idemia.live", "000001.jpg") == 0)
+        #expect(
+            Self.value(outcome, "idemia.live", "000000.jpg") == 1
+                && Self.value(outcome, "idemia.live", "000001.jpg") == 0)
         let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.code)))
-        #expect(statuses["eval/bonafide/000004.jpg"] == "no_decision" && statuses["eval/attack/replay/000005.jpg"] == "no_liveness_run")
+        #expect(
+            statuses["eval/bonafide/000004.jpg"] == "no_decision"
+                && statuses["eval/attack/replay/000005.jpg"] == "no_liveness_run")
         // Live bona fide accepted, Fake print attack rejected: BPCER 0/1, APCER 0/1 on the two decided.
         let point = try #require(outcome.results[0].headline)
         #expect(point.bpcer == .init(errors: 0, total: 1))
@@ -70,14 +90,21 @@ import Testing
     @Test func longCSVWithTheUsersNames() throws {
         let outcome = try Self.imported(.longCSV, "imports/long.csv")
         #expect(outcome.table.columns == ["vendorx.liveness", "vendorx.quality"])
-        #expect(Self.value(outcome, "vendorx.liveness", "000001.jpg") == 0.08 && Self.value(outcome, "vendorx.quality", "000000.jpg") == 0.77)
+        #expect(
+            Self.value(outcome, "vendorx.liveness", "000001.jpg") == 0.08
+                && Self.value(outcome, "vendorx.quality", "000000.jpg") == 0.77)
     }
 
     @Test func bob5ColumnScores() throws {
         let file = try Self.example("scores/bob5.txt")
-        let outcome = try EvalRunner().evaluateScores(.init(scoreFiles: [file], threshold: 0.5,
-                                                            outputFolder: NSTemporaryDirectory() + "padbench-readme-\(UUID().uuidString)"))
-        #expect(outcome.table.ids == ["bonafide/000000.jpg", "bonafide/000004.jpg", "attack/print/000001.jpg", "attack/replay/000005.jpg"])
+        let outcome = try EvalRunner().evaluateScores(
+            .init(
+                scoreFiles: [file], threshold: 0.5,
+                outputFolder: NSTemporaryDirectory() + "padbench-readme-\(UUID().uuidString)"))
+        #expect(
+            outcome.table.ids == [
+                "bonafide/000000.jpg", "bonafide/000004.jpg", "attack/print/000001.jpg", "attack/replay/000005.jpg",
+            ])
         #expect(outcome.table.values[0] == [0.91, 0.77, 0.12, 0.35])
         #expect(outcome.table.labels.map(\.species) == [nil, nil, "print", "replay"])
         let point = try #require(outcome.results[0].headline)

@@ -15,22 +15,27 @@ import Testing
     static func benchRun(_ root: String) async throws -> BenchRunner.Outcome {
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<4 {
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
             manifest += "b\(i).jpg,bonafide,,,s\(i / 2)\n"
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
             manifest += "a\(i).jpg,attack,print,,s\(2 + i / 2)\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
-        let sharp = try loader.load(yaml: """
-            name: sharp
-            source: test
-            score: quality.sharpness
-            gates:
-              - {output: quality.sharpness, op: ge, value: 100, code: BLUR, message: too blurred}
-            """, file: "sharp.yaml")
-        return try await BenchRunner().run(BenchJob(dataset: DatasetLoader().load(root), profiles: [sharp],
-                                                    outputFolder: root + "/run", concurrency: 2))
+        let sharp = try loader.load(
+            yaml: """
+                name: sharp
+                source: test
+                score: quality.sharpness
+                gates:
+                  - {output: quality.sharpness, op: ge, value: 100, code: BLUR, message: too blurred}
+                """, file: "sharp.yaml")
+        return try await BenchRunner().run(
+            BenchJob(
+                dataset: DatasetLoader().load(root), profiles: [sharp],
+                outputFolder: root + "/run", concurrency: 2))
     }
 
     @Test func everyRunWritesOutputsAndSubjectIntervals() async throws {
@@ -52,7 +57,9 @@ import Testing
         func value(_ name: String) throws -> String { fields[try summary.requireColumn(name)] }
         #expect(try value("n_subjects_bonafide") == "2" && value("n_subjects_attack") == "print:2")
         #expect(try value("bpcer_subject_ci_low") == "0" && value("bpcer_subject_ci_high") == "0")
-        #expect(try value("apcer_max") == "1" && value("apcer_max_subject_ci_low") == "1" && value("apcer_max_subject_ci_high") == "1")
+        #expect(
+            try value("apcer_max") == "1" && value("apcer_max_subject_ci_low") == "1"
+                && value("apcer_max_subject_ci_high") == "1")
         #expect(try value("eer_subject_ci_low") == "0" && value("eer_subject_ci_high") == "0")
         let json = try RunSummary.decode(from: archive.entry(named: "results.json"), path: "results.json")
         #expect(json.profiles[0].reported.subjectBootstrap?.bonaFideSubjects == 2)
@@ -80,17 +87,19 @@ import Testing
     @Test func evalOneOutputOfAnArchive() async throws {
         let root = Fixture.folder()
         let bench = try await Self.benchRun(root)
-        let outcome = try EvalRunner().evaluateArchive(bench.archivePath, profiles: [EvalRunner.outputProfile("quality.sharpness")],
-                                                       outputFolder: root + "/score", commandLine: [],
-                                                       choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
+        let outcome = try EvalRunner().evaluateArchive(
+            bench.archivePath, profiles: [EvalRunner.outputProfile("quality.sharpness")],
+            outputFolder: root + "/score", commandLine: [],
+            choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
         let r = outcome.results[0]
         #expect(r.profile.name == "score-output" && r.scoreMetrics?.eer.value == 0)
         #expect(r.headline?.bpcer.errors == 0 && r.headline?.apcerMax.errors == 0)
         #expect(r.thresholdSource.contains("not calibrated: chosen on the reported set"))
         // An output the run lacks is refused before anything is written (the profile check names it).
         #expect(throws: (any Error).self) {
-            try EvalRunner().evaluateArchive(bench.archivePath, profiles: [EvalRunner.outputProfile("quality.nope")], outputFolder: root + "/nope",
-                                             commandLine: [], choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
+            try EvalRunner().evaluateArchive(
+                bench.archivePath, profiles: [EvalRunner.outputProfile("quality.nope")], outputFolder: root + "/nope",
+                commandLine: [], choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/nope"))
     }
@@ -98,7 +107,9 @@ import Testing
     /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
     static let binary: String = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path) && folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("padbench").path)
+            && folder.path != "/"
+        {
             folder.deleteLastPathComponent()
         }
         return folder.appendingPathComponent("padbench").path
@@ -124,18 +135,26 @@ import Testing
         let compare = Self.padbench(["compare", base, worse, "--html", folder + "/compare.html"])
         #expect(compare.status == 1)
         let page = try String(contentsOfFile: folder + "/compare.html", encoding: .utf8)
-        #expect(page.contains("REGRESSED") && page.contains("mcnemar") && page.contains("scores apcer[print]") && page.contains("+60.00 pp"))
+        #expect(
+            page.contains("REGRESSED") && page.contains("mcnemar") && page.contains("scores apcer[print]")
+                && page.contains("+60.00 pp"))
         let folds = Self.padbench(["folds", base, worse, "--out", folder + "/folds"])
         #expect(folds.status == 0)
         let foldsPage = try String(contentsOfFile: folder + "/folds/folds.html", encoding: .utf8)
         // Apcer_max 0 and 0.6.
         #expect(foldsPage.contains("<h2>scores</h2>") && foldsPage.contains("30.0% \u{00B1} 42.4%"))
         // --score on an output the run lacks: exit 1, one line, nothing written; without --archive: usage error 64.
-        let missing = Self.padbench(["eval", "--archive", base + "/results.tar.zst", "--score", "quality.nope", "--out", folder + "/x"])
-        #expect(missing.status == 1 && missing.error.contains("unknown output `quality.nope`") && !missing.error.contains("Usage"))
+        let missing = Self.padbench([
+            "eval", "--archive", base + "/results.tar.zst", "--score", "quality.nope", "--out", folder + "/x",
+        ])
+        #expect(
+            missing.status == 1 && missing.error.contains("unknown output `quality.nope`")
+                && !missing.error.contains("Usage"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/x"))
         #expect(Self.padbench(["eval", "--scores", "s.csv", "--score", "x", "--out", folder + "/y"]).status == 64)
-        let score = Self.padbench(["eval", "--archive", base + "/results.tar.zst", "--score", "scores.score", "--out", folder + "/z"])
+        let score = Self.padbench([
+            "eval", "--archive", base + "/results.tar.zst", "--score", "scores.score", "--out", folder + "/z",
+        ])
         #expect(score.status == 0 && score.output.contains("score-output"))
         #expect(FileManager.default.fileExists(atPath: folder + "/z/outputs.csv"))
     }

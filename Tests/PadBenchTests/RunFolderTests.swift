@@ -11,7 +11,9 @@ import Testing
     static func dataset(_ root: String, count: Int = 12) throws -> LoadedDataset {
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<count {
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: i % 2 == 0 ? 40 + i : 3, seed: i), quality: 90), root + "/\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: i % 2 == 0 ? 40 + i : 3, seed: i), quality: 90),
+                root + "/\(i).jpg")
             manifest += "\(i).jpg,\(i % 2 == 0 ? "bonafide" : "attack"),\(i % 2 == 0 ? "" : "print"),,s\(i)\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
@@ -19,8 +21,10 @@ import Testing
     }
 
     static func job(_ dataset: LoadedDataset, _ out: String) throws -> BenchJob {
-        BenchJob(dataset: dataset, profiles: [try ProfileLoader(catalogue: EstimatorCatalog.outputs()).builtIn("basic")],
-                 outputFolder: out, concurrency: 2, commandLine: ["padbench", "bench", "--dataset", dataset.root, "--out", out])
+        BenchJob(
+            dataset: dataset, profiles: [try ProfileLoader(catalogue: EstimatorCatalog.outputs()).builtIn("basic")],
+            outputFolder: out, concurrency: 2,
+            commandLine: ["padbench", "bench", "--dataset", dataset.root, "--out", out])
     }
 
     @Test func aCompleteRunIsNeverClobberedWithoutForce() async throws {
@@ -30,7 +34,9 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: first.folder + "/samples.csv"))
         await #expect(throws: EvaluationError.self) { try await BenchRunner().run(try Self.job(data, root + "/run")) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/run/samples.csv")) == before)
-        #expect(!FileManager.default.fileExists(atPath: root + "/run.partial") && !FileManager.default.fileExists(atPath: root + "/run.lock"))
+        #expect(
+            !FileManager.default.fileExists(atPath: root + "/run.partial")
+                && !FileManager.default.fileExists(atPath: root + "/run.lock"))
         var forced = try Self.job(data, root + "/run")
         forced.force = true
         let second = try await BenchRunner().run(forced)
@@ -51,7 +57,8 @@ import Testing
         let root = Fixture.folder()
         let data = try Self.dataset(root)
         let whole = try await BenchRunner().run(try Self.job(data, root + "/whole"))
-        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         try FileManager.default.createDirectory(atPath: root + "/cut.partial", withIntermediateDirectories: true)
         let torn = journal[0...5].joined(separator: "\n") + "\n" + journal[6].prefix(20)
         try torn.write(toFile: root + "/cut.partial/samples.csv", atomically: true, encoding: .utf8)
@@ -59,7 +66,9 @@ import Testing
         resume.resume = true
         let resumed = try await BenchRunner().run(resume)
         #expect(resumed.resumedSamples == 5 && resumed.table.count == 12)
-        for file in ["summary.csv", "per_species.csv", "reject_reasons.csv", "curves.csv", "decisions.csv", "results.json"] {
+        for file in [
+            "summary.csv", "per_species.csv", "reject_reasons.csv", "curves.csv", "decisions.csv", "results.json",
+        ] {
             let a = try String(contentsOfFile: whole.folder + "/" + file, encoding: .utf8)
             let b = try String(contentsOfFile: root + "/cut/" + file, encoding: .utf8)
             #expect(a == b, "\(file) differs after resume")
@@ -87,7 +96,9 @@ import Testing
         var again = try Self.job(data, root + "/run")
         again.resume = true
         let done = try await BenchRunner().run(again)
-        #expect(!done.interrupted && done.table.count == 6 && FileManager.default.fileExists(atPath: root + "/run/results.tar.zst"))
+        #expect(
+            !done.interrupted && done.table.count == 6
+                && FileManager.default.fileExists(atPath: root + "/run/results.tar.zst"))
         #expect(!FileManager.default.fileExists(atPath: root + "/run.partial"))
     }
 }

@@ -11,7 +11,9 @@ import Testing
         var manifest = "path,label,species,split,subject\n"
         for (i, label) in labels.enumerated() {
             // Bona fide: strong checkerboard texture; attacks: nearly flat.
-            Fixture.write(try ImageEncoder.png(Fixture.image(contrast: label == "bonafide" ? 60 : 2, seed: i)), root + "/\(i).png")
+            Fixture.write(
+                try ImageEncoder.png(Fixture.image(contrast: label == "bonafide" ? 60 : 2, seed: i)), root + "/\(i).png"
+            )
             manifest += "\(i).png,\(label),\(label == "bonafide" ? "" : "print"),train,s\(i)\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
@@ -38,17 +40,22 @@ import Testing
         let data = try Self.dataset(labels: ["bonafide", "attack", "bonafide", "attack"])
         let path = Fixture.folder() + "/\(features.rawValue).json"
         let outcome = try TrainRunner().train(dataset: data, split: .train, modelPath: path, features: features)
-        #expect(outcome.model.featureNames.count == [354, 121, 475][PADEstimator.FeatureSet.allCases.firstIndex(of: features)!])
+        #expect(
+            outcome.model.featureNames.count
+                == [354, 121, 475][PADEstimator.FeatureSet.allCases.firstIndex(of: features)!])
         #expect(try PADEstimator(modelPath: path).features == features)
     }
 
     @Test func oneClassAndForeignModelsAreClearErrors() throws {
         let data = try Self.dataset(labels: ["bonafide", "bonafide"])
-        #expect { try TrainRunner().train(dataset: data, split: .train, modelPath: Fixture.folder() + "/m.json") } throws: {
+        #expect {
+            try TrainRunner().train(dataset: data, split: .train, modelPath: Fixture.folder() + "/m.json")
+        } throws: {
             "\($0)".contains("needs both bona fide and attack")
         }
         let path = Fixture.folder() + "/foreign.json"
-        try #"{"format": 1, "featureSet": "ida", "featureVersion": "1", "featureNames": ["a"], "mean": [0], "std": [1], "weights": [1], "bias": 0, "lambda": 0, "iterations": 1, "trainingFingerprint": "x", "trainingMetrics": {}}"#
+        try
+            #"{"format": 1, "featureSet": "ida", "featureVersion": "1", "featureNames": ["a"], "mean": [0], "std": [1], "weights": [1], "bias": 0, "lambda": 0, "iterations": 1, "trainingFingerprint": "x", "trainingMetrics": {}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect { try PADEstimator(modelPath: path) } throws: { "\($0)".contains("was trained on features 'ida'") }
         try "{not json".write(toFile: path, atomically: true, encoding: .utf8)

@@ -64,7 +64,8 @@ import PadText
         let box = Box(x: 100, y: 60, width: 100, height: 100)
         var rng = SplitMix64(seed: 7), again = SplitMix64(seed: 7)
         let shot = try PresentationSynthesizer(width: 160, height: 120).make(.print, from: photo, face: box, rng: &rng)
-        let repeated = try PresentationSynthesizer(width: 160, height: 120).make(.print, from: photo, face: box, rng: &again)
+        let repeated = try PresentationSynthesizer(width: 160, height: 120).make(
+            .print, from: photo, face: box, rng: &again)
         #expect(shot.jpeg == repeated.jpeg)
         let decoded = try ImageDecoder().decode(shot.jpeg)
         #expect(decoded.width == 160 && decoded.height == 120)

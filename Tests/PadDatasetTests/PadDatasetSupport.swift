@@ -10,6 +10,7 @@ func temporaryFolder(_ name: String = #function) -> String {
 }
 
 func touch(_ path: String, _ bytes: [UInt8] = [0xFF, 0xD8, 0xFF]) {
-    try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try! FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try! Data(bytes).write(to: URL(fileURLWithPath: path))
 }

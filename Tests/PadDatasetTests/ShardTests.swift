@@ -12,6 +12,8 @@ import Testing
         #expect(shards.allSatisfy { $0.count > 200 && $0.count < 300 })
         // FNV-1a 64 of "a" (reference value from the FNV specification's test vectors).
         #expect(Shard.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
-        #expect(Shard(parsing: "0/4") == nil && Shard(parsing: "5/4") == nil && Shard(parsing: "2/4") == Shard(index: 2, count: 4))
+        #expect(
+            Shard(parsing: "0/4") == nil && Shard(parsing: "5/4") == nil
+                && Shard(parsing: "2/4") == Shard(index: 2, count: 4))
     }
 }

@@ -42,6 +42,8 @@ import Testing
         try generator.generate(into: three, count: 2, seed: 6, width: 80, height: 60)
         let first = loaded.samples.first { $0.id.hasSuffix("000000.jpg") }!
         let other = try DatasetLoader().load(three).samples.first { $0.id.hasSuffix("000000.jpg") }!
-        #expect(try Data(contentsOf: URL(fileURLWithPath: first.path)) != Data(contentsOf: URL(fileURLWithPath: other.path)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: first.path)) != Data(contentsOf: URL(fileURLWithPath: other.path))
+        )
     }
 }

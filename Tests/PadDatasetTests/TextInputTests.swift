@@ -12,23 +12,32 @@ import Glibc
 @Suite struct TextInputTests {
     @Test func readerHandlesBOMCRLFQuotesAndLongLines() throws {
         let long = String(repeating: "x", count: 200_000)
-        let text = "\u{FEFF}a,b,c\r\n\"1,5\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\n\r\n\(long),,\r\n" + (0..<1000).map(String.init).joined(separator: ",") + "\n"
+        let text =
+            "\u{FEFF}a,b,c\r\n\"1,5\",\"say \"\"hi\"\"\",\"two\r\nlines\"\r\n\r\n\(long),,\r\n"
+            + (0..<1000).map(String.init).joined(separator: ",") + "\n"
         let records = try CSVReader.parse(Array(text.utf8))
         #expect(records.map(\.line) == [1, 2, 5, 6])
         #expect(records[0].fields == ["a", "b", "c"])
         #expect(records[1].fields == ["1,5", "say \"hi\"", "two\r\nlines"])
         #expect(records[2].fields == [long, "", ""])
         #expect(records[3].fields.count == 1000)
-        #expect(throws: CSVSyntaxError(line: 2, "stray quote inside an unquoted field")) { try CSVReader.parse(Array("a\nb\"c\n".utf8)) }
-        #expect(throws: CSVSyntaxError(line: 1, "unterminated quoted field")) { try CSVReader.parse(Array("\"a\nb".utf8)) }
-        #expect(try CSVReader.parse(Array("# note\na\n".utf8), comments: true) == [CSVReader.Record(line: 2, fields: ["a"])])
+        #expect(throws: CSVSyntaxError(line: 2, "stray quote inside an unquoted field")) {
+            try CSVReader.parse(Array("a\nb\"c\n".utf8))
+        }
+        #expect(throws: CSVSyntaxError(line: 1, "unterminated quoted field")) {
+            try CSVReader.parse(Array("\"a\nb".utf8))
+        }
+        #expect(
+            try CSVReader.parse(Array("# note\na\n".utf8), comments: true) == [CSVReader.Record(line: 2, fields: ["a"])]
+        )
     }
 
     @Test func manifestWithBOMCRLFAndQuotedFieldsLoads() throws {
         let root = temporaryFolder()
         touch(root + "/a b.jpg")
         touch(root + "/c.jpg")
-        try "\u{FEFF}path,label,species,split,subject\r\n\"a b.jpg\",attack,\"print, glossy\",dev,\"s,1\"\r\nc.jpg,bonafide,,eval,s2\r\n"
+        try
+            "\u{FEFF}path,label,species,split,subject\r\n\"a b.jpg\",attack,\"print, glossy\",dev,\"s,1\"\r\nc.jpg,bonafide,,eval,s2\r\n"
             .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.problems.isEmpty)
@@ -41,7 +50,8 @@ import Glibc
         let root = temporaryFolder()
         touch(root + "/x.jpg")
         touch(root + "/a/y.jpg")
-        try "path,label,species,split,subject\n./x.jpg,bonafide,,,\nx.jpg,bonafide,,,\na//y.jpg,bonafide,,,\na/./y.jpg,bonafide,,,\n"
+        try
+            "path,label,species,split,subject\n./x.jpg,bonafide,,,\nx.jpg,bonafide,,,\na//y.jpg,bonafide,,,\na/./y.jpg,bonafide,,,\n"
             .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.map(\.id) == ["x.jpg", "a/y.jpg"])
@@ -56,18 +66,21 @@ import Glibc
         let outside = temporaryFolder("outside")
         touch(outside + "/secret.jpg")
         touch(root + "/in.jpg")
-        try FileManager.default.createSymbolicLink(atPath: root + "/link.jpg", withDestinationPath: outside + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/link.jpg", withDestinationPath: outside + "/secret.jpg")
         // Stays inside: fine.
         try FileManager.default.createSymbolicLink(atPath: root + "/alias.jpg", withDestinationPath: "in.jpg")
         try "path,label,species,split,subject\nlink.jpg,bonafide,,,\nalias.jpg,bonafide,,,\n"
             .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.map(\.id) == ["alias.jpg"])
-        #expect(dataset.problems.count == 1 && dataset.problems[0].kind == .escapesRoot && dataset.problems[0].line == 2)
+        #expect(
+            dataset.problems.count == 1 && dataset.problems[0].kind == .escapesRoot && dataset.problems[0].line == 2)
         // A tree dataset: `dataset check` reports the link.
         let tree = temporaryFolder("tree")
         touch(tree + "/bonafide/ok.jpg")
-        try FileManager.default.createSymbolicLink(atPath: tree + "/bonafide/link.jpg", withDestinationPath: outside + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree + "/bonafide/link.jpg", withDestinationPath: outside + "/secret.jpg")
         let check = DatasetCheck.run(try DatasetLoader().load(tree), decode: false)
         #expect(check.problems.contains { $0.kind == .escapesRoot && $0.file.hasSuffix("link.jpg") })
     }
@@ -75,7 +88,8 @@ import Glibc
     @Test func implausibleFaceBoxesAreLocatedProblems() throws {
         let root = temporaryFolder()
         for name in ["a", "b", "c", "d", "e"] { touch(root + "/\(name).jpg") }
-        try "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,,,1e300,0,10,10\nb.jpg,bonafide,,,,nan,0,10,10\nc.jpg,bonafide,,,,0,0,-1,10\nd.jpg,bonafide,,,,0,0,1e7,10\ne.jpg,bonafide,,,,2,3,10,10\n"
+        try
+            "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,,,1e300,0,10,10\nb.jpg,bonafide,,,,nan,0,10,10\nc.jpg,bonafide,,,,0,0,-1,10\nd.jpg,bonafide,,,,0,0,1e7,10\ne.jpg,bonafide,,,,2,3,10,10\n"
             .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.map(\.id) == ["e.jpg"])
@@ -88,7 +102,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: root + "/dir.jpg", withIntermediateDirectories: true)
         for name in ["pipe.jpg", "dir.jpg"] {
             #expect { try ImageDecoder().decode(fileAt: root + "/" + name) } throws: { error in
-                guard case let .missingFile(_, reason)? = error as? ImageError else { return false }
+                guard case .missingFile(_, let reason)? = error as? ImageError else { return false }
                 return reason.contains("not a") || reason.contains("directory")
             }
         }

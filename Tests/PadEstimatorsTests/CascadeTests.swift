@@ -23,15 +23,18 @@ import Testing
         var agreeing = 0, identical = 0
         for (file, byCascade) in images.sorted(by: { $0.key < $1.key }) {
             let plane = GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/" + file))
-            let found = detector.detect(in: plane, scaleFactor: settings["scaleFactor"] as! Double,
-                                        minNeighbors: settings["minNeighbors"] as! Int)
+            let found = detector.detect(
+                in: plane, scaleFactor: settings["scaleFactor"] as! Double,
+                minNeighbors: settings["minNeighbors"] as! Int)
             let mine = Self.boxes(found.map { [$0.x, $0.y, $0.width, $0.height, $0.neighbors] })
             let theirs = Self.boxes(byCascade[key]!)
             if mine == theirs { identical += 1 }
             // The issue's criterion: same count, and IoU >= 0.9 for every matched box.
             let matched = theirs.allSatisfy { t in
                 let tb = Box(x: Double(t[0]), y: Double(t[1]), width: Double(t[2]), height: Double(t[3]))
-                return mine.contains { m in Box(x: Double(m[0]), y: Double(m[1]), width: Double(m[2]), height: Double(m[3])).iou(tb) >= 0.9 }
+                return mine.contains { m in
+                    Box(x: Double(m[0]), y: Double(m[1]), width: Double(m[2]), height: Double(m[3])).iou(tb) >= 0.9
+                }
             }
             if mine.count == theirs.count && matched { agreeing += 1 }
         }
@@ -43,12 +46,14 @@ import Testing
     @Test func missingAndMalformedCascadesAreClearErrors() throws {
         #expect(throws: CascadeError.self) { try CascadeClassifier(contentsOfFile: "/nonexistent/cascade.xml") }
         let bad = NSTemporaryDirectory() + "bad-cascade-\(UUID().uuidString).xml"
-        try "<opencv_storage><cascade><featureType>HAAR</featureType>".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "<opencv_storage><cascade><featureType>HAAR</featureType>".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         #expect { try CascadeClassifier(contentsOfFile: bad) } throws: { "\($0)".contains(bad) }
     }
 
     @Test func tinyFlatAndGrayImagesGiveNoDetectionsWithoutCrashing() throws {
-        let cascade = try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+        let cascade = try CascadeClassifier(
+            contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
         let detector = CascadeDetector(cascade: cascade)
         for (w, h, v) in [(1, 1, 0), (23, 23, 128), (24, 24, 128), (200, 150, 0), (200, 150, 255)] {
             let plane = GrayPlane(width: w, height: h, pixels: [UInt8](repeating: UInt8(v), count: w * h))
@@ -63,19 +68,28 @@ import Testing
     /// cascade on a face's upper part (clipped after grouping), and LBP (Fixtures/cascade/make_edge_cases.py).
     @Test func edgeCasesAgreeWithOpenCV() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/edge_cases.json"))
-        let cases = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]])
+        let cases = try #require(
+            (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]])
         #expect(cases.count == 21)
         var detectors: [String: CascadeDetector] = [:]
         for c in cases {
             let file = c["cascade"] as! String
-            if detectors[file] == nil { detectors[file] = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/" + file)) }
+            if detectors[file] == nil {
+                detectors[file] = CascadeDetector(
+                    cascade: try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/" + file))
+            }
             let photo = c["photo"] as! String
-            let path = photo.hasPrefix("sample:") ? FaceChoiceTests.sample + "/" + photo.dropFirst(7) : Self.folder + "/" + photo
+            let path =
+                photo.hasPrefix("sample:")
+                ? FaceChoiceTests.sample + "/" + photo.dropFirst(7) : Self.folder + "/" + photo
             var plane = GrayPlane(try ImageDecoder().decode(fileAt: path))
-            if let crop = c["crop"] as? [Int] { plane = plane.cropped(x: crop[0], y: crop[1], width: crop[2], height: crop[3]) }
+            if let crop = c["crop"] as? [Int] {
+                plane = plane.cropped(x: crop[0], y: crop[1], width: crop[2], height: crop[3])
+            }
             let minSize = c["minSize"] as! Int, maxSize = c["maxSize"] as! Int
-            let found = detectors[file]!.detect(in: plane, scaleFactor: c["scaleFactor"] as! Double, minNeighbors: c["minNeighbors"] as! Int,
-                                                minSize: (minSize, minSize), maxSize: maxSize == 0 ? nil : (maxSize, maxSize))
+            let found = detectors[file]!.detect(
+                in: plane, scaleFactor: c["scaleFactor"] as! Double, minNeighbors: c["minNeighbors"] as! Int,
+                minSize: (minSize, minSize), maxSize: maxSize == 0 ? nil : (maxSize, maxSize))
             let mine = Self.boxes(found.map { [$0.x, $0.y, $0.width, $0.height, $0.neighbors] })
             #expect(mine == Self.boxes(c["expected"] as! [[Int]]), "\(c["name"]!)")
         }
@@ -87,12 +101,16 @@ import Testing
     @Test func scaledImagesEqualThePlainBilinearDefinition() throws {
         let photo = GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/photo_astronaut_pad.jpg"))
         let plane = photo.cropped(x: 0, y: 0, width: 640, height: 480)
-        var sizes = CascadeDetector.scales(width: 640, height: 480, window: (24, 24), scaleFactor: 1.1, minSize: (0, 0), maxSize: (640, 480))
-            .map { CascadeDetector.scaledSize(plane, $0) }
+        var sizes = CascadeDetector.scales(
+            width: 640, height: 480, window: (24, 24), scaleFactor: 1.1, minSize: (0, 0), maxSize: (640, 480)
+        )
+        .map { CascadeDetector.scaledSize(plane, $0) }
         sizes += [(1, 1), (639, 1), (1, 479), (641, 481), (1000, 37), (25, 25)]
         #expect(sizes.count == 38)
         for size in sizes {
-            #expect(plane.resized(width: size.width, height: size.height) == Self.plainBilinear(plane, size.width, size.height), "\(size)")
+            #expect(
+                plane.resized(width: size.width, height: size.height)
+                    == Self.plainBilinear(plane, size.width, size.height), "\(size)")
         }
     }
 
@@ -112,7 +130,8 @@ import Testing
             for x in 0..<dw {
                 let (sx, a) = taps(x, dw, p.width)
                 func h(_ row: Int) -> Int32 {
-                    Int32(p.pixels[row * p.width + sx]) * (256 - a) + Int32(p.pixels[row * p.width + min(sx + 1, p.width - 1)]) * a
+                    Int32(p.pixels[row * p.width + sx]) * (256 - a) + Int32(
+                        p.pixels[row * p.width + min(sx + 1, p.width - 1)]) * a
                 }
                 let v = h(sy) * (256 - b) + h(min(sy + 1, p.height - 1)) * b
                 out[y * dw + x] = UInt8(min(255, (v + 32768) >> 16))

@@ -43,8 +43,10 @@ import Testing
         #expect(Self.refused(path, "window"))
     }
 
-    @Test(arguments: ["0 -1 1e300 -3.1511999666690826e-02", "0 -1 99999 -3.1511999666690826e-02", "0 -1 -1 -3.1511999666690826e-02",
-                      "0 -1 0.5 -3.1511999666690826e-02", "7 -1 0 -3.1511999666690826e-02"])
+    @Test(arguments: [
+        "0 -1 1e300 -3.1511999666690826e-02", "0 -1 99999 -3.1511999666690826e-02", "0 -1 -1 -3.1511999666690826e-02",
+        "0 -1 0.5 -3.1511999666690826e-02", "7 -1 0 -3.1511999666690826e-02",
+    ])
     func badNodeIndicesAreRefused(_ nodes: String) throws {
         let path = try Self.edited(Self.haar, "0 -1 0 -3.1511999666690826e-02", nodes)
         #expect(Self.refused(path, "stage 0 classifier 0"))

@@ -20,7 +20,8 @@ import PadImage
             .init(name: "eyes", summary: "eyes") { try EyesEstimator(cascadeDirectory: $0.cascadeDirectory) },
             .init(name: "quality", summary: "quality") { _ in QualityEstimator() },
         ])
-        let estimators = try registry.make(["quality", "eyes"], options: EstimatorOptions(cascadeDirectory: Self.cascades))
+        let estimators = try registry.make(
+            ["quality", "eyes"], options: EstimatorOptions(cascadeDirectory: Self.cascades))
         #expect(estimators.map(\.name) == ["face", "eyes", "quality"])
     }
 
@@ -48,8 +49,9 @@ import PadImage
     /// ``LogisticModel``: trained on two separable points it scores each on its side of 0.5, and
     /// the written model reads back equal.
     @Test func logisticModel() throws {
-        let model = try LogisticModel.train(features: [[0], [1]], bonaFide: [false, true], featureSet: "lbp-color",
-                                            featureVersion: "1", featureNames: ["f"], fingerprint: "test")
+        let model = try LogisticModel.train(
+            features: [[0], [1]], bonaFide: [false, true], featureSet: "lbp-color",
+            featureVersion: "1", featureNames: ["f"], fingerprint: "test")
         #expect(model.score([1]) > 0.5 && model.score([0]) < 0.5)
         let path = NSTemporaryDirectory() + "padbench-doc-model-\(UUID().uuidString).json"
         try model.write(to: path)

@@ -19,23 +19,25 @@ import Glibc
     /// A python3 program: answers describe with `score`, then runs `body` for each sample line.
     static func program(_ folder: String, _ body: String) -> String {
         let script = """
-        import json, os, subprocess, sys, time
-        folder = \(String(reflecting: folder))
-        with open(os.path.join(folder, "log"), "a") as log: log.write("start %d\\n" % os.getpid())
-        for line in sys.stdin:
-            request = json.loads(line)
-            with open(os.path.join(folder, "log"), "a") as log: log.write(line)
-            if request.get("describe"):
-                print(json.dumps({"outputs": ["score"], "version": "t"}), flush=True)
-                continue
-        \(body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-        """
+            import json, os, subprocess, sys, time
+            folder = \(String(reflecting: folder))
+            with open(os.path.join(folder, "log"), "a") as log: log.write("start %d\\n" % os.getpid())
+            for line in sys.stdin:
+                request = json.loads(line)
+                with open(os.path.join(folder, "log"), "a") as log: log.write(line)
+                if request.get("describe"):
+                    print(json.dumps({"outputs": ["score"], "version": "t"}), flush=True)
+                    continue
+            \(body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            """
         try! script.write(toFile: folder + "/program.py", atomically: true, encoding: .utf8)
         return "python3 " + folder + "/program.py"
     }
 
     static func input(_ id: String) -> EstimatorInput {
-        EstimatorInput(sample: Sample(id: id, path: "/nonexistent/\(id)", label: .bonaFide), image: Image(width: 4, height: 4, format: .gray))
+        EstimatorInput(
+            sample: Sample(id: id, path: "/nonexistent/\(id)", label: .bonaFide),
+            image: Image(width: 4, height: 4, format: .gray))
     }
 
     static func alive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
@@ -52,17 +54,21 @@ import Glibc
     @Test func programThatNeverAnswersTimesOutAndLeavesNoProcess() throws {
         let folder = Self.folder()
         // The program starts a grandchild (a sleeping shell) and never answers a sample.
-        let command = Self.program(folder, """
-        child = subprocess.Popen(["sleep", "1000"])
-        open(os.path.join(folder, "pids"), "w").write("%d %d" % (os.getpid(), child.pid))
-        time.sleep(1000)
-        """)
+        let command = Self.program(
+            folder,
+            """
+            child = subprocess.Popen(["sleep", "1000"])
+            open(os.path.join(folder, "pids"), "w").write("%d %d" % (os.getpid(), child.pid))
+            time.sleep(1000)
+            """)
         let estimator = try ExternalEstimator(name: "pad", command: command, timeout: 1)
         var input = Self.input("a.jpg")
         #expect { try estimator.measure(&input) } throws: { error in
             (error as? EstimatorFailure)?.kind == .timeout
         }
-        let pids = try String(contentsOfFile: folder + "/pids", encoding: .utf8).split(separator: " ").compactMap { pid_t($0) }
+        let pids = try String(contentsOfFile: folder + "/pids", encoding: .utf8).split(separator: " ").compactMap {
+            pid_t($0)
+        }
         #expect(pids.count == 2)
         // The program itself is reaped at once: not alive, no zombie entry in /proc.
         #expect(!Self.alive(pids[0]) && !FileManager.default.fileExists(atPath: "/proc/\(pids[0])"))
@@ -71,26 +77,31 @@ import Glibc
 
     @Test func crashMessageCarriesTheStderrTail() throws {
         let folder = Self.folder()
-        let command = Self.program(folder, """
-        for i in range(30): print("noise line %d" % i, file=sys.stderr)
-        print("fatal: model weights missing at /models/pad.onnx", file=sys.stderr, flush=True)
-        sys.exit(3)
-        """)
+        let command = Self.program(
+            folder,
+            """
+            for i in range(30): print("noise line %d" % i, file=sys.stderr)
+            print("fatal: model weights missing at /models/pad.onnx", file=sys.stderr, flush=True)
+            sys.exit(3)
+            """)
         let estimator = try ExternalEstimator(name: "pad", command: command, timeout: 5)
         var input = Self.input("a.jpg")
         #expect { try estimator.measure(&input) } throws: { error in
             let failure = error as? EstimatorFailure
-            return failure?.kind == .estimatorError && failure!.message.contains("fatal: model weights missing at /models/pad.onnx")
+            return failure?.kind == .estimatorError
+                && failure!.message.contains("fatal: model weights missing at /models/pad.onnx")
                 && failure!.message.contains("exit status 3") && !failure!.message.contains("noise line 0 ")
         }
     }
 
     @Test func stringOrBooleanOutputIsAnErrorNotNaN() throws {
         let folder = Self.folder()
-        let command = Self.program(folder, """
-        value = {"s.jpg": "0.7", "b.jpg": True, "n.jpg": None, "ok.jpg": 0.25}[request["id"]]
-        print(json.dumps({"id": request["id"], "outputs": {"score": value}}), flush=True)
-        """)
+        let command = Self.program(
+            folder,
+            """
+            value = {"s.jpg": "0.7", "b.jpg": True, "n.jpg": None, "ok.jpg": 0.25}[request["id"]]
+            print(json.dumps({"id": request["id"], "outputs": {"score": value}}), flush=True)
+            """)
         let estimator = try ExternalEstimator(name: "pad", command: command, timeout: 5)
         for id in ["s.jpg", "b.jpg"] {
             var input = Self.input(id)
@@ -104,10 +115,12 @@ import Glibc
 
     @Test func restartedProgramRepeatsTheDescribeHandshake() throws {
         let folder = Self.folder()
-        let command = Self.program(folder, """
-        if request["id"] == "crash.jpg": os._exit(1)
-        print(json.dumps({"id": request["id"], "outputs": {"score": 0.5}}), flush=True)
-        """)
+        let command = Self.program(
+            folder,
+            """
+            if request["id"] == "crash.jpg": os._exit(1)
+            print(json.dumps({"id": request["id"], "outputs": {"score": 0.5}}), flush=True)
+            """)
         let estimator = try ExternalEstimator(name: "pad", command: command, timeout: 5)
         var crash = Self.input("crash.jpg")
         #expect(throws: EstimatorFailure.self) { try estimator.measure(&crash) }

@@ -9,7 +9,8 @@ import Testing
     @Test(arguments: ["photo_astronaut_s100.jpg", "photo_camera.jpg", "photo_other_coffee.jpg"])
     func wholeImageMatchesNumPyReference(_ file: String) throws {
         let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/quality/expected.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: folder + "/quality/expected.json")))
         let expected = (json as! [String: [String: String]])[file]!.mapValues { Double($0)! }
         let image = try ImageDecoder().decode(fileAt: folder + "/cascade/" + file)
         var input = EstimatorInput(sample: Sample(id: file, path: file, label: .bonaFide), image: image)
@@ -52,11 +53,17 @@ import Testing
         // Through the estimator: a face box makes it the mean outside; no face gives NaN.
         var image = Image(width: 4, height: 4, format: .gray)
         image.pixels = l
-        var input = EstimatorInput(sample: Sample(id: "q", path: "q", label: .bonaFide), image: image, face: Box(x: 1, y: 1, width: 2, height: 2))
+        var input = EstimatorInput(
+            sample: Sample(id: "q", path: "q", label: .bonaFide), image: image,
+            face: Box(x: 1, y: 1, width: 2, height: 2))
         let estimator = QualityEstimator()
         let values = Dictionary(uniqueKeysWithValues: zip(estimator.outputNames, try! estimator.measure(&input)))
-        #expect(values["quality.background_luminance"] == Double(ColorSpaces.luminanceImage(image).enumerated()
-            .filter { !(1...2).contains($0.offset / 4) || !(1...2).contains($0.offset % 4) }.map { Int($0.element) }.reduce(0, +)) / 12)
+        #expect(
+            values["quality.background_luminance"] == Double(
+                ColorSpaces.luminanceImage(image).enumerated()
+                    .filter { !(1...2).contains($0.offset / 4) || !(1...2).contains($0.offset % 4) }.map {
+                        Int($0.element)
+                    }.reduce(0, +)) / 12)
         input.face = nil
         #expect(try! estimator.measure(&input).last!.isNaN)
     }
@@ -66,8 +73,9 @@ import Testing
     @Test func assessmentsByNameExample() throws {
         // Two rows of 0 over two rows of 255 (gray: L = 0 and 255), no face box.
         let pixels: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255]
-        let input = EstimatorInput(sample: Sample(id: "q", path: "q", label: .bonaFide),
-                                   image: Image(width: 4, height: 4, format: .gray, pixels: pixels))
+        let input = EstimatorInput(
+            sample: Sample(id: "q", path: "q", label: .bonaFide),
+            image: Image(width: 4, height: 4, format: .gray, pixels: pixels))
         let assessments = QualityEstimator().assess(input)
         #expect(assessments["region"] == .value(0))
         #expect(assessments["luminance_mean"] == .value(127.5))
@@ -81,8 +89,9 @@ import Testing
             #expect(raw == value || (raw.isNaN && value.isNaN), "\(output.name)")
         }
         // 2x2 and flat: the Laplacian needs 3x3, Crete's blur needs a difference.
-        let tiny = EstimatorInput(sample: Sample(id: "t", path: "t", label: .bonaFide),
-                                  image: Image(width: 2, height: 2, format: .gray, pixels: [9, 9, 9, 9]))
+        let tiny = EstimatorInput(
+            sample: Sample(id: "t", path: "t", label: .bonaFide),
+            image: Image(width: 2, height: 2, format: .gray, pixels: [9, 9, 9, 9]))
         let small = QualityEstimator().assess(tiny)
         #expect(small["sharpness"] == .notAssessable(reason: "region smaller than 3x3"))
         #expect(small["blur"] == .notAssessable(reason: "region flat or smaller than 2x2"))
@@ -91,11 +100,12 @@ import Testing
 
     /// Column names and order are the CSV contract: one measure type per output, in this order.
     @Test func declaredOutputsAreTheMeasuresInColumnOrder() {
-        #expect(QualityEstimator.declaredOutputs.map(\.name) == [
-            "region", "luminance_mean", "luminance_variance", "underexposure", "overexposure", "dynamic_range",
-            "illumination_uniformity", "specularity", "sharpness", "blur", "contrast", "natural_colour",
-            "background_uniformity", "background_luminance",
-        ])
+        #expect(
+            QualityEstimator.declaredOutputs.map(\.name) == [
+                "region", "luminance_mean", "luminance_variance", "underexposure", "overexposure", "dynamic_range",
+                "illumination_uniformity", "specularity", "sharpness", "blur", "contrast", "natural_colour",
+                "background_uniformity", "background_luminance",
+            ])
     }
 
     @Test func ofiqLuminanceOfPrimaries() {

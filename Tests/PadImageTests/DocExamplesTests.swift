@@ -7,7 +7,9 @@ import PadImage
     /// ``ImageEncoder`` and ``ImageDecoder``: PNG is lossless, JPEG keeps the size; the decoder's
     /// pixel limit refuses a larger image.
     @Test func encodeAndDecode() throws {
-        let image = Image(width: 3, height: 2, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90])
+        let image = Image(
+            width: 3, height: 2, format: .rgb,
+            pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90])
         let png = try ImageEncoder.png(image)
         #expect(try ImageDecoder().decode(png) == image)
         let jpeg = try ImageEncoder.jpeg(image, quality: 90)

@@ -6,14 +6,19 @@ import Testing
 @Suite struct FixtureDecodeTests {
     static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
     static var expected: [String: [String: Any]] {
-        try! JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/expected.json"))) as! [String: [String: Any]]
+        try! JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/expected.json")))
+            as! [String: [String: Any]]
     }
 
-    @Test(arguments: ["orient6.jpg", "progressive.jpg", "gray.jpg", "cmyk.jpg", "palette.png", "gray16.png", "rgba_interlaced.png"])
+    @Test(arguments: [
+        "orient6.jpg", "progressive.jpg", "gray.jpg", "cmyk.jpg", "palette.png", "gray16.png", "rgba_interlaced.png",
+    ])
     func decodesLikePillow(_ file: String) throws {
         let e = Self.expected[file]!
         let image = try ImageDecoder().decode(fileAt: Self.folder + "/" + file)
-        #expect(image.width == e["width"] as! Int && image.height == e["height"] as! Int, "\(file): \(image.width)x\(image.height)")
+        #expect(
+            image.width == e["width"] as! Int && image.height == e["height"] as! Int,
+            "\(file): \(image.width)x\(image.height)")
         let corners = e["corners"] as! [[Int]]
         let w = image.width, h = image.height
         // JPEG: the same libjpeg-turbo decode up to chroma upsampling; PNG: exact.
@@ -21,7 +26,9 @@ import Testing
         for (i, (x, y)) in [(2, 2), (w - 3, 2), (2, h - 3), (w - 3, h - 3)].enumerated() {
             let (r, g, b) = image.rgb(x: x, y: y)
             let got = [Int(r), Int(g), Int(b)]
-            #expect(zip(got, corners[i]).allSatisfy { abs($0 - $1) <= tolerance }, "\(file) corner \(i): \(got) vs Pillow \(corners[i])")
+            #expect(
+                zip(got, corners[i]).allSatisfy { abs($0 - $1) <= tolerance },
+                "\(file) corner \(i): \(got) vs Pillow \(corners[i])")
         }
         if file == "gray.jpg" || file == "gray16.png" { #expect(image.format == .gray) }
     }
@@ -39,7 +46,9 @@ import Testing
     @Test func orientationCanBeTurnedOff() throws {
         let stored = try ImageDecoder(applyExifOrientation: false).decode(fileAt: Self.folder + "/orient6.jpg")
         #expect(stored.width == 32 && stored.height == 16)
-        #expect(ExifOrientation.read(fromJPEG: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/orient6.jpg")))) == .right)
+        #expect(
+            ExifOrientation.read(
+                fromJPEG: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/orient6.jpg")))) == .right)
     }
 
     @Test func everyOrientationMapsPixelsLikeTheEXIFTable() {
@@ -48,25 +57,33 @@ import Testing
         #expect(image.oriented(.upMirrored).pixels == [3, 2, 1, 6, 5, 4])
         #expect(image.oriented(.down).pixels == [6, 5, 4, 3, 2, 1])
         #expect(image.oriented(.downMirrored).pixels == [4, 5, 6, 1, 2, 3])
-        #expect(image.oriented(.leftMirrored).pixels == [1, 4, 2, 5, 3, 6])     // transpose
-        #expect(image.oriented(.right).pixels == [4, 1, 5, 2, 6, 3])            // 90 clockwise
-        #expect(image.oriented(.rightMirrored).pixels == [6, 3, 5, 2, 4, 1])    // transverse
-        #expect(image.oriented(.left).pixels == [3, 6, 2, 5, 1, 4])             // 90 counter-clockwise
+        #expect(image.oriented(.leftMirrored).pixels == [1, 4, 2, 5, 3, 6]) // transpose
+        #expect(image.oriented(.right).pixels == [4, 1, 5, 2, 6, 3]) // 90 clockwise
+        #expect(image.oriented(.rightMirrored).pixels == [6, 3, 5, 2, 4, 1]) // transverse
+        #expect(image.oriented(.left).pixels == [3, 6, 2, 5, 1, 4]) // 90 counter-clockwise
         #expect(image.oriented(.right).width == 2 && image.oriented(.right).height == 3)
     }
 
     @Test func damagedFilesAreErrorsWithStableCodes() throws {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/palette.png")))
-        #expect { try ImageDecoder().decode(Array(png.prefix(png.count - 20))) } throws: { ($0 as! ImageError).statusCode == "decode_error" }
+        #expect { try ImageDecoder().decode(Array(png.prefix(png.count - 20))) } throws: {
+            ($0 as! ImageError).statusCode == "decode_error"
+        }
         #expect { try ImageDecoder().decode([]) } throws: { ($0 as! ImageError).statusCode == "decode_error" }
-        #expect { try ImageDecoder().decode(Array("GIF89a....".utf8)) } throws: { ($0 as! ImageError).statusCode == "unsupported_format" }
-        #expect { try ImageDecoder().decode(fileAt: "/nonexistent.jpg") } throws: { ($0 as! ImageError).statusCode == "missing_file" }
+        #expect { try ImageDecoder().decode(Array("GIF89a....".utf8)) } throws: {
+            ($0 as! ImageError).statusCode == "unsupported_format"
+        }
+        #expect { try ImageDecoder().decode(fileAt: "/nonexistent.jpg") } throws: {
+            ($0 as! ImageError).statusCode == "missing_file"
+        }
         // A PNG header announcing 30000 x 30000 pixels is refused before any allocation.
         var bomb = png
         for (i, b) in [0x00, 0x00, 0x75, 0x30, 0x00, 0x00, 0x75, 0x30].enumerated() { bomb[16 + i] = UInt8(b) }
         // Recompute the IHDR chunk's CRC-32 (over type and data, bytes 12..<29) so libpng accepts it.
         let crc = Self.crc32(Array(bomb[12..<29]))
         for i in 0..<4 { bomb[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * i)) }
-        #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, limit: 100_000_000)) { try ImageDecoder().decode(bomb) }
+        #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, limit: 100_000_000)) {
+            try ImageDecoder().decode(bomb)
+        }
     }
 }

@@ -34,10 +34,12 @@ import Testing
 
     @Test func jpegAtQuality100IsClose() throws {
         var image = Image(width: 64, height: 48, format: .rgb)
-        for y in 0..<48 { for x in 0..<64 {
-            let i = (y * 64 + x) * 3
-            image.pixels[i] = UInt8(x * 4); image.pixels[i + 1] = UInt8(y * 5); image.pixels[i + 2] = 128
-        } }
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let i = (y * 64 + x) * 3
+                image.pixels[i] = UInt8(x * 4); image.pixels[i + 1] = UInt8(y * 5); image.pixels[i + 2] = 128
+            }
+        }
         let decoded = try ImageDecoder().decode(ImageEncoder.jpeg(image, quality: 100, subsampling: .s444))
         #expect(decoded.width == 64 && decoded.height == 48 && decoded.format == .rgb)
         let maxError = zip(decoded.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0

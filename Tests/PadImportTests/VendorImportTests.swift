@@ -21,11 +21,13 @@ import Testing
         #expect(records[1].origin.hasSuffix(":3"))
         let long = Self.write("\u{FEFF}id,output,value\r\na.jpg,pad.score,0.25\r\na.jpg,x.y,\r\n")
         let longRecords = try VendorImporter(format: .longCSV).read([long])
-        #expect(longRecords.count == 1 && longRecords[0].values["pad.score"] == 0.25 && longRecords[0].values["x.y"]!.isNaN)
+        #expect(
+            longRecords.count == 1 && longRecords[0].values["pad.score"] == 0.25 && longRecords[0].values["x.y"]!.isNaN)
     }
 
     @Test func lunaJSONLinesAcceptBOMAndCRLF() throws {
-        let line1 = #"{"filename": "a.jpg", "liveness": {"prediction": 1, "estimations": {"probability": 0.9, "quality": 0.8}}}"#
+        let line1 =
+            #"{"filename": "a.jpg", "liveness": {"prediction": 1, "estimations": {"probability": 0.9, "quality": 0.8}}}"#
         let line2 = #"{"filename": "b.jpg", "error": {"error_code": 1004, "desc": "x"}}"#
         let path = Self.write("\u{FEFF}" + line1 + "\r\n" + line2 + "\r\n")
         let records = try VendorImporter(format: .lunaOSL).read([path])

@@ -10,7 +10,9 @@ import Testing
     static func load(_ name: String) throws -> (ErrorCurve, [String: Any]) {
         let folder = Bundle.module.url(forResource: "Fixtures/golden", withExtension: nil)!.path
         let scores = try ScoreFileReader().read([folder + "/\(name).csv"])
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).json"))) as! [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).json")))
+            as! [String: Any]
         return (try ErrorCurve(scores.set), exactNumbers(json) as! [String: Any])
     }
 
@@ -63,10 +65,14 @@ import Testing
 
     /// The threshold's curve point, BPCER and APCER_max at a BPCER@APCER target against the
     /// reference values (threshold compared by curve point: same accepted set).
-    static func checkBPCERAtAPCER(_ curve: ErrorCurve, _ target: [String: Any], _ name: String) throws -> (ThresholdChoice, OperatingPoint) {
+    static func checkBPCERAtAPCER(_ curve: ErrorCurve, _ target: [String: Any], _ name: String) throws -> (
+        ThresholdChoice, OperatingPoint
+    ) {
         let x = target["target"] as! Double
         let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
-        #expect(choice.point == curve.pointIndex(for: target["threshold"] as! Double), "\(name) threshold for APCER <= \(x)")
+        #expect(
+            choice.point == curve.pointIndex(for: target["threshold"] as! Double), "\(name) threshold for APCER <= \(x)"
+        )
         let op = OperatingPoint(curve: curve, threshold: choice.threshold)
         #expect(close(op.bpcer.value, target["bpcer"] as! Double), "\(name) BPCER@APCER=\(x)")
         #expect(close(op.apcerMax.value, target["apcer_max"] as! Double))
@@ -81,7 +87,8 @@ import Testing
     func bpcerAtAPCERWithSeveralSpeciesEqualsBobPadBase(_ name: String) throws {
         let folder = Bundle.module.url(forResource: "Fixtures/golden", withExtension: nil)!.path
         let curve = try ErrorCurve(try ScoreFileReader().read([folder + "/\(name).csv"]).set)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).bobpad.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).bobpad.json")))
         let expected = Self.exactNumbers(json) as! [String: Any]
         for target in expected["bpcer_at_apcer"] as! [[String: Any]] {
             let x = target["target"] as! Double
@@ -99,11 +106,15 @@ import Testing
         guard let eer = expected["eer"] as? [String: Any] else { return }
         let mine = try EqualErrorRate(curve)
         // padbench prints the shortest decimal near bob's midpoint: the same accepted set.
-        #expect(curve.pointIndex(for: mine.threshold) == curve.pointIndex(for: eer["threshold"] as! Double), "\(name) EER threshold")
+        #expect(
+            curve.pointIndex(for: mine.threshold) == curve.pointIndex(for: eer["threshold"] as! Double),
+            "\(name) EER threshold")
         #expect(Self.close(mine.apcerMax, eer["apcer"] as! Double))
         #expect(Self.close(mine.bpcer, eer["bpcer"] as! Double))
         #expect(Self.close(mine.value, eer["eer"] as! Double))
-        #expect(curve.pointIndex(for: mine.minHTERThreshold) == curve.pointIndex(for: expected["min_hter_threshold"] as! Double), "\(name) min HTER")
+        #expect(
+            curve.pointIndex(for: mine.minHTERThreshold)
+                == curve.pointIndex(for: expected["min_hter_threshold"] as! Double), "\(name) min HTER")
     }
 
     @Test(arguments: ["one_species"])
@@ -134,7 +145,9 @@ import Testing
             #expect(op.bpcer.value <= x)
         }
         for bob in (expected["apcer_at_bpcer"] as? [[String: Any]]) ?? [] {
-            #expect(try ThresholdCriterion.apcerAtBPCER(bob["target"] as! Double).threshold(on: curve) >= bob["threshold"] as! Double)
+            #expect(
+                try ThresholdCriterion.apcerAtBPCER(bob["target"] as! Double).threshold(on: curve) >= bob["threshold"]
+                    as! Double)
         }
     }
 

@@ -34,15 +34,19 @@ import Testing
     /// (the headline of a profile comes from counts, not from a curve of 0/1 scores).
     @Test func operatingPointFromCountsEqualsTheCurvesPoint() throws {
         // At t = 0.5: bona fide rejected 1 of 3; print accepted 1 of 2, replay 2 of 3; 1 replay failed.
-        let counts = OperatingPoint.Counts(speciesNames: ["print", "replay"], bonaFide: 3, bonaFideRejected: 1, attacks: [2, 3],
-                                           attacksAccepted: [1, 2], bonaFideFailed: 0, attacksFailed: [0, 1])
+        let counts = OperatingPoint.Counts(
+            speciesNames: ["print", "replay"], bonaFide: 3, bonaFideRejected: 1, attacks: [2, 3],
+            attacksAccepted: [1, 2], bonaFideFailed: 0, attacksFailed: [0, 1])
         let fromCounts = OperatingPoint(threshold: 0.5, counts: counts)
         let fromCurve = OperatingPoint(curve: try ErrorCurve(Self.set()), threshold: 0.5)
         #expect(fromCounts.bpcer == fromCurve.bpcer && fromCounts.apcer == fromCurve.apcer)
         #expect(fromCounts.apcerMax == Proportion(errors: 2, total: 3) && fromCounts.apcerMaxSpecies == "replay")
-        #expect(fromCounts.apcerPooled == Proportion(errors: 3, total: 5) && fromCounts.apcerPooled == fromCurve.apcerPooled)
+        #expect(
+            fromCounts.apcerPooled == Proportion(errors: 3, total: 5) && fromCounts.apcerPooled == fromCurve.apcerPooled
+        )
         #expect(fromCounts.apnrr == Proportion(errors: 1, total: 6) && fromCounts.bpcerSystem == fromCurve.bpcerSystem)
-        #expect(fromCounts.apcerMaxSystem == Proportion(errors: 1, total: 2) && fromCounts.apcerMaxSystemSpecies == "print")
+        #expect(
+            fromCounts.apcerMaxSystem == Proportion(errors: 1, total: 2) && fromCounts.apcerMaxSystemSpecies == "print")
         #expect(fromCounts.acer == fromCurve.acer)
         #expect(counts.processed == 8)
     }

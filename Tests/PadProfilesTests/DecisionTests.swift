@@ -10,10 +10,10 @@ import PadImport
         let compiled = profile.compiled(columns: columns)
         func decide(_ row: [Double]) -> Decision { compiled.decide { row[$0] } }
         #expect(decide([120, 0.1, 0.1, 50]).isAccepted)
-        #expect(decide([30, 0.9, 0.1, 50]).failedGate == 0)          // too dark: first gate
+        #expect(decide([30, 0.9, 0.1, 50]).failedGate == 0) // too dark: first gate
         #expect(decide([120, 0.1, 0.6, 50]).failedGate == 2)
         #expect(decide([120, 0.1, 0.1, 14.9]).failedGate == 3)
-        #expect(decide([120, 0.1, 0.1, 15]).isAccepted)              // ge: the threshold itself passes
+        #expect(decide([120, 0.1, 0.1, 15]).isAccepted) // ge: the threshold itself passes
         let nan = decide([.nan, 0.1, 0.1, 50])
         #expect(nan.failedGate == 0 && nan.valueWasNaN)
         // Swept score: the sweep holds the other gates fixed; a sample another gate rejects has

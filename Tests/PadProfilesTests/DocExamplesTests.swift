@@ -24,11 +24,16 @@ import PadDataset
         let profile = try ProfileLoader().resolve("idemia-high")
         #expect(profile.origin == "builtin:idemia-high" && !profile.gates.isEmpty)
         let outputs = Catalogue.outputs
-        let checked = try ProfileLoader(catalogue: outputs).validate(try ProfileLoader().load(yaml: Self.yaml, file: "my.yaml"))
+        let checked = try ProfileLoader(catalogue: outputs).validate(
+            try ProfileLoader().load(yaml: Self.yaml, file: "my.yaml"))
         #expect(checked.gates.map(\.output) == ["quality.luminance_mean", "quality.sharpness"])
-        let typo = try ProfileLoader().load(yaml: Self.yaml.replacingOccurrences(of: "op: ge", with: "op: ge\n    # typo below")
-            .replacingOccurrences(of: "- output: quality.sharpness", with: "- output: quality.sharpnes"), file: "typo.yaml")
-        #expect { try ProfileLoader(catalogue: outputs).validate(typo) } throws: { "\($0)".contains("did you mean `quality.sharpness`?") }
+        let typo = try ProfileLoader().load(
+            yaml: Self.yaml.replacingOccurrences(of: "op: ge", with: "op: ge\n    # typo below")
+                .replacingOccurrences(of: "- output: quality.sharpness", with: "- output: quality.sharpnes"),
+            file: "typo.yaml")
+        #expect { try ProfileLoader(catalogue: outputs).validate(typo) } throws: {
+            "\($0)".contains("did you mean `quality.sharpness`?")
+        }
     }
 
     /// ``Profile`` and ``CompiledProfile``: gates compiled against table columns; the first failing
@@ -44,7 +49,8 @@ import PadDataset
         let unassessable: [Double] = [.nan, 100]
         #expect(compiled.decide { unassessable[$0] } == Decision(failedGate: 1, valueWasNaN: true))
         // idemia-high calibrates its pad.score gate (gate 0): the threshold comes from calibration.
-        let calibrated = try ProfileLoader().resolve("idemia-high").compiled(columns: ["pad.score"], calibratedThresholds: [0: 0.41])
+        let calibrated = try ProfileLoader().resolve("idemia-high").compiled(
+            columns: ["pad.score"], calibratedThresholds: [0: 0.41])
         #expect(calibrated.decide { _ in 0.41 }.isAccepted && calibrated.decide { _ in 0.4 } == Decision(failedGate: 0))
     }
 }

@@ -4,20 +4,27 @@ import PadImport
 @testable import PadProfiles
 
 @Suite struct PresetTests {
-    static let loader = ProfileLoader(catalogue: {
-        var c = VendorOutputs.catalogue
-        for name in ["face.count", "face.width", "face.border_px", "face.size_ratio", "eyes.distance_px", "image.short_side",
-                     "image.long_side", "quality.blur", "quality.underexposure", "quality.overexposure",
-                     "quality.illumination_uniformity", "quality.specularity", "quality.luminance_mean", "quality.sharpness"] {
-            c[name] = OutputDescriptor(name: name, unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "")
-        }
-        return c
-    }())
+    static let loader = ProfileLoader(
+        catalogue: {
+            var c = VendorOutputs.catalogue
+            for name in [
+                "face.count", "face.width", "face.border_px", "face.size_ratio", "eyes.distance_px", "image.short_side",
+                "image.long_side", "quality.blur", "quality.underexposure", "quality.overexposure",
+                "quality.illumination_uniformity", "quality.specularity", "quality.luminance_mean", "quality.sharpness",
+            ] {
+                c[name] = OutputDescriptor(
+                    name: name, unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "")
+            }
+            return c
+        }())
 
     @Test func everyPresetLoadsWithItsSource() throws {
         let names = ProfileLoader.builtInNames
-        #expect(Set(names) == ["aware-capture", "basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "idemia-status",
-                               "luna-id-default", "luna-id-osl", "luna-osl", "misnap-default", "misnap-high-risk", "misnap-mibi"])
+        #expect(
+            Set(names) == [
+                "aware-capture", "basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "idemia-status",
+                "luna-id-default", "luna-id-osl", "luna-osl", "misnap-default", "misnap-high-risk", "misnap-mibi",
+            ])
         for name in names {
             let profile = try ProfileLoader().builtIn(name)
             #expect(profile.name == name && !profile.source.isEmpty)
@@ -26,7 +33,9 @@ import PadImport
 
     @Test func vendorNumbersAreCarriedExactly() throws {
         let luna = try Self.loader.builtIn("luna-id-default")
-        func gate(_ p: Profile, _ output: String, _ op: Gate.Comparison) -> Gate? { p.gates.first { $0.output == output && $0.comparison == op } }
+        func gate(_ p: Profile, _ output: String, _ op: Gate.Comparison) -> Gate? {
+            p.gates.first { $0.output == output && $0.comparison == op }
+        }
         #expect(gate(luna, "face.width", .ge)?.threshold == 200 && gate(luna, "face.width", .ge)?.code == "1016")
         #expect(gate(luna, "face.border_px", .ge)?.threshold == 10 && gate(luna, "face.border_px", .ge)?.kind == .exact)
         #expect(gate(luna, "luna.liveness", .ge)?.threshold == 0.5)
@@ -35,11 +44,17 @@ import PadImport
         #expect(gate(osl, "image.short_side", .between).map { ($0.threshold, $0.upper) } ?? (0, 0) == (720, 1080))
         #expect(gate(osl, "face.width", .gt)?.threshold == 200)
         let misnap = try Self.loader.builtIn("misnap-default"), risky = try Self.loader.builtIn("misnap-high-risk")
-        #expect(gate(misnap, "misnap.eye_distance", .ge)?.threshold == 90 && gate(misnap, "misnap.eye_distance", .le)?.threshold == 160)
-        #expect(gate(misnap, "misnap.eye_distance", .ge)?.code == "32")  // geometric meaning: small distance = too far
-        #expect(gate(misnap, "misnap.liveness", .ge)?.threshold == 500 && gate(risky, "misnap.liveness", .ge)?.threshold == 700)
+        #expect(
+            gate(misnap, "misnap.eye_distance", .ge)?.threshold == 90
+                && gate(misnap, "misnap.eye_distance", .le)?.threshold == 160)
+        #expect(gate(misnap, "misnap.eye_distance", .ge)?.code == "32") // geometric meaning: small distance = too far
+        #expect(
+            gate(misnap, "misnap.liveness", .ge)?.threshold == 500
+                && gate(risky, "misnap.liveness", .ge)?.threshold == 700)
         let dot = try Self.loader.builtIn("dot-default")
-        #expect(gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30)
+        #expect(
+            gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30
+        )
         for (level, target) in [("low", 0.06), ("medium", 0.03), ("high", 0.01)] {
             let idemia = try Self.loader.builtIn("idemia-\(level)")
             #expect(idemia.gates[0].calibration?.target == .apcer(target))
@@ -66,12 +81,16 @@ import PadImport
     /// Aware's feedback names as reject codes, padbench's own thresholds, unmeasurable codes skipped.
     @Test func awareCaptureUsesAwaresFeedbackNames() throws {
         let aware = try ProfileLoader().builtIn("aware-capture")
-        let active = Dictionary(aware.gates.filter { !$0.isSkipped }.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+        let active = Dictionary(
+            aware.gates.filter { !$0.isSkipped }.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
         let measured: [String: String] = [
-            "NO_FACE_DETECTED": "face.count", "MULTIPLE_FACES_DETECTED": "face.count", "FACE_TOO_FAR": "face.size_ratio",
+            "NO_FACE_DETECTED": "face.count", "MULTIPLE_FACES_DETECTED": "face.count",
+            "FACE_TOO_FAR": "face.size_ratio",
             "FACE_TOO_CLOSE": "face.size_ratio", "FACE_ON_LEFT": "face.offset_x", "FACE_ON_RIGHT": "face.offset_x",
-            "FACE_TOO_HIGH": "face.offset_y", "FACE_TOO_LOW": "face.offset_y", "INSUFFICIENT_LIGHTING": "quality.luminance_mean",
-            "LIGHT_TOO_BRIGHT": "quality.luminance_mean", "TOO_MUCH_BLUR": "quality.blur", "BACKGROUND_TOO_BRIGHT": "quality.background_luminance",
+            "FACE_TOO_HIGH": "face.offset_y", "FACE_TOO_LOW": "face.offset_y",
+            "INSUFFICIENT_LIGHTING": "quality.luminance_mean",
+            "LIGHT_TOO_BRIGHT": "quality.luminance_mean", "TOO_MUCH_BLUR": "quality.blur",
+            "BACKGROUND_TOO_BRIGHT": "quality.background_luminance",
             "BACKGROUND_TOO_DARK": "quality.background_luminance", "GLARE": "quality.specularity",
             "FACIAL_SHADOWING": "quality.illumination_uniformity", "UNNATURAL_LIGHTING_COLOR": "quality.natural_colour",
         ]
@@ -81,9 +100,12 @@ import PadImport
         #expect(active["FACE_ON_LEFT"]!.comparison == .ge && active["FACE_ON_LEFT"]!.threshold < 0)
         // Up = negative offset.
         #expect(active["FACE_TOO_HIGH"]!.comparison == .ge && active["FACE_TOO_HIGH"]!.threshold < 0)
-        #expect(Set(aware.gates.filter(\.isSkipped).map(\.code)) == ["INVALID_POSE", "SMILE_PRESENT", "FOREHEAD_COVERING", "LEFT_EYE_CLOSED",
-                                                                    "RIGHT_EYE_CLOSED", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED",
-                                                                    "HEAVY_FRAMES", "DARK_GLASSES", "MOUTH_OBSCURED"])
+        #expect(
+            Set(aware.gates.filter(\.isSkipped).map(\.code)) == [
+                "INVALID_POSE", "SMILE_PRESENT", "FOREHEAD_COVERING", "LEFT_EYE_CLOSED",
+                "RIGHT_EYE_CLOSED", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED",
+                "HEAVY_FRAMES", "DARK_GLASSES", "MOUTH_OBSCURED",
+            ])
         #expect(ProfileDescription.text(aware).contains("(own: padbench's threshold, the vendor documents none)"))
     }
 
@@ -91,11 +113,13 @@ import PadImport
         let misnap = try Self.loader.builtIn("misnap-default")
         let compiled = misnap.compiled(columns: ["eyes.distance_px", "quality.luminance_mean", "quality.sharpness"])
         #expect(compiled.approximatedGates == [0, 1, 2, 3])
-        #expect(compiled.unmeasuredGates == [4])   // liveness: no pad.score either
+        #expect(compiled.unmeasuredGates == [4]) // liveness: no pad.score either
         #expect(compiled.decide { [100, 120, 50][$0] }.isAccepted)
         #expect(compiled.decide { [80, 120, 50][$0] }.failedGate == 0)
         // With the vendor's own export, the exact gate is used.
-        let exact = misnap.compiled(columns: ["misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness"])
+        let exact = misnap.compiled(columns: [
+            "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness",
+        ])
         #expect(exact.approximatedGates.isEmpty && exact.unmeasuredGates.isEmpty)
         #expect(exact.decide { [100, 600, 300, 499][$0] }.failedGate == 4)
     }

@@ -17,7 +17,8 @@ import PadImport
     }
 
     @Test func typoInOutputNameSuggestsTheNearest() {
-        let e = Self.error("""
+        let e = Self.error(
+            """
             name: t
             source: test
             gates:
@@ -25,19 +26,26 @@ import PadImport
                 op: ge
                 value: 3
             """)
-        #expect(e == ProfileError(file: "p.yaml", line: 4, column: 13, "unknown output `quality.sharpnes`; did you mean `quality.sharpness`?"))
+        #expect(
+            e
+                == ProfileError(
+                    file: "p.yaml", line: 4, column: 13,
+                    "unknown output `quality.sharpnes`; did you mean `quality.sharpness`?"))
     }
 
     @Test func invertedRangeUnknownKeyAndOpAreLocated() {
-        #expect(Self.error("name: t\nsource: s\ngates:\n  - {output: face.count, op: between, min: 3, max: 1}\n")
-            == ProfileError(file: "p.yaml", line: 4, column: 44, "inverted range: min 3.0 is above max 1.0"))
+        #expect(
+            Self.error("name: t\nsource: s\ngates:\n  - {output: face.count, op: between, min: 3, max: 1}\n")
+                == ProfileError(file: "p.yaml", line: 4, column: 44, "inverted range: min 3.0 is above max 1.0"))
         let typo = Self.error("name: t\nsource: s\ngates:\n  - {output: face.count, op: ge, value: 1, treshold: 2}\n")
         #expect(typo?.line == 4 && typo?.column == 44)
         #expect(typo?.message.hasPrefix("unknown gate key `treshold`") == true)
-        #expect(Self.error("name: t\nsource: s\ngates:\n  - {output: face.count, op: gte, value: 1}\n")?.message
-            == "unknown op 'gte' (ge, gt, le, lt, eq, between)")
-        #expect(Self.error("name: t\nsource: s\ngates:\n  - {output: pad.score, op: ge, value: 500}\n")?.message
-            == "threshold 500.0 is outside the range of pad.score [0.0, 1.0]")
+        #expect(
+            Self.error("name: t\nsource: s\ngates:\n  - {output: face.count, op: gte, value: 1}\n")?.message
+                == "unknown op 'gte' (ge, gt, le, lt, eq, between)")
+        #expect(
+            Self.error("name: t\nsource: s\ngates:\n  - {output: pad.score, op: ge, value: 500}\n")?.message
+                == "threshold 500.0 is outside the range of pad.score [0.0, 1.0]")
         #expect(Self.error("name: t\ngates: []\n")?.message == "missing `source`")
     }
 
@@ -51,12 +59,17 @@ import PadImport
             try Catalogue.loader.validate(parsed)
         }
         var run = Catalogue.outputs
-        run["mymodel.score"] = OutputDescriptor(name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter, summary: "")
+        run["mymodel.score"] = OutputDescriptor(
+            name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter, summary: "")
         let validated = try ProfileLoader(catalogue: run).validate(parsed)
         #expect(validated.definitionHash == parsed.definitionHash && validated.origin == "m.yaml")
         // Ranges are checked against the run's descriptor.
-        let outside = try ProfileLoader().load(yaml: yaml.replacingOccurrences(of: "value: 0.5", with: "value: 7"), file: "m.yaml")
-        #expect(throws: ProfileError(file: "m.yaml", line: 5, column: 44, "threshold 7.0 is outside the range of mymodel.score [0.0, 1.0]")) {
+        let outside = try ProfileLoader().load(
+            yaml: yaml.replacingOccurrences(of: "value: 0.5", with: "value: 7"), file: "m.yaml")
+        #expect(
+            throws: ProfileError(
+                file: "m.yaml", line: 5, column: 44, "threshold 7.0 is outside the range of mymodel.score [0.0, 1.0]")
+        ) {
             try ProfileLoader(catalogue: run).validate(outside)
         }
         // Left out: neither the gate's output nor its approximation's is measured.
@@ -70,18 +83,20 @@ import PadImport
     }
 
     @Test func calibratedAndSkippedGates() throws {
-        let profile = try Catalogue.loader.load(yaml: """
-            name: cal
-            source: test
-            score: pad.score
-            gates:
-              - {output: head.pitch, skipped: head pose is not measured, code: "1002"}
-              - output: pad.score
-                calibrate: {target_apcer: 0.03, on: dev, apply_to: eval}
-                code: "1004"
-            """, file: "cal.yaml")
+        let profile = try Catalogue.loader.load(
+            yaml: """
+                name: cal
+                source: test
+                score: pad.score
+                gates:
+                  - {output: head.pitch, skipped: head pose is not measured, code: "1002"}
+                  - output: pad.score
+                    calibrate: {target_apcer: 0.03, on: dev, apply_to: eval}
+                    code: "1004"
+                """, file: "cal.yaml")
         #expect(profile.gates[0].isSkipped)
-        #expect(profile.gates[1].calibration == .init(target: .apcer(0.03), calibrationSplit: .dev, appliedSplit: .eval))
+        #expect(
+            profile.gates[1].calibration == .init(target: .apcer(0.03), calibrationSplit: .dev, appliedSplit: .eval))
         #expect(profile.requiredOutputs == ["pad.score"])
     }
 }

@@ -26,7 +26,8 @@ import PadMetrics
     /// ``OutputSeparation``: bona fide 3, 4 against print 1, 2 separate completely (AUC 1 with
     /// higher-is-bona-fide; EER 0).
     @Test func outputSeparation() {
-        let rows = OutputSeparation.rows(output: "quality.sharpness", values: [3, 4, 1, 2], species: [-1, -1, 0, 0], speciesNames: ["print"])
+        let rows = OutputSeparation.rows(
+            output: "quality.sharpness", values: [3, 4, 1, 2], species: [-1, -1, 0, 0], speciesNames: ["print"])
         #expect(rows.count == 1)
         let table = OutputSeparation.table(rows)
         #expect(table.rows.count == 1 && table.rows[0].contains("quality.sharpness") && table.rows[0].contains("print"))

@@ -14,7 +14,8 @@ import FoundationXML
         for i in 0..<200 {
             let x = Double(i) / 200
             dev.append(score: x + 0.3, species: nil); eval.append(score: x + 0.25, species: nil)
-            dev.append(score: x, species: i % 2 == 0 ? "print" : "replay"); eval.append(score: x + 0.05, species: i % 2 == 0 ? "print" : "replay")
+            dev.append(score: x, species: i % 2 == 0 ? "print" : "replay");
+            eval.append(score: x + 0.05, species: i % 2 == 0 ? "print" : "replay")
         }
         let devCurve = try ErrorCurve(dev), evalCurve = try ErrorCurve(eval)
         let threshold = try ThresholdCriterion.bpcerAtAPCER(0.05).threshold(on: devCurve)
@@ -22,21 +23,35 @@ import FoundationXML
             let c = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: evalCurve)
             return .init(target: x, threshold: c.threshold, rate: evalCurve.bpcer(c.point), targetMet: c.targetMet)
         }
-        let metrics = ProfileResult.ScoreMetrics(score: "scores.score", curve: evalCurve, eer: try EqualErrorRate(evalCurve),
-                                                 bpcerAtAPCER: targets, apcerAtBPCER: [], auc: areaUnderROC(evalCurve))
+        let metrics = ProfileResult.ScoreMetrics(
+            score: "scores.score", curve: evalCurve, eer: try EqualErrorRate(evalCurve),
+            bpcerAtAPCER: targets, apcerAtBPCER: [], auc: areaUnderROC(evalCurve))
         let profile = Profile(name: "scores", description: "", source: "test", score: "scores.score", gates: [])
         func set(_ split: String, _ curve: ErrorCurve, _ m: ProfileResult.ScoreMetrics?) -> ProfileResult.SetResult {
-            .init(split: split, headline: OperatingPoint(curve: curve, threshold: threshold), headlineError: nil, scoreMetrics: m,
-                  scoreError: nil, rejectReasons: [], bonaFideCount: 200, attackCount: 200, failedCount: 0)
+            .init(
+                split: split, headline: OperatingPoint(curve: curve, threshold: threshold), headlineError: nil,
+                scoreMetrics: m,
+                scoreError: nil, rejectReasons: [], bonaFideCount: 200, attackCount: 200, failedCount: 0)
         }
-        let result = ProfileResult(profile: profile, reported: set("eval", evalCurve, metrics), calibrationSet: set("dev", devCurve, nil),
-                                   calibrations: [], thresholdSource: "calibrated apcer_max<=0.05 on dev")
-        let manifest = RunManifest(kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]), conventions: Conventions.current,
-                                   dataset: .init(name: "scores <&> test", path: "s.csv", layout: "scores:generic", fingerprint: "0", samples: 800),
-                                   estimators: [], profiles: [], machine: .current(concurrency: 1),
-                                   times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
-        let timing = [(name: "decode", summary: TimingSummary(count: 10, meanNanoseconds: 1e6, p50Nanoseconds: 900_000, p90Nanoseconds: 1_500_000,
-                                                             p99Nanoseconds: 2_000_000, maxNanoseconds: 2_100_000, throughput: 100), coldStartNanoseconds: UInt64(0))]
+        let result = ProfileResult(
+            profile: profile, reported: set("eval", evalCurve, metrics), calibrationSet: set("dev", devCurve, nil),
+            calibrations: [], thresholdSource: "calibrated apcer_max<=0.05 on dev")
+        let manifest = RunManifest(
+            kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]),
+            conventions: Conventions.current,
+            dataset: .init(
+                name: "scores <&> test", path: "s.csv", layout: "scores:generic", fingerprint: "0", samples: 800),
+            estimators: [], profiles: [], machine: .current(concurrency: 1),
+            times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
+        let timing = [
+            (
+                name: "decode",
+                summary: TimingSummary(
+                    count: 10, meanNanoseconds: 1e6, p50Nanoseconds: 900_000, p90Nanoseconds: 1_500_000,
+                    p99Nanoseconds: 2_000_000, maxNanoseconds: 2_100_000, throughput: 100),
+                coldStartNanoseconds: UInt64(0)
+            )
+        ]
         return HTMLReport(manifest: manifest, results: [result], timing: timing)
     }
 
@@ -44,7 +59,7 @@ import FoundationXML
         var report = try Self.report()
         let html = report.render()
         #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"))
-        #expect(html.contains("scores &lt;&amp;&gt; test"))                          // escaped
+        #expect(html.contains("scores &lt;&amp;&gt; test")) // escaped
         let parser = XMLParser(data: Data(html.replacingOccurrences(of: "<!DOCTYPE html>\n", with: "").utf8))
         let counter = ElementCounter()
         parser.delegate = counter
@@ -65,8 +80,9 @@ import FoundationXML
         #expect(!plain.contains("class=\"leftout\""))
         report.results[0].gatesLeftOut = ["scores.score"]
         var capture = report.results[0]
-        capture.profile = Profile(name: "capture", description: "", source: "test", score: nil,
-                                  gates: [Gate(output: "face.count", comparison: .ge, threshold: 1, code: "NO_FACE", message: "")])
+        capture.profile = Profile(
+            name: "capture", description: "", source: "test", score: nil,
+            gates: [Gate(output: "face.count", comparison: .ge, threshold: 1, code: "NO_FACE", message: "")])
         capture.reported.scoreMetrics = nil
         capture.calibrationSet = nil
         capture.gatesLeftOut = ["face.count"]
@@ -80,7 +96,9 @@ import FoundationXML
         #expect(block.contains("<b>Not a liveness decision</b>"))
         let other = try #require(html.range(of: "<h2>capture</h2>\n<div class=\"leftout\">"))
         let rest = String(html[other.upperBound...].prefix(600))
-        #expect(rest.contains("<b>face.count</b>") && rest.contains("approximated on padbench outputs: luna.quality -&gt; quality.blur"))
+        #expect(
+            rest.contains("<b>face.count</b>")
+                && rest.contains("approximated on padbench outputs: luna.quality -&gt; quality.blur"))
         let parser = XMLParser(data: Data(html.replacingOccurrences(of: "<!DOCTYPE html>\n", with: "").utf8))
         #expect(parser.parse())
     }

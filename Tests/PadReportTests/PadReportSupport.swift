@@ -12,7 +12,10 @@ import FoundationXML
 final class ElementCounter: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
     var polylinePoints: [Int] = []
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         counts[name, default: 0] += 1
         if name == "polyline" { polylinePoints.append((attributes["points"] ?? "").split(separator: " ").count) }
     }

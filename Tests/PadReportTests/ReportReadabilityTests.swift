@@ -10,22 +10,30 @@ import FoundationXML
 
 /// Text labels and polylines of every SVG in a page, read back as a browser would place them.
 final class SVGReader: NSObject, XMLParserDelegate {
-    struct Label { var x: Double; var y: Double; var size: Double; var anchor: String; var rotated: Bool; var text: String; var svg: Int }
+    struct Label {
+        var x: Double; var y: Double; var size: Double; var anchor: String; var rotated: Bool; var text: String;
+        var svg: Int
+    }
     var labels: [Label] = []
     var polylines: [[(Double, Double)]] = []
     var svgCount = 0
-    var tableBodies: [Int] = []           // rows per tbody
+    var tableBodies: [Int] = [] // rows per tbody
     private var current: Label?
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes a: [String: String] = [:]
+    ) {
         switch name {
         case "svg": svgCount += 1
         case "text":
-            current = Label(x: Double(a["x"] ?? "0")!, y: Double(a["y"] ?? "0")!, size: Double(a["font-size"] ?? "10")!,
-                            anchor: a["text-anchor"] ?? "start", rotated: a["transform"] != nil, text: "", svg: svgCount)
+            current = Label(
+                x: Double(a["x"] ?? "0")!, y: Double(a["y"] ?? "0")!, size: Double(a["font-size"] ?? "10")!,
+                anchor: a["text-anchor"] ?? "start", rotated: a["transform"] != nil, text: "", svg: svgCount)
         case "polyline":
-            polylines.append((a["points"] ?? "").split(separator: " ").map { p in
-                let xy = p.split(separator: ","); return (Double(xy[0])!, Double(xy[1])!)
-            })
+            polylines.append(
+                (a["points"] ?? "").split(separator: " ").map { p in
+                    let xy = p.split(separator: ","); return (Double(xy[0])!, Double(xy[1])!)
+                })
         case "tbody": tableBodies.append(0)
         case "tr": if !tableBodies.isEmpty { tableBodies[tableBodies.count - 1] += 1 }
         default: break
@@ -65,10 +73,11 @@ final class SVGReader: NSObject, XMLParserDelegate {
 }
 
 @Suite struct ReportReadabilityTests {
-    static let manifest = RunManifest(kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]), conventions: Conventions.current,
-                                      dataset: .init(name: "three species", path: "s.csv", layout: "scores:generic", fingerprint: "0", samples: 400),
-                                      estimators: [], profiles: [], machine: .current(concurrency: 1),
-                                      times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
+    static let manifest = RunManifest(
+        kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]), conventions: Conventions.current,
+        dataset: .init(name: "three species", path: "s.csv", layout: "scores:generic", fingerprint: "0", samples: 400),
+        estimators: [], profiles: [], machine: .current(concurrency: 1),
+        times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
 
     /// 100 bona fide and 3 species of 100 attacks, a fixed gate on the score at the EER threshold
     /// (two threshold lines at one x, markers close together: the labels must still separate).
@@ -91,13 +100,18 @@ final class SVGReader: NSObject, XMLParserDelegate {
                 let c = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
                 return .init(target: x, threshold: c.threshold, rate: curve.bpcer(c.point), targetMet: c.targetMet)
             }
-            metrics = .init(score: "scores.score", curve: curve, eer: eer, bpcerAtAPCER: targets, apcerAtBPCER: [], auc: areaUnderROC(curve))
+            metrics = .init(
+                score: "scores.score", curve: curve, eer: eer, bpcerAtAPCER: targets, apcerAtBPCER: [],
+                auc: areaUnderROC(curve))
         }
-        let gate = Gate(output: "scores.score", comparison: .ge, threshold: threshold, code: "SCORE", message: "low", line: 7)
+        let gate = Gate(
+            output: "scores.score", comparison: .ge, threshold: threshold, code: "SCORE", message: "low", line: 7)
         let profile = Profile(name: "scores", description: "", source: "test", score: "scores.score", gates: [gate])
-        let set_ = ProfileResult.SetResult(split: "all", headline: OperatingPoint(curve: curve, threshold: threshold), headlineError: bonaFide ? nil : "no bona fide samples: BPCER is undefined",
-                                           scoreMetrics: metrics, scoreError: nil, rejectReasons: [], bonaFideCount: bonaFide ? 100 : 0,
-                                           attackCount: 300, failedCount: 0)
+        let set_ = ProfileResult.SetResult(
+            split: "all", headline: OperatingPoint(curve: curve, threshold: threshold),
+            headlineError: bonaFide ? nil : "no bona fide samples: BPCER is undefined",
+            scoreMetrics: metrics, scoreError: nil, rejectReasons: [], bonaFideCount: bonaFide ? 100 : 0,
+            attackCount: 300, failedCount: 0)
         return ProfileResult(profile: profile, reported: set_, calibrations: [], thresholdSource: "profile gates")
     }
 
@@ -110,7 +124,9 @@ final class SVGReader: NSObject, XMLParserDelegate {
         let overlaps = page.overlaps()
         #expect(overlaps.isEmpty, "overlapping labels: \(overlaps)")
         // The DET marks the EER and the profile's operating point.
-        #expect(page.labels.contains { $0.text.hasPrefix("EER ") } && page.labels.contains { $0.text.hasPrefix("profile: APCER_max") })
+        #expect(
+            page.labels.contains { $0.text.hasPrefix("EER ") }
+                && page.labels.contains { $0.text.hasPrefix("profile: APCER_max") })
         // Both threshold lines are labelled, though they sit at one x.
         #expect(page.labels.filter { $0.text.hasPrefix("EER t=") || $0.text.hasPrefix("profile t=") }.count == 3)
     }
@@ -120,7 +136,9 @@ final class SVGReader: NSObject, XMLParserDelegate {
         var report = HTMLReport(manifest: Self.manifest, results: [try Self.result()])
         let page = SVGReader.read(report.render())
         for line in page.polylines {
-            for (a, b) in zip(line, line.dropFirst()) { #expect(a.0 == b.0 || a.1 == b.1, "diagonal segment \(a) -> \(b)") }
+            for (a, b) in zip(line, line.dropFirst()) {
+                #expect(a.0 == b.0 || a.1 == b.1, "diagonal segment \(a) -> \(b)")
+            }
         }
     }
 
@@ -136,19 +154,24 @@ final class SVGReader: NSObject, XMLParserDelegate {
     @Test func firstScreenAnswersWithPercentAndCounts() throws {
         var report = HTMLReport(manifest: Self.manifest, results: [try Self.result()])
         let html = report.render()
-        let verdict = html.range(of: "<h2>Verdict</h2>")!.lowerBound, howTo = html.range(of: "How to read this page")!.lowerBound
+        let verdict = html.range(of: "<h2>Verdict</h2>")!.lowerBound,
+            howTo = html.range(of: "How to read this page")!.lowerBound
         let details = html.range(of: "<h2>APCER per species</h2>")!.lowerBound
         #expect(verdict < howTo && howTo < details)
         let p = try Self.result().headline!
-        #expect(html.contains("<b>\(RateText.percent(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(p.apcerMaxSpecies)"))
+        #expect(
+            html.contains(
+                "<b>\(RateText.percent(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(p.apcerMaxSpecies)"
+            ))
         #expect(html.contains("Clopper-Pearson 95% ["))
-        #expect(!html.contains("<br>"))                 // XHTML-style void elements: the page parses as XML
-        #expect(!html.contains("-inf") && !html.contains("@ inf"))  // "infinite" in the conventions is fine
+        #expect(!html.contains("<br>")) // XHTML-style void elements: the page parses as XML
+        #expect(!html.contains("-inf") && !html.contains("@ inf")) // "infinite" in the conventions is fine
     }
 
     /// An attack-only run: APCER per species, BPCER n/a, no EER plots, no empty table, no -inf.
     @Test func attackOnlyRunShowsAPCERPerSpeciesAndNoEmptyTable() throws {
-        let outputs = OutputSeparation.rows(output: "scores.score", values: [0.1, 0.2], species: [0, 1], speciesNames: ["print", "mask"])
+        let outputs = OutputSeparation.rows(
+            output: "scores.score", values: [0.1, 0.2], species: [0, 1], speciesNames: ["print", "mask"])
         var report = HTMLReport(manifest: Self.manifest, results: [try Self.result(bonaFide: false)], outputs: outputs)
         let html = report.render()
         #expect(!html.contains("Which output separates which attack"))
@@ -156,7 +179,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(page.svgCount == 0)
         #expect(page.tableBodies.allSatisfy { $0 > 0 })
         #expect(html.contains("APCER per species") && html.contains("mask") && html.contains("n/a (no bona fide)"))
-        #expect(!html.contains("-inf") && !html.contains("@ inf"))  // "infinite" in the conventions is fine
+        #expect(!html.contains("-inf") && !html.contains("@ inf")) // "infinite" in the conventions is fine
     }
 
     @Test func ticksAreNiceAndPrintedInOneFormat() {
@@ -164,7 +187,10 @@ final class SVGReader: NSObject, XMLParserDelegate {
         #expect(ticks == [200, 400, 600, 800, 1000] && decimals == 0)
         let small = SVGPlot.niceTicks(0, 0.93)
         #expect(small.ticks.count == 5 && small.ticks.last! == 0.8 && small.decimals == 1)
-        #expect(small.ticks.map { SVGPlot.tickText($0, decimals: small.decimals, percent: false) } == ["0.0", "0.2", "0.4", "0.6", "0.8"])
+        #expect(
+            small.ticks.map { SVGPlot.tickText($0, decimals: small.decimals, percent: false) } == [
+                "0.0", "0.2", "0.4", "0.6", "0.8",
+            ])
         #expect(SVGPlot.tickText(0.25, decimals: 2, percent: true) == "25%")
     }
 
@@ -185,7 +211,8 @@ final class SVGReader: NSObject, XMLParserDelegate {
     @Test func aucEerAndDirectionByHand() {
         let values = [3, 4, 5, .nan, 1, 2, 4, 6, 7, 5]
         let species: [Int32] = [-1, -1, -1, -1, 1, 1, 1, 0, 0, 0]
-        let rows = OutputSeparation.rows(output: "q", values: values, species: species, speciesNames: ["replay", "print"])
+        let rows = OutputSeparation.rows(
+            output: "q", values: values, species: species, speciesNames: ["replay", "print"])
         #expect(rows.map(\.species) == ["print", "replay", "(all)"])
         let print = rows[0], replay = rows[1], all = rows[2]
         #expect(print.direction == "higher-bona-fide" && abs(print.auc - 7.5 / 9) < 1e-12)
@@ -200,7 +227,8 @@ final class SVGReader: NSObject, XMLParserDelegate {
 
     /// A species named by the table but absent from the reported split gets no row.
     @Test func absentSpeciesGetNoRow() {
-        let rows = OutputSeparation.rows(output: "q", values: [1, 0], species: [-1, 1], speciesNames: ["mask", "print"])
+        let rows = OutputSeparation.rows(
+            output: "q", values: [1, 0], species: [-1, 1], speciesNames: ["mask", "print"])
         #expect(rows.map(\.species) == ["print"] && rows[0].auc == 1)
     }
 

@@ -18,8 +18,8 @@ import Testing
         speciesNames: ["print"])
 
     /// Subjects per stratum in name order, as (errors, total).
-    static let bonaFide = [(1, 2), (0, 3), (1, 1)]     // a, b, c: rejected / samples
-    static let print = [(2, 2), (0, 3), (1, 1)]        // d, e, f: accepted / samples
+    static let bonaFide = [(1, 2), (0, 3), (1, 1)] // a, b, c: rejected / samples
+    static let print = [(2, 2), (0, 3), (1, 1)] // d, e, f: accepted / samples
 
     struct Reference {
         var state: UInt64
@@ -59,7 +59,8 @@ import Testing
             eer.append(try EqualErrorRate(try ErrorCurve(set)).value)
         }
         let result = SubjectBootstrap.intervals(Self.input)
-        let (bLow, bHigh) = Self.percentile(bpcer), (aLow, aHigh) = Self.percentile(apcer), (eLow, eHigh) = Self.percentile(eer)
+        let (bLow, bHigh) = Self.percentile(bpcer), (aLow, aHigh) = Self.percentile(apcer),
+            (eLow, eHigh) = Self.percentile(eer)
         #expect(result.bpcer == .init(low: bLow, high: bHigh))
         #expect(result.apcerMax == .init(low: aLow, high: aHigh))
         #expect(result.eer == .init(low: eLow, high: eHigh))
@@ -89,8 +90,9 @@ import Testing
     }
 
     @Test func oneSubjectGivesAPointAndIsFlagged() {
-        let input = SubjectBootstrap.Input(species: [-1, -1, 0, 0], subjects: ["a", "a", "b", "b"], accepted: [true, false, true, false],
-                                           scores: nil, speciesNames: ["replay"])
+        let input = SubjectBootstrap.Input(
+            species: [-1, -1, 0, 0], subjects: ["a", "a", "b", "b"], accepted: [true, false, true, false],
+            scores: nil, speciesNames: ["replay"])
         let result = SubjectBootstrap.intervals(input)
         #expect(result.bpcer == .init(low: 0.5, high: 0.5) && result.apcerMax == .init(low: 0.5, high: 0.5))
         #expect(result.hasSingleSubjectStratum && result.eer == nil && result.bpcerAtAPCER.isEmpty)
@@ -98,13 +100,14 @@ import Testing
 
     /// Samples with no subject are clusters of their own; strata are ordered by species name.
     @Test func clustersByStratumAndSubject() {
-        let input = SubjectBootstrap.Input(species: [1, 0, -1, 1, -1, -1], subjects: ["x", "y", "", "x", "z", ""],
-                                           accepted: Array(repeating: true, count: 6), scores: nil, speciesNames: ["replay", "print"])
+        let input = SubjectBootstrap.Input(
+            species: [1, 0, -1, 1, -1, -1], subjects: ["x", "y", "", "x", "z", ""],
+            accepted: Array(repeating: true, count: 6), scores: nil, speciesNames: ["replay", "print"])
         let (strata, order) = SubjectBootstrap.clusters(input)
-        #expect(order == [1, 0])                        // print before replay
-        #expect(strata[0] == [[4], [2], [5]])            // bona fide: z, then the two without subject
-        #expect(strata[1] == [[0, 3]])                   // print: x
-        #expect(strata[2] == [[1]])                      // replay: y
+        #expect(order == [1, 0]) // print before replay
+        #expect(strata[0] == [[4], [2], [5]]) // bona fide: z, then the two without subject
+        #expect(strata[1] == [[0, 3]]) // print: x
+        #expect(strata[2] == [[1]]) // replay: y
     }
 
     @Test func percentileIndices() {

@@ -6,7 +6,7 @@ import PadImage
 struct FloatImage {
     var width: Int
     var height: Int
-    var pixels: [Float]   // RGB interleaved
+    var pixels: [Float] // RGB interleaved
 
     init(width: Int, height: Int, fill: (Float, Float, Float) = (0, 0, 0)) {
         self.width = width
@@ -77,7 +77,9 @@ struct FloatImage {
                 for c in 0..<3 {
                     var s: Float = 0
                     for k in -radius...radius {
-                        let pixel = horizontal ? y * width + min(max(x + k, 0), width - 1) : min(max(y + k, 0), height - 1) * width + x
+                        let pixel =
+                            horizontal
+                            ? y * width + min(max(x + k, 0), width - 1) : min(max(y + k, 0), height - 1) * width + x
                         s += kernel[k + radius] * source[pixel * 3 + c]
                     }
                     out[(y * width + x) * 3 + c] = s
@@ -100,9 +102,11 @@ enum Homography {
         let a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8]
         let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
         let det = a * A + b * B + c * C
-        return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
-                B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
-                C / det, -(a * h - b * g) / det, (a * e - b * d) / det]
+        return [
+            A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
+            B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
+            C / det, -(a * h - b * g) / det, (a * e - b * d) / det,
+        ]
     }
 
     static func apply(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double) {
@@ -111,15 +115,20 @@ enum Homography {
     }
 
     /// Similarity: scale s, rotation theta (radians) about (cx, cy), then translation (tx, ty).
-    static func similarity(scale s: Double, rotation theta: Double, center cx: Double, _ cy: Double, translate tx: Double, _ ty: Double) -> [Double] {
+    static func similarity(
+        scale s: Double, rotation theta: Double, center cx: Double, _ cy: Double, translate tx: Double, _ ty: Double
+    ) -> [Double] {
         let c = cos(theta) * s, n = sin(theta) * s
         return [c, -n, cx - c * cx + n * cy + tx, n, c, cy - n * cx - c * cy + ty, 0, 0, 1]
     }
 
     /// The box that bounds a box's four corners after the map.
     static func mapBox(_ m: [Double], _ box: Box) -> Box {
-        let corners = [(box.x, box.y), (box.x + box.width, box.y), (box.x, box.y + box.height), (box.x + box.width, box.y + box.height)]
-            .map { apply(m, $0.0, $0.1) }
+        let corners = [
+            (box.x, box.y), (box.x + box.width, box.y), (box.x, box.y + box.height),
+            (box.x + box.width, box.y + box.height),
+        ]
+        .map { apply(m, $0.0, $0.1) }
         let xs = corners.map(\.0), ys = corners.map(\.1)
         return Box(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }

@@ -36,15 +36,20 @@ public struct PresentationSynthesizer: Sendable {
     }
 
     /// Returns the JPEG bytes and the face box in the output frame.
-    public func make(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) throws(ImageError) -> (jpeg: [UInt8], face: Box) {
+    public func make(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) throws(ImageError) -> (
+        jpeg: [UInt8], face: Box
+    ) {
         var image = FloatImage(source)
         // Mean border colour as the backdrop.
         var border: (Float, Float, Float) = (0, 0, 0)
         var count: Float = 0
-        for x in 0..<image.width { for y in [0, image.height - 1] {
-            let i = (y * image.width + x) * 3
-            border.0 += image.pixels[i]; border.1 += image.pixels[i + 1]; border.2 += image.pixels[i + 2]; count += 1
-        } }
+        for x in 0..<image.width {
+            for y in [0, image.height - 1] {
+                let i = (y * image.width + x) * 3
+                border.0 += image.pixels[i]; border.1 += image.pixels[i + 1]; border.2 += image.pixels[i + 2];
+                count += 1
+            }
+        }
         border = (border.0 / count, border.1 / count, border.2 / count)
 
         if kind == .print { applyPrint(&image, rng: &rng) }
@@ -55,9 +60,13 @@ public struct PresentationSynthesizer: Sendable {
         let theta = rng.uniform(-6, 6) * Double.pi / 180
         let tx = rng.uniform(-0.08, 0.08) * Double(width), ty = rng.uniform(-0.08, 0.08) * Double(height)
         // Map source -> output: move source centre to output centre, then scale/rotate about it.
-        let centre: [Double] = [1, 0, Double(width) / 2 - Double(source.width) / 2, 0, 1, Double(height) / 2 - Double(source.height) / 2, 0, 0, 1]
+        let centre: [Double] = [
+            1, 0, Double(width) / 2 - Double(source.width) / 2, 0, 1, Double(height) / 2 - Double(source.height) / 2, 0,
+            0, 1,
+        ]
         var forward = Homography.multiply(
-            Homography.similarity(scale: fit, rotation: theta, center: Double(width) / 2, Double(height) / 2, translate: tx, ty), centre)
+            Homography.similarity(
+                scale: fit, rotation: theta, center: Double(width) / 2, Double(height) / 2, translate: tx, ty), centre)
         if kind == .print {
             let jitter = rng.uniform(0.02, 0.06)
             var k = forward
@@ -65,7 +74,8 @@ public struct PresentationSynthesizer: Sendable {
             k[7] = rng.uniform(-jitter, jitter) / Double(height)
             forward = k
         }
-        var output = image.warped(width: width, height: height, inverse: Homography.inverse(forward), background: border)
+        var output = image.warped(
+            width: width, height: height, inverse: Homography.inverse(forward), background: border)
         let outFace = Homography.mapBox(forward, face)
 
         if kind == .replay { applyRecapturedScreen(&output, rng: &rng) }
@@ -95,8 +105,9 @@ public struct PresentationSynthesizer: Sendable {
                     v = low + (high - low) * v / 255
                     // Clustered-dot screen: ink coverage compared with a rotated cosine dot pattern.
                     let a = angles[c]
-                    let u = (cos(a) * Double(x) + sin(a) * Double(y)) / cell, t = (-sin(a) * Double(x) + cos(a) * Double(y)) / cell
-                    let screen = Float((cos(2 * Double.pi * u) + cos(2 * Double.pi * t)) * 0.25 + 0.5)  // 0..1
+                    let u = (cos(a) * Double(x) + sin(a) * Double(y)) / cell,
+                        t = (-sin(a) * Double(x) + cos(a) * Double(y)) / cell
+                    let screen = Float((cos(2 * Double.pi * u) + cos(2 * Double.pi * t)) * 0.25 + 0.5) // 0..1
                     let halftoned: Float = (v / 255) > screen ? 255 : low
                     image.pixels[i + c] = ((1 - mix) * v + mix * halftoned) * texture
                 }

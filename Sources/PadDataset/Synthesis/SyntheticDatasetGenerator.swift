@@ -37,8 +37,11 @@ public struct SyntheticDatasetGenerator: Sendable {
         var sources: [Source] = []
         for record in records.dropFirst() {
             let f = record.fields
-            guard f.count >= 6, let x = Double(f[2]), let y = Double(f[3]), let w = Double(f[4]), let h = Double(f[5]), w > 0, h > 0 else {
-                throw DatasetProblem(.badLine, file: path, line: record.line, "expected file,subject,x,y,w,h with a positive box")
+            guard f.count >= 6, let x = Double(f[2]), let y = Double(f[3]), let w = Double(f[4]), let h = Double(f[5]),
+                w > 0, h > 0
+            else {
+                throw DatasetProblem(
+                    .badLine, file: path, line: record.line, "expected file,subject,x,y,w,h with a positive box")
             }
             let image: Image
             do { image = try ImageDecoder().decode(fileAt: sourcesFolder + "/" + f[0]) } catch {
@@ -75,9 +78,11 @@ public struct SyntheticDatasetGenerator: Sendable {
     }
 
     @discardableResult
-    public func generate(into folder: String, count: Int, seed: UInt64,
-                         species: [PresentationSynthesizer.Kind] = [.print, .replay],
-                         width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Int {
+    public func generate(
+        into folder: String, count: Int, seed: UInt64,
+        species: [PresentationSynthesizer.Kind] = [.print, .replay],
+        width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Int {
         let attackKinds = species.filter { $0 != .bonafide }
         if let problem = Self.problem(count: count, attackKinds: attackKinds.count, width: width, height: height) {
             throw DatasetProblem(.badLayout, file: folder, problem)
@@ -87,7 +92,8 @@ public struct SyntheticDatasetGenerator: Sendable {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let plan: [(kind: PresentationSynthesizer.Kind, source: Source, relative: String)] = (0..<count).map { i in
-            let kind: PresentationSynthesizer.Kind = i % 2 == 0 ? .bonafide : attackKinds[(i / 2 / sources.count) % attackKinds.count]
+            let kind: PresentationSynthesizer.Kind =
+                i % 2 == 0 ? .bonafide : attackKinds[(i / 2 / sources.count) % attackKinds.count]
             let source = sources[(i / 2) % sources.count]
             let split = splitOf[source.subject] ?? .eval
             let name = String(format: "%06d.jpg", i)
@@ -99,7 +105,7 @@ public struct SyntheticDatasetGenerator: Sendable {
         }
         let rows = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         rows.initialize(repeating: "")
-        defer { rows.deinitialize(); rows.deallocate() }  // deinitialize releases the strings (LeakSanitizer)
+        defer { rows.deinitialize(); rows.deallocate() } // deinitialize releases the strings (LeakSanitizer)
         let failures = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         failures.initialize(repeating: "")
         defer { failures.deinitialize(); failures.deallocate() }
@@ -110,15 +116,18 @@ public struct SyntheticDatasetGenerator: Sendable {
                 let item = plan[i]
                 var rng = SplitMix64(seed: seed ^ Shard.fnv1a64("image-\(i)"))
                 do {
-                    let made = try synthesizer.make(item.kind, from: item.source.image, face: item.source.face, rng: &rng)
+                    let made = try synthesizer.make(
+                        item.kind, from: item.source.image, face: item.source.face, rng: &rng)
                     try Data(made.jpeg).write(to: URL(fileURLWithPath: folder + "/" + item.relative))
                     let box = made.face.clipped(width: width, height: height)
                     let label = item.kind == .bonafide ? "bonafide" : "attack"
                     let species = item.kind == .bonafide ? "" : item.kind.rawValue
                     let split = splitOf[item.source.subject]?.rawValue ?? "eval"
-                    rowsOut[i] = [item.relative, label, species, split, item.source.subject,
-                                  String(format: "%.1f", box.x), String(format: "%.1f", box.y),
-                                  String(format: "%.1f", box.width), String(format: "%.1f", box.height)].joined(separator: ",")
+                    rowsOut[i] = [
+                        item.relative, label, species, split, item.source.subject,
+                        String(format: "%.1f", box.x), String(format: "%.1f", box.y),
+                        String(format: "%.1f", box.width), String(format: "%.1f", box.height),
+                    ].joined(separator: ",")
                 } catch {
                     failuresOut[i] = "\(item.relative): \(error)"
                 }

@@ -14,7 +14,10 @@ import PadText
 /// XML format with depth-1 trees (stumps) and upright features is read; anything else is refused
 /// with a clear error rather than evaluated wrongly.
 public struct CascadeClassifier: Sendable {
-    public enum FeatureType: String, Sendable { case haar = "HAAR", lbp = "LBP" }
+    public enum FeatureType: String, Sendable {
+        case haar = "HAAR"
+        case lbp = "LBP"
+    }
 
     public struct Stump: Sendable {
         public var feature: Int32
@@ -53,9 +56,13 @@ public struct CascadeClassifier: Sendable {
 
     /// Integral x y w h (w, h > 0) whose `scale` x `scale` grid of w x h blocks lies inside the
     /// window; nil otherwise, so the detector can never read outside its integral image.
-    static func rectangle(_ n: [Double], scale: Int, width: Int, height: Int) -> (x: Int32, y: Int32, width: Int32, height: Int32)? {
+    static func rectangle(_ n: [Double], scale: Int, width: Int, height: Int) -> (
+        x: Int32, y: Int32, width: Int32, height: Int32
+    )? {
         let values = n.prefix(4)
-        guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 == $0.rounded() && abs($0) <= Double(maximumWindow) }) else { return nil }
+        guard values.count == 4,
+            values.allSatisfy({ $0.isFinite && $0 == $0.rounded() && abs($0) <= Double(maximumWindow) })
+        else { return nil }
         let x = Int(n[0]), y = Int(n[1]), w = Int(n[2]), h = Int(n[3])
         guard x >= 0, y >= 0, w > 0, h > 0, x + scale * w <= width, y + scale * h <= height else { return nil }
         return (Int32(x), Int32(y), Int32(w), Int32(h))
@@ -65,14 +72,19 @@ public struct CascadeClassifier: Sendable {
         let cascade = try Self.cascadeElement(path)
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {
-            throw CascadeError.unsupported("\(path): feature type '\(cascade.child("featureType")?.trimmed ?? "?")' (HAAR and LBP are supported)")
+            throw CascadeError.unsupported(
+                "\(path): feature type '\(cascade.child("featureType")?.trimmed ?? "?")' (HAAR and LBP are supported)")
         }
-        guard let width = Int(cascade.child("width")?.trimmed ?? ""), let height = Int(cascade.child("height")?.trimmed ?? ""),
-              (3...Self.maximumWindow).contains(width), (3...Self.maximumWindow).contains(height) else {
+        guard let width = Int(cascade.child("width")?.trimmed ?? ""),
+            let height = Int(cascade.child("height")?.trimmed ?? ""),
+            (3...Self.maximumWindow).contains(width), (3...Self.maximumWindow).contains(height)
+        else {
             throw fail("missing window width/height (3 to \(Self.maximumWindow) pixels)")
         }
         guard let stageNodes = cascade.child("stages")?.children, !stageNodes.isEmpty else { throw fail("no stages") }
-        guard let featureNodes = cascade.child("features")?.children, !featureNodes.isEmpty else { throw fail("no features") }
+        guard let featureNodes = cascade.child("features")?.children, !featureNodes.isEmpty else {
+            throw fail("no features")
+        }
 
         var haar: [[WeightedRect]] = []
         var lbp: [(x: Int32, y: Int32, width: Int32, height: Int32)] = []
@@ -84,7 +96,9 @@ public struct CascadeClassifier: Sendable {
                 guard n.count == 4 else { throw fail("LBP feature \(index) needs x y w h") }
                 // An LBP feature reads a 3 x 3 grid of w x h blocks.
                 guard let r = Self.rectangle(n, scale: 3, width: width, height: height) else {
-                    throw fail("LBP feature \(index): 3x3 blocks of \(n.map { "\($0)" }.joined(separator: " ")) are not inside the \(width)x\(height) window")
+                    throw fail(
+                        "LBP feature \(index): 3x3 blocks of \(n.map { "\($0)" }.joined(separator: " ")) are not inside the \(width)x\(height) window"
+                    )
                 }
                 lbp.append(r)
             }
@@ -92,7 +106,8 @@ public struct CascadeClassifier: Sendable {
         var stages: [Stage] = []
         var subsets: [[Int32]] = []
         for (s, stageNode) in stageNodes.enumerated() {
-            let (stage, stageSubsets) = try Self.stage(stageNode, index: s, type: type, featureCount: type == .haar ? haar.count : lbp.count, path: path)
+            let (stage, stageSubsets) = try Self.stage(
+                stageNode, index: s, type: type, featureCount: type == .haar ? haar.count : lbp.count, path: path)
             stages.append(stage)
             subsets += stageSubsets
         }
@@ -108,33 +123,44 @@ public struct CascadeClassifier: Sendable {
 
     /// The `<cascade>` element of a readable, well-formed cascade file.
     static func cascadeElement(_ path: String) throws -> XMLElement {
-        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) { throw CascadeError.missing("\(path): \(problem)") }
+        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) {
+            throw CascadeError.missing("\(path): \(problem)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CascadeError.missing("cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
+            throw CascadeError.missing(
+                "cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
         }
         let root: XMLElement
         do { root = try XMLElement.parse(data) } catch let error as CascadeError {
             throw CascadeError.malformed("\(path): \(error)")
         }
         guard let cascade = root.child("cascade") else {
-            throw CascadeError.unsupported("\(path): no <cascade> element (old-format cascades are not supported; convert with opencv_traincascade)")
+            throw CascadeError.unsupported(
+                "\(path): no <cascade> element (old-format cascades are not supported; convert with opencv_traincascade)"
+            )
         }
         return cascade
     }
 
     /// One upright Haar feature: one to three weighted rectangles inside the window.
-    static func haarFeature(_ node: XMLElement, index: Int, width: Int, height: Int, path: String) throws -> [WeightedRect] {
+    static func haarFeature(_ node: XMLElement, index: Int, width: Int, height: Int, path: String) throws
+        -> [WeightedRect]
+    {
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         if let tilted = node.child("tilted"), tilted.trimmed != "0" {
             throw CascadeError.unsupported("\(path): feature \(index) is tilted (45-degree features are not supported)")
         }
-        guard let rects = node.child("rects")?.children, (1...3).contains(rects.count) else { throw fail("feature \(index) has no rects") }
+        guard let rects = node.child("rects")?.children, (1...3).contains(rects.count) else {
+            throw fail("feature \(index) has no rects")
+        }
         var feature: [WeightedRect] = []
         for rect in rects {
             let n = rect.numbers
             guard n.count == 5 else { throw fail("feature \(index): a rect needs x y w h weight") }
             guard let r = Self.rectangle(n, scale: 1, width: width, height: height), n[4].isFinite else {
-                throw fail("feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)")
+                throw fail(
+                    "feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)"
+                )
             }
             feature.append(WeightedRect(x: r.x, y: r.y, width: r.width, height: r.height, weight: Float(n[4])))
         }
@@ -143,10 +169,13 @@ public struct CascadeClassifier: Sendable {
 
     /// One stage: its stumps (checked: depth 1, a feature that exists, finite values) and, for
     /// LBP, each stump's eight 32-bit subset words.
-    static func stage(_ node: XMLElement, index s: Int, type: FeatureType, featureCount: Int, path: String) throws -> (Stage, [[Int32]]) {
+    static func stage(_ node: XMLElement, index s: Int, type: FeatureType, featureCount: Int, path: String) throws -> (
+        Stage, [[Int32]]
+    ) {
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let threshold = node.child("stageThreshold")?.numbers.first, threshold.isFinite,
-              let weak = node.child("weakClassifiers")?.children else { throw fail("stage \(s) lacks a threshold or classifiers") }
+            let weak = node.child("weakClassifiers")?.children
+        else { throw fail("stage \(s) lacks a threshold or classifiers") }
         var stumps: [Stump] = []
         var subsets: [[Int32]] = []
         for (w, classifier) in weak.enumerated() {
@@ -154,9 +183,12 @@ public struct CascadeClassifier: Sendable {
             let leaves = classifier.child("leafValues")?.numbers ?? []
             let expected = type == .haar ? 4 : 11
             guard nodes.count == expected, leaves.count == 2 else {
-                throw CascadeError.unsupported("\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported")
+                throw CascadeError.unsupported(
+                    "\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported"
+                )
             }
-            guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount) else {
+            guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount)
+            else {
                 throw fail("stage \(s) classifier \(w) names feature \(nodes[2]) of \(featureCount)")
             }
             // Child indices of a stump: 0 and -1 / leaf indices 0 and -1 as OpenCV writes them.
@@ -165,10 +197,14 @@ public struct CascadeClassifier: Sendable {
             }
             let feature = Int32(nodes[2])
             if type == .haar {
-                stumps.append(Stump(feature: feature, threshold: Float(nodes[3]), left: Float(leaves[0]), right: Float(leaves[1])))
+                stumps.append(
+                    Stump(feature: feature, threshold: Float(nodes[3]), left: Float(leaves[0]), right: Float(leaves[1]))
+                )
             } else {
                 stumps.append(Stump(feature: feature, threshold: 0, left: Float(leaves[0]), right: Float(leaves[1])))
-                guard nodes[3...].allSatisfy({ abs($0) <= Double(UInt32.max) }) else { throw fail("stage \(s) classifier \(w): LBP subset values beyond 32 bits") }
+                guard nodes[3...].allSatisfy({ abs($0) <= Double(UInt32.max) }) else {
+                    throw fail("stage \(s) classifier \(w): LBP subset values beyond 32 bits")
+                }
                 subsets.append(nodes[3...].map { Int32(truncatingIfNeeded: Int64($0)) })
             }
         }

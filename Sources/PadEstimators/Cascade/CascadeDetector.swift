@@ -24,13 +24,17 @@ public struct CascadeDetector: Sendable {
 
     public init(cascade: CascadeClassifier) { self.cascade = cascade }
 
-    public func detect(in plane: GrayPlane, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
-                       minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil) -> [Detection] {
+    public func detect(
+        in plane: GrayPlane, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
+        minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil
+    ) -> [Detection] {
         let raw = detectWindows(in: plane, scaleFactor: scaleFactor, minSize: minSize, maxSize: maxSize)
         // Grouped on the unclipped windows, then each box intersected with the image (OpenCV's
         // order: its averages include the parts of windows outside the image).
         return RectangleGrouping.group(raw, minNeighbors: minNeighbors, eps: 0.2).map { d in
-            Detection(x: d.x, y: d.y, width: min(d.x + d.width, plane.width) - d.x, height: min(d.y + d.height, plane.height) - d.y, neighbors: d.neighbors)
+            Detection(
+                x: d.x, y: d.y, width: min(d.x + d.width, plane.width) - d.x,
+                height: min(d.y + d.height, plane.height) - d.y, neighbors: d.neighbors)
         }
     }
 
@@ -38,16 +42,20 @@ public struct CascadeDetector: Sendable {
     /// order (scale by scale, row by row, left to right). A window may reach past the image by
     /// the rounding of its scaled position and size; ``detect(in:scaleFactor:minNeighbors:minSize:maxSize:)``
     /// clips after grouping, as OpenCV does.
-    public func detectWindows(in plane: GrayPlane, scaleFactor: Double = 1.1, minSize: (width: Int, height: Int) = (0, 0),
-                              maxSize: (width: Int, height: Int)? = nil) -> [(Int, Int, Int, Int)] {
+    public func detectWindows(
+        in plane: GrayPlane, scaleFactor: Double = 1.1, minSize: (width: Int, height: Int) = (0, 0),
+        maxSize: (width: Int, height: Int)? = nil
+    ) -> [(Int, Int, Int, Int)] {
         let W = cascade.windowWidth, H = cascade.windowHeight
         guard plane.width >= W, plane.height >= H, scaleFactor > 1 else { return [] }
-        let scales = Self.scales(width: plane.width, height: plane.height, window: (W, H), scaleFactor: scaleFactor,
-                                 minSize: minSize, maxSize: maxSize ?? (plane.width, plane.height))
+        let scales = Self.scales(
+            width: plane.width, height: plane.height, window: (W, H), scaleFactor: scaleFactor,
+            minSize: minSize, maxSize: maxSize ?? (plane.width, plane.height))
         guard let largest = scales.first.map({ Self.scaledSize(plane, $0) }) else { return [] }
         // One set of integral buffers with the largest scale's stride serves every scale, so the
         // cascade's corner offsets are computed once per image, not once per scale.
-        var integral = StridedIntegral(width: largest.width, height: largest.height, squares: cascade.featureType == .haar)
+        var integral = StridedIntegral(
+            width: largest.width, height: largest.height, squares: cascade.featureType == .haar)
         var scanner = RowScanner(cascade: cascade, stride: integral.stride, positions: largest.width + 1)
         // OpenCV cuts every scale's rows into as many stripes as the first scale has 32-column
         // blocks; rows past the last whole stripe are never scanned (see `rowLimit`).
@@ -55,12 +63,14 @@ public struct CascadeDetector: Sendable {
         var found: [(Int, Int, Int, Int)] = []
         for scale in scales {
             let size = Self.scaledSize(plane, scale)
-            integral.fill(size == (plane.width, plane.height) ? plane : plane.resized(width: size.width, height: size.height))
+            integral.fill(
+                size == (plane.width, plane.height) ? plane : plane.resized(width: size.width, height: size.height))
             let window = (Self.round(Double(Float(W) * scale)), Self.round(Double(Float(H) * scale)))
             let step = scale >= 2 ? 1 : 2
             let rows = Self.rowLimit(workingHeight: size.height + 1 - H, step: step, stripes: stripes)
             scanner.scan(integral, width: size.width, height: size.height, step: step, rows: rows) { x, y in
-                found.append((Self.round(Double(Float(x) * scale)), Self.round(Double(Float(y) * scale)), window.0, window.1))
+                found.append(
+                    (Self.round(Double(Float(x) * scale)), Self.round(Double(Float(y) * scale)), window.0, window.1))
             }
         }
         return found
@@ -69,8 +79,10 @@ public struct CascadeDetector: Sendable {
     /// OpenCV's scale list: f = scaleFactor^k while the window (round(W f) x round(H f)) fits in
     /// the image and is not above `maxSize`; scales whose window is below `minSize` are skipped
     /// (nothing is resized or scanned for them).
-    static func scales(width: Int, height: Int, window: (Int, Int), scaleFactor: Double,
-                       minSize: (width: Int, height: Int), maxSize: (width: Int, height: Int)) -> [Float] {
+    static func scales(
+        width: Int, height: Int, window: (Int, Int), scaleFactor: Double,
+        minSize: (width: Int, height: Int), maxSize: (width: Int, height: Int)
+    ) -> [Float] {
         var scales: [Float] = []
         var factor = 1.0
         while true {
@@ -167,7 +179,9 @@ struct RowScanner {
     /// Reports (x, y) of every accepted window of a width x height scaled image whose top row is
     /// below `rows`. As OpenCV does,
     /// a window rejected by the first stage also skips the next position of its row.
-    mutating func scan(_ integral: StridedIntegral, width: Int, height: Int, step: Int, rows: Int, accept: (Int, Int) -> Void) {
+    mutating func scan(
+        _ integral: StridedIntegral, width: Int, height: Int, step: Int, rows: Int, accept: (Int, Int) -> Void
+    ) {
         let workingWidth = width + 1 - windowWidth, workingHeight = min(height + 1 - windowHeight, rows)
         guard workingWidth > 0, workingHeight > 0 else { return }
         let count = (workingWidth + step - 1) / step, stride = integral.stride
@@ -181,20 +195,31 @@ struct RowScanner {
                             let row = sum.baseAddress! + y * stride
                             if let haar {
                                 if step == 1 {
-                                    haar.classifyRow(EveryColumn.self, sum: row, squares: squares.baseAddress! + y * stride, count: count,
-                                                     status: status.baseAddress!, factors: factors.baseAddress!)
+                                    haar.classifyRow(
+                                        EveryColumn.self, sum: row, squares: squares.baseAddress! + y * stride,
+                                        count: count,
+                                        status: status.baseAddress!, factors: factors.baseAddress!)
                                 } else {
-                                    haar.classifyRow(EverySecondColumn.self, sum: row, squares: squares.baseAddress! + y * stride, count: count,
-                                                     status: status.baseAddress!, factors: factors.baseAddress!)
+                                    haar.classifyRow(
+                                        EverySecondColumn.self, sum: row, squares: squares.baseAddress! + y * stride,
+                                        count: count,
+                                        status: status.baseAddress!, factors: factors.baseAddress!)
                                 }
                                 Self.walk(count: count) { i in
                                     let state = status[i]
                                     if state > -2 { return state == -1 ? -1 : -Int(state) }
                                     let first = Int(-2 - state)
-                                    return first == haar.stageCount ? 1 : haar.run(row + i * step, factor: factors[i], from: first)
-                                } accept: { i in accept(i * step, y) }
+                                    return first == haar.stageCount
+                                        ? 1 : haar.run(row + i * step, factor: factors[i], from: first)
+                                } accept: { i in
+                                    accept(i * step, y)
+                                }
                             } else if let lbp {
-                                Self.walk(count: count) { i in lbp.run(row + i * step) } accept: { i in accept(i * step, y) }
+                                Self.walk(count: count) { i in
+                                    lbp.run(row + i * step)
+                                } accept: { i in
+                                    accept(i * step, y)
+                                }
                             }
                         }
                     }
@@ -236,7 +261,8 @@ struct LBPEvaluator {
             var corners = SIMD16<Int32>()
             for row in 0..<4 {
                 for column in 0..<4 {
-                    corners[4 * row + column] = Int32((Int(f.y) + row * Int(f.height)) * stride + Int(f.x) + column * Int(f.width))
+                    corners[4 * row + column] = Int32(
+                        (Int(f.y) + row * Int(f.height)) * stride + Int(f.x) + column * Int(f.width))
                 }
             }
             let subset = cascade.lbpSubsets[index]

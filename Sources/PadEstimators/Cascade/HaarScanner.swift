@@ -28,7 +28,9 @@ struct HaarScanner {
 
     init(cascade: CascadeClassifier, stride: Int) {
         func corners(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> SIMD4<Int32> {
-            SIMD4(Int32(y * stride + x), Int32(y * stride + x + w), Int32((y + h) * stride + x), Int32((y + h) * stride + x + w))
+            SIMD4(
+                Int32(y * stride + x), Int32(y * stride + x + w), Int32((y + h) * stride + x),
+                Int32((y + h) * stride + x + w))
         }
         stages = FlatStages(cascade) { stump, _ in
             var offsets = [SIMD4<Int32>](repeating: .zero, count: 3)
@@ -37,7 +39,9 @@ struct HaarScanner {
                 offsets[r] = corners(Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
                 weights[r] = rect.weight
             }
-            return Stump(rects: (offsets[0], offsets[1], offsets[2]), weightsAndThreshold: weights, left: stump.left, right: stump.right)
+            return Stump(
+                rects: (offsets[0], offsets[1], offsets[2]), weightsAndThreshold: weights, left: stump.left,
+                right: stump.right)
         }
         norm = corners(1, 1, cascade.windowWidth - 2, cascade.windowHeight - 2)
         normArea = Double((cascade.windowWidth - 2) * (cascade.windowHeight - 2))
@@ -51,8 +55,10 @@ struct HaarScanner {
 
     /// Classifies the windows at positions 0, step, 2 step, ... (`count` of them, rounded up to
     /// a multiple of 8) of the row starting at `sum`/`squares`, into `status` and `factors`.
-    func classifyRow<Step: LaneStep>(_: Step.Type, sum: UnsafePointer<Int32>, squares: UnsafePointer<UInt32>, count: Int,
-                                     status: UnsafeMutablePointer<Int64>, factors: UnsafeMutablePointer<Float>) {
+    func classifyRow<Step: LaneStep>(
+        _: Step.Type, sum: UnsafePointer<Int32>, squares: UnsafePointer<UInt32>, count: Int,
+        status: UnsafeMutablePointer<Int64>, factors: UnsafeMutablePointer<Float>
+    ) {
         stages.stumps.withUnsafeBufferPointer { stumps in
             stages.starts.withUnsafeBufferPointer { starts in
                 stages.thresholds.withUnsafeBufferPointer { thresholds in
@@ -60,8 +66,9 @@ struct HaarScanner {
                     while chunk < count {
                         let offset = chunk * Step.width
                         let (factor, usable) = varianceFactors(Step.self, sum + offset, squares + offset)
-                        let state = vectorStages(Step.self, sum + offset, factor: factor, undecided: usable,
-                                                 stumps: stumps.baseAddress!, starts: starts, thresholds: thresholds)
+                        let state = vectorStages(
+                            Step.self, sum + offset, factor: factor, undecided: usable,
+                            stumps: stumps.baseAddress!, starts: starts, thresholds: thresholds)
                         UnsafeMutableRawPointer(status + chunk).storeBytes(of: state, as: SIMD8<Int64>.self)
                         UnsafeMutableRawPointer(factors + chunk).storeBytes(of: factor, as: SIMD8<Float>.self)
                         chunk += 8
@@ -75,9 +82,11 @@ struct HaarScanner {
     /// factor = (float)(1 / sqrt(nf)); usable when nf > 0 and A * factor < 0.1 (else flat).
     @inline(__always)
     func varianceFactors<Step: LaneStep>(_: Step.Type, _ sum: UnsafePointer<Int32>, _ squares: UnsafePointer<UInt32>)
-        -> (SIMD8<Float>, SIMDMask<SIMD8<Int64>>) {
+        -> (SIMD8<Float>, SIMDMask<SIMD8<Int64>>)
+    {
         let values = Step.rectangle(sum, norm)
-        let squareSums = SIMD8<UInt32>(truncatingIfNeeded: Step.rectangle(UnsafeRawPointer(squares).assumingMemoryBound(to: Int32.self), norm))
+        let squareSums = SIMD8<UInt32>(
+            truncatingIfNeeded: Step.rectangle(UnsafeRawPointer(squares).assumingMemoryBound(to: Int32.self), norm))
         let v = SIMD8<Double>(values)
         let nf = normArea * SIMD8<Double>(squareSums) - v * v
         let factor = SIMD8<Float>(1 / nf.squareRoot())
@@ -87,9 +96,11 @@ struct HaarScanner {
 
     /// Runs stages in lanes while enough windows are undecided; returns each lane's status.
     @inline(__always)
-    func vectorStages<Step: LaneStep>(_: Step.Type, _ sum: UnsafePointer<Int32>, factor: SIMD8<Float>, undecided start: SIMDMask<SIMD8<Int64>>,
-                                      stumps: UnsafePointer<Stump>, starts: UnsafeBufferPointer<Int>,
-                                      thresholds: UnsafeBufferPointer<Double>) -> SIMD8<Int64> {
+    func vectorStages<Step: LaneStep>(
+        _: Step.Type, _ sum: UnsafePointer<Int32>, factor: SIMD8<Float>, undecided start: SIMDMask<SIMD8<Int64>>,
+        stumps: UnsafePointer<Stump>, starts: UnsafeBufferPointer<Int>,
+        thresholds: UnsafeBufferPointer<Double>
+    ) -> SIMD8<Int64> {
         var state = SIMD8<Int64>(repeating: -1)
         var undecided = start
         var stage = 0
@@ -103,7 +114,8 @@ struct HaarScanner {
                 var value = wt[0] * SIMD8<Float>(Step.rectangle(sum, stump.rects.0))
                 value += wt[1] * SIMD8<Float>(Step.rectangle(sum, stump.rects.1))
                 if wt[2] != 0 { value += wt[2] * SIMD8<Float>(Step.rectangle(sum, stump.rects.2)) }
-                let leaf = SIMD8<Float>(repeating: stump.right).replacing(with: stump.left, where: value * factor .< wt[3])
+                let leaf = SIMD8<Float>(repeating: stump.right).replacing(
+                    with: stump.left, where: value * factor .< wt[3])
                 total += SIMD8<Double>(leaf)
             }
             let rejected = undecided .& (total .< thresholds[stage])

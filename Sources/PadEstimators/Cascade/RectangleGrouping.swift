@@ -17,9 +17,12 @@ public enum RectangleGrouping {
             var inside = false
             for j in classes.indices where j != i && counts[j] > minNeighbors {
                 let r2 = classes[j], n2 = counts[j]
-                let dx = Int((Float(r2.2) * Float(eps)).rounded(.toNearestOrEven)), dy = Int((Float(r2.3) * Float(eps)).rounded(.toNearestOrEven))
-                if r1.0 >= r2.0 - dx && r1.1 >= r2.1 - dy && r1.0 + r1.2 <= r2.0 + r2.2 + dx && r1.1 + r1.3 <= r2.1 + r2.3 + dy
-                    && (n2 > max(3, n1) || n1 < 3) {
+                let dx = Int((Float(r2.2) * Float(eps)).rounded(.toNearestOrEven)),
+                    dy = Int((Float(r2.3) * Float(eps)).rounded(.toNearestOrEven))
+                if r1.0 >= r2.0 - dx && r1.1 >= r2.1 - dy && r1.0 + r1.2 <= r2.0 + r2.2 + dx
+                    && r1.1 + r1.3 <= r2.1 + r2.3 + dy
+                    && (n2 > max(3, n1) || n1 < 3)
+                {
                     inside = true
                     break
                 }
@@ -56,7 +59,9 @@ public enum RectangleGrouping {
         for i in rects.indices {
             let root = find(i)
             let c: Int
-            if let known = label[root] { c = known } else {
+            if let known = label[root] {
+                c = known
+            } else {
                 c = sums.count
                 label[root] = c
                 sums.append((0, 0, 0, 0))
@@ -68,7 +73,10 @@ public enum RectangleGrouping {
         // saturate_cast<int>(float * float): the average is taken in float and rounded to nearest even.
         func average(_ total: Int, _ n: Int) -> Int { Int((Float(total) * (1 / Float(n))).rounded(.toNearestOrEven)) }
         let classes = sums.indices.map { c in
-            (average(sums[c].0, counts[c]), average(sums[c].1, counts[c]), average(sums[c].2, counts[c]), average(sums[c].3, counts[c]))
+            (
+                average(sums[c].0, counts[c]), average(sums[c].1, counts[c]), average(sums[c].2, counts[c]),
+                average(sums[c].3, counts[c])
+            )
         }
         return (classes, counts)
     }

@@ -13,7 +13,9 @@ final class XMLElement {
 
     func child(_ name: String) -> XMLElement? { children.first { $0.name == name } }
     /// Whitespace-separated numbers of the element's text.
-    var numbers: [Double] { text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) } }
+    var numbers: [Double] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
+    }
     var trimmed: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     static func parse(_ data: Data) throws -> XMLElement {
@@ -22,7 +24,8 @@ final class XMLElement {
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
             let line = parser.lineNumber
-            throw CascadeError.malformed("XML error at line \(line): \(parser.parserError.map { "\($0)" } ?? "unknown")")
+            throw CascadeError.malformed(
+                "XML error at line \(line): \(parser.parserError.map { "\($0)" } ?? "unknown")")
         }
         return root
     }
@@ -30,14 +33,18 @@ final class XMLElement {
     private final class Builder: NSObject, XMLParserDelegate {
         var stack: [XMLElement] = []
         var root: XMLElement?
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             let element = XMLElement(name: elementName)
             stack.last?.children.append(element)
             if root == nil { root = element }
             stack.append(element)
         }
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
             _ = stack.popLast()
         }
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -54,7 +61,7 @@ public enum CascadeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .missing(message), let .malformed(message), let .unsupported(message): return message
+        case .missing(let message), .malformed(let message), .unsupported(let message): return message
         }
     }
 }

@@ -43,9 +43,13 @@ public enum ColorTextureFeatures {
             let maximum = max(r, g, b), minimum = min(r, g, b), delta = maximum - minimum
             var hue = 0.0
             if delta > 0 {
-                if maximum == r { hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6) }
-                else if maximum == g { hue = 60 * ((b - r) / delta + 2) }
-                else { hue = 60 * ((r - g) / delta + 4) }
+                if maximum == r {
+                    hue = 60 * ((g - b) / delta).truncatingRemainder(dividingBy: 6)
+                } else if maximum == g {
+                    hue = 60 * ((b - r) / delta + 2)
+                } else {
+                    hue = 60 * ((r - g) / delta + 4)
+                }
                 if hue < 0 { hue += 360 }
             }
             planes[3][i] = clamp(hue / 360 * 255)
@@ -67,8 +71,10 @@ public enum ColorTextureFeatures {
             for x in 1..<(s - 1) {
                 let c = p[y * s + x]
                 var code = 0
-                let neighbours = [p[(y - 1) * s + x - 1], p[(y - 1) * s + x], p[(y - 1) * s + x + 1], p[y * s + x + 1],
-                                  p[(y + 1) * s + x + 1], p[(y + 1) * s + x], p[(y + 1) * s + x - 1], p[y * s + x - 1]]
+                let neighbours = [
+                    p[(y - 1) * s + x - 1], p[(y - 1) * s + x], p[(y - 1) * s + x + 1], p[y * s + x + 1],
+                    p[(y + 1) * s + x + 1], p[(y + 1) * s + x], p[(y + 1) * s + x - 1], p[y * s + x - 1],
+                ]
                 for (bit, n) in neighbours.enumerated() where n >= c { code |= 1 << bit }
                 h[uniformIndex[code]] += 1
             }
@@ -89,11 +95,15 @@ public enum ColorTextureFeatures {
             let sy = min(max(box.y + (Double(y) + 0.5) * box.height / Double(side) - 0.5, 0), Double(image.height - 1))
             let y0 = Int(sy), y1 = min(y0 + 1, image.height - 1), fy = sy - Double(y0)
             for x in 0..<side {
-                let sx = min(max(box.x + (Double(x) + 0.5) * box.width / Double(side) - 0.5, 0), Double(image.width - 1))
+                let sx = min(
+                    max(box.x + (Double(x) + 0.5) * box.width / Double(side) - 0.5, 0), Double(image.width - 1))
                 let x0 = Int(sx), x1 = min(x0 + 1, image.width - 1), fx = sx - Double(x0)
-                let a = image.rgb(x: x0, y: y0), b = image.rgb(x: x1, y: y0), c = image.rgb(x: x0, y: y1), d = image.rgb(x: x1, y: y1)
+                let a = image.rgb(x: x0, y: y0), b = image.rgb(x: x1, y: y0), c = image.rgb(x: x0, y: y1),
+                    d = image.rgb(x: x1, y: y1)
                 func mix(_ p: UInt8, _ q: UInt8, _ r: UInt8, _ t: UInt8) -> UInt8 {
-                    clamp((Double(p) * (1 - fx) + Double(q) * fx) * (1 - fy) + (Double(r) * (1 - fx) + Double(t) * fx) * fy)
+                    clamp(
+                        (Double(p) * (1 - fx) + Double(q) * fx) * (1 - fy) + (Double(r) * (1 - fx) + Double(t) * fx)
+                            * fy)
                 }
                 let o = (y * side + x) * 3
                 out[o] = mix(a.0, b.0, c.0, d.0)

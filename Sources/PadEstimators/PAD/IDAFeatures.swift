@@ -24,7 +24,8 @@ public enum IDAFeatures {
     public static let count = 121
     public static var names: [String] {
         ["spec_fraction", "spec_mean_v", "spec_std_v", "blur_crete", "blur_edge_width"]
-            + ["h", "s", "v"].flatMap { c in ["mean", "std", "skew", "low_bin", "high_bin"].map { "moment_\(c)_\($0)" } }
+            + ["h", "s", "v"].flatMap { c in ["mean", "std", "skew", "low_bin", "high_bin"].map { "moment_\(c)_\($0)" }
+            }
             + (0..<100).map { "diversity_top\($0 + 1)" } + ["diversity_distinct"]
     }
 
@@ -41,9 +42,13 @@ public enum IDAFeatures {
             let maximum = max(r, g, b), minimum = min(r, g, b), delta = maximum - minimum
             var hue = 0.0
             if delta > 0 {
-                if maximum == r { hue = ((g - b) / delta).truncatingRemainder(dividingBy: 6) }
-                else if maximum == g { hue = (b - r) / delta + 2 }
-                else { hue = (r - g) / delta + 4 }
+                if maximum == r {
+                    hue = ((g - b) / delta).truncatingRemainder(dividingBy: 6)
+                } else if maximum == g {
+                    hue = (b - r) / delta + 2
+                } else {
+                    hue = (r - g) / delta + 4
+                }
                 hue /= 6
                 if hue < 0 { hue += 1 }
             }
@@ -58,7 +63,9 @@ public enum IDAFeatures {
         features.reserveCapacity(count)
         // Specular reflection.
         let specMean = specular.isEmpty ? 0 : specular.reduce(0, +) / Double(specular.count)
-        let specStd = specular.isEmpty ? 0 : (specular.reduce(0) { $0 + ($1 - specMean) * ($1 - specMean) } / Double(specular.count)).squareRoot()
+        let specStd =
+            specular.isEmpty
+            ? 0 : (specular.reduce(0) { $0 + ($1 - specMean) * ($1 - specMean) } / Double(specular.count)).squareRoot()
         features += [Double(specular.count) / Double(n), specMean, specStd]
         // Blurriness.
         let crete = QualityMeasures.creteBlur(luminance, width: side, region: Region(x0: 0, y0: 0, x1: side, y1: side))
@@ -108,8 +115,12 @@ public enum IDAFeatures {
                 var left = x, right = x
                 let row = y * side
                 // Rising edge: go left while the profile decreases (to the local minimum), right while it increases.
-                while left > 0 && (rising ? l[row + left - 1] < l[row + left] : l[row + left - 1] > l[row + left]) { left -= 1 }
-                while right < side - 1 && (rising ? l[row + right + 1] > l[row + right] : l[row + right + 1] < l[row + right]) { right += 1 }
+                while left > 0 && (rising ? l[row + left - 1] < l[row + left] : l[row + left - 1] > l[row + left]) {
+                    left -= 1
+                }
+                while right < side - 1
+                    && (rising ? l[row + right + 1] > l[row + right] : l[row + right + 1] < l[row + right])
+                { right += 1 }
                 total += Double(right - left)
                 edges += 1
             }

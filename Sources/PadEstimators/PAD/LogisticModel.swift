@@ -29,11 +29,19 @@ public struct LogisticModel: Codable, Sendable, Equatable {
         return 1 / (1 + exp(-t))
     }
 
-    public static func train(features x: [[Double]], bonaFide y: [Bool], featureSet: String, featureVersion: String, featureNames: [String],
-                             fingerprint: String, lambda: Double = 0.01, iterations: Int = 2000, step: Double = 0.5) throws -> LogisticModel {
-        guard !x.isEmpty, x.count == y.count else { throw EstimatorSetupError(estimator: "pad", message: "no training samples") }
+    public static func train(
+        features x: [[Double]], bonaFide y: [Bool], featureSet: String, featureVersion: String, featureNames: [String],
+        fingerprint: String, lambda: Double = 0.01, iterations: Int = 2000, step: Double = 0.5
+    ) throws -> LogisticModel {
+        guard !x.isEmpty, x.count == y.count else {
+            throw EstimatorSetupError(estimator: "pad", message: "no training samples")
+        }
         guard y.contains(true), y.contains(false) else {
-            throw EstimatorSetupError(estimator: "pad", message: "the training split needs both bona fide and attack samples (has \(y.filter { $0 }.count) bona fide, \(y.filter { !$0 }.count) attacks)")
+            throw EstimatorSetupError(
+                estimator: "pad",
+                message:
+                    "the training split needs both bona fide and attack samples (has \(y.filter { $0 }.count) bona fide, \(y.filter { !$0 }.count) attacks)"
+            )
         }
         let n = Double(x.count), d = x[0].count
         var mean = [Double](repeating: 0, count: d), std = [Double](repeating: 0, count: d)
@@ -54,12 +62,15 @@ public struct LogisticModel: Codable, Sendable, Equatable {
             for j in 0..<d { w[j] -= step * gw[j] }
             b -= step * gb
         }
-        var model = LogisticModel(format: formatVersion, featureSet: featureSet, featureVersion: featureVersion, featureNames: featureNames,
-                                  mean: mean, std: std, weights: w, bias: b, lambda: lambda, iterations: iterations,
-                                  trainingFingerprint: fingerprint, trainingMetrics: [:])
+        var model = LogisticModel(
+            format: formatVersion, featureSet: featureSet, featureVersion: featureVersion, featureNames: featureNames,
+            mean: mean, std: std, weights: w, bias: b, lambda: lambda, iterations: iterations,
+            trainingFingerprint: fingerprint, trainingMetrics: [:])
         let predictions = x.map { model.score($0) >= 0.5 }
-        model.trainingMetrics = ["samples": n, "bona_fide": Double(y.filter { $0 }.count),
-                                 "accuracy": Double(zip(predictions, y).filter { $0 == $1 }.count) / n]
+        model.trainingMetrics = [
+            "samples": n, "bona_fide": Double(y.filter { $0 }.count),
+            "accuracy": Double(zip(predictions, y).filter { $0 == $1 }.count) / n,
+        ]
         return model
     }
 
@@ -70,7 +81,9 @@ public struct LogisticModel: Codable, Sendable, Equatable {
     }
 
     public static func read(from path: String) throws -> LogisticModel {
-        if let problem = RegularFile.problem(path) { throw EstimatorSetupError(estimator: "pad", message: "model file \(path): \(problem)") }
+        if let problem = RegularFile.problem(path) {
+            throw EstimatorSetupError(estimator: "pad", message: "model file \(path): \(problem)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EstimatorSetupError(estimator: "pad", message: "model file not found: \(path)")
         }
@@ -79,11 +92,15 @@ public struct LogisticModel: Codable, Sendable, Equatable {
             throw EstimatorSetupError(estimator: "pad", message: "\(path) is not a padbench model: \(error)")
         }
         guard model.format == formatVersion else {
-            throw EstimatorSetupError(estimator: "pad", message: "\(path): model format \(model.format), this padbench reads \(formatVersion)")
+            throw EstimatorSetupError(
+                estimator: "pad", message: "\(path): model format \(model.format), this padbench reads \(formatVersion)"
+            )
         }
         let d = model.featureNames.count
-        guard model.mean.count == d, model.std.count == d, model.weights.count == d, model.std.allSatisfy({ $0 > 0 }) else {
-            throw EstimatorSetupError(estimator: "pad", message: "\(path): corrupt model (vector lengths differ or zero std)")
+        guard model.mean.count == d, model.std.count == d, model.weights.count == d, model.std.allSatisfy({ $0 > 0 })
+        else {
+            throw EstimatorSetupError(
+                estimator: "pad", message: "\(path): corrupt model (vector lengths differ or zero std)")
         }
         return model
     }

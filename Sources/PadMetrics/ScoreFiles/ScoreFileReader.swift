@@ -56,8 +56,10 @@ public struct ImportedScores: Sendable {
         for (row, id) in ids.enumerated() {
             guard suspect.contains(Self.hash(id)) else { continue }
             if let first = firstRow[id] {
-                throw ScoreFileError(file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
-                                     "id '\(ScoreFileError.quoted(id))' already scored at \(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once")
+                throw ScoreFileError(
+                    file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
+                    "id '\(ScoreFileError.quoted(id))' already scored at \(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once"
+                )
             }
             firstRow[id] = row
         }
@@ -87,33 +89,47 @@ public struct ScoreFileReader: Sendable {
         switch format {
         case .pyeer:
             guard paths.count == 2 else {
-                throw ScoreFileError(file: first, line: 0, "pyeer format needs two files: genuine (bona fide) then impostor (attack) scores")
+                throw ScoreFileError(
+                    file: first, line: 0,
+                    "pyeer format needs two files: genuine (bona fide) then impostor (attack) scores")
             }
-            try readLines(paths[0], into: &result) { (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
+            try readLines(paths[0], into: &result) {
+                (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard let last = fields.last else { throw ScoreFileError(file: path, line: line, "empty line") }
                 return (try Self.score(last, path, line), nil, "\(Self.baseName(path)):\(line)")
             }
-            try readLines(paths[1], into: &result) { (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
+            try readLines(paths[1], into: &result) {
+                (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard let last = fields.last else { throw ScoreFileError(file: path, line: line, "empty line") }
                 return (try Self.score(last, path, line), "attack", "\(Self.baseName(path)):\(line)")
             }
         case .generic, .bobpad:
-            guard paths.count == 1 else { throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file") }
+            guard paths.count == 1 else {
+                throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file")
+            }
             try readCSV(first, format: format, into: &result)
         case .bob4, .bob5:
-            guard paths.count == 1 else { throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file") }
+            guard paths.count == 1 else {
+                throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file")
+            }
             let columns = format == .bob4 ? 4 : 5
-            try readLines(first, into: &result) { (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
+            try readLines(first, into: &result) {
+                (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard fields.count == columns else {
-                    throw ScoreFileError(file: path, line: line, "\(fields.count) columns; \(format.rawValue) has \(columns) (claimed_id \(columns == 5 ? "model_label " : "")real_id test_label score)")
+                    throw ScoreFileError(
+                        file: path, line: line,
+                        "\(fields.count) columns; \(format.rawValue) has \(columns) (claimed_id \(columns == 5 ? "model_label " : "")real_id test_label score)"
+                    )
                 }
                 let claimed = fields[0], real = fields[columns == 4 ? 1 : 2], testLabel = fields[columns - 2]
                 let score = try Self.score(fields[columns - 1], path, line)
                 let id = String(decoding: testLabel, as: UTF8.self)
                 if real.elementsEqual("attack".utf8) { return (score, Self.speciesFromLabel(testLabel), id) }
                 if claimed.elementsEqual(real) { return (score, nil, id) }
-                throw ScoreFileError(file: path, line: line,
-                                     "neither bona fide (claimed_id == real_id) nor attack (real_id 'attack'): a verification impostor is not a PAD score")
+                throw ScoreFileError(
+                    file: path, line: line,
+                    "neither bona fide (claimed_id == real_id) nor attack (real_id 'attack'): a verification impostor is not a PAD score"
+                )
             }
         }
         if format != .generic && format != .pyeer { result.numberRepeatedIds() }
@@ -138,8 +154,10 @@ public struct ScoreFileReader: Sendable {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.count == 4 { return .bob4 }
             if fields.count == 5 { return .bob5 }
-            throw ScoreFileError(file: path, line: 0,
-                                 "cannot tell the score format from its first line '\(line.prefix(80))'; pass --format (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw ScoreFileError(
+                file: path, line: 0,
+                "cannot tell the score format from its first line '\(line.prefix(80))'; pass --format (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         throw ScoreFileError(file: path, line: 0, "no data lines")
     }
@@ -152,15 +170,21 @@ public struct ScoreFileReader: Sendable {
         // Directories, FIFOs and devices are refused before opening (a FIFO would block, a
         // directory reports a bogus size).
         var info = stat()
-        guard stat(path, &info) == 0 else { throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ScoreFileError(file: path, line: 0, "not a regular file") }
-        guard let file = fopen(path, "rb") else { throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))") }
+        guard stat(path, &info) == 0 else {
+            throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ScoreFileError(file: path, line: 0, "not a regular file")
+        }
+        guard let file = fopen(path, "rb") else {
+            throw ScoreFileError(file: path, line: 0, "cannot open: \(String(cString: strerror(errno)))")
+        }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
         let size = ftell(file)
         fseek(file, 0, SEEK_SET)
         guard size >= 0 else { throw ScoreFileError(file: path, line: 0, "cannot read size") }
-        var bytes = [UInt8](repeating: 0, count: size + 1)  // trailing 0 keeps strtod in bounds
+        var bytes = [UInt8](repeating: 0, count: size + 1) // trailing 0 keeps strtod in bounds
         let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
         guard read == size else { throw ScoreFileError(file: path, line: 0, "short read") }
         if !keepTerminator { bytes.removeLast() }
@@ -183,10 +207,15 @@ public struct ScoreFileReader: Sendable {
             return end == start + field.count ? value : nil
         }
         guard let parsed else {
-            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' is not a number")
+            throw ScoreFileError(
+                file: path, line: line,
+                "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' is not a number")
         }
         if parsed.isInfinite && !Self.isInfinityLiteral(field) {
-            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double (write inf for an infinite score)")
+            throw ScoreFileError(
+                file: path, line: line,
+                "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double (write inf for an infinite score)"
+            )
         }
         return parsed
     }
@@ -211,8 +240,10 @@ public struct ScoreFileReader: Sendable {
 
     /// Whitespace-separated lines (bob, pyeer). The closure returns (score, species or nil for
     /// bona fide, id).
-    func readLines(_ path: String, into result: inout ImportedScores,
-                   _ parse: ([Field], Int, String) throws(ScoreFileError) -> (Double, String?, String)) throws(ScoreFileError) {
+    func readLines(
+        _ path: String, into result: inout ImportedScores,
+        _ parse: ([Field], Int, String) throws(ScoreFileError) -> (Double, String?, String)
+    ) throws(ScoreFileError) {
         let bytes = try Self.readFile(path)
         let file = UInt16(result.files.count)
         result.files.append(path)
@@ -249,10 +280,12 @@ public struct ScoreFileReader: Sendable {
     /// in place, which the field's delimiter stops.
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
-        let count = bytes.count - 1  // the trailing 0 stops strtod at the end of the file
+        let count = bytes.count - 1 // the trailing 0 stops strtod at the end of the file
         let negate = polarity == .attackHigh
-        typealias Parsed = (failure: ScoreFileError?, header: [String]?, scores: [Double], species: [Int32], speciesNames: [String],
-                            splits: [String], lines: Int, ids: [String], lineNumbers: [Int32])
+        typealias Parsed = (
+            failure: ScoreFileError?, header: [String]?, scores: [Double], species: [Int32], speciesNames: [String],
+            splits: [String], lines: Int, ids: [String], lineNumbers: [Int32]
+        )
         let parsed: Parsed = bytes.withUnsafeBufferPointer { buffer -> Parsed in
             // Everything the loop touches is local to this closure: no captured boxes, no
             // exclusivity checks on the hot path.
@@ -287,7 +320,9 @@ public struct ScoreFileReader: Sendable {
                     if i == lineEnd || (base[i] == UInt8(ascii: ",") && !quoted) {
                         if fieldCount < 64 {
                             var s = fieldStart, e = i
-                            if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") { s += 1; e -= 1 }
+                            if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") {
+                                s += 1; e -= 1
+                            }
                             starts[fieldCount] = s
                             ends[fieldCount] = e
                         }
@@ -299,14 +334,20 @@ public struct ScoreFileReader: Sendable {
                     i += 1
                 }
                 guard let names = headerNames else {
-                    let names = (0..<min(fieldCount, 64)).map { k in Self.text(base, starts[k], ends[k]).trimmingWhitespace().lowercased() }
+                    let names = (0..<min(fieldCount, 64)).map { k in
+                        Self.text(base, starts[k], ends[k]).trimmingWhitespace().lowercased()
+                    }
                     func column(_ name: String) -> Int? { names.firstIndex(of: name) }
-                    let wanted = format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
+                    let wanted =
+                        format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
                     for name in wanted where column(name) == nil {
-                        failure = ScoreFileError(file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))")
+                        failure = ScoreFileError(
+                            file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))"
+                        )
                         return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
-                    labelColumn = column(wanted[0])!; speciesColumn = column(wanted[1])!; scoreColumn = column(wanted[2])!
+                    labelColumn = column(wanted[0])!; speciesColumn = column(wanted[1])!;
+                    scoreColumn = column(wanted[2])!
                     splitColumn = format == .generic ? (column("split") ?? -1) : -1
                     idColumn = (format == .generic ? column("id") : column("test_label")) ?? -1
                     sampleColumn = format == .bobpad ? (column("sample_n") ?? -1) : -1
@@ -314,7 +355,8 @@ public struct ScoreFileReader: Sendable {
                     continue
                 }
                 guard fieldCount == names.count else {
-                    failure = ScoreFileError(file: path, line: line, "\(fieldCount) fields, the header has \(names.count)")
+                    failure = ScoreFileError(
+                        file: path, line: line, "\(fieldCount) fields, the header has \(names.count)")
                     return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                 }
                 // Label.
@@ -327,13 +369,27 @@ public struct ScoreFileReader: Sendable {
                     return true
                 }
                 if format == .generic {
-                    if matches("bonafide") { isBonaFide = true } else if matches("attack") { isBonaFide = false } else {
-                        failure = ScoreFileError(file: path, line: line, "label '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be bonafide or attack")
+                    if matches("bonafide") {
+                        isBonaFide = true
+                    } else if matches("attack") {
+                        isBonaFide = false
+                    } else {
+                        failure = ScoreFileError(
+                            file: path, line: line,
+                            "label '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be bonafide or attack"
+                        )
                         return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                 } else {
-                    if matches("true") { isBonaFide = true } else if matches("false") { isBonaFide = false } else {
-                        failure = ScoreFileError(file: path, line: line, "is_bonafide '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be True or False")
+                    if matches("true") {
+                        isBonaFide = true
+                    } else if matches("false") {
+                        isBonaFide = false
+                    } else {
+                        failure = ScoreFileError(
+                            file: path, line: line,
+                            "is_bonafide '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be True or False"
+                        )
                         return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                 }
@@ -348,7 +404,9 @@ public struct ScoreFileReader: Sendable {
                     } else {
                         var name = Self.text(base, starts[speciesColumn], ends[speciesColumn]).trimmingWhitespace()
                         if name.isEmpty { name = "attack" }
-                        if let known = speciesNames.firstIndex(of: name) { speciesIndex = Int32(known) } else {
+                        if let known = speciesNames.firstIndex(of: name) {
+                            speciesIndex = Int32(known)
+                        } else {
                             speciesIndex = Int32(speciesNames.count)
                             speciesNames.append(name)
                         }
@@ -364,11 +422,19 @@ public struct ScoreFileReader: Sendable {
                     let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
                     score = strtod(startPointer, &endPointer)
                     if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
-                        failure = ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(Self.text(base, starts[scoreColumn], ends[scoreColumn])))' is not a number")
+                        failure = ScoreFileError(
+                            file: path, line: line,
+                            "score '\(ScoreFileError.quoted(Self.text(base, starts[scoreColumn], ends[scoreColumn])))' is not a number"
+                        )
                         return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
-                    if score.isInfinite && !Self.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
-                        failure = ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(Self.text(base, cs, ce)))' overflows a double (write inf for an infinite score)")
+                    if score.isInfinite
+                        && !Self.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
+                    {
+                        failure = ScoreFileError(
+                            file: path, line: line,
+                            "score '\(ScoreFileError.quoted(Self.text(base, cs, ce)))' overflows a double (write inf for an infinite score)"
+                        )
                         return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
                     }
                     if negate { score = -score }
@@ -376,8 +442,12 @@ public struct ScoreFileReader: Sendable {
                 scores.append(score)
                 species.append(speciesIndex)
                 if splitColumn >= 0 {
-                    let key = Array(UnsafeBufferPointer(start: base + starts[splitColumn], count: ends[splitColumn] - starts[splitColumn]))
-                    if let cached = splitCache[key] { splits.append(cached) } else {
+                    let key = Array(
+                        UnsafeBufferPointer(
+                            start: base + starts[splitColumn], count: ends[splitColumn] - starts[splitColumn]))
+                    if let cached = splitCache[key] {
+                        splits.append(cached)
+                    } else {
                         let value = Self.text(base, starts[splitColumn], ends[splitColumn])
                         splitCache[key] = value
                         splits.append(value)

@@ -21,7 +21,9 @@ extension ThresholdCriterion: ExpressibleByArgument {
         guard let parsed = try? ThresholdCriterion(parsing: argument) else { return nil }
         self = parsed
     }
-    public static var defaultCompletionKind: CompletionKind { .list(["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05"]) }
+    public static var defaultCompletionKind: CompletionKind {
+        .list(["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05"])
+    }
 }
 
 extension Shard: ExpressibleByArgument {

@@ -50,7 +50,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Folder holding OpenCV's cascade XML files.")
     var cascades: String = EstimatorOptions.defaultCascadeDirectory
 
-    @Option(name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
+    @Option(
+        name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
     var externals: [String] = []
 
     @Option(help: "Model of the colour-texture PAD baseline (from padbench train); adds the pad estimator.")
@@ -74,11 +75,15 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
         if resume != nil && (dataset != nil || out != nil || force) {
-            throw ValidationError("--resume RUN takes no --dataset, --out or --force: it continues with the options the run was started with")
+            throw ValidationError(
+                "--resume RUN takes no --dataset, --out or --force: it continues with the options the run was started with"
+            )
         }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
-        guard externalTimeout.isFinite && externalTimeout > 0 else { throw ValidationError("--external-timeout must be a positive number of seconds") }
+        guard externalTimeout.isFinite && externalTimeout > 0 else {
+            throw ValidationError("--external-timeout must be a positive number of seconds")
+        }
         _ = try Self.parseExternals(externals)
     }
 
@@ -95,8 +100,12 @@ struct BenchCommand: AsyncParsableCommand {
     /// The command an interrupted run was started with (`RUN.partial/command.json`).
     static func startedWith(_ run: String) throws -> BenchCommand {
         let path = run + ".partial/command.json"
-        let arguments = try CommandSupport.atRunTime { try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path))) }
-        guard let bench = arguments.firstIndex(of: "bench") else { throw RuntimeFailure("\(path): not a bench command line") }
+        let arguments = try CommandSupport.atRunTime {
+            try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        guard let bench = arguments.firstIndex(of: "bench") else {
+            throw RuntimeFailure("\(path): not a bench command line")
+        }
         do { return try BenchCommand.parse(arguments[(bench + 1)...].filter { $0 != "--force" }) } catch {
             throw RuntimeFailure("\(path): cannot read the original command line: \(error)")
         }
@@ -104,18 +113,24 @@ struct BenchCommand: AsyncParsableCommand {
 
     func execute(resuming: Bool) async throws {
         guard let dataset else { throw ValidationError("give --dataset DIR") }
-        let loaded = try CommandSupport.loadDataset(dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
+        let loaded = try CommandSupport.loadDataset(
+            dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
         let profileList = try CommandSupport.loadProfiles(profiles)
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
-        let job = BenchJob(dataset: loaded, profiles: profileList,
-                           extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                           estimatorOptions: EstimatorOptions(cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
-                                                              externalTimeout: externalTimeout).with(padModel: model), outputFolder: folder,
-                           concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
-                           showProgress: !quiet, commandLine: CommandLine.arguments)
+        let job = BenchJob(
+            dataset: loaded, profiles: profileList,
+            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+            estimatorOptions: EstimatorOptions(
+                cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
+                externalTimeout: externalTimeout
+            ).with(padModel: model), outputFolder: folder,
+            concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
+            showProgress: !quiet, commandLine: CommandLine.arguments)
         var extras = job.extraEstimators
-        for name in try Self.parseExternals(externals).keys.sorted() where !extras.contains(name) { extras.append(name) }
+        for name in try Self.parseExternals(externals).keys.sorted() where !extras.contains(name) {
+            extras.append(name)
+        }
         if model != nil && !extras.contains("pad") { extras.append("pad") }
         var withExternals = job
         withExternals.extraEstimators = extras
@@ -128,14 +143,20 @@ struct BenchCommand: AsyncParsableCommand {
         let outcome = try await CommandSupport.atRunTime { try await BenchRunner().run(withExternals) }
         interrupt.stopWatching()
         if outcome.interrupted {
-            FileHandle.standardError.write(Data("""
-                padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; the measured rows are in \(outcome.folder)
-                resume with: padbench bench --resume \(folder)
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; the measured rows are in \(outcome.folder)
+                    resume with: padbench bench --resume \(folder)
 
-                """.utf8))
+                    """.utf8))
             throw ExitCode(130)
         }
-        if outcome.resumedSamples > 0 { print("resumed: \(outcome.resumedSamples) samples taken over from the interrupted run, \(outcome.table.count - outcome.resumedSamples) measured now") }
+        if outcome.resumedSamples > 0 {
+            print(
+                "resumed: \(outcome.resumedSamples) samples taken over from the interrupted run, \(outcome.table.count - outcome.resumedSamples) measured now"
+            )
+        }
         print(TerminalTables.benchSummary(outcome))
         CommandSupport.printWarnings(outcome.results)
     }
@@ -143,7 +164,8 @@ struct BenchCommand: AsyncParsableCommand {
     static func parseExternals(_ list: [String]) throws -> [String: String] {
         var result: [String: String] = [:]
         for item in list {
-            guard let eq = item.firstIndex(of: "="), !item[..<eq].isEmpty, !item[item.index(after: eq)...].isEmpty else {
+            guard let eq = item.firstIndex(of: "="), !item[..<eq].isEmpty, !item[item.index(after: eq)...].isEmpty
+            else {
                 throw ValidationError("--external takes NAME=COMMAND, got '\(item)'")
             }
             let name = String(item[..<eq])

@@ -17,7 +17,9 @@ struct RuntimeFailure: Error, CustomStringConvertible {
 enum CommandSupport {
     /// Runs `body`; any error but a usage error or an exit code becomes a ``RuntimeFailure``.
     static func atRunTime<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as ValidationError { throw error } catch let error as ExitCode { throw error } catch let error as RuntimeFailure {
+        do { return try body() } catch let error as ValidationError { throw error } catch let error as ExitCode {
+            throw error
+        } catch let error as RuntimeFailure {
             throw error
         } catch {
             throw RuntimeFailure("\(error)")
@@ -25,26 +27,36 @@ enum CommandSupport {
     }
 
     static func atRunTime<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let error as ValidationError { throw error } catch let error as ExitCode { throw error } catch let error as RuntimeFailure {
+        do { return try await body() } catch let error as ValidationError { throw error } catch let error as ExitCode {
+            throw error
+        } catch let error as RuntimeFailure {
             throw error
         } catch {
             throw RuntimeFailure("\(error)")
         }
     }
 
-    static func loadDataset(_ path: String, layout: DatasetLayout?, ouluProtocol: Int? = nil, ouluFold: Int? = nil) throws -> LoadedDataset {
-        let loaded = try atRunTime { try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: layout) }
+    static func loadDataset(_ path: String, layout: DatasetLayout?, ouluProtocol: Int? = nil, ouluFold: Int? = nil)
+        throws -> LoadedDataset
+    {
+        let loaded = try atRunTime {
+            try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: layout)
+        }
         if !loaded.problems.isEmpty {
             let shown = loaded.problems.prefix(20).map { "  \($0)" }.joined(separator: "\n")
             let more = loaded.problems.count > 20 ? "\n  ... and \(loaded.problems.count - 20) more" : ""
-            throw RuntimeFailure("dataset \(path) has \(loaded.problems.count) problem(s); fix them first (padbench dataset check):\n\(shown)\(more)")
+            throw RuntimeFailure(
+                "dataset \(path) has \(loaded.problems.count) problem(s); fix them first (padbench dataset check):\n\(shown)\(more)"
+            )
         }
         if loaded.samples.isEmpty { throw RuntimeFailure("dataset \(path) has no images") }
         return loaded
     }
 
     static func loadProfiles(_ list: String) throws -> [Profile] {
-        let references = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let references = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         guard !references.isEmpty else { throw ValidationError("--profiles is empty") }
         // Parsed only: output names are checked against the run's own outputs once the run knows
         // them (bench after the describe handshake, import after reading the files, eval --archive
@@ -54,7 +66,9 @@ enum CommandSupport {
 
     /// Notes a person should see (gates left out, calibration warnings), on standard error.
     static func printWarnings(_ results: [ProfileResult]) {
-        for line in TerminalTables.warnings(results) { FileHandle.standardError.write(Data("padbench: warning: \(line)\n".utf8)) }
+        for line in TerminalTables.warnings(results) {
+            FileHandle.standardError.write(Data("padbench: warning: \(line)\n".utf8))
+        }
     }
 
     static func defaultRunFolder(name: String) -> String {

@@ -25,14 +25,19 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
     @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
-    @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset = false
+    @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset =
+        false
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Option(help: "Write JUnit XML (one test case per checked metric).") var junit: String?
     @Option(help: "Write the comparison as an HTML page (each metric, its test and its verdict).") var html: String?
 
     func validate() throws {
-        guard rateTolerance.value >= 0 && rateTolerance.value < 1 else { throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)") }
-        guard latencyRatio.value >= 1 else { throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)") }
+        guard rateTolerance.value >= 0 && rateTolerance.value < 1 else {
+            throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)")
+        }
+        guard latencyRatio.value >= 1 else {
+            throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
+        }
         guard minSamples >= 1 else { throw ValidationError("--min-samples must be at least 1, got \(minSamples)") }
     }
 
@@ -65,7 +70,9 @@ struct CompareCommand: ParsableCommand {
             }
         }
         if let html {
-            do { try comparison.html(basePath: base, newPath: new).write(toFile: html, atomically: true, encoding: .utf8) } catch {
+            do {
+                try comparison.html(basePath: base, newPath: new).write(toFile: html, atomically: true, encoding: .utf8)
+            } catch {
                 FileHandle.standardError.write(Data("padbench compare: cannot write \(html): \(error)\n".utf8))
                 throw ExitCode(2)
             }
@@ -73,17 +80,24 @@ struct CompareCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let report = Report(regressed: comparison.regressed, paired: comparison.paired,
-                                test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes, checks: comparison.checks)
+            let report = Report(
+                regressed: comparison.regressed, paired: comparison.paired,
+                test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes,
+                checks: comparison.checks)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             let rows = comparison.checks.map {
-                [$0.regressed ? "REGRESSED" : ($0.gated ? "ok" : "info"), $0.name, RateText.fixed($0.base, 4), RateText.fixed($0.new, 4), $0.test, $0.detail]
+                [
+                    $0.regressed ? "REGRESSED" : ($0.gated ? "ok" : "info"), $0.name, RateText.fixed($0.base, 4),
+                    RateText.fixed($0.new, 4), $0.test, $0.detail,
+                ]
             }
             print(TextTable(header: ["verdict", "metric", "base", "new", "test", "detail"], rows: rows).render())
             for line in comparison.notes { print("note: \(line)") }
             let regressions = comparison.checks.filter(\.regressed)
-            print(regressions.isEmpty ? "\nno regression" : "\nREGRESSION: \(regressions.map(\.name).joined(separator: ", "))")
+            print(
+                regressions.isEmpty
+                    ? "\nno regression" : "\nREGRESSION: \(regressions.map(\.name).joined(separator: ", "))")
         }
         if comparison.regressed { throw ExitCode(1) }
     }

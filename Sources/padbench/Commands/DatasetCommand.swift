@@ -13,10 +13,13 @@ struct DatasetCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Count samples by label, species, split and subject; list every problem with file and line.",
-            discussion: "Exits 1 when problems were found (missing files, bad manifest lines, undecodable or duplicate images).")
+            discussion:
+                "Exits 1 when problems were found (missing files, bad manifest lines, undecodable or duplicate images)."
+        )
 
         @Argument(help: "Dataset folder.") var folder: String
-        @Option(help: "Layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).") var layout: String?
+        @Option(help: "Layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).") var layout:
+            String?
         @Option(help: "OULU-NPU protocol (1-4).") var ouluProtocol: Int?
         @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.") var ouluFold: Int?
         @Flag(help: "Only check that files exist; do not decode them.") var noDecode = false
@@ -24,11 +27,15 @@ struct DatasetCommand: ParsableCommand {
         func run() throws {
             var chosen: DatasetLayout?
             if let layout {
-                guard let parsed = DatasetLayout(rawValue: layout) else { throw ValidationError("unknown layout '\(layout)'") }
+                guard let parsed = DatasetLayout(rawValue: layout) else {
+                    throw ValidationError("unknown layout '\(layout)'")
+                }
                 chosen = parsed
             }
             let loaded: LoadedDataset
-            do { loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen) } catch {
+            do {
+                loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen)
+            } catch {
                 // A missing folder or unreadable manifest is bad data, not a bad command line.
                 throw RuntimeFailure("\(error)")
             }
@@ -41,9 +48,12 @@ struct DatasetCommand: ParsableCommand {
     struct Synth: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate synthetic bona fide, print and replay presentations from source photos.",
-            discussion: "Deterministic: the same arguments give byte-identical files. See Sources/PadDataset/Synthesis/README.md for the models and parameter ranges.")
+            discussion:
+                "Deterministic: the same arguments give byte-identical files. See Sources/PadDataset/Synthesis/README.md for the models and parameter ranges."
+        )
 
-        @Option(help: "Folder with sources.csv (file,subject,x,y,w,h,licence) and the photos.") var sources: String = "datasets/sources"
+        @Option(help: "Folder with sources.csv (file,subject,x,y,w,h,licence) and the photos.") var sources: String =
+            "datasets/sources"
         @Option(help: "Output folder (gets manifest.csv and split/label folders).") var out: String
         @Option(help: "Number of images (half bona fide).") var count: Int = 100
         @Option(help: "Seed of every random draw.") var seed: UInt64 = 1
@@ -59,7 +69,9 @@ struct DatasetCommand: ParsableCommand {
             }
             let parts = size.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
             let side = SyntheticDatasetGenerator.maximumSide
-            guard parts.count == 2, let width = parts[0], let height = parts[1], (32...side).contains(width), (32...side).contains(height) else {
+            guard parts.count == 2, let width = parts[0], let height = parts[1], (32...side).contains(width),
+                (32...side).contains(height)
+            else {
                 throw ValidationError("--size must be WxH with 32 to \(side) pixels a side, e.g. 640x480")
             }
             guard !kinds.isEmpty else { throw ValidationError("--species needs at least one of print, replay") }
@@ -70,7 +82,9 @@ struct DatasetCommand: ParsableCommand {
             let start = Date()
             try generator.generate(into: out, count: count, seed: seed, species: kinds, width: width, height: height)
             let seconds = Date().timeIntervalSince(start)
-            print("wrote \(count) images and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", Double(count) / seconds)) images/s)")
+            print(
+                "wrote \(count) images and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", Double(count) / seconds)) images/s)"
+            )
         }
     }
 }

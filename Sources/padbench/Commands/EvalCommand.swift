@@ -40,7 +40,9 @@ struct EvalCommand: ParsableCommand {
     var archive: String?
     @Option(help: "Profiles for --archive (built-in names or YAML files).")
     var profiles: String = "basic"
-    @Option(help: "With --archive: evaluate this one output (higher = bona fide, threshold at the EER) instead of profiles.")
+    @Option(
+        help: "With --archive: evaluate this one output (higher = bona fide, threshold at the EER) instead of profiles."
+    )
     var score: String?
     @Option(help: "Output folder.")
     var out: String
@@ -50,8 +52,13 @@ struct EvalCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if threshold != nil && criterion != nil { throw ValidationError("give either --threshold or --criterion, not both") }
-        if case .fixed = criterion { throw ValidationError("--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number") }
+        if threshold != nil && criterion != nil {
+            throw ValidationError("give either --threshold or --criterion, not both")
+        }
+        if case .fixed = criterion {
+            throw ValidationError(
+                "--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number")
+        }
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
         if score != nil && archive == nil { throw ValidationError("--score OUTPUT needs --archive RUN") }
@@ -62,17 +69,22 @@ struct EvalCommand: ParsableCommand {
         if let archive {
             let profileList = try score.map { [EvalRunner.outputProfile($0)] } ?? CommandSupport.loadProfiles(profiles)
             let outcome = try CommandSupport.atRunTime {
-                try EvalRunner().evaluateArchive(archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments,
-                                                 strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil, requireOutputs: score != nil)
+                try EvalRunner().evaluateArchive(
+                    archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments,
+                    strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
+                    requireOutputs: score != nil)
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
-            print("\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
+            print(
+                "\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
+            )
             return
         }
-        let job = EvalRunner.ScoreJob(scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
-                                      threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out,
-                                      commandLine: CommandLine.arguments)
+        let job = EvalRunner.ScoreJob(
+            scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
+            threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out,
+            commandLine: CommandLine.arguments)
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))
         CommandSupport.printWarnings(outcome.results)
@@ -80,7 +92,9 @@ struct EvalCommand: ParsableCommand {
         print("\nscores \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed)")
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
         if timing {
-            print("parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s")
+            print(
+                "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s"
+            )
         }
     }
 }

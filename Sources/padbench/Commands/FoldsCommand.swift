@@ -22,7 +22,9 @@ struct FoldsCommand: ParsableCommand {
         let summary = try CommandSupport.atRunTime { try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) }
         if json {
             let rows = summary.rows.map { r in
-                Row(profile: r[0], metric: r[1], folds: Int(r[2]) ?? 0, mean: Double(r[3]), std: Double(r[4]), min: Double(r[5]), max: Double(r[6]))
+                Row(
+                    profile: r[0], metric: r[1], folds: Int(r[2]) ?? 0, mean: Double(r[3]), std: Double(r[4]),
+                    min: Double(r[5]), max: Double(r[6]))
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -32,7 +34,8 @@ struct FoldsCommand: ParsableCommand {
         }
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(to: URL(fileURLWithPath: out + "/folds.csv"))
+            try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(
+                to: URL(fileURLWithPath: out + "/folds.csv"))
             try CommandSupport.atRunTime {
                 try summary.html(runPaths: runs).write(toFile: out + "/folds.html", atomically: true, encoding: .utf8)
             }

@@ -24,20 +24,26 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         guard let formatValue = VendorFormat(rawValue: format) else {
-            throw ValidationError("unknown format '\(format)' (\(VendorFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw ValidationError(
+                "unknown format '\(format)' (\(VendorFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        guard let policy = NoDecisionPolicy(rawValue: noDecision) else { throw ValidationError("--no-decision must be accept, reject or fta") }
+        guard let policy = NoDecisionPolicy(rawValue: noDecision) else {
+            throw ValidationError("--no-decision must be accept, reject or fta")
+        }
         let loaded = try CommandSupport.loadDataset(dataset, layout: nil)
         let profileList = profiles.isEmpty ? [] : try CommandSupport.loadProfiles(profiles)
         // A bad export or profile is bad data, not a wrong command line: exit 1, one line.
         let outcome = try CommandSupport.atRunTime {
-            try ImportRunner().run(format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
-                                   profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
+            try ImportRunner().run(
+                format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
+                profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
         CommandSupport.printWarnings(outcome.results)
         let failed = outcome.table.failedCount
-        print("\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); vendor results matched \(outcome.matched)")
+        print(
+            "\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); vendor results matched \(outcome.matched)"
+        )
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
     }
 }

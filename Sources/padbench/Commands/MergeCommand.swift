@@ -12,11 +12,15 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let outcome: MergeRunner.Outcome
-        do { outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments) } catch let error as EvaluationError {
+        do {
+            outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments)
+        } catch let error as EvaluationError {
             throw RuntimeFailure("\(error)")
         }
         print(TerminalTables.profileTable(outcome.results))
         CommandSupport.printWarnings(outcome.results)
-        print("\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
+        print(
+            "\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
+        )
     }
 }

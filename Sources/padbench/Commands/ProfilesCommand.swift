@@ -17,7 +17,9 @@ struct ProfilesCommand: ParsableCommand {
 
     /// A line naming the outputs only a run can provide, or nil.
     static func fromRunNote(_ names: [String]) -> String? {
-        names.isEmpty ? nil : "outputs from the run (--external NAME=..., import, or an archive): \(names.joined(separator: ", "))"
+        names.isEmpty
+            ? nil
+            : "outputs from the run (--external NAME=..., import, or an archive): \(names.joined(separator: ", "))"
     }
 
     struct List: ParsableCommand {
@@ -30,17 +32,21 @@ struct ProfilesCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a profile's gates: exact, approximation, calibrated or skipped.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a profile's gates: exact, approximation, calibrated or skipped.")
         @Argument(help: "Preset name or YAML file.") var profile: String
         func run() throws {
-            let checked = try CommandSupport.atRunTime { try ProfileCheck.standalone(try ProfilesCommand.loader.resolve(profile)) }
+            let checked = try CommandSupport.atRunTime {
+                try ProfileCheck.standalone(try ProfilesCommand.loader.resolve(profile))
+            }
             print(ProfileDescription.text(checked.profile))
             if let note = ProfilesCommand.fromRunNote(checked.fromRun) { print(note) }
         }
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check profile files; errors name file, line and column.")
+        static let configuration = CommandConfiguration(
+            abstract: "Check profile files; errors name file, line and column.")
         @Argument(help: "YAML files.") var files: [String]
         func run() throws {
             var failed = false

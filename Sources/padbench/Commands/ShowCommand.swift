@@ -5,7 +5,8 @@ import PadReport
 
 /// `padbench show ARCHIVE`: a run's results (from its typed `results.json`) on the terminal.
 struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a run's results: rates per profile, per species, and timing.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print a run's results: rates per profile, per species, and timing.")
 
     @Argument(help: "results.tar.zst or its run folder.") var archive: String
     @Flag(help: "Print JSON: the manifest and the typed results (numbers as numbers).") var json = false
@@ -20,28 +21,51 @@ struct ShowCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(Output(manifest: run.manifest, results: run.summary)), as: UTF8.self))
+            print(
+                String(
+                    decoding: try encoder.encode(Output(manifest: run.manifest, results: run.summary)), as: UTF8.self))
             return
         }
         let m = run.manifest
-        print("\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) (\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)")
-        print("counts: " + m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n")
+        print(
+            "\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) (\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)"
+        )
+        print(
+            "counts: " + m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "\n")
         func rate(_ r: RunSummary.Rate?) -> String {
-            r.map { "\(RateText.percentWithCount(errors: $0.errors, total: $0.total)) \(RateText.percentInterval($0.ciLow, $0.ciHigh))" } ?? "n/a"
+            r.map {
+                "\(RateText.percentWithCount(errors: $0.errors, total: $0.total)) \(RateText.percentInterval($0.ciLow, $0.ciHigh))"
+            } ?? "n/a"
         }
         var rows: [[String]] = [], species: [[String]] = []
         for p in run.summary.profiles {
             for set in [p.reported] + (p.calibrationSet.map { [$0] } ?? []) {
-                rows.append([p.name, set.split, "\(set.bonaFide)/\(set.attacks)/\(set.failed)", rate(set.apcerMax), set.apcerMaxSpecies, rate(set.bpcer),
-                             set.eer.map { RateText.percent($0) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
-                             p.isLivenessDecision ? "" : "not a liveness decision"])
+                rows.append([
+                    p.name, set.split, "\(set.bonaFide)/\(set.attacks)/\(set.failed)", rate(set.apcerMax),
+                    set.apcerMaxSpecies, rate(set.bpcer),
+                    set.eer.map { RateText.percent($0) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
+                    p.isLivenessDecision ? "" : "not a liveness decision",
+                ])
                 species += set.apcer.map { [p.name, set.split, $0.species, rate($0.apcer)] }
             }
         }
-        print(TextTable(header: ["profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]", "EER", "AUC", ""], rows: rows).render())
-        if !species.isEmpty { print("\nper species:\n" + TextTable(header: ["profile", "split", "species", "APCER (n) [95% CI]"], rows: species).render()) }
+        print(
+            TextTable(
+                header: [
+                    "profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
+                    "EER", "AUC", "",
+                ], rows: rows
+            ).render())
+        if !species.isEmpty {
+            print(
+                "\nper species:\n"
+                    + TextTable(header: ["profile", "split", "species", "APCER (n) [95% CI]"], rows: species).render())
+        }
         if let timing = run.timing, !timing.records.isEmpty {
-            print("\ntiming:\n" + TextTable(header: timing.header, rows: timing.records.map { $0.fields.map(Self.short) }).render())
+            print(
+                "\ntiming:\n"
+                    + TextTable(header: timing.header, rows: timing.records.map { $0.fields.map(Self.short) }).render())
         }
         for p in run.summary.profiles { for note in p.notes { print("note: \(p.name): \(note)") } }
     }

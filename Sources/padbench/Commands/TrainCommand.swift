@@ -8,25 +8,33 @@ struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
         abstract: "Train the PAD baseline (logistic regression) on one split; writes a JSON model for --model.",
-        discussion: "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); ida+lbp-color: both. Standardised; L2-regularised logistic regression by deterministic gradient descent.")
+        discussion:
+            "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); ida+lbp-color: both. Standardised; L2-regularised logistic regression by deterministic gradient descent."
+    )
 
     @Option(help: "Dataset folder.") var dataset: String
     @Option(help: "Layout (auto-detected when omitted).") var layout: DatasetLayout?
     @Option(help: "Feature set: lbp-color, ida or ida+lbp-color.") var features: String = "lbp-color"
     @Option(help: "Split to train on.") var split: String = "train"
     @Option(help: "Model file to write.") var out: String
-    @Option(help: "Folder holding OpenCV's cascade XML files.") var cascades: String = EstimatorOptions.defaultCascadeDirectory
+    @Option(help: "Folder holding OpenCV's cascade XML files.") var cascades: String = EstimatorOptions
+        .defaultCascadeDirectory
 
     func run() throws {
         guard let featureSet = PADEstimator.FeatureSet(rawValue: features) else {
             throw ValidationError("unknown feature set '\(features)' (lbp-color, ida, ida+lbp-color)")
         }
-        guard let splitValue = Split(parsing: split), splitValue != .none else { throw ValidationError("--split must be train, dev or eval") }
+        guard let splitValue = Split(parsing: split), splitValue != .none else {
+            throw ValidationError("--split must be train, dev or eval")
+        }
         if splitValue == .eval { print("warning: training on eval means eval numbers are no longer a held-out result") }
         let loaded = try CommandSupport.loadDataset(dataset, layout: layout)
         let outcome: TrainRunner.Outcome
-        do { outcome = try TrainRunner().train(dataset: loaded, split: splitValue, modelPath: out, features: featureSet,
-                                                       options: EstimatorOptions(cascadeDirectory: cascades)) } catch {
+        do {
+            outcome = try TrainRunner().train(
+                dataset: loaded, split: splitValue, modelPath: out, features: featureSet,
+                options: EstimatorOptions(cascadeDirectory: cascades))
+        } catch {
             throw RuntimeFailure("\(error)")
         }
         print("trained on \(outcome.used) samples of split \(split) (\(outcome.failed.count) failed to process)")
