@@ -277,8 +277,6 @@ public struct EvalRunner: Sendable {
 }
 
 extension EvalRunner {
-    public typealias ArchiveOutcome = RunOutcome
-
     /// Re-decides profiles on the measurements stored in a result archive: reads `samples.csv`,
     /// evaluates, writes the reports and a new archive (kind `eval`). No image is opened and no
     /// estimator runs, so it takes seconds whatever the estimators cost.
@@ -288,7 +286,7 @@ extension EvalRunner {
         _ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
         requireOutputs: Bool = false
-    ) throws -> ArchiveOutcome {
+    ) throws -> RunOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {

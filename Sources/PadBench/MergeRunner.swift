@@ -18,8 +18,6 @@ import PadReport
 public struct MergeRunner: Sendable {
     public init() {}
 
-    public typealias Outcome = RunOutcome
-
     /// The shards as read from their archives: manifests, `samples.csv` bytes, profile texts.
     struct Shards {
         var paths: [String]
@@ -28,7 +26,7 @@ public struct MergeRunner: Sendable {
         var profileTexts: [String: String] = [:]
     }
 
-    public func merge(_ paths: [String], outputFolder: String, commandLine: [String] = []) throws -> Outcome {
+    public func merge(_ paths: [String], outputFolder: String, commandLine: [String] = []) throws -> RunOutcome {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
         let shards = try Self.read(paths)
         try Self.checkComplete(shards)
@@ -54,7 +52,7 @@ public struct MergeRunner: Sendable {
         let archive = try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: merged, results: results, timing: timing,
             profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
+        return RunOutcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
     }
 
     /// Reads each archive: a verified bench run, with profiles equal to other shards' of the same name.

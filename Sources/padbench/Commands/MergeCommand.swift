@@ -11,7 +11,7 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "Output folder.") var out: String
 
     func run() throws {
-        let outcome: MergeRunner.Outcome
+        let outcome: RunOutcome
         do {
             outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments)
         } catch let error as EvaluationError {
