@@ -42,24 +42,27 @@ public struct QualityEstimator: Estimator {
 
     /// Every measure's assessment, by output short name (`sharpness`).
     public func assess(_ input: EstimatorInput) -> [String: QualityAssessment] {
+        Dictionary(uniqueKeysWithValues: zip(Self.measures.map(\.output.name), assessInOrder(input)))
+    }
+
+    /// The declared outputs are the measures' outputs in the same order, so the per-image path
+    /// takes the assessments positionally and builds no dictionary.
+    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        assessInOrder(input).map(\.rawValue)
+    }
+
+    /// One assessment per entry of ``measures``, in that order.
+    private func assessInOrder(_ input: EstimatorInput) -> [QualityAssessment] {
         let image = input.image
         let (region, onFace) = Self.measuredRegion(image: image, face: input.face)
         guard region.width > 0, region.height > 0 else {
-            var assessments = Dictionary(
-                uniqueKeysWithValues: Self.measures.map {
-                    ($0.output.name, QualityAssessment.notAssessable(reason: "empty region"))
-                })
-            assessments[RegionMeasure().output.name] = .value(onFace ? 1 : 0)
-            return assessments
+            return Self.measures.map {
+                $0 is RegionMeasure ? .value(onFace ? 1 : 0) : .notAssessable(reason: "empty region")
+            }
         }
         let context = QualityContext(
             image: image, luminance: ColorSpaces.luminanceImage(image), region: region, onFace: onFace)
-        return Dictionary(uniqueKeysWithValues: Self.measures.map { ($0.output.name, $0.assess(context)) })
-    }
-
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        let assessments = assess(input)
-        return outputs.map { assessments[$0.name]?.rawValue ?? .nan }
+        return Self.measures.map { $0.assess(context) }
     }
 
     /// The face box clipped to the image and rounded outwards to whole pixels, or the whole image
