@@ -90,16 +90,7 @@ import Testing
     /// `eval --archive` re-decides from stored measurements: it works after the images are gone.
     @Test func evalArchiveNeedsNoImages() async throws {
         let root = Fixture.folder()
-        var manifest = "path,label,species,split,subject\n"
-        for i in 0..<4 {
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
-            manifest += "b\(i).jpg,bonafide,,,\n"
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
-            manifest += "a\(i).jpg,attack,print,,\n"
-        }
-        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        try Fixture.writeSharpAndBlurred(root)
         let loader = ProfileLoader(catalogue: EstimatorCatalog.knownOutputs())
         let basic = try loader.builtIn("basic")
         let bench = try await BenchRunner().run(

@@ -26,6 +26,22 @@ enum Fixture {
         return image
     }
 
+    /// A manifest dataset of 4 sharp bona fide JPEGs (b0-b3, contrast 50-53, quality 95) and 4
+    /// blurred print attacks (a0-a3, contrast 2-5, quality 60); `subject(i, isAttack)` fills the
+    /// subject column (empty by default).
+    static func writeSharpAndBlurred(
+        _ root: String, subject: (_ index: Int, _ isAttack: Bool) -> String = { _, _ in "" }
+    ) throws {
+        var manifest = "path,label,species,split,subject\n"
+        for i in 0..<4 {
+            write(try ImageEncoder.jpeg(image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
+            manifest += "b\(i).jpg,bonafide,,,\(subject(i, false))\n"
+            write(try ImageEncoder.jpeg(image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
+            manifest += "a\(i).jpg,attack,print,,\(subject(i, true))\n"
+        }
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+    }
+
     static func write(_ bytes: [UInt8], _ path: String) {
         try! FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -13,16 +13,7 @@ import Testing
 @Suite struct ReportOutputsTests {
     /// 4 sharp bona fide (subjects s0, s0, s1, s1) and 4 blurred print attacks (s2, s2, s3, s3).
     static func benchRun(_ root: String) async throws -> BenchRunner.Outcome {
-        var manifest = "path,label,species,split,subject\n"
-        for i in 0..<4 {
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: 50 + i, seed: i), quality: 95), root + "/b\(i).jpg")
-            manifest += "b\(i).jpg,bonafide,,,s\(i / 2)\n"
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
-            manifest += "a\(i).jpg,attack,print,,s\(2 + i / 2)\n"
-        }
-        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        try Fixture.writeSharpAndBlurred(root) { i, isAttack in "s\((isAttack ? 2 : 0) + i / 2)" }
         let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
         let sharp = try loader.load(
             yaml: """
