@@ -41,7 +41,8 @@ let package = Package(
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
+        // PadDataset for OutputDescriptor, the outputs a manifest records.
+        .target(name: "PadArchive", dependencies: ["CZstd", "PadDataset", "PadText"], exclude: ["README.md"]),
         // The evaluation layer: the measurement table, calibration, decisions and each profile's
         // result; reports and the pipeline build on it, it never measures and never renders.
         .target(
@@ -80,7 +81,7 @@ let package = Package(
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
+        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadDataset"]),
         .testTarget(
             name: "PadEvaluationTests", dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 
 /// `manifest.json` of a result archive: everything needed to know what produced the numbers
 /// and whether two archives can be compared (tool version, conventions, dataset fingerprint,
@@ -52,30 +53,16 @@ public struct RunManifest: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Output: Codable, Sendable, Equatable {
-        public var name: String
-        public var unit: String
-        public var minimum: Double?
-        public var maximum: Double?
-        public var direction: String
-        public init(name: String, unit: String, minimum: Double?, maximum: Double?, direction: String) {
-            self.name = name
-            self.unit = unit
-            self.minimum = minimum
-            self.maximum = maximum
-            self.direction = direction
-        }
-    }
-
     public struct Estimator: Codable, Sendable, Equatable {
         public var name: String
         public var version: String
         public var parameters: [String: String]
-        public var outputs: [Output]
+        public var outputs: [OutputDescriptor]
         /// One-time set-up (cascade loading, model loading), reported apart from per-sample time.
         public var coldStartNanoseconds: UInt64
         public init(
-            name: String, version: String, parameters: [String: String], outputs: [Output], coldStartNanoseconds: UInt64
+            name: String, version: String, parameters: [String: String], outputs: [OutputDescriptor],
+            coldStartNanoseconds: UInt64
         ) {
             self.name = name
             self.version = version

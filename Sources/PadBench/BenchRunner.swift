@@ -251,10 +251,9 @@ public struct BenchRunner: Sendable {
                 return RunManifest.Estimator(
                     name: step, version: b.estimator.version, parameters: b.estimator.parameters,
                     outputs: b.estimator.outputs.map {
-                        .init(
-                            name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit,
-                            minimum: $0.minimum.isFinite ? $0.minimum : nil,
-                            maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
+                        var output = $0
+                        output.name = "\(b.estimator.name).\($0.name)\(tag)"
+                        return output
                     },
                     coldStartNanoseconds: nanoseconds(b.coldStart))
             },

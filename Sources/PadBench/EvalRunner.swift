@@ -114,8 +114,9 @@ public struct EvalRunner: Sendable {
                     name: "scores", version: "import",
                     parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
                     outputs: [
-                        .init(
-                            name: Self.scoreOutput, unit: "", minimum: nil, maximum: nil, direction: "higher-bona-fide")
+                        OutputDescriptor(
+                            name: Self.scoreOutput, unit: "", minimum: -.infinity, maximum: .infinity,
+                            direction: .higherIsBetter, summary: "")
                     ],
                     coldStartNanoseconds: 0)
             ],

@@ -118,7 +118,10 @@ public struct ImportRunner: Sendable {
             estimators: [
                 .init(
                     name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
-                    outputs: columns.map { .init(name: $0, unit: "", minimum: nil, maximum: nil, direction: "") },
+                    outputs: columns.map {
+                        OutputDescriptor(
+                            name: $0, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
+                    },
                     coldStartNanoseconds: 0)
             ],
             profiles: profiles.map(\.name), machine: .current(concurrency: 1),
