@@ -37,74 +37,18 @@ public struct ImportRunner: Sendable {
     ) throws -> Outcome {
         let started = Date()
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
-        // Index samples by id, file name and stem; remember collisions.
-        var index: [String: Int] = [:], ambiguous: [String: [Int]] = [:]
-        for (i, sample) in dataset.samples.enumerated() {
-            let name = (sample.path as NSString).lastPathComponent
-            for key in Set([sample.id, name, (name as NSString).deletingPathExtension]) {
-                if let other = index[key], other != i {
-                    ambiguous[key, default: [other]].append(i)
-                } else {
-                    index[key] = i
-                }
-            }
-        }
-        var byIndex: [Int: VendorRecord] = [:]
-        for record in records {
-            if let clash = ambiguous[record.key] {
-                throw VendorImportError(
-                    "\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
-                )
-            }
-            guard let i = index[record.key] else {
-                throw VendorImportError("\(record.origin): '\(record.key)' matches no sample of \(dataset.root)")
-            }
-            if let previous = byIndex[i] {
-                throw VendorImportError(
-                    "\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))")
-            }
-            byIndex[i] = record
-        }
+        let byIndex = try Self.match(records, to: dataset)
         var columns = format.outputs
         if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
         // Every output of the import (a long CSV's names are the user's) is what profiles may use.
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
-        var table = MeasurementTable(columns: columns)
-        for (i, sample) in dataset.samples.enumerated() {
-            let status: SampleStatus
-            var row = [Double](repeating: .nan, count: columns.count)
-            if let record = byIndex[i] {
-                if let failure = record.failure {
-                    status = .failed(code: failure.code, message: "\(failure.message) (\(record.origin))")
-                } else {
-                    status = .ok
-                    for (c, name) in columns.enumerated() { row[c] = record.values[name] ?? .nan }
-                }
-            } else {
-                status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
-            }
-            table.append(
-                id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
-                subject: sample.subject)
-        }
+        let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
 
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
-        let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
-        try samplesCSV.writeRow(
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
-        for (i, sample) in dataset.samples.enumerated() {
-            let status = table.statuses[i]
-            try samplesCSV.writeRow(
-                [
-                    sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
-                    sample.subject,
-                    status.code, status.message,
-                ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
-        }
-        try samplesCSV.close()
+        try Self.writeSamplesCSV(dataset, table, to: outputFolder + "/samples.csv")
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
         try decisions.close()
@@ -144,5 +88,83 @@ public struct ImportRunner: Sendable {
             run: RunOutcome(
                 folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table),
             matched: byIndex.count)
+    }
+
+    /// Each record joined to its sample (by sample index): a record's key is a sample id, file
+    /// name or file stem. A key naming several samples, no sample, or a sample already matched is
+    /// an error naming the record.
+    static func match(_ records: [VendorRecord], to dataset: LoadedDataset) throws -> [Int: VendorRecord] {
+        // Index samples by id, file name and stem; remember collisions.
+        var index: [String: Int] = [:], ambiguous: [String: [Int]] = [:]
+        for (i, sample) in dataset.samples.enumerated() {
+            let name = (sample.path as NSString).lastPathComponent
+            for key in Set([sample.id, name, (name as NSString).deletingPathExtension]) {
+                if let other = index[key], other != i {
+                    ambiguous[key, default: [other]].append(i)
+                } else {
+                    index[key] = i
+                }
+            }
+        }
+        var byIndex: [Int: VendorRecord] = [:]
+        for record in records {
+            if let clash = ambiguous[record.key] {
+                throw VendorImportError(
+                    "\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
+                )
+            }
+            guard let i = index[record.key] else {
+                throw VendorImportError("\(record.origin): '\(record.key)' matches no sample of \(dataset.root)")
+            }
+            if let previous = byIndex[i] {
+                throw VendorImportError(
+                    "\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))")
+            }
+            byIndex[i] = record
+        }
+        return byIndex
+    }
+
+    /// One row per dataset sample: its record's values, the record's failure, or
+    /// `missing_vendor_result` when no record matched it.
+    static func table(_ dataset: LoadedDataset, columns: [String], byIndex: [Int: VendorRecord], format: VendorFormat)
+        -> MeasurementTable
+    {
+        var table = MeasurementTable(columns: columns)
+        for (i, sample) in dataset.samples.enumerated() {
+            let status: SampleStatus
+            var row = [Double](repeating: .nan, count: columns.count)
+            if let record = byIndex[i] {
+                if let failure = record.failure {
+                    status = .failed(code: failure.code, message: "\(failure.message) (\(record.origin))")
+                } else {
+                    status = .ok
+                    for (c, name) in columns.enumerated() { row[c] = record.values[name] ?? .nan }
+                }
+            } else {
+                status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
+            }
+            table.append(
+                id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
+                subject: sample.subject)
+        }
+        return table
+    }
+
+    /// `samples.csv` as `bench` writes it (decode time 0), so the run can be re-decided and merged.
+    static func writeSamplesCSV(_ dataset: LoadedDataset, _ table: MeasurementTable, to path: String) throws {
+        let samplesCSV = try CSVWriter(path: path)
+        try samplesCSV.writeRow(
+            ["id", "path", "label", "species", "split", "subject", "status", "error"] + table.columns + ["decode_ns"])
+        for (i, sample) in dataset.samples.enumerated() {
+            let status = table.statuses[i]
+            try samplesCSV.writeRow(
+                [
+                    sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
+                    sample.subject,
+                    status.code, status.message,
+                ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
+        }
+        try samplesCSV.close()
     }
 }

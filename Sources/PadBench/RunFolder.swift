@@ -1,7 +1,8 @@
 import Foundation
+import PadEvaluation
+
 #if canImport(Glibc)
 import Glibc
-import PadEvaluation
 #endif
 
 /// Where a bench run is written, so that a run is never lost, torn or clobbered:
@@ -58,6 +59,13 @@ public final class RunFolder: @unchecked Sendable {
         if !parent.isEmpty {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         }
+        lockDescriptor = try Self.acquireLock(lockPath, run: final)
+        try prepareWork(force: force, resume: resume)
+    }
+
+    /// Takes `<out>.lock` (exclusive, without waiting) and writes this process's id into it, for
+    /// the message a second writer gets.
+    private static func acquireLock(_ lockPath: String, run final: String) throws -> Int32 {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw EvaluationError("\(lockPath): cannot create the run's lock: \(String(cString: strerror(errno)))")
@@ -70,10 +78,16 @@ public final class RunFolder: @unchecked Sendable {
             throw EvaluationError(
                 "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
         }
-        lockDescriptor = descriptor
         _ = ftruncate(descriptor, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(descriptor, $0, strlen($0)) }
+        return descriptor
+    }
+
+    /// Checks what stands under the run's names and makes the work folder: resuming needs an
+    /// interrupted run; a complete run, an interrupted bench or a foreign folder is replaced only
+    /// with `force`. Every refusal releases the lock first (so the deinit removes nothing).
+    private func prepareWork(force: Bool, resume: Bool) throws {
 
         let manager = FileManager.default
         let complete =
