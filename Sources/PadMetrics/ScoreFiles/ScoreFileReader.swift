@@ -48,7 +48,7 @@ public struct ImportedScores: Sendable {
     public func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
         var hashes = ids.map(Self.hash)
-        hashes.sort()
+        RadixSort.sort(&hashes)
         var suspect = Set<UInt64>()
         for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
         guard !suspect.isEmpty else { return }
