@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport

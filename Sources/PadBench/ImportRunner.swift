@@ -1,10 +1,10 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadImport
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
 /// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply

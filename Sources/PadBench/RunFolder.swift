@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import PadEvaluation
 #endif
 
 /// Where a bench run is written, so that a run is never lost, torn or clobbered:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PadBench
+import PadEvaluation
 
 /// `padbench merge`: shard archives into one report, exactly as one run would give.
 struct MergeCommand: ParsableCommand {
