@@ -78,58 +78,10 @@ public struct EvalRunner: Sendable {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
-        // samples.csv depends on the table alone: it is written on another core while the profile
-        // is decided and scored (both take seconds on ten million rows).
-        let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
-        let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let evaluated = Result {
-            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
-                [profile], decisions: decisions)
-        }
-        try samplesWriter.wait()
-        var results = try evaluated.get()
-        try decisions.close()
-        if job.polarity == .attackHigh {
-            for k in results.indices {
-                results[k].thresholdSign = -1
-                results[k].notes.append(
-                    "scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)"
-                )
-            }
-        }
+        let results = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
-        var conventions = Conventions.current
-        conventions["score_format"] = evalScores.format.rawValue
-        conventions["score_polarity_in_file"] = job.polarity.rawValue
-        let failed = table.failedCount
-        var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
-        if let devScores { counts["dev_scores"] = devScores.lines }
-        let manifest = RunManifest(
-            kind: "eval",
-            tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
-            conventions: conventions,
-            dataset: .init(
-                name: (job.scoreFiles[0] as NSString).lastPathComponent,
-                path: (job.scoreFiles + job.devFiles).joined(separator: ","),
-                layout: "scores:\(evalScores.format.rawValue)", fingerprint: "", samples: table.count),
-            estimators: [
-                .init(
-                    name: "scores", version: "import",
-                    parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
-                    outputs: [
-                        OutputDescriptor(
-                            name: Self.scoreOutput, unit: "", minimum: -.infinity, maximum: .infinity,
-                            direction: .higherIsBetter, summary: "")
-                    ],
-                    coldStartNanoseconds: 0)
-            ],
-            profiles: [profile.name], machine: .current(concurrency: 1),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: Date().timeIntervalSince(started)),
-            counts: counts)
+        let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
         try RunFolderWriter(folder: folder).write(
             manifest: manifest, table: table, results: results, timing: [],
             profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
@@ -139,6 +91,69 @@ public struct EvalRunner: Sendable {
             results: results, folder: runFolder.final, archivePath: runFolder.archivePath, table: table,
             parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9,
             writeSeconds: Double(t3 - t2) / 1e9)
+    }
+
+    /// Decides and scores the profile, writing `decisions.csv`; `samples.csv` depends on the table
+    /// alone and is written on another core meanwhile (both take seconds on ten million rows).
+    /// Attack-high files get their thresholds shown in the file's polarity.
+    static func decide(_ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, folder: String)
+        throws -> [ProfileResult]
+    {
+        let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
+        let decisions = try CSVWriter(path: folder + "/decisions.csv")
+        let evaluated = Result {
+            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
+                [profile], decisions: decisions)
+        }
+        try samplesWriter.wait()
+        var results = try evaluated.get()
+        try decisions.close()
+        if polarity == .attackHigh {
+            for k in results.indices {
+                results[k].thresholdSign = -1
+                results[k].notes.append(
+                    "scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)"
+                )
+            }
+        }
+        return results
+    }
+
+    /// The manifest of a score run: the files as the dataset, one `scores` estimator, counts.
+    static func manifest(
+        _ job: ScoreJob, eval evalScores: ImportedScores, dev devScores: ImportedScores?, table: MeasurementTable,
+        started: Date
+    ) -> RunManifest {
+        var conventions = Conventions.current
+        conventions["score_format"] = evalScores.format.rawValue
+        conventions["score_polarity_in_file"] = job.polarity.rawValue
+        let failed = table.failedCount
+        var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
+        if let devScores { counts["dev_scores"] = devScores.lines }
+        let files = (job.scoreFiles + job.devFiles).joined(separator: ",")
+        return RunManifest(
+            kind: "eval",
+            tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
+            conventions: conventions,
+            dataset: .init(
+                name: (job.scoreFiles[0] as NSString).lastPathComponent, path: files,
+                layout: "scores:\(evalScores.format.rawValue)", fingerprint: "", samples: table.count),
+            estimators: [
+                .init(
+                    name: "scores", version: "import", parameters: ["files": files],
+                    outputs: [
+                        OutputDescriptor(
+                            name: Self.scoreOutput, unit: "", minimum: -.infinity, maximum: .infinity,
+                            direction: .higherIsBetter, summary: "")
+                    ],
+                    coldStartNanoseconds: 0)
+            ],
+            profiles: [scoreProfileName], machine: .current(concurrency: 1),
+            times: .init(
+                started: ISO8601DateFormatter().string(from: started),
+                finished: ISO8601DateFormatter().string(from: Date()),
+                wallSeconds: Date().timeIntervalSince(started)),
+            counts: counts)
     }
 
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
@@ -154,11 +169,46 @@ public struct EvalRunner: Sendable {
             all.files += dev.files
         }
         try all.checkUniqueIds()
+        var rows = ScoreRows(capacity: eval.set.count + (dev?.set.count ?? 0))
+        try rows.add(eval, split: dev == nil ? nil : .eval)
+        if let dev { try rows.add(dev, split: .dev) }
+        let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
+        return MeasurementTable(
+            columns: [scoreOutput], ids: all.ids, labels: rows.labels, splits: rows.splits, statuses: rows.statuses,
+            values: [rows.values], speciesIndex: speciesIndex, speciesNames: speciesNames)
+    }
+
+    /// One species list for several files (in order of first appearance) and each row's index
+    /// into it (-1 for bona fide).
+    static func mergedSpecies(_ files: [ImportedScores]) -> (names: [String], index: [Int32]) {
+        var speciesNames: [String] = [], speciesIndex: [Int32] = []
+        speciesIndex.reserveCapacity(files.reduce(0) { $0 + $1.set.count })
+        var lookup: [String: Int32] = [:]
+        for scores in files {
+            let mapping = scores.set.speciesNames.map { name -> Int32 in
+                if let known = lookup[name] { return known }
+                lookup[name] = Int32(speciesNames.count)
+                speciesNames.append(name)
+                return Int32(speciesNames.count - 1)
+            }
+            for s in scores.set.speciesIndex { speciesIndex.append(s < 0 ? -1 : mapping[Int(s)]) }
+        }
+        return (speciesNames, speciesIndex)
+    }
+
+    /// The per-row columns of a score table, file after file.
+    struct ScoreRows {
         var labels: [Label] = [], splits: [Split] = [], statuses: [SampleStatus] = [], values: [Double] = []
-        let total = eval.set.count + (dev?.set.count ?? 0)
-        labels.reserveCapacity(total); splits.reserveCapacity(total); statuses.reserveCapacity(total);
-        values.reserveCapacity(total)
-        func add(_ scores: ImportedScores, split fixed: Split?) throws {
+
+        init(capacity: Int) {
+            labels.reserveCapacity(capacity)
+            splits.reserveCapacity(capacity)
+            statuses.reserveCapacity(capacity)
+            values.reserveCapacity(capacity)
+        }
+
+        /// The rows of one file: split `fixed`, or the file's split column, or none.
+        mutating func add(_ scores: ImportedScores, split fixed: Split?) throws {
             let set = scores.set
             let speciesLabels = set.speciesNames.map { Label.attack(species: $0) }
             var parsedSplits: [String: Split] = [:]
@@ -170,41 +220,26 @@ public struct EvalRunner: Sendable {
                 } else if scores.splits.isEmpty {
                     splits.append(.none)
                 } else {
-                    let text = scores.splits[i]
-                    if let known = parsedSplits[text] {
-                        splits.append(known)
-                    } else {
-                        guard let parsed = Split(parsing: text.trimmingCharacters(in: .whitespaces)) else {
-                            throw ScoreFileError(
-                                file: scores.files[Int(scores.fileIndex[i])], line: Int(scores.lineNumbers[i]),
-                                "split '\(ScoreFileError.quoted(text))' is not train, dev or eval")
-                        }
-                        parsedSplits[text] = parsed
-                        splits.append(parsed)
-                    }
+                    splits.append(try Self.split(of: scores, row: i, cache: &parsedSplits))
                 }
                 let score = set.scores[i]
                 statuses.append(score.isNaN ? .failed(code: "no_score", message: "no score in the file") : .ok)
                 values.append(score)
             }
         }
-        try add(eval, split: dev == nil ? nil : .eval)
-        if let dev { try add(dev, split: .dev) }
-        var speciesNames: [String] = [], speciesIndex: [Int32] = []
-        speciesIndex.reserveCapacity(total)
-        var lookup: [String: Int32] = [:]
-        for scores in [eval] + (dev.map { [$0] } ?? []) {
-            let mapping = scores.set.speciesNames.map { name -> Int32 in
-                if let known = lookup[name] { return known }
-                lookup[name] = Int32(speciesNames.count)
-                speciesNames.append(name)
-                return Int32(speciesNames.count - 1)
+
+        /// The split column of a row (parsed once per distinct text).
+        static func split(of scores: ImportedScores, row i: Int, cache: inout [String: Split]) throws -> Split {
+            let text = scores.splits[i]
+            if let known = cache[text] { return known }
+            guard let parsed = Split(parsing: text.trimmingCharacters(in: .whitespaces)) else {
+                throw ScoreFileError(
+                    file: scores.files[Int(scores.fileIndex[i])], line: Int(scores.lineNumbers[i]),
+                    "split '\(ScoreFileError.quoted(text))' is not train, dev or eval")
             }
-            for s in scores.set.speciesIndex { speciesIndex.append(s < 0 ? -1 : mapping[Int(s)]) }
+            cache[text] = parsed
+            return parsed
         }
-        return MeasurementTable(
-            columns: [scoreOutput], ids: all.ids, labels: labels, splits: splits, statuses: statuses, values: [values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames)
     }
 
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.

@@ -41,126 +41,26 @@ public struct ErrorCurve: Sendable {
 
     /// - Throws: ``MetricsError/noScores`` when no processed sample has a score to sweep.
     public init(_ set: ScoreSet) throws(MetricsError) {
-        let speciesCount = set.speciesNames.count
-        var bonaFideFailed = 0
-        var attackFailed = [Int](repeating: 0, count: speciesCount)
-        // All processed scores in one buffer, class by class (0 = bona fide, s + 1 = species s),
-        // each class segment sorted on its own: sorting plain Doubles is several times faster than
-        // sorting indices by score, and the sweep below merges the segments.
-        let classCount = speciesCount + 1
-        var lengths = [Int](repeating: 0, count: classCount)
-        for i in 0..<set.count {
-            let s = Int(set.speciesIndex[i])
-            if set.scores[i].isNaN {
-                if s < 0 { bonaFideFailed += 1 } else { attackFailed[s] += 1 }
-            } else {
-                lengths[s + 1] += 1
-            }
-        }
-        var starts = [Int](repeating: 0, count: classCount + 1)
-        for c in 0..<classCount { starts[c + 1] = starts[c] + lengths[c] }
-        let total = starts[classCount]
-        guard total > 0 else { throw .noScores }
-        var flat = [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var fill = starts
-            set.scores.withUnsafeBufferPointer { scores in
-                set.speciesIndex.withUnsafeBufferPointer { species in
-                    for i in 0..<scores.count where !scores[i].isNaN {
-                        let c = Int(species[i]) + 1
-                        buffer[fill[c]] = scores[i]
-                        fill[c] += 1
-                    }
-                }
-            }
-            initialized = total
-        }
-        // Sort the class segments on all cores (bona fide and attacks are usually the two big ones).
-        flat.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let shared = buffer
-            let bounds = starts
-            DispatchQueue.concurrentPerform(iterations: classCount) { c in
-                RadixSort.sort(UnsafeMutableBufferPointer(rebasing: shared[bounds[c]..<bounds[c + 1]]))
-            }
-        }
-        let heldBonaFide = set.rejectedAtEveryThresholdBonaFide
-        let heldAttacks = (0..<speciesCount).map {
-            $0 < set.rejectedAtEveryThresholdAttacks.count ? set.rejectedAtEveryThresholdAttacks[$0] : 0
-        }
-        let bonaFideCount = lengths[0] + heldBonaFide
-        let attackCounts = (0..<speciesCount).map { lengths[$0 + 1] + heldAttacks[$0] }
-        let freeAttacks = lengths.dropFirst().reduce(0, +)
+        try self.init(sorted: SortedScores(set))
+    }
 
-        // Sweep ascending: at point k every sample with score < thresholds[k] is rejected. A k-way
-        // merge over the sorted segments with raw pointers (this loop runs once per distinct score).
-        let stride = total + 1
-        var thresholds = [Double](repeating: 0, count: stride)
-        var bonaFideRejected = [Int](repeating: 0, count: stride)
-        var attackAccepted = [Int](repeating: 0, count: stride * speciesCount)
-        var pooledAccepted = [Int](repeating: 0, count: stride)
-        var points = 0
-        var position = [Int](repeating: 0, count: classCount)
-        flat.withUnsafeBufferPointer { base in
-            let pointers = (0..<classCount).map { UnsafeBufferPointer(rebasing: base[starts[$0]..<starts[$0 + 1]]) }
-            thresholds.withUnsafeMutableBufferPointer { thresholdOut in
-                bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
-                    pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
-                        attackAccepted.withUnsafeMutableBufferPointer { acceptedOut in
-                            func record(_ threshold: Double) {
-                                thresholdOut[points] = threshold
-                                bonaFideOut[points] = heldBonaFide + position[0]
-                                var rejectedAttacks = 0
-                                for sp in 0..<speciesCount {
-                                    acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
-                                    rejectedAttacks += position[sp + 1]
-                                }
-                                pooledOut[points] = freeAttacks - rejectedAttacks
-                                points += 1
-                            }
-                            while true {
-                                var next = Double.infinity, remaining = false
-                                for c in 0..<classCount where position[c] < lengths[c] {
-                                    next = min(next, pointers[c][position[c]])
-                                    remaining = true
-                                }
-                                guard remaining else { break }
-                                record(next)
-                                for c in 0..<classCount {
-                                    var p = position[c]
-                                    let pointer = pointers[c], length = lengths[c]
-                                    while p < length && pointer[p] == next { p += 1 }
-                                    position[c] = p
-                                }
-                            }
-                            // Above the highest score nothing is accepted; with a +inf score no
-                            // threshold rejects everything, so there is no terminal point.
-                            let highest = thresholdOut[points - 1]
-                            if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
-                        }
-                    }
-                }
-            }
-        }
-        let terminal = thresholds[points - 1] > flat.max()!
-        thresholds.removeLast(stride - points)
-        bonaFideRejected.removeLast(stride - points)
-        pooledAccepted.removeLast(stride - points)
-        // Compact the species blocks to `points` elements each.
-        if points < stride {
-            for sp in 0..<speciesCount {
-                for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }
-            }
-            attackAccepted.removeLast(attackAccepted.count - points * speciesCount)
-        }
-        self.thresholds = thresholds
-        self.speciesNames = set.speciesNames
-        self.bonaFideCount = bonaFideCount
-        self.attackCounts = attackCounts
-        self.bonaFideRejected = bonaFideRejected
-        self.attackAccepted = attackAccepted
-        self.pooledAccepted = pooledAccepted
-        self.bonaFideFailed = bonaFideFailed
-        self.attackFailed = attackFailed
-        self.hasTerminalPoint = terminal
+    /// The curve of scores already sorted class by class (several curves over the same classes,
+    /// e.g. one per species in `outputs.csv`, then sort once).
+    /// - Throws: ``MetricsError/noScores`` when no processed sample has a score to sweep.
+    public init(sorted: SortedScores) throws(MetricsError) {
+        guard sorted.total > 0 else { throw .noScores }
+        let sweep = CurveSweep(sorted)
+        let points = sweep.points
+        self.thresholds = sweep.thresholds
+        self.speciesNames = sorted.speciesNames
+        self.bonaFideCount = sorted.length(ofClass: 0) + sorted.heldBonaFide
+        self.attackCounts = sorted.speciesNames.indices.map { sorted.length(ofClass: $0 + 1) + sorted.heldAttacks[$0] }
+        self.bonaFideRejected = sweep.bonaFideRejected
+        self.attackAccepted = sweep.attackAccepted
+        self.pooledAccepted = sweep.pooledAccepted
+        self.bonaFideFailed = sorted.bonaFideFailed
+        self.attackFailed = sorted.attackFailed
+        self.hasTerminalPoint = sweep.thresholds[points - 1] > sorted.highest
     }
 
     public var hasBonaFide: Bool { bonaFideCount > 0 }
@@ -223,5 +123,220 @@ public struct ErrorCurve: Sendable {
             if thresholds[mid] >= t { high = mid } else { low = mid + 1 }
         }
         return low
+    }
+}
+
+/// The processed scores of a set, class by class (0 = bona fide, s + 1 = species s), each class
+/// sorted ascending in one buffer, with the failures and the samples rejected at every threshold:
+/// everything an ``ErrorCurve`` sweeps. Sorting is the costly part (radix sort, classes on all
+/// cores); ``restricted(toSpecies:)`` and ``negated()`` give other curves' input without sorting
+/// again.
+public struct SortedScores: Sendable {
+    public let speciesNames: [String]
+    /// Class c occupies `flat[starts[c]..<starts[c + 1]]`.
+    let flat: [Double]
+    let starts: [Int]
+    let bonaFideFailed: Int
+    let attackFailed: [Int]
+    let heldBonaFide: Int
+    let heldAttacks: [Int]
+
+    var classCount: Int { starts.count - 1 }
+    var total: Int { starts[classCount] }
+    func length(ofClass c: Int) -> Int { starts[c + 1] - starts[c] }
+    /// The highest processed score (-inf when there is none).
+    var highest: Double {
+        (0..<classCount).reduce(-Double.infinity) { starts[$1 + 1] > starts[$1] ? max($0, flat[starts[$1 + 1] - 1]) : $0 }
+    }
+
+    public init(_ set: ScoreSet) {
+        let speciesCount = set.speciesNames.count
+        let (lengths, bonaFideFailed, attackFailed) = Self.classLengths(set)
+        var starts = [Int](repeating: 0, count: speciesCount + 2)
+        for c in 0...speciesCount { starts[c + 1] = starts[c] + lengths[c] }
+        var flat = Self.gatherByClass(set, starts: starts)
+        Self.sortSegments(&flat, starts: starts)
+        self.init(
+            speciesNames: set.speciesNames, flat: flat, starts: starts, bonaFideFailed: bonaFideFailed,
+            attackFailed: attackFailed, heldBonaFide: set.rejectedAtEveryThresholdBonaFide,
+            heldAttacks: (0..<speciesCount).map {
+                $0 < set.rejectedAtEveryThresholdAttacks.count ? set.rejectedAtEveryThresholdAttacks[$0] : 0
+            })
+    }
+
+    init(
+        speciesNames: [String], flat: [Double], starts: [Int], bonaFideFailed: Int, attackFailed: [Int],
+        heldBonaFide: Int, heldAttacks: [Int]
+    ) {
+        self.speciesNames = speciesNames
+        self.flat = flat
+        self.starts = starts
+        self.bonaFideFailed = bonaFideFailed
+        self.attackFailed = attackFailed
+        self.heldBonaFide = heldBonaFide
+        self.heldAttacks = heldAttacks
+    }
+
+    /// Processed scores per class, and failures (NaN scores) by class.
+    static func classLengths(_ set: ScoreSet) -> (lengths: [Int], bonaFideFailed: Int, attackFailed: [Int]) {
+        var lengths = [Int](repeating: 0, count: set.speciesNames.count + 1)
+        var attackFailed = [Int](repeating: 0, count: set.speciesNames.count)
+        var bonaFideFailed = 0
+        set.scores.withUnsafeBufferPointer { scores in
+            set.speciesIndex.withUnsafeBufferPointer { species in
+                for i in 0..<scores.count {
+                    let s = Int(species[i])
+                    if scores[i].isNaN {
+                        if s < 0 { bonaFideFailed += 1 } else { attackFailed[s] += 1 }
+                    } else {
+                        lengths[s + 1] += 1
+                    }
+                }
+            }
+        }
+        return (lengths, bonaFideFailed, attackFailed)
+    }
+
+    /// All processed scores in one buffer, class by class, in set order within a class.
+    static func gatherByClass(_ set: ScoreSet, starts: [Int]) -> [Double] {
+        let total = starts[starts.count - 1]
+        return [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var fill = starts
+            set.scores.withUnsafeBufferPointer { scores in
+                set.speciesIndex.withUnsafeBufferPointer { species in
+                    for i in 0..<scores.count where !scores[i].isNaN {
+                        let c = Int(species[i]) + 1
+                        buffer[fill[c]] = scores[i]
+                        fill[c] += 1
+                    }
+                }
+            }
+            initialized = total
+        }
+    }
+
+    /// Sorts each class segment on its own, on all cores (sorting plain Doubles is several times
+    /// faster than sorting indices by score; the sweep merges the segments).
+    static func sortSegments(_ flat: inout [Double], starts: [Int]) {
+        flat.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let shared = buffer
+            DispatchQueue.concurrentPerform(iterations: starts.count - 1) { c in
+                RadixSort.sort(UnsafeMutableBufferPointer(rebasing: shared[starts[c]..<starts[c + 1]]))
+            }
+        }
+    }
+
+    /// Bona fide and the given species only (in that order), as if the set held no other species.
+    public func restricted(toSpecies species: [Int]) -> SortedScores {
+        let classes = [0] + species.map { $0 + 1 }
+        var flat: [Double] = []
+        flat.reserveCapacity(classes.reduce(0) { $0 + length(ofClass: $1) })
+        var starts = [0]
+        for c in classes {
+            flat.append(contentsOf: self.flat[self.starts[c]..<self.starts[c + 1]])
+            starts.append(flat.count)
+        }
+        return SortedScores(
+            speciesNames: species.map { speciesNames[$0] }, flat: flat, starts: starts, bonaFideFailed: bonaFideFailed,
+            attackFailed: species.map { attackFailed[$0] }, heldBonaFide: heldBonaFide,
+            heldAttacks: species.map { heldAttacks[$0] })
+    }
+
+    /// The same samples with every score negated (lower values read as bona fide): each class
+    /// reversed and negated, which keeps it sorted.
+    public func negated() -> SortedScores {
+        var flat = [Double](repeating: 0, count: total)
+        for c in 0..<classCount {
+            let first = starts[c], last = starts[c + 1]
+            for k in first..<last { flat[first + last - 1 - k] = -self.flat[k] }
+        }
+        return SortedScores(
+            speciesNames: speciesNames, flat: flat, starts: starts, bonaFideFailed: bonaFideFailed,
+            attackFailed: attackFailed, heldBonaFide: heldBonaFide, heldAttacks: heldAttacks)
+    }
+}
+
+/// The ascending sweep of ``ErrorCurve``: at point k every sample with score < thresholds[k] is
+/// rejected. A k-way merge over the sorted class segments with raw pointers (it runs once per
+/// distinct score); the species counts are flattened species-major with stride `points`.
+struct CurveSweep {
+    var thresholds: [Double]
+    var bonaFideRejected: [Int]
+    var attackAccepted: [Int]
+    var pooledAccepted: [Int]
+    var points = 0
+
+    init(_ sorted: SortedScores) {
+        let stride = sorted.total + 1, speciesCount = sorted.classCount - 1
+        thresholds = [Double](repeating: 0, count: stride)
+        bonaFideRejected = [Int](repeating: 0, count: stride)
+        attackAccepted = [Int](repeating: 0, count: stride * speciesCount)
+        pooledAccepted = [Int](repeating: 0, count: stride)
+        merge(sorted, stride: stride)
+        compact(stride: stride, speciesCount: speciesCount)
+    }
+
+    mutating func merge(_ sorted: SortedScores, stride: Int) {
+        let classCount = sorted.classCount, speciesCount = classCount - 1
+        let lengths = (0..<classCount).map(sorted.length(ofClass:))
+        let freeAttacks = lengths.dropFirst().reduce(0, +), heldBonaFide = sorted.heldBonaFide
+        var position = [Int](repeating: 0, count: classCount)
+        var points = 0
+        sorted.flat.withUnsafeBufferPointer { base in
+            let pointers = (0..<classCount).map {
+                UnsafeBufferPointer(rebasing: base[sorted.starts[$0]..<sorted.starts[$0 + 1]])
+            }
+            thresholds.withUnsafeMutableBufferPointer { thresholdOut in
+                bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
+                    pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
+                        attackAccepted.withUnsafeMutableBufferPointer { acceptedOut in
+                            func record(_ threshold: Double) {
+                                thresholdOut[points] = threshold
+                                bonaFideOut[points] = heldBonaFide + position[0]
+                                var rejectedAttacks = 0
+                                for sp in 0..<speciesCount {
+                                    acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
+                                    rejectedAttacks += position[sp + 1]
+                                }
+                                pooledOut[points] = freeAttacks - rejectedAttacks
+                                points += 1
+                            }
+                            while true {
+                                var next = Double.infinity, remaining = false
+                                for c in 0..<classCount where position[c] < lengths[c] {
+                                    next = min(next, pointers[c][position[c]])
+                                    remaining = true
+                                }
+                                guard remaining else { break }
+                                record(next)
+                                for c in 0..<classCount {
+                                    var p = position[c]
+                                    let pointer = pointers[c], length = lengths[c]
+                                    while p < length && pointer[p] == next { p += 1 }
+                                    position[c] = p
+                                }
+                            }
+                            // Above the highest score nothing is accepted; with a +inf score no
+                            // threshold rejects everything, so there is no terminal point.
+                            let highest = thresholdOut[points - 1]
+                            if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
+                        }
+                    }
+                }
+            }
+        }
+        self.points = points
+    }
+
+    /// Drops the unused tail and packs the species blocks to `points` elements each.
+    mutating func compact(stride: Int, speciesCount: Int) {
+        thresholds.removeLast(stride - points)
+        bonaFideRejected.removeLast(stride - points)
+        pooledAccepted.removeLast(stride - points)
+        guard points < stride else { return }
+        for sp in 0..<speciesCount {
+            for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }
+        }
+        attackAccepted.removeLast(attackAccepted.count - points * speciesCount)
     }
 }

@@ -1,7 +1,7 @@
 /// LSD radix sort of Doubles (no NaNs): four passes over 16-bit digits of the IEEE-754 bit
 /// pattern mapped to an order-preserving unsigned key (flip all bits of negatives, the sign bit of
 /// positives). Several times faster than a comparison sort on millions of scores, and it is what
-/// keeps `ErrorCurve` O(n) after reading.
+/// keeps `ErrorCurve` O(n) after reading. Plain UInt64 keys (id hashes) sort the same way.
 enum RadixSort {
     static func sort(_ values: inout [Double]) {
         values.withUnsafeMutableBufferPointer { sort($0) }
@@ -15,13 +15,29 @@ enum RadixSort {
             return
         }
         var keys = [UInt64](repeating: 0, count: n)
-        var scratch = [UInt64](repeating: 0, count: n)
         keys.withUnsafeMutableBufferPointer { k in
             for i in 0..<n {
                 let bits = values[i].bitPattern
                 k[i] = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
             }
         }
+        sort(&keys)
+        keys.withUnsafeBufferPointer { k in
+            for i in 0..<n {
+                let key = k[i]
+                values[i] = Double(bitPattern: key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key)
+            }
+        }
+    }
+
+    /// Ascending, four counting passes over 16-bit digits (comparison sort below 4096 keys).
+    static func sort(_ keys: inout [UInt64]) {
+        let n = keys.count
+        if n < 4096 {
+            keys.sort()
+            return
+        }
+        var scratch = [UInt64](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: 1 << 16)
         for pass in 0..<4 {
             let shift = UInt64(pass * 16)
@@ -41,12 +57,6 @@ enum RadixSort {
                 }
             }
             swap(&keys, &scratch)
-        }
-        keys.withUnsafeBufferPointer { k in
-            for i in 0..<n {
-                let key = k[i]
-                values[i] = Double(bitPattern: key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key)
-            }
         }
     }
 }

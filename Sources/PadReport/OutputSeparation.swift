@@ -38,56 +38,55 @@ public enum OutputSeparation {
     ]
 
     /// Rows of one output: each species (by name), then `(all)` when there are two or more.
-    /// `species[i]` is -1 for bona fide, else an index into `speciesNames`.
+    /// `species[i]` is -1 for bona fide, else an index into `speciesNames`. The values are sorted
+    /// once, class by class; each row's curve takes bona fide and its species from that.
     public static func rows(output: String, values: [Double], species: [Int32], speciesNames: [String]) -> [Row] {
         // Species with samples here (a table's species list may name some only other splits have).
         let present = Set(species.filter { $0 >= 0 }.map(Int.init))
         let order = speciesNames.indices.filter(present.contains).sorted { speciesNames[$0] < speciesNames[$1] }
         var groups = order.map { [$0] }
         if order.count > 1 { groups.append(order) }
+        var set = ScoreSet(speciesNames: speciesNames)
+        set.reserveCapacity(values.count)
+        var missingBonaFide = 0
+        var missingAttacks = [Int](repeating: 0, count: speciesNames.count)
+        for i in values.indices {
+            let s = species[i]
+            if !values[i].isNaN {
+                set.append(score: values[i], speciesIndex: s)
+            } else if s < 0 {
+                missingBonaFide += 1
+            } else {
+                missingAttacks[Int(s)] += 1
+            }
+        }
+        let sorted = SortedScores(set)
         return groups.map { group in
-            let name = group.count == 1 ? speciesNames[group[0]] : allSpecies
-            return row(
-                output: output, name: name, values: values, species: species, speciesNames: speciesNames,
-                group: Set(group))
+            var row = Row(
+                output: output, species: group.count == 1 ? speciesNames[group[0]] : allSpecies, direction: "",
+                auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0, attacks: 0,
+                missingBonaFide: missingBonaFide, missingAttacks: group.reduce(0) { $0 + missingAttacks[$1] })
+            separation(sorted.restricted(toSpecies: group), into: &row)
+            return row
         }
     }
 
-    static func row(
-        output: String, name: String, values: [Double], species: [Int32], speciesNames: [String], group: Set<Int>
-    ) -> Row {
-        var set = ScoreSet(), negated = ScoreSet()
-        var missingBonaFide = 0, missingAttacks = 0
-        for i in values.indices {
-            let s = Int(species[i])
-            guard s < 0 || group.contains(s) else { continue }
-            let label: String? = s < 0 ? nil : speciesNames[s]
-            if values[i].isNaN {
-                if s < 0 { missingBonaFide += 1 } else { missingAttacks += 1 }
-                continue
-            }
-            set.append(score: values[i], species: label)
-            negated.append(score: -values[i], species: label)
-        }
-        var row = Row(
-            output: output, species: name, direction: "", auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0,
-            attacks: 0,
-            missingBonaFide: missingBonaFide, missingAttacks: missingAttacks)
-        guard let curve = try? ErrorCurve(set) else { return row }
+    /// AUC and EER of bona fide against the attacks of `sorted`, in the direction that separates.
+    static func separation(_ sorted: SortedScores, into row: inout Row) {
+        guard let curve = try? ErrorCurve(sorted: sorted) else { return }
         row.bonaFide = curve.bonaFideCount
         row.attacks = curve.attackCount
-        guard curve.hasBonaFide && curve.hasAttacks else { return row }
+        guard curve.hasBonaFide && curve.hasAttacks else { return }
         let auc = areaUnderROC(curve)
         if auc >= 0.5 {
             row.direction = "higher-bona-fide"
             row.auc = auc
             if let eer = try? EqualErrorRate(curve) { row.eer = eer.value; row.eerThreshold = eer.threshold }
-        } else if let flipped = try? ErrorCurve(negated) {
+        } else if let flipped = try? ErrorCurve(sorted: sorted.negated()) {
             row.direction = "lower-bona-fide"
             row.auc = areaUnderROC(flipped)
             if let eer = try? EqualErrorRate(flipped) { row.eer = eer.value; row.eerThreshold = -eer.threshold }
         }
-        return row
     }
 
     public static func table(_ rows: [Row]) -> ReportTables.Table {

@@ -167,7 +167,7 @@ public enum ReportTables {
             CSVFormat.appendField(r.profile.name, to: &prefix)
             prefix.append(UInt8(ascii: ","))
             CSVFormat.appendField(m.score, to: &prefix)
-            let prefixText = String(decoding: prefix, as: UTF8.self)
+            let rowPrefix = prefix
             let blocks = (c.count + block - 1) / block
             var next = 0
             while next < blocks {
@@ -181,6 +181,7 @@ public enum ReportTables {
                         var bytes: [UInt8] = []
                         bytes.reserveCapacity((last - first) * 64)
                         var values = [Double](repeating: .nan, count: 4 + names.count)
+                        var row = RepeatedNumberRow(columns: values.count)
                         for k in first..<last {
                             values[0] = c.thresholds[k] * sign
                             values[1] = c.bpcer(k)
@@ -189,9 +190,7 @@ public enum ReportTables {
                             for (n, column) in columns.enumerated() {
                                 values[4 + n] = column.map { c.apcer($0, k) } ?? .nan
                             }
-                            values.withUnsafeBufferPointer {
-                                CSVFormat.appendRawPrefixNumberRow(prefix: prefixText, $0, to: &bytes)
-                            }
+                            row.append(prefix: rowPrefix, values, to: &bytes)
                         }
                         out[j] = bytes
                     }
@@ -220,5 +219,45 @@ public enum ReportTables {
             ]
         }
         return (header, rows)
+    }
+}
+
+/// CSV rows of numbers where most columns repeat the row above (a curve point moves one class's
+/// rate): a value bit-equal to the previous row's in its column reuses that column's text, so
+/// only the numbers that changed are formatted. The bytes are exactly
+/// `CSVFormat.appendRawPrefixNumberRow`'s.
+struct RepeatedNumberRow {
+    static let slot = 32
+    private var previous: [UInt64]
+    private var lengths: [Int]
+    private var text: [UInt8]
+
+    init(columns: Int) {
+        previous = [UInt64](repeating: 0, count: columns)
+        lengths = [Int](repeating: -1, count: columns)  // -1: nothing formatted yet
+        text = [UInt8](repeating: 0, count: columns * Self.slot)
+    }
+
+    mutating func append(prefix: [UInt8], _ values: [Double], to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: prefix)
+        for n in values.indices {
+            buffer.append(UInt8(ascii: ","))
+            let bits = values[n].bitPattern
+            if lengths[n] >= 0 && previous[n] == bits {
+                buffer.append(contentsOf: text[(n * Self.slot)..<(n * Self.slot + lengths[n])])
+                continue
+            }
+            let start = buffer.count
+            CSVFormat.appendNumber(values[n], to: &buffer)
+            let length = buffer.count - start
+            guard length <= Self.slot else {
+                lengths[n] = -1
+                continue
+            }
+            for b in 0..<length { text[n * Self.slot + b] = buffer[start + b] }
+            previous[n] = bits
+            lengths[n] = length
+        }
+        buffer.append(0x0A)
     }
 }

@@ -48,7 +48,7 @@ public struct ImportedScores: Sendable {
     public func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
         var hashes = ids.map(Self.hash)
-        hashes.sort()
+        RadixSort.sort(&hashes)
         var suspect = Set<UInt64>()
         for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
         guard !suspect.isEmpty else { return }
@@ -276,210 +276,36 @@ public struct ScoreFileReader: Sendable {
     }
 
     /// Comma-separated files with a header: generic and bob.pad. Quoted fields are accepted.
-    /// The hot loop works on byte offsets (no slices, no Strings); scores are parsed by `strtod`
-    /// in place, which the field's delimiter stops.
+    /// The file is scanned by ``CSVScoreScanner`` on byte offsets (no slices, no String but the
+    /// id per row); then its rows join `result` (which may already hold another file).
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
-        let count = bytes.count - 1 // the trailing 0 stops strtod at the end of the file
-        let negate = polarity == .attackHigh
-        typealias Parsed = (
-            failure: ScoreFileError?, header: [String]?, scores: [Double], species: [Int32], speciesNames: [String],
-            splits: [String], lines: Int, ids: [String], lineNumbers: [Int32]
-        )
-        let parsed: Parsed = bytes.withUnsafeBufferPointer { buffer -> Parsed in
-            // Everything the loop touches is local to this closure: no captured boxes, no
-            // exclusivity checks on the hot path.
-            let base = buffer.baseAddress!
-            var headerNames: [String]?
-            var labelColumn = 0, speciesColumn = 0, scoreColumn = 0, splitColumn = -1, idColumn = -1, sampleColumn = -1
-            var ids: [String] = [], lineNumbers: [Int32] = []
-            var starts = [Int](repeating: 0, count: 64), ends = [Int](repeating: 0, count: 64)
-            var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
-            var splitCache: [[UInt8]: String] = [:]
-            var failure: ScoreFileError?
-            var scores: [Double] = [], species: [Int32] = [], speciesNames: [String] = [], splits: [String] = []
-            var lines = 0
-            scores.reserveCapacity(count / 16)
-            species.reserveCapacity(count / 16)
-            var line = 0
-            var start = 0
-            while start < count {
-                line += 1
-                var end = start
-                while end < count && base[end] != 0x0A { end += 1 }
-                var lineEnd = end
-                if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                let lineStart = start
-                start = end + 1
-                if lineEnd == lineStart || base[lineStart] == UInt8(ascii: "#") { continue }
-                // Split into fields (quotes protect commas).
-                var fieldCount = 0
-                var i = lineStart, fieldStart = lineStart
-                var quoted = false
-                while i <= lineEnd {
-                    if i == lineEnd || (base[i] == UInt8(ascii: ",") && !quoted) {
-                        if fieldCount < 64 {
-                            var s = fieldStart, e = i
-                            if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") {
-                                s += 1; e -= 1
-                            }
-                            starts[fieldCount] = s
-                            ends[fieldCount] = e
-                        }
-                        fieldCount += 1
-                        fieldStart = i + 1
-                    } else if base[i] == UInt8(ascii: "\"") {
-                        quoted.toggle()
-                    }
-                    i += 1
-                }
-                guard let names = headerNames else {
-                    let names = (0..<min(fieldCount, 64)).map { k in
-                        Self.text(base, starts[k], ends[k]).trimmingWhitespace().lowercased()
-                    }
-                    func column(_ name: String) -> Int? { names.firstIndex(of: name) }
-                    let wanted =
-                        format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
-                    for name in wanted where column(name) == nil {
-                        failure = ScoreFileError(
-                            file: path, line: line, "missing column '\(name)' in header \(names.joined(separator: ","))"
-                        )
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                    }
-                    labelColumn = column(wanted[0])!; speciesColumn = column(wanted[1])!;
-                    scoreColumn = column(wanted[2])!
-                    splitColumn = format == .generic ? (column("split") ?? -1) : -1
-                    idColumn = (format == .generic ? column("id") : column("test_label")) ?? -1
-                    sampleColumn = format == .bobpad ? (column("sample_n") ?? -1) : -1
-                    headerNames = names
-                    continue
-                }
-                guard fieldCount == names.count else {
-                    failure = ScoreFileError(
-                        file: path, line: line, "\(fieldCount) fields, the header has \(names.count)")
-                    return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                }
-                // Label.
-                let ls = starts[labelColumn], ll = ends[labelColumn] - ls
-                let isBonaFide: Bool
-                func matches(_ word: StaticString) -> Bool {
-                    guard ll == word.utf8CodeUnitCount else { return false }
-                    let w = word.utf8Start
-                    for k in 0..<ll where (base[ls + k] | 0x20) != w[k] { return false }
-                    return true
-                }
-                if format == .generic {
-                    if matches("bonafide") {
-                        isBonaFide = true
-                    } else if matches("attack") {
-                        isBonaFide = false
-                    } else {
-                        failure = ScoreFileError(
-                            file: path, line: line,
-                            "label '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be bonafide or attack"
-                        )
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                    }
-                } else {
-                    if matches("true") {
-                        isBonaFide = true
-                    } else if matches("false") {
-                        isBonaFide = false
-                    } else {
-                        failure = ScoreFileError(
-                            file: path, line: line,
-                            "is_bonafide '\(Self.text(base, starts[labelColumn], ends[labelColumn]))' must be True or False"
-                        )
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                    }
-                }
-                // Species index, cached for runs of the same species.
-                var speciesIndex: Int32 = -1
-                if !isBonaFide {
-                    let ss = starts[speciesColumn], sl = ends[speciesColumn] - ss
-                    var same = lastSpeciesIndex >= 0 && sl == lastSpecies.count
-                    if same { for k in 0..<sl where base[ss + k] != lastSpecies[k] { same = false; break } }
-                    if same {
-                        speciesIndex = lastSpeciesIndex
-                    } else {
-                        var name = Self.text(base, starts[speciesColumn], ends[speciesColumn]).trimmingWhitespace()
-                        if name.isEmpty { name = "attack" }
-                        if let known = speciesNames.firstIndex(of: name) {
-                            speciesIndex = Int32(known)
-                        } else {
-                            speciesIndex = Int32(speciesNames.count)
-                            speciesNames.append(name)
-                        }
-                        lastSpecies = Array(UnsafeBufferPointer(start: base + ss, count: sl))
-                        lastSpeciesIndex = speciesIndex
-                    }
-                }
-                // Score: empty or nan is a failure to process.
-                let cs = starts[scoreColumn], ce = ends[scoreColumn]
-                var score = Double.nan
-                if ce > cs {
-                    var endPointer: UnsafeMutablePointer<CChar>?
-                    let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
-                    score = strtod(startPointer, &endPointer)
-                    if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
-                        failure = ScoreFileError(
-                            file: path, line: line,
-                            "score '\(ScoreFileError.quoted(Self.text(base, starts[scoreColumn], ends[scoreColumn])))' is not a number"
-                        )
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                    }
-                    if score.isInfinite
-                        && !Self.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
-                    {
-                        failure = ScoreFileError(
-                            file: path, line: line,
-                            "score '\(ScoreFileError.quoted(Self.text(base, cs, ce)))' overflows a double (write inf for an infinite score)"
-                        )
-                        return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
-                    }
-                    if negate { score = -score }
-                }
-                scores.append(score)
-                species.append(speciesIndex)
-                if splitColumn >= 0 {
-                    let key = Array(
-                        UnsafeBufferPointer(
-                            start: base + starts[splitColumn], count: ends[splitColumn] - starts[splitColumn]))
-                    if let cached = splitCache[key] {
-                        splits.append(cached)
-                    } else {
-                        let value = Self.text(base, starts[splitColumn], ends[splitColumn])
-                        splitCache[key] = value
-                        splits.append(value)
-                    }
-                }
-                if idColumn >= 0 {
-                    var id = Self.text(base, starts[idColumn], ends[idColumn])
-                    if sampleColumn >= 0 { id += "#" + Self.text(base, starts[sampleColumn], ends[sampleColumn]) }
-                    ids.append(id)
-                } else {
-                    ids.append("\(Self.baseName(path)):\(line)")
-                }
-                lineNumbers.append(Int32(clamping: line))
-                lines += 1
+        let scanned: Result<CSVScoreScanner.Rows, ScoreFileError> = bytes.withUnsafeBufferPointer { buffer in
+            // The trailing 0 stops strtod at the end of the file.
+            var scanner = CSVScoreScanner(
+                base: buffer.baseAddress!, count: buffer.count - 1, path: path, format: format,
+                negate: polarity == .attackHigh)
+            do throws(ScoreFileError) {
+                try scanner.scan()
+                return .success(scanner.rows)
+            } catch {
+                return .failure(error)
             }
-            return (failure, headerNames, scores, species, speciesNames, splits, lines, ids, lineNumbers)
         }
-        if let failure = parsed.failure { throw failure }
-        if parsed.header == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
-        // Map file-local species indices onto the set's (a set may already hold another file).
-        let mapping = parsed.speciesNames.map { result.set.index(ofSpecies: $0) }
-        result.set.reserveCapacity(result.set.count + parsed.scores.count)
-        for i in parsed.scores.indices {
-            let local = parsed.species[i]
-            result.set.append(score: parsed.scores[i], speciesIndex: local < 0 ? -1 : mapping[Int(local)])
+        let rows = try scanned.get()
+        // Map file-local species indices onto the set's.
+        let mapping = rows.speciesNames.map { result.set.index(ofSpecies: $0) }
+        result.set.reserveCapacity(result.set.count + rows.scores.count)
+        for i in rows.scores.indices {
+            let local = rows.species[i]
+            result.set.append(score: rows.scores[i], speciesIndex: local < 0 ? -1 : mapping[Int(local)])
         }
-        result.splits.append(contentsOf: parsed.splits)
-        result.ids.append(contentsOf: parsed.ids)
-        result.lineNumbers.append(contentsOf: parsed.lineNumbers)
-        result.fileIndex.append(contentsOf: repeatElement(UInt16(result.files.count), count: parsed.ids.count))
+        result.splits.append(contentsOf: rows.splits)
+        result.ids.append(contentsOf: rows.ids)
+        result.lineNumbers.append(contentsOf: rows.lineNumbers)
+        result.fileIndex.append(contentsOf: repeatElement(UInt16(result.files.count), count: rows.ids.count))
         result.files.append(path)
-        result.lines += parsed.lines
+        result.lines += rows.ids.count
     }
 
     /// The bytes [start, end) as a String (off the hot path: headers, errors, new species).

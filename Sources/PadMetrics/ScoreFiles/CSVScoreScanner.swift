@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One pass over a comma-separated score file (generic or bob.pad) held in memory: header, then
+/// one row per data line, in named steps on byte offsets. Everything the loop touches is a stored
+/// property of this local value (no captured boxes, no exclusivity checks on the hot path).
+/// Blank lines and lines starting with `#` are skipped; the first error stops the scan and names
+/// file and line.
+struct CSVScoreScanner {
+    /// What the scan keeps, per data row (species indices are local to this file).
+    struct Rows {
+        var scores: [Double] = []
+        var species: [Int32] = []
+        var speciesNames: [String] = []
+        var splits: [String] = []
+        var ids: [String] = []
+        var lineNumbers: [Int32] = []
+    }
+
+    /// Column positions from the header (-1: absent).
+    struct Columns {
+        var names: [String]
+        var label: Int, species: Int, score: Int
+        var split = -1, id = -1, sample = -1
+    }
+
+    static let maxFields = 64
+
+    let base: UnsafePointer<UInt8>
+    /// Bytes of the file; `base[count]` is a 0 (strtod stops there).
+    let count: Int
+    let path: String
+    let format: ScoreFormat
+    let negate: Bool
+    let baseName: String
+    var rows = Rows()
+    var columns: Columns?
+    /// Field bounds of the current line (quotes around a field excluded).
+    var starts = [Int](repeating: 0, count: maxFields), ends = [Int](repeating: 0, count: maxFields)
+    var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
+    var splitCache: [[UInt8]: String] = [:]
+
+    init(base: UnsafePointer<UInt8>, count: Int, path: String, format: ScoreFormat, negate: Bool) {
+        self.base = base
+        self.count = count
+        self.path = path
+        self.format = format
+        self.negate = negate
+        self.baseName = ScoreFileReader.baseName(path)
+        // Rows are at least ~16 bytes: reserving up front avoids regrowing ten-million-row arrays.
+        let expected = count / 16
+        rows.scores.reserveCapacity(expected)
+        rows.species.reserveCapacity(expected)
+        rows.ids.reserveCapacity(expected)
+        rows.lineNumbers.reserveCapacity(expected)
+    }
+
+    mutating func scan() throws(ScoreFileError) {
+        var line = 0, start = 0
+        while start < count {
+            line += 1
+            let end = lineEnd(from: start)
+            var last = end
+            if last > start && base[last - 1] == 0x0D { last -= 1 }
+            let first = start
+            start = end + 1
+            if last == first || base[first] == UInt8(ascii: "#") { continue }
+            let fieldCount = splitFields(first, last)
+            if let columns {
+                try readRow(fieldCount, columns: columns, line: line)
+            } else {
+                columns = try readHeader(fieldCount, line: line)
+            }
+        }
+        if columns == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
+    }
+
+    /// The offset of the next newline at or after `start` (or `count`).
+    func lineEnd(from start: Int) -> Int {
+        guard let found = memchr(base + start, 0x0A, count - start) else { return count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
+    /// Records the bounds of the fields of [first, last) (quotes protect commas) and returns how
+    /// many fields the line has (only the first ``maxFields`` are recorded).
+    mutating func splitFields(_ first: Int, _ last: Int) -> Int {
+        var fieldCount = 0, fieldStart = first, quoted = false
+        for i in first...last {
+            if i == last || (base[i] == UInt8(ascii: ",") && !quoted) {
+                if fieldCount < Self.maxFields {
+                    var s = fieldStart, e = i
+                    if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") {
+                        s += 1
+                        e -= 1
+                    }
+                    starts[fieldCount] = s
+                    ends[fieldCount] = e
+                }
+                fieldCount += 1
+                fieldStart = i + 1
+            } else if base[i] == UInt8(ascii: "\"") {
+                quoted.toggle()
+            }
+        }
+        return fieldCount
+    }
+
+    func text(_ field: Int) -> String { ScoreFileReader.text(base, starts[field], ends[field]) }
+
+    func readHeader(_ fieldCount: Int, line: Int) throws(ScoreFileError) -> Columns {
+        let names = (0..<min(fieldCount, Self.maxFields)).map { text($0).trimmingWhitespace().lowercased() }
+        let wanted = format == .generic ? ["label", "species", "score"] : ["is_bonafide", "attack_type", "score"]
+        let found = wanted.map { names.firstIndex(of: $0) }
+        if let missing = found.firstIndex(of: nil) {
+            throw ScoreFileError(
+                file: path, line: line, "missing column '\(wanted[missing])' in header \(names.joined(separator: ","))")
+        }
+        var columns = Columns(names: names, label: found[0]!, species: found[1]!, score: found[2]!)
+        let generic = format == .generic
+        columns.split = generic ? (names.firstIndex(of: "split") ?? -1) : -1
+        columns.id = names.firstIndex(of: generic ? "id" : "test_label") ?? -1
+        columns.sample = generic ? -1 : (names.firstIndex(of: "sample_n") ?? -1)
+        return columns
+    }
+
+    mutating func readRow(_ fieldCount: Int, columns: Columns, line: Int) throws(ScoreFileError) {
+        guard fieldCount == columns.names.count else {
+            throw ScoreFileError(file: path, line: line, "\(fieldCount) fields, the header has \(columns.names.count)")
+        }
+        let isBonaFide = try label(columns.label, line: line)
+        let species = isBonaFide ? -1 : speciesIndex(columns.species)
+        rows.scores.append(try score(columns.score, line: line))
+        rows.species.append(species)
+        if columns.split >= 0 { appendSplit(columns.split) }
+        if columns.id >= 0 {
+            var id = text(columns.id)
+            if columns.sample >= 0 { id += "#" + text(columns.sample) }
+            rows.ids.append(id)
+        } else {
+            rows.ids.append("\(baseName):\(line)")
+        }
+        rows.lineNumbers.append(Int32(clamping: line))
+    }
+
+    /// Whether the label field says bona fide (generic `bonafide`/`attack`, bob.pad
+    /// `True`/`False`, in any case).
+    func label(_ field: Int, line: Int) throws(ScoreFileError) -> Bool {
+        let ls = starts[field], ll = ends[field] - ls
+        func matches(_ word: StaticString) -> Bool {
+            guard ll == word.utf8CodeUnitCount else { return false }
+            let w = word.utf8Start
+            for k in 0..<ll where (base[ls + k] | 0x20) != w[k] { return false }
+            return true
+        }
+        let generic = format == .generic
+        if matches(generic ? "bonafide" : "true") { return true }
+        if matches(generic ? "attack" : "false") { return false }
+        throw ScoreFileError(
+            file: path, line: line,
+            generic ? "label '\(text(field))' must be bonafide or attack" : "is_bonafide '\(text(field))' must be True or False")
+    }
+
+    /// The file-local species index of an attack row, cached for runs of the same species; an
+    /// empty species is `attack`.
+    mutating func speciesIndex(_ field: Int) -> Int32 {
+        let ss = starts[field], sl = ends[field] - ss
+        var same = lastSpeciesIndex >= 0 && sl == lastSpecies.count
+        if same { for k in 0..<sl where base[ss + k] != lastSpecies[k] { same = false; break } }
+        if same { return lastSpeciesIndex }
+        var name = text(field).trimmingWhitespace()
+        if name.isEmpty { name = "attack" }
+        let index: Int32
+        if let known = rows.speciesNames.firstIndex(of: name) {
+            index = Int32(known)
+        } else {
+            index = Int32(rows.speciesNames.count)
+            rows.speciesNames.append(name)
+        }
+        lastSpecies = Array(UnsafeBufferPointer(start: base + ss, count: sl))
+        lastSpeciesIndex = index
+        return index
+    }
+
+    /// The score, negated for attack-high files; empty or `nan` is NaN (a failure to process).
+    /// Plain decimals take ``ExactDecimal`` (the same double as strtod); anything else strtod,
+    /// which must consume the whole field.
+    func score(_ field: Int, line: Int) throws(ScoreFileError) -> Double {
+        let cs = starts[field], ce = ends[field]
+        guard ce > cs else { return .nan }
+        if let value = ExactDecimal.parse(base + cs, count: ce - cs) { return negate ? -value : value }
+        var endPointer: UnsafeMutablePointer<CChar>?
+        let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
+        let value = strtod(startPointer, &endPointer)
+        if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
+            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
+        }
+        if value.isInfinite && !ScoreFileReader.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
+            throw ScoreFileError(
+                file: path, line: line,
+                "score '\(ScoreFileError.quoted(text(field)))' overflows a double (write inf for an infinite score)")
+        }
+        return negate ? -value : value
+    }
+
+    /// The split text of a row, one String per distinct text.
+    mutating func appendSplit(_ field: Int) {
+        let key = Array(UnsafeBufferPointer(start: base + starts[field], count: ends[field] - starts[field]))
+        if let cached = splitCache[key] {
+            rows.splits.append(cached)
+        } else {
+            let value = text(field)
+            splitCache[key] = value
+            rows.splits.append(value)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import PadMetrics
+
+/// The fast paths of `eval --scores` give exactly what the general ones give.
+@Suite struct FastScorePathTests {
+    static func strtodValue(_ text: String) -> (value: Double, consumedAll: Bool) {
+        text.withCString { start in
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(start, &end)
+            return (value, end == UnsafeMutablePointer(mutating: start) + text.utf8.count)
+        }
+    }
+
+    static func exact(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer { ExactDecimal.parse($0.baseAddress!, count: $0.count) }
+    }
+
+    /// Hand-picked texts: signs, zeros, exponents, bounds of the fast path (2^53, 19 digits,
+    /// 10^22), and texts it must leave to strtod.
+    @Test func exactDecimalOnHandPickedTexts() {
+        let accepted: [(String, Double)] = [
+            ("0", 0), ("-0", -0.0), ("+1.5", 1.5), ("1.", 1), (".5", 0.5), ("-.25e1", -2.5), ("1E5", 1e5),
+            ("1e+22", 1e22), ("9007199254740992", 9_007_199_254_740_992), ("0.1", 0.1), ("1.845584192", 1.845584192),
+            ("123456789e-22", 123456789e-22), ("0000000000000000001", 1),
+        ]
+        for (text, value) in accepted {
+            #expect(Self.exact(text)?.bitPattern == value.bitPattern, "\(text)")
+        }
+        // Not for the fast path (left to strtod, which decides whether it is a number at all).
+        for text in [
+            "", "-", ".", "e5", "1e", "1e+", "1.5.2", " 1", "1 ", "inf", "nan", "0x1p3", "1,5", "1e23", "1e-23",
+            "9007199254740993", "12345678901234567890", "1e00001", "--1", "1..",
+        ] {
+            #expect(Self.exact(text) == nil, "\(text)")
+        }
+        // -0 keeps its sign, as strtod's.
+        #expect(Self.exact("-0.000")!.sign == .minus)
+    }
+
+    /// Random decimals in every spelling the fast path takes: it agrees with strtod bit for bit
+    /// wherever it answers, and answers for the usual score spellings.
+    @Test func exactDecimalAgreesWithStrtodOnRandomTexts() {
+        var generator = SystemRandomNumberGenerator()
+        var answered = 0
+        for k in 0..<50_000 {
+            let value = Double.random(in: -1e6...1e6, using: &generator) / pow(10, Double(k % 9))
+            let digits = Int.random(in: 0...17, using: &generator)
+            let texts = [
+                String(format: "%.\(digits)f", value), String(format: "%.\(digits)e", value),
+                String(format: "%.\(digits)E", value), "\(value)", String(format: "%+.9f", value),
+            ]
+            for text in texts {
+                let reference = Self.strtodValue(text)
+                guard let fast = Self.exact(text) else { continue }
+                answered += 1
+                #expect(reference.consumedAll && fast.bitPattern == reference.value.bitPattern, "\(text)")
+                if fast.bitPattern != reference.value.bitPattern { return }
+            }
+        }
+        #expect(answered > 100_000)
+    }
+
+    static func write(_ bytes: [UInt8]) -> String {
+        let path = NSTemporaryDirectory() + "padbench-fast-\(UUID().uuidString).csv"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    /// A hostile generic file (BOM, CRLF, quoted fields with commas, comments, blank lines, an
+    /// 8 kB id, exponents, signs, hex, inf, nan, empty) reads to the values Swift's
+    /// `Double(String)` gives each score text, ids and species as written.
+    @Test func readerMatchesSwiftDoubleParsingOnHostileFile() throws {
+        let scores = [
+            "0.5", "-1.25e-3", "+7", "1e22", "1e23", "0x1.8p1", "inf", "-INF", "nan", "", ".5", "1.", "-0",
+            "123456789012345678901234", "4.9406564584124654e-324", "2.2250738585072014e-308", "0.30000000000000004",
+        ]
+        var text = "\u{FEFF}id,label,species,score\r\n# a comment\r\n\r\n"
+        var expectedIds: [String] = [], expectedScores: [Double] = []
+        for (k, score) in scores.enumerated() {
+            let id = k == 3 ? String(repeating: "x", count: 8000) : "s\(k)"
+            let row = k % 2 == 0 ? "\(id),bonafide,,\(score)" : "\"\(id)\",ATTACK,\"print, glossy\",\(score)"
+            text += row + (k % 3 == 0 ? "\r\n" : "\n")
+            expectedIds.append(id)
+            expectedScores.append(score.isEmpty ? .nan : Double(score)!)
+        }
+        let read = try ScoreFileReader().read([Self.write(Array(text.utf8))], format: .generic)
+        #expect(read.ids == expectedIds)
+        #expect(read.set.speciesNames == ["print, glossy"])
+        #expect(read.set.scores.map(\.bitPattern) == expectedScores.map { $0.isNaN ? Double.nan.bitPattern : $0.bitPattern })
+        #expect(read.lineNumbers.first == 4 && read.lines == scores.count)
+    }
+
+    /// Errors of the scan still name file and line.
+    @Test func scanErrorsNameFileAndLine() {
+        for (body, line, message) in [
+            ("a,bonafide,,1.5 \n", 2, "score '1.5 ' is not a number"),
+            ("a,bonafide,,1e\n", 2, "score '1e' is not a number"),
+            ("a,bonafide,,0.5\nb,maybe,,0.5\n", 3, "label 'maybe' must be bonafide or attack"),
+            ("a,bonafide,0.5\n", 2, "3 fields, the header has 4"),
+        ] {
+            let path = Self.write(Array(("id,label,species,score\n" + body).utf8))
+            #expect(throws: ScoreFileError(file: path, line: line, message)) {
+                try ScoreFileReader().read([path], format: .generic)
+            }
+        }
+    }
+
+    /// Curves from one sort, restricted to a species or negated, equal the curves of sets that
+    /// hold only those samples (what `outputs.csv` built before, sorting each time).
+    @Test func restrictedAndNegatedSortedScoresGiveTheSameCurves() throws {
+        var generator = SystemRandomNumberGenerator()
+        var all = ScoreSet(), printOnly = ScoreSet(), negatedAll = ScoreSet()
+        for k in 0..<30_000 {
+            // Rounded to 0.001 so that ties across classes are common.
+            let score = (Double.random(in: -3...3, using: &generator) * 1000).rounded() / 1000
+            let species: String? = k % 3 == 0 ? nil : (k % 3 == 1 ? "print" : "replay")
+            all.append(score: score, species: species)
+            negatedAll.append(score: -score, species: species)
+            if species != "replay" { printOnly.append(score: score, species: species) }
+        }
+        let sorted = SortedScores(all)
+        Self.expectEqual(try ErrorCurve(sorted: sorted.restricted(toSpecies: [0])), try ErrorCurve(printOnly))
+        Self.expectEqual(try ErrorCurve(sorted: sorted), try ErrorCurve(all))
+        Self.expectEqual(try ErrorCurve(sorted: sorted.negated()), try ErrorCurve(negatedAll))
+        #expect(throws: MetricsError.noScores) { try ErrorCurve(sorted: SortedScores(ScoreSet())) }
+    }
+
+    static func expectEqual(_ a: ErrorCurve, _ b: ErrorCurve) {
+        #expect(a.thresholds == b.thresholds && a.speciesNames == b.speciesNames)
+        #expect(a.bonaFideRejected == b.bonaFideRejected && a.attackAccepted == b.attackAccepted)
+        #expect(a.pooledAccepted == b.pooledAccepted && a.attackCounts == b.attackCounts)
+        #expect(a.bonaFideCount == b.bonaFideCount && a.hasTerminalPoint == b.hasTerminalPoint)
+    }
+}
