@@ -118,46 +118,49 @@ public enum QualityMeasures {
     /// the direction (edge pixels replicated), D_F and D_B absolute differences between
     /// neighbours along it; b = (sum D_F - sum max(0, D_F - D_B)) / sum D_F, NaN when sum D_F = 0.
     /// The 9-tap sums are integers (at most 9 x 255, kept as running sums row by row, so the
-    /// vertical pass reads the plane in row order); B = sum / 9 and the two sums accumulate in
-    /// double in row-major order, so the bits are those of the plain definition.
+    /// vertical pass reads the plane in row order); B = sum / 9 once per pixel and the two sums
+    /// accumulate in double in row-major order, so the bits are those of the plain definition.
     static func creteDirection(_ l: [UInt8], width: Int, region: Region, horizontal: Bool) -> Double {
         let w = region.width, h = region.height
-        var windows = [Int32](repeating: 0, count: 2 * w) // 9-tap sums of the current and previous row
+        var columns = [Int32](repeating: 0, count: w) // vertical: 9-tap column sums at the current row
+        var blurred = [Double](repeating: 0, count: 2 * w) // B of the current and the previous row
         var sumF = 0.0, sumV = 0.0
         l.withUnsafeBufferPointer { plane in
-            windows.withUnsafeMutableBufferPointer { windows in
-                let origin = plane.baseAddress! + region.y0 * width + region.x0
-                @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> { origin + min(max(y, 0), h - 1) * width }
-                var current = windows.baseAddress!, previous = current + w
-                if !horizontal {
-                    // Column sums over rows -4...4 around row 0, then slid down one row at a time.
-                    for x in 0..<w { current[x] = 0 }
-                    for d in -4...4 { let r = row(d); for x in 0..<w { current[x] &+= Int32(r[x]) } }
-                }
-                for y in 0..<h {
-                    let f = row(y)
-                    if horizontal {
-                        Self.slidingNineTapSums(f, count: w, into: current)
-                        for x in 1..<w {
-                            let dF = Double(abs(Int32(f[x]) - Int32(f[x - 1])))
-                            let dB = abs(Double(current[x]) / 9 - Double(current[x - 1]) / 9)
-                            sumF += dF
-                            sumV += max(0, dF - dB)
+            columns.withUnsafeMutableBufferPointer { columns in
+                blurred.withUnsafeMutableBufferPointer { blurred in
+                    let origin = plane.baseAddress! + region.y0 * width + region.x0
+                    @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> {
+                        origin + min(max(y, 0), h - 1) * width
+                    }
+                    var current = blurred.baseAddress!, previous = current + w
+                    // Vertical: column sums over rows -4...4 around row 0, slid down row by row.
+                    if !horizontal { for d in -4...4 { let r = row(d); for x in 0..<w { columns[x] &+= Int32(r[x]) } } }
+                    for y in 0..<h {
+                        let f = row(y)
+                        if horizontal {
+                            Self.slidingNineTapMeans(f, count: w, into: current)
+                            for x in 1..<w {
+                                let dF = Double(abs(Int32(f[x]) - Int32(f[x - 1])))
+                                let dB = abs(current[x] - current[x - 1])
+                                sumF += dF
+                                sumV += max(0, dF - dB)
+                            }
+                            continue
                         }
-                    } else {
+                        for x in 0..<w { current[x] = Double(columns[x]) / 9 }
                         if y > 0 {
                             let above = row(y - 1)
                             for x in 0..<w {
                                 let dF = Double(abs(Int32(f[x]) - Int32(above[x])))
-                                let dB = abs(Double(current[x]) / 9 - Double(previous[x]) / 9)
+                                let dB = abs(current[x] - previous[x])
                                 sumF += dF
                                 sumV += max(0, dF - dB)
                             }
                         }
                         // Next row's column sums: add row y + 5, drop row y - 4 (both clamped).
-                        swap(&current, &previous)
                         let incoming = row(y + 5), outgoing = row(y - 4)
-                        for x in 0..<w { current[x] = previous[x] &+ Int32(incoming[x]) &- Int32(outgoing[x]) }
+                        for x in 0..<w { columns[x] = columns[x] &+ Int32(incoming[x]) &- Int32(outgoing[x]) }
+                        swap(&current, &previous)
                     }
                 }
             }
@@ -165,13 +168,14 @@ public enum QualityMeasures {
         return sumF > 0 ? (sumF - sumV) / sumF : .nan
     }
 
-    /// out[t] = sum of line[clamp(t + d)] for d in -4...4, clamped to the line (edges replicated).
+    /// out[t] = (sum of line[clamp(t + d)] for d in -4...4) / 9, clamped to the line (edges
+    /// replicated); the sum is an exact integer, kept as a running sum.
     @inline(__always)
-    static func slidingNineTapSums(_ line: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Int32>) {
+    static func slidingNineTapMeans(_ line: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Double>) {
         var window: Int32 = 0
         for d in -4...4 { window &+= Int32(line[min(max(d, 0), count - 1)]) }
         for t in 0..<count {
-            out[t] = window
+            out[t] = Double(window) / 9
             window &+= Int32(line[min(t + 5, count - 1)]) &- Int32(line[max(t - 4, 0)])
         }
     }
