@@ -95,10 +95,10 @@ import Testing
         }
     }
 
-    /// The lane scanner (first stage in lanes for every position, windows OpenCV's walk skips
-    /// dropped from the lanes, later stages in lanes while enough are undecided, the rest one at
-    /// a time) accepts exactly the raw windows of a plain scalar walk that runs every visited
-    /// window through all stages, for both window steps and both Haar cascades.
+    /// The lane scanner (variance test and first stages in lanes while enough windows are
+    /// undecided, the rest one at a time from the stage they reached) accepts exactly the raw
+    /// windows of a plain scalar walk that runs every visited window through all stages, for both
+    /// window steps and both Haar cascades.
     @Test(arguments: ["haarcascade_frontalface_default.xml", "haarcascade_eye.xml"])
     func laneScannerEqualsAScalarWalk(_ file: String) throws {
         let cascade = try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/haarcascades/" + file)

@@ -21,10 +21,9 @@ struct HaarScanner {
     /// Corner offsets of the window shrunk by one pixel on every side (variance normalisation).
     let norm: SIMD4<Int32>
     let normArea: Double
-    /// After the first stage (always evaluated in lanes), keep evaluating in lanes while at least
-    /// this many of the eight windows are undecided; below it the few windows left go one at a
-    /// time. 3 is a judgement, not a measurement: 1 to 6 timed within noise on a machine shared
-    /// with other builds.
+    /// Keep evaluating in lanes while at least this many of the eight windows are undecided;
+    /// below it the few windows left go one at a time. 3 is a judgement, not a measurement: 1 to
+    /// 6 timed within noise on a machine shared with other builds.
     static let lanesWorthVectorising = 3
 
     init(cascade: CascadeClassifier, stride: Int) {
@@ -51,9 +50,7 @@ struct HaarScanner {
     var stageCount: Int { stages.thresholds.count }
 
     /// Status of a window after the lanes: -1 flat (variance test failed), s >= 0 rejected at
-    /// stage s, or `resume(s)` (<= -2, s >= 1): stages before s passed, continue one at a time
-    /// from s. Windows OpenCV never visits (the position after one rejected by the first stage)
-    /// leave the lanes after the first stage; their status is meaningless and never read.
+    /// stage s, or `resume(s)` (<= -2): stages before s passed, continue one at a time from s.
     @inline(__always) static func resume(_ stage: Int) -> Int64 { Int64(-2 - stage) }
 
     /// Classifies the windows at positions 0, step, 2 step, ... (`count` of them, rounded up to
@@ -66,14 +63,11 @@ struct HaarScanner {
             stages.starts.withUnsafeBufferPointer { starts in
                 stages.thresholds.withUnsafeBufferPointer { thresholds in
                     var chunk = 0
-                    // Whether the position before this chunk was visited and rejected by the
-                    // first stage (so OpenCV's walk skips the chunk's first position).
-                    var skipsNext = false
                     while chunk < count {
                         let offset = chunk * Step.width
                         let (factor, usable) = varianceFactors(Step.self, sum + offset, squares + offset)
                         let state = vectorStages(
-                            Step.self, sum + offset, factor: factor, undecided: usable, skipsNext: &skipsNext,
+                            Step.self, sum + offset, factor: factor, undecided: usable,
                             stumps: stumps.baseAddress!, starts: starts, thresholds: thresholds)
                         UnsafeMutableRawPointer(status + chunk).storeBytes(of: state, as: SIMD8<Int64>.self)
                         UnsafeMutableRawPointer(factors + chunk).storeBytes(of: factor, as: SIMD8<Float>.self)
@@ -100,67 +94,37 @@ struct HaarScanner {
         return (factor, usable)
     }
 
-    /// Runs the first stage in lanes, drops the windows OpenCV's walk will not visit, then runs
-    /// further stages in lanes while enough windows are undecided; returns each lane's status.
-    /// `skipsNext` carries the walk from one chunk of eight to the next.
+    /// Runs stages in lanes while enough windows are undecided; returns each lane's status.
     @inline(__always)
     func vectorStages<Step: LaneStep>(
         _: Step.Type, _ sum: UnsafePointer<Int32>, factor: SIMD8<Float>, undecided start: SIMDMask<SIMD8<Int64>>,
-        skipsNext: inout Bool, stumps: UnsafePointer<Stump>, starts: UnsafeBufferPointer<Int>,
+        stumps: UnsafePointer<Stump>, starts: UnsafeBufferPointer<Int>,
         thresholds: UnsafeBufferPointer<Double>
     ) -> SIMD8<Int64> {
         var state = SIMD8<Int64>(repeating: -1)
         var undecided = start
         var stage = 0
         while stage < thresholds.count {
-            if stage > 0 {
-                let lanes = SIMD8<Int64>(repeating: 0).replacing(with: 1, where: undecided).wrappedSum()
-                if lanes < Self.lanesWorthVectorising { break }
+            let lanes = SIMD8<Int64>(repeating: 0).replacing(with: 1, where: undecided).wrappedSum()
+            if lanes < Self.lanesWorthVectorising { break }
+            var total = SIMD8<Double>.zero
+            for k in starts[stage]..<starts[stage + 1] {
+                let stump = stumps[k]
+                let wt = stump.weightsAndThreshold
+                var value = wt[0] * SIMD8<Float>(Step.rectangle(sum, stump.rects.0))
+                value += wt[1] * SIMD8<Float>(Step.rectangle(sum, stump.rects.1))
+                if wt[2] != 0 { value += wt[2] * SIMD8<Float>(Step.rectangle(sum, stump.rects.2)) }
+                let leaf = SIMD8<Float>(repeating: stump.right).replacing(
+                    with: stump.left, where: value * factor .< wt[3])
+                total += SIMD8<Double>(leaf)
             }
-            let total = Self.stageSum(
-                Step.self, sum, factor: factor, stumps: stumps + starts[stage], count: starts[stage + 1] - starts[stage])
             let rejected = undecided .& (total .< thresholds[stage])
             state.replace(with: Int64(stage), where: rejected)
             undecided = undecided .& .!rejected
-            if stage == 0 { undecided = undecided .& Self.visited(rejectedFirst: rejected, skipsNext: &skipsNext) }
             stage += 1
         }
         state.replace(with: Self.resume(stage), where: undecided)
         return state
-    }
-
-    /// One stage's sum of chosen leaves for eight windows: per stump the feature value
-    /// (w0 s0 + w1 s1) + w2 s2 in float, times the variance factor, against the stump threshold.
-    @inline(__always)
-    static func stageSum<Step: LaneStep>(
-        _: Step.Type, _ sum: UnsafePointer<Int32>, factor: SIMD8<Float>, stumps: UnsafePointer<Stump>, count: Int
-    ) -> SIMD8<Double> {
-        var total = SIMD8<Double>.zero
-        for k in 0..<count {
-            let stump = stumps[k]
-            let wt = stump.weightsAndThreshold
-            var value = wt[0] * SIMD8<Float>(Step.rectangle(sum, stump.rects.0))
-            value += wt[1] * SIMD8<Float>(Step.rectangle(sum, stump.rects.1))
-            if wt[2] != 0 { value += wt[2] * SIMD8<Float>(Step.rectangle(sum, stump.rects.2)) }
-            let leaf = SIMD8<Float>(repeating: stump.right).replacing(with: stump.left, where: value * factor .< wt[3])
-            total += SIMD8<Double>(leaf)
-        }
-        return total
-    }
-
-    /// Which of eight consecutive positions OpenCV's row walk visits, given which were rejected by
-    /// the first stage: a visited position rejected there makes the walk skip the next one.
-    /// Exact because every position's first stage ran in lanes (flat windows are never "rejected
-    /// by the first stage": their walk result is -1).
-    @inline(__always)
-    static func visited(rejectedFirst: SIMDMask<SIMD8<Int64>>, skipsNext: inout Bool) -> SIMDMask<SIMD8<Int64>> {
-        var visited = SIMDMask<SIMD8<Int64>>()
-        for lane in 0..<8 {
-            let visits = !skipsNext
-            visited[lane] = visits
-            skipsNext = visits && rejectedFirst[lane]
-        }
-        return visited
     }
 
     /// One window from stage `first` on: 1 accepted, -s rejected at stage s (0 = first stage).
