@@ -42,25 +42,30 @@ let package = Package(
             resources: [.copy("Presets")]
         ),
         .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
+        // The evaluation layer: the measurement table, calibration, decisions and each profile's
+        // result; reports and the pipeline build on it, it never measures and never renders.
+        .target(
+            name: "PadEvaluation", dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive"],
+            exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadDataset"],
+            dependencies: ["PadEvaluation", "PadMetrics", "PadArchive", "PadDataset"],
             exclude: ["README.md"]
         ),
         .target(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
-                "PadReport",
+                "PadEvaluation", "PadReport",
             ],
             exclude: ["README.md"]
         ),
         .executableTarget(
             name: "padbench",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
-                "PadProfiles",
-                "PadReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
+                "PadMetrics", "PadProfiles", "PadReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -76,12 +81,16 @@ let package = Package(
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
-        .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles", "PadMetrics", "PadArchive"]),
+        .testTarget(
+            name: "PadEvaluationTests", dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles"]),
+        .testTarget(
+            name: "PadReportTests",
+            dependencies: ["PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive"]),
         .testTarget(
             name: "PadBenchTests",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
-                "PadProfiles", "PadReport",
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
+                "PadMetrics", "PadProfiles", "PadReport",
             ]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).

@@ -2,10 +2,10 @@ import Foundation
 import PadArchive
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadImage
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// Runs `padbench bench`: measure every sample once (concurrently, streaming rows to
 /// `samples.csv`), then decide and score every profile, write the CSV reports and pack

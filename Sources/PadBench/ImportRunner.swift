@@ -1,10 +1,10 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadImport
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
 /// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply
@@ -32,7 +32,8 @@ public struct ImportRunner: Sendable {
 
     public func run(
         format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
-        profiles: [Profile], outputFolder: String, commandLine: [String] = [], strict: Bool = false
+        profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
+        strict: Bool = false
     ) throws -> Outcome {
         let started = Date()
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
@@ -88,7 +89,9 @@ public struct ImportRunner: Sendable {
                 subject: sample.subject)
         }
 
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
+        let outputFolder = runFolder.work
         let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
         try samplesCSV.writeRow(
             ["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
@@ -130,11 +133,13 @@ public struct ImportRunner: Sendable {
                 "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
                 "records": records.count,
             ])
-        let path = try RunFolderWriter(folder: outputFolder).write(
+        try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
             streamedFiles: ["samples.csv", "decisions.csv"])
+        try runFolder.commit()
         return Outcome(
-            run: RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table),
+            run: RunOutcome(
+                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table),
             matched: byIndex.count)
     }
 }

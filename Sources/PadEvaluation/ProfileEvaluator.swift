@@ -2,7 +2,6 @@ import PadArchive
 import PadDataset
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// Decides and scores profiles on a ``MeasurementTable``: calibrates calibrated gates on their
 /// split, applies every gate to every sample, and computes the ISO/IEC 30107-3 rates, the swept
@@ -41,7 +40,7 @@ public struct ProfileEvaluator: Sendable {
     /// The run's column names as this profile sees them: a profile with options reads the columns
     /// measured with its options (`face.x@dataset_box` as `face.x`), and no profile sees another
     /// option set's columns (profiles are isolated).
-    func columnNames(for profile: Profile) -> [String] {
+    public func columnNames(for profile: Profile) -> [String] {
         let key = profile.optionsKey
         let names = Set(table.columns)
         return table.columns.map { name in
@@ -394,12 +393,12 @@ public struct ProfileEvaluator: Sendable {
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let eer = try EqualErrorRate(curve)
-        let bpcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
+        let bpcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
             return .init(
                 target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
         }
-        let apcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
+        let apcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.apcerAtBPCER(x).choose(on: curve)
             return .init(
                 target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,
