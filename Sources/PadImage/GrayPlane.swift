@@ -41,21 +41,7 @@ public struct GrayPlane: Sendable, Equatable {
     /// horizontal then a vertical pass, rounded.
     public func resized(width dw: Int, height dh: Int) -> GrayPlane {
         precondition(dw > 0 && dh > 0)
-        func table(_ dst: Int, _ src: Int) -> (index: [Int32], weight: [Int32]) {
-            let scale = Double(src) / Double(dst)
-            var index = [Int32](repeating: 0, count: dst), weight = [Int32](repeating: 0, count: dst)
-            for d in 0..<dst {
-                var f = (Double(d) + 0.5) * scale - 0.5
-                var s = Int(f.rounded(.down))
-                f -= Double(s)
-                if s < 0 { s = 0; f = 0 }
-                if s >= src - 1 { s = src - 1; f = 0 }
-                index[d] = Int32(s)
-                weight[d] = Int32((f * 256).rounded())
-            }
-            return (index, weight)
-        }
-        let xs = table(dw, width), ys = table(dh, height)
+        let xs = Self.taps(dw, width), ys = Self.taps(dh, height)
         var out = [UInt8](repeating: 0, count: dw * dh)
         // Two horizontally interpolated source rows, kept while consecutive output rows share them
         // (a downscale by less than 2 reads most source rows twice).
@@ -64,33 +50,27 @@ public struct GrayPlane: Sendable, Equatable {
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 rows.withUnsafeMutableBufferPointer { rows in
-                    xs.index.withUnsafeBufferPointer { xi in
-                        xs.weight.withUnsafeBufferPointer { xw in
-                            var cached = (-1, -1) // source row held in rows[0..<dw], rows[dw..<2dw]
-                            func row(_ y: Int) -> UnsafeMutablePointer<Int32> {
-                                if cached.0 == y { return rows.baseAddress! }
-                                if cached.1 == y { return rows.baseAddress! + dw }
-                                // Replace the slot not holding y - 1 (the row the caller pairs with y).
-                                let slot = cached.0 == y - 1 ? 1 : 0
-                                let target = rows.baseAddress! + slot * dw, base = src.baseAddress! + y * w
-                                for x in 0..<dw {
-                                    let s = Int(xi[x]), a = xw[x]
-                                    target[x] = Int32(base[s]) * (256 - a) + Int32(base[min(s + 1, w - 1)]) * a
-                                }
-                                if slot == 0 { cached.0 = y } else { cached.1 = y }
-                                return target
-                            }
-                            for y in 0..<dh {
-                                let s = Int(ys.index[y]), b = ys.weight[y]
-                                let row0 = row(s), line = dst.baseAddress! + y * dw
-                                if b == 0 {
-                                    for x in 0..<dw { line[x] = UInt8(min(255, (row0[x] * 256 + 32768) >> 16)) }
-                                } else {
-                                    let row1 = row(min(s + 1, height - 1))
-                                    for x in 0..<dw {
-                                        line[x] = UInt8(min(255, (row0[x] * (256 - b) + row1[x] * b + 32768) >> 16))
-                                    }
-                                }
+                    var cached = (-1, -1) // source row held in rows[0..<dw], rows[dw..<2dw]
+                    func row(_ y: Int) -> UnsafeMutablePointer<Int32> {
+                        if cached.0 == y { return rows.baseAddress! }
+                        if cached.1 == y { return rows.baseAddress! + dw }
+                        // Replace the slot not holding y - 1 (the row the caller pairs with y).
+                        let slot = cached.0 == y - 1 ? 1 : 0
+                        let target = rows.baseAddress! + slot * dw
+                        Self.interpolateRow(src.baseAddress! + y * w, into: target, taps: xs, count: dw)
+                        if slot == 0 { cached.0 = y } else { cached.1 = y }
+                        return target
+                    }
+                    for y in 0..<dh {
+                        let tap = ys[y], b = tap.weight
+                        let row0 = row(Int(tap.index)), line = dst.baseAddress! + y * dw
+                        // Rows are at most 255 * 256, so the rounded result is at most 255.
+                        if b == 0 {
+                            for x in 0..<dw { line[x] = UInt8(truncatingIfNeeded: (row0[x] &* 256 &+ 32768) >> 16) }
+                        } else {
+                            let row1 = row(Int(tap.next)), a = 256 - b
+                            for x in 0..<dw {
+                                line[x] = UInt8(truncatingIfNeeded: (row0[x] &* a &+ row1[x] &* b &+ 32768) >> 16)
                             }
                         }
                     }
@@ -98,6 +78,41 @@ public struct GrayPlane: Sendable, Equatable {
             }
         }
         return GrayPlane(width: dw, height: dh, pixels: out)
+    }
+
+    /// One source pixel pair of the bilinear resize: the left (or upper) index, the next index
+    /// clamped to the plane, and the 8-bit weight of the next one.
+    struct Tap {
+        var index: Int32
+        var next: Int32
+        var weight: Int32
+    }
+
+    /// The taps of each destination coordinate: source coordinate f = (d + 0.5) src/dst - 0.5,
+    /// index floor(f) clamped to [0, src - 1] (weight 0 at the clamps), weight round(256 frac(f)).
+    static func taps(_ dst: Int, _ src: Int) -> [Tap] {
+        let scale = Double(src) / Double(dst)
+        return (0..<dst).map { d in
+            var f = (Double(d) + 0.5) * scale - 0.5
+            var s = Int(f.rounded(.down))
+            f -= Double(s)
+            if s < 0 { s = 0; f = 0 }
+            if s >= src - 1 { s = src - 1; f = 0 }
+            return Tap(index: Int32(s), next: Int32(min(s + 1, src - 1)), weight: Int32((f * 256).rounded()))
+        }
+    }
+
+    /// The horizontal pass for one source row: target[x] = p[s] (256 - a) + p[s + 1] a.
+    @inline(__always)
+    static func interpolateRow(
+        _ base: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Int32>, taps: [Tap], count: Int
+    ) {
+        taps.withUnsafeBufferPointer { taps in
+            for x in 0..<count {
+                let tap = taps[x], a = tap.weight
+                target[x] = Int32(base[Int(tap.index)]) &* (256 &- a) &+ Int32(base[Int(tap.next)]) &* a
+            }
+        }
     }
 
     /// The plane cropped to a rectangle (clipped to the plane).

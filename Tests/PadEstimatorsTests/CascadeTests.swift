@@ -95,6 +95,70 @@ import Testing
         }
     }
 
+    /// The lane scanner (variance test and first stages in lanes while enough windows are
+    /// undecided, the rest one at a time from the stage they reached) accepts exactly the raw
+    /// windows of a plain scalar walk that runs every visited window through all stages, for both
+    /// window steps and both Haar cascades.
+    @Test(arguments: ["haarcascade_frontalface_default.xml", "haarcascade_eye.xml"])
+    func laneScannerEqualsAScalarWalk(_ file: String) throws {
+        let cascade = try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/haarcascades/" + file)
+        let detector = CascadeDetector(cascade: cascade)
+        var total = 0
+        for photo in ["photo_astronaut_s50.jpg", "photo_other_chelsea.jpg"] {
+            let plane = GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/" + photo))
+            let lanes = detector.detectWindows(in: plane, scaleFactor: 1.1).map { [$0.0, $0.1, $0.2, $0.3] }
+            let scalar = Self.scalarWindows(cascade, plane, scaleFactor: 1.1)
+            #expect(lanes == scalar, "\(file) \(photo): \(lanes.count) vs \(scalar.count) windows")
+            total += scalar.count
+        }
+        #expect(total > 20, "the photos must give raw windows for the comparison to mean something")
+    }
+
+    /// detectWindows written one window at a time: OpenCV's variance factor in double, every
+    /// stage from the first with ``HaarScanner/run(_:factor:from:)``, OpenCV's row walk.
+    static func scalarWindows(_ cascade: CascadeClassifier, _ plane: GrayPlane, scaleFactor: Double) -> [[Int]] {
+        let (W, H) = (cascade.windowWidth, cascade.windowHeight)
+        let scales = CascadeDetector.scales(
+            width: plane.width, height: plane.height, window: (W, H), scaleFactor: scaleFactor, minSize: (0, 0),
+            maxSize: (plane.width, plane.height))
+        let largest = CascadeDetector.scaledSize(plane, scales[0])
+        let stripes = (largest.width + 1 - W + 31) / 32
+        var found: [[Int]] = []
+        for scale in scales {
+            let size = CascadeDetector.scaledSize(plane, scale)
+            var integral = StridedIntegral(width: size.width, height: size.height, squares: true)
+            integral.fill(plane.resized(width: size.width, height: size.height))
+            let haar = HaarScanner(cascade: cascade, stride: integral.stride), n = haar.norm
+            let step = scale >= 2 ? 1 : 2
+            let rows = CascadeDetector.rowLimit(workingHeight: size.height + 1 - H, step: step, stripes: stripes)
+            let window = (CascadeDetector.round(Double(Float(W) * scale)), CascadeDetector.round(Double(Float(H) * scale)))
+            integral.sum.withUnsafeBufferPointer { sum in
+                for y in stride(from: 0, to: min(size.height + 1 - H, rows), by: step) {
+                    var x = 0
+                    while x < size.width + 1 - W {
+                        let p = y * integral.stride + x
+                        func corners<T: FixedWidthInteger>(_ a: [T]) -> T {
+                            a[p + Int(n[0])] &- a[p + Int(n[1])] &- a[p + Int(n[2])] &+ a[p + Int(n[3])]
+                        }
+                        let s = Double(corners(integral.sum)), q = Double(corners(integral.squares))
+                        let nf = haar.normArea * q - s * s
+                        let factor = Float(1 / nf.squareRoot())
+                        let usable = nf > 0 && haar.normArea * Double(factor) < 0.1
+                        let result = usable ? haar.run(sum.baseAddress! + p, factor: factor, from: 0) : -1
+                        if result > 0 {
+                            found.append([
+                                CascadeDetector.round(Double(Float(x) * scale)),
+                                CascadeDetector.round(Double(Float(y) * scale)), window.0, window.1,
+                            ])
+                        }
+                        x += result == 0 ? 2 * step : step
+                    }
+                }
+            }
+        }
+        return found
+    }
+
     /// The resize that builds each scale (row-cached, unchecked pointers) equals the plain
     /// bilinear fixed-point definition it replaced, pixel for pixel, for every scale the face
     /// detector uses on a 640 x 480 image and for odd sizes (upscales included).

@@ -108,10 +108,153 @@ import Testing
             ])
     }
 
+    /// L through the truncating conversion equals floor(255 Y + 0.5) (the OFIQ definition) on
+    /// an RGB grid (every 5th code per channel, 255 included).
+    @Test func luminanceEqualsTheFloorDefinition() {
+        let codes = Array(stride(from: 0, through: 255, by: 5))
+        var pixels: [UInt8] = []
+        for r in codes { for g in codes { for b in codes { pixels += [UInt8(r), UInt8(g), UInt8(b)] } } }
+        let image = Image(width: pixels.count / 3, height: 1, format: .rgb, pixels: pixels)
+        let (tr, tg, tb) = ColorSpaces.linearWeighted
+        let expected = (0..<image.width).map { i in
+            let y = tr[Int(pixels[3 * i])] + tg[Int(pixels[3 * i + 1])] + tb[Int(pixels[3 * i + 2])]
+            return UInt8(min(255, (255 * y + 0.5).rounded(.down)))
+        }
+        #expect(ColorSpaces.luminanceImage(image) == expected)
+    }
+
     @Test func ofiqLuminanceOfPrimaries() {
         // L = floor(255 Y + 0.5) with Y the weighted linear value: pure red -> 0.2126 * 255 = 54.2 -> 54.
         let image = Image(width: 3, height: 1, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255])
         #expect(ColorSpaces.luminanceImage(image) == [54, 182, 18])
         #expect(ColorSpaces.grayLuminance[255] == 255 && ColorSpaces.grayLuminance[0] == 0)
+    }
+    /// The inlined cube root is glibc's algorithm step for step, so it must give the library's
+    /// bits: on the X/Xn, Y, Z/Zn of an RGB grid (every 3rd code per channel, the inputs CIELAB
+    /// sees) and on 200,000 doubles spread over 2^-60 ... 2^60 (fixed-seed generator).
+    @Test func cubeRootHasTheLibraryBits() {
+        let linear = QualityMeasures.linearTable
+        var mismatches = 0, checked = 0
+        for r in stride(from: 0, to: 256, by: 3) {
+            for g in stride(from: 0, to: 256, by: 3) {
+                for b in stride(from: 0, to: 256, by: 3) {
+                    let (lr, lg, lb) = (linear[r], linear[g], linear[b])
+                    for t in [
+                        (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047,
+                        0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb,
+                        (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb) / 1.08883,
+                    ] where t > 216.0 / 24389.0 {
+                        checked += 1
+                        if QualityMeasures.cubeRoot(t).bitPattern != cbrt(t).bitPattern { mismatches += 1 }
+                    }
+                }
+            }
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<200_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let t = Double(state >> 11) / Double(1 << 53) * pow(2.0, Double(Int(state % 121) - 60))
+            guard t.isNormal else { continue }
+            checked += 1
+            if QualityMeasures.cubeRoot(t).bitPattern != cbrt(t).bitPattern { mismatches += 1 }
+        }
+        #expect(checked > 800_000)
+        #expect(mismatches == 0)
+        // Like the library's, the result is within an ulp of the true root, not always exact.
+        #expect(abs(QualityMeasures.cubeRoot(27) - 3) <= 3.0.ulp)
+        #expect(abs(QualityMeasures.cubeRoot(0.125) - 0.5) <= 0.5.ulp)
+        #expect(abs(QualityMeasures.cubeRoot(0.5) - 0.7937005259840998) <= 0.7937005259840998.ulp)
+    }
+
+    /// meanLab through the inlined cube root equals the same sum through the library's cbrt, bit
+    /// for bit, on a photo fixture (the natural_colour column must not change).
+    @Test func meanLabEqualsTheLibraryCubeRootSum() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/photo_astronaut_s100.jpg")
+        let region = Region(x0: 3, y0: 5, x1: image.width - 7, y1: image.height - 2)
+        let linear = QualityMeasures.linearTable
+        func f(_ t: Double) -> Double { t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116 }
+        var sumL = 0.0, sumA = 0.0, sumB = 0.0
+        for y in region.y0..<region.y1 {
+            for x in region.x0..<region.x1 {
+                let i = (y * image.width + x) * 3
+                let r = linear[Int(image.pixels[i])], g = linear[Int(image.pixels[i + 1])]
+                let b = linear[Int(image.pixels[i + 2])]
+                let fx = f((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047)
+                let fy = f(0.2126729 * r + 0.7151522 * g + 0.0721750 * b)
+                let fz = f((0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883)
+                sumL += 116 * fy - 16
+                sumA += 500 * (fx - fy)
+                sumB += 200 * (fy - fz)
+            }
+        }
+        let n = Double(region.count)
+        let lab = QualityMeasures.meanLab(image, region: region)
+        #expect(image.format == .rgb)
+        #expect(lab.l.bitPattern == (sumL / n).bitPattern)
+        #expect(lab.a.bitPattern == (sumA / n).bitPattern)
+        #expect(lab.b.bitPattern == (sumB / n).bitPattern)
+    }
+    /// Crete's blur as first written (whole-region Double planes, column-order vertical pass),
+    /// kept here as the definition the row-order integer version must equal bit for bit.
+    static func plainCreteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
+        guard region.width >= 2, region.height >= 2 else { return .nan }
+        let w = region.width, h = region.height
+        var f = [Double](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { f[y * w + x] = Double(l[(region.y0 + y) * width + region.x0 + x]) } }
+        func directional(horizontal: Bool) -> Double {
+            var blurred = [Double](repeating: 0, count: w * h)
+            let length = horizontal ? w : h, lines = horizontal ? h : w
+            var line = [Double](repeating: 0, count: length)
+            for k in 0..<lines {
+                for t in 0..<length { line[t] = horizontal ? f[k * w + t] : f[t * w + k] }
+                var window = 0.0
+                for d in -4...4 { window += line[min(max(d, 0), length - 1)] }
+                for t in 0..<length {
+                    if horizontal { blurred[k * w + t] = window / 9 } else { blurred[t * w + k] = window / 9 }
+                    window += line[min(t + 5, length - 1)] - line[max(t - 4, 0)]
+                }
+            }
+            var sumF = 0.0, sumV = 0.0
+            for y in (horizontal ? 0 : 1)..<h {
+                for x in (horizontal ? 1 : 0)..<w {
+                    let i = y * w + x, j = horizontal ? i - 1 : i - w
+                    let dF = abs(f[i] - f[j]), dB = abs(blurred[i] - blurred[j])
+                    sumF += dF
+                    sumV += max(0, dF - dB)
+                }
+            }
+            return sumF > 0 ? (sumF - sumV) / sumF : .nan
+        }
+        let vertical = directional(horizontal: false), horizontal = directional(horizontal: true)
+        if vertical.isNaN && horizontal.isNaN { return .nan }
+        if vertical.isNaN { return horizontal }
+        if horizontal.isNaN { return vertical }
+        return max(vertical, horizontal)
+    }
+
+    /// The row-order Crete blur equals the plain definition bit for bit on a photo's L plane, for
+    /// regions from 2x2 (shorter than the 9-tap window) to the whole image, and on flat and
+    /// one-row-striped planes (NaN directions).
+    @Test func creteBlurEqualsThePlainDefinition() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/photo_camera.jpg")
+        let l = ColorSpaces.luminanceImage(image), width = image.width
+        let regions = [
+            Region(x0: 0, y0: 0, x1: width, y1: image.height), Region(x0: 10, y0: 20, x1: 12, y1: 22),
+            Region(x0: 5, y0: 7, x1: 8, y1: 30), Region(x0: 100, y0: 50, x1: 109, y1: 58),
+            Region(x0: 33, y0: 41, x1: 200, y1: 177), Region(x0: width - 17, y0: 3, x1: width, y1: 12),
+        ]
+        for region in regions {
+            let fast = QualityMeasures.creteBlur(l, width: width, region: region)
+            let plain = Self.plainCreteBlur(l, width: width, region: region)
+            #expect(fast.bitPattern == plain.bitPattern, "\(region): \(fast) vs \(plain)")
+        }
+        let flat = [UInt8](repeating: 90, count: 12 * 10)
+        let region = Region(x0: 0, y0: 0, x1: 12, y1: 10)
+        #expect(QualityMeasures.creteBlur(flat, width: 12, region: region).isNaN)
+        let stripes = (0..<120).map { UInt8(($0 / 12) % 2 * 200) } // rows alternate 0 / 200
+        #expect(QualityMeasures.creteBlur(stripes, width: 12, region: region).bitPattern
+            == Self.plainCreteBlur(stripes, width: 12, region: region).bitPattern)
     }
 }
