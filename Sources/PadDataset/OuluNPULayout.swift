@@ -50,7 +50,7 @@ enum OuluNPULayout {
                 }
             }
         }
-        var samples: [Sample] = []
+        var samples = SampleList(root: root)
         var seenVideos = Set<String>()
         if let walker = fm.enumerator(atPath: root) {
             while let relative = walker.nextObject() as? String {
@@ -81,7 +81,7 @@ enum OuluNPULayout {
                     .missingFile, file: root + "/Protocols/Protocol_\(protocolNumber ?? 0)",
                     "protocol names video \(video) but no frame of it was found"))
         }
-        samples.sort { $0.id < $1.id }
+        samples = samples.sortedByID()
         return LoadedDataset(root: root, layout: .ouluNPU, samples: samples, problems: problems)
     }
 }
