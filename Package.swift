@@ -51,7 +51,7 @@ let package = Package(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
-                "PadReport",
+                "PadReport", "PadText",
             ],
             exclude: ["README.md"]
         ),
