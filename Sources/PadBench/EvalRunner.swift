@@ -358,6 +358,9 @@ extension EvalRunner {
                 columns = found
                 outputs = try found.outputColumns(path: member)
                 table = try BenchRunner.table(columns: Array(found.header[outputs]), profiles: profiles)
+                // The manifest's sample count (checked against the rows at the end; bounded by the
+                // file's size meanwhile): no growth slack.
+                table!.reserveCapacity(min(max(0, manifest.dataset.samples), (archive.size(of: "samples.csv") ?? 0) / 8))
             },
             row: { record in
                 try table!.appendStored(record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)

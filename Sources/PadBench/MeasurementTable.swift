@@ -97,6 +97,7 @@ public struct MeasurementTable: Sendable {
         speciesIndex.reserveCapacity(n)
         splits.reserveCapacity(n)
         statuses.reserveCapacity(n)
+        subjects.reserveCapacity(n)
         for c in values.indices where isInMemory(c) { values[c].reserveCapacity(n) }
     }
 
@@ -226,14 +227,19 @@ public struct StatusColumn: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { codes.count }
 
+    /// A failed status with code `ok` was appended (then code `ok` alone does not mean `.ok`).
+    private var failedWithOKCode = false
+
     public subscript(i: Int) -> SampleStatus {
-        let code = codes[i]
-        return code == "ok" && messages[i] == nil ? .ok : .failed(code: code, message: messages[i] ?? "")
+        // Hot loops (deciding ten million score rows) read `.ok` without touching a string.
+        if codes.codes[i] == okCode && (!failedWithOKCode || messages[i] == nil) { return .ok }
+        return .failed(code: codes[i], message: messages[i] ?? "")
     }
 
     public mutating func append(_ status: SampleStatus) {
         guard case .failed(let code, let message) = status else { return codes.append(code: okCode) }
         if !message.isEmpty || code == "ok" { messages[codes.count] = message }
+        if code == "ok" { failedWithOKCode = true }
         failedCount += 1
         codes.append(code)
     }

@@ -148,6 +148,13 @@ public struct MergeRunner: Sendable {
                     if k == 0 {
                         rows.header = found.header
                         rows.table = try BenchRunner.table(columns: names, profiles: profiles)
+                        // Every shard's row count is in its manifest (checked at the end; bounded by the
+                        // file's size meanwhile): no growth slack.
+                        let total = zip(shards.manifests, shards.archives).reduce(0) {
+                            $0 + min(max(0, $1.0.dataset.samples), ($1.1.size(of: "samples.csv") ?? 0) / 8)
+                        }
+                        rows.table.reserveCapacity(total)
+                        rows.offsets.reserveCapacity(total)
                         steps = ["decode"] + shards.manifests[0].estimators.map(\.name)
                         rows.timing = MergedTiming(steps: steps.count)
                     } else if names != rows.table.columns {
