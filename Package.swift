@@ -41,26 +41,32 @@ let package = Package(
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        .target(name: "PadArchive", dependencies: ["CZstd", "PadText"], exclude: ["README.md"]),
+        // PadDataset for OutputDescriptor, the outputs a manifest records.
+        .target(name: "PadArchive", dependencies: ["CZstd", "PadDataset", "PadText"], exclude: ["README.md"]),
+        // The evaluation layer: the measurement table, calibration, decisions and each profile's
+        // result; reports and the pipeline build on it, it never measures and never renders.
+        .target(
+            name: "PadEvaluation", dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText"],
+            exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadMetrics", "PadProfiles", "PadArchive", "PadDataset"],
+            dependencies: ["PadEvaluation", "PadMetrics", "PadArchive", "PadDataset"],
             exclude: ["README.md"]
         ),
         .target(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
-                "PadReport", "PadText",
+                "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]
         ),
         .executableTarget(
             name: "padbench",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
-                "PadProfiles",
-                "PadReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
+                "PadMetrics", "PadProfiles", "PadReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -75,13 +81,17 @@ let package = Package(
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive"]),
-        .testTarget(name: "PadReportTests", dependencies: ["PadReport", "PadProfiles", "PadMetrics", "PadArchive"]),
+        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadDataset"]),
+        .testTarget(
+            name: "PadEvaluationTests", dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles"]),
+        .testTarget(
+            name: "PadReportTests",
+            dependencies: ["PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive"]),
         .testTarget(
             name: "PadBenchTests",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadImage", "PadImport", "PadMetrics",
-                "PadProfiles", "PadReport",
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
+                "PadMetrics", "PadProfiles", "PadReport",
             ]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).

@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 
 /// `manifest.json` of a result archive: everything needed to know what produced the numbers
 /// and whether two archives can be compared (tool version, conventions, dataset fingerprint,
@@ -15,9 +16,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var version: String
         public var commandLine: [String]
         public init(name: String = "padbench", version: String, commandLine: [String]) {
-            self.name = name
-            self.version = version
-            self.commandLine = commandLine
+            self.name = name; self.version = version; self.commandLine = commandLine
         }
     }
 
@@ -41,29 +40,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
             name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "",
             outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil
         ) {
-            self.name = name
-            self.path = path
-            self.layout = layout
-            self.fingerprint = fingerprint
-            self.samples = samples
-            self.shard = shard
-            self.outputsFingerprint = outputsFingerprint
+            self.name = name; self.path = path; self.layout = layout; self.fingerprint = fingerprint
+            self.samples = samples; self.shard = shard; self.outputsFingerprint = outputsFingerprint
             self.wholeDatasetFingerprint = wholeDatasetFingerprint
-        }
-    }
-
-    public struct Output: Codable, Sendable, Equatable {
-        public var name: String
-        public var unit: String
-        public var minimum: Double?
-        public var maximum: Double?
-        public var direction: String
-        public init(name: String, unit: String, minimum: Double?, maximum: Double?, direction: String) {
-            self.name = name
-            self.unit = unit
-            self.minimum = minimum
-            self.maximum = maximum
-            self.direction = direction
         }
     }
 
@@ -71,16 +50,14 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var name: String
         public var version: String
         public var parameters: [String: String]
-        public var outputs: [Output]
+        public var outputs: [OutputDescriptor]
         /// One-time set-up (cascade loading, model loading), reported apart from per-sample time.
         public var coldStartNanoseconds: UInt64
         public init(
-            name: String, version: String, parameters: [String: String], outputs: [Output], coldStartNanoseconds: UInt64
+            name: String, version: String, parameters: [String: String], outputs: [OutputDescriptor],
+            coldStartNanoseconds: UInt64
         ) {
-            self.name = name
-            self.version = version
-            self.parameters = parameters
-            self.outputs = outputs
+            self.name = name; self.version = version; self.parameters = parameters; self.outputs = outputs
             self.coldStartNanoseconds = coldStartNanoseconds
         }
     }
@@ -92,11 +69,8 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var memoryBytes: UInt64
         public var concurrency: Int
         public init(hostname: String, operatingSystem: String, processors: Int, memoryBytes: UInt64, concurrency: Int) {
-            self.hostname = hostname
-            self.operatingSystem = operatingSystem
-            self.processors = processors
-            self.memoryBytes = memoryBytes
-            self.concurrency = concurrency
+            self.hostname = hostname; self.operatingSystem = operatingSystem; self.processors = processors
+            self.memoryBytes = memoryBytes; self.concurrency = concurrency
         }
 
         public static func current(concurrency: Int) -> Machine {
@@ -113,9 +87,7 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var finished: String
         public var wallSeconds: Double
         public init(started: String, finished: String, wallSeconds: Double) {
-            self.started = started
-            self.finished = finished
-            self.wallSeconds = wallSeconds
+            self.started = started; self.finished = finished; self.wallSeconds = wallSeconds
         }
     }
 
@@ -140,16 +112,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
         dataset: Dataset, estimators: [Estimator], profiles: [String], machine: Machine, times: Times,
         counts: [String: Int]
     ) {
-        self.schema = schema
-        self.kind = kind
-        self.tool = tool
-        self.conventions = conventions
-        self.dataset = dataset
-        self.estimators = estimators
-        self.profiles = profiles
-        self.machine = machine
-        self.times = times
-        self.counts = counts
+        self.schema = schema; self.kind = kind; self.tool = tool; self.conventions = conventions
+        self.dataset = dataset; self.estimators = estimators; self.profiles = profiles; self.machine = machine
+        self.times = times; self.counts = counts
     }
 
     /// Pretty, key-sorted JSON so that manifests diff well.

@@ -2,10 +2,10 @@ import Foundation
 import PadArchive
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadImage
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// Runs `padbench bench`: measure every sample once (concurrently, streaming rows to
 /// `samples.csv`), then decide and score every profile, write the CSV reports and pack
@@ -251,10 +251,9 @@ public struct BenchRunner: Sendable {
                 return RunManifest.Estimator(
                     name: step, version: b.estimator.version, parameters: b.estimator.parameters,
                     outputs: b.estimator.outputs.map {
-                        .init(
-                            name: "\(b.estimator.name).\($0.name)\(tag)", unit: $0.unit,
-                            minimum: $0.minimum.isFinite ? $0.minimum : nil,
-                            maximum: $0.maximum.isFinite ? $0.maximum : nil, direction: $0.direction.rawValue)
+                        var output = $0
+                        output.name = "\(b.estimator.name).\($0.name)\(tag)"
+                        return output
                     },
                     coldStartNanoseconds: nanoseconds(b.coldStart))
             },

@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
@@ -24,12 +25,14 @@ public struct EvalRunner: Sendable {
         public var threshold: Double?
         public var criterion: ThresholdCriterion
         public var outputFolder: String
+        /// Replace a complete run under `outputFolder` (otherwise refused).
+        public var force: Bool
         public var commandLine: [String]
 
         public init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
             polarity: ScorePolarity = .bonafideHigh, threshold: Double? = nil, criterion: ThresholdCriterion = .eer,
-            outputFolder: String, commandLine: [String] = []
+            outputFolder: String, force: Bool = false, commandLine: [String] = []
         ) {
             self.scoreFiles = scoreFiles
             self.devFiles = devFiles
@@ -38,6 +41,7 @@ public struct EvalRunner: Sendable {
             self.threshold = threshold
             self.criterion = criterion
             self.outputFolder = outputFolder
+            self.force = force
             self.commandLine = commandLine
         }
     }
@@ -71,8 +75,9 @@ public struct EvalRunner: Sendable {
         let t1 = MonotonicClock.nanoseconds()
 
         let profile = Self.scoreProfile(job, files: job.scoreFiles)
-        let folder = job.outputFolder
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
+        let folder = runFolder.work
         // samples.csv depends on the table alone: it is written on another core while the profile
         // is decided and scored (both take seconds on ten million rows).
         let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
@@ -113,8 +118,9 @@ public struct EvalRunner: Sendable {
                     name: "scores", version: "import",
                     parameters: ["files": (job.scoreFiles + job.devFiles).joined(separator: ",")],
                     outputs: [
-                        .init(
-                            name: Self.scoreOutput, unit: "", minimum: nil, maximum: nil, direction: "higher-bona-fide")
+                        OutputDescriptor(
+                            name: Self.scoreOutput, unit: "", minimum: -.infinity, maximum: .infinity,
+                            direction: .higherIsBetter, summary: "")
                     ],
                     coldStartNanoseconds: 0)
             ],
@@ -124,12 +130,13 @@ public struct EvalRunner: Sendable {
                 finished: ISO8601DateFormatter().string(from: Date()),
                 wallSeconds: Date().timeIntervalSince(started)),
             counts: counts)
-        let archivePath = try RunFolderWriter(folder: folder).write(
+        try RunFolderWriter(folder: folder).write(
             manifest: manifest, table: table, results: results, timing: [],
             profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
+        try runFolder.commit()
         let t3 = MonotonicClock.nanoseconds()
         return ScoreOutcome(
-            results: results, folder: folder, archivePath: archivePath, table: table,
+            results: results, folder: runFolder.final, archivePath: runFolder.archivePath, table: table,
             parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9,
             writeSeconds: Double(t3 - t2) / 1e9)
     }
@@ -283,7 +290,7 @@ extension EvalRunner {
     /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
     public func evaluateArchive(
-        _ archivePath: String, profiles: [Profile], outputFolder: String, commandLine: [String],
+        _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
         requireOutputs: Bool = false
     ) throws -> RunOutcome {
@@ -310,7 +317,10 @@ extension EvalRunner {
             throw EvaluationError(
                 "\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
         }
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        // Written into the run's work folder, renamed into place when complete, removed on an error;
+        // the archive read above may live in the very folder it replaces (it stays until the commit).
+        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
+        let outputFolder = runFolder.work
         try Self.copyMember("samples.csv", of: archive, to: outputFolder + "/samples.csv")
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(
@@ -335,10 +345,12 @@ extension EvalRunner {
                 to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        let path = try RunFolderWriter(folder: outputFolder).write(
+        try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: table, results: results, timing: [],
             profiles: profiles, streamedFiles: streamed)
-        return RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table)
+        try runFolder.commit()
+        return RunOutcome(
+            folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)
     }
 }
 

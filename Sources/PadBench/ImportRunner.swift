@@ -1,10 +1,10 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadImport
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
 /// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply
@@ -32,10 +32,68 @@ public struct ImportRunner: Sendable {
 
     public func run(
         format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
-        profiles: [Profile], outputFolder: String, commandLine: [String] = [], strict: Bool = false
+        profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
+        strict: Bool = false
     ) throws -> Outcome {
         let started = Date()
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
+        let byIndex = try Self.match(records, to: dataset)
+        var columns = format.outputs
+        if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
+        // Every output of the import (a long CSV's names are the user's) is what profiles may use.
+        let profiles = try ProfileCheck.check(
+            profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
+        let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
+
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
+        let outputFolder = runFolder.work
+        try Self.writeSamplesCSV(dataset, table, to: outputFolder + "/samples.csv")
+        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
+        let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
+        try decisions.close()
+        var conventions = Conventions.current
+        conventions["import_format"] = format.rawValue
+        if format == .idemiaStatus { conventions["idemia_no_decision"] = noDecision.rawValue }
+        let manifest = RunManifest(
+            kind: "import",
+            tool: .init(version: ToolInfo.version, commandLine: commandLine),
+            conventions: conventions,
+            dataset: .init(
+                name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
+                fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
+            estimators: [
+                .init(
+                    name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
+                    outputs: columns.map {
+                        OutputDescriptor(
+                            name: $0, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
+                    },
+                    coldStartNanoseconds: 0)
+            ],
+            profiles: profiles.map(\.name), machine: .current(concurrency: 1),
+            times: .init(
+                started: ISO8601DateFormatter().string(from: started),
+                finished: ISO8601DateFormatter().string(from: Date()),
+                wallSeconds: Date().timeIntervalSince(started)),
+            counts: [
+                "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
+                "records": records.count,
+            ])
+        try RunFolderWriter(folder: outputFolder).write(
+            manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
+            streamedFiles: ["samples.csv", "decisions.csv"])
+        try runFolder.commit()
+        return Outcome(
+            run: RunOutcome(
+                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table),
+            matched: byIndex.count)
+    }
+
+    /// Each record joined to its sample (by sample index): a record's key is a sample id, file
+    /// name or file stem. A key naming several samples, no sample, or a sample already matched is
+    /// an error naming the record.
+    static func match(_ records: [VendorRecord], to dataset: LoadedDataset) throws -> [Int: VendorRecord] {
         // Index samples by id, file name and stem; remember collisions.
         var index: [String: Int] = [:], ambiguous: [String: [Int]] = [:]
         for (i, sample) in dataset.samples.enumerated() {
@@ -64,11 +122,14 @@ public struct ImportRunner: Sendable {
             }
             byIndex[i] = record
         }
-        var columns = format.outputs
-        if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
-        // Every output of the import (a long CSV's names are the user's) is what profiles may use.
-        let profiles = try ProfileCheck.check(
-            profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
+        return byIndex
+    }
+
+    /// One row per dataset sample: its record's values, the record's failure, or
+    /// `missing_vendor_result` when no record matched it.
+    static func table(_ dataset: LoadedDataset, columns: [String], byIndex: [Int: VendorRecord], format: VendorFormat)
+        -> MeasurementTable
+    {
         var table = MeasurementTable(columns: columns)
         for (i, sample) in dataset.samples.enumerated() {
             let status: SampleStatus
@@ -87,11 +148,14 @@ public struct ImportRunner: Sendable {
                 id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
                 subject: sample.subject)
         }
+        return table
+    }
 
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
-        let samplesCSV = try CSVWriter(path: outputFolder + "/samples.csv")
+    /// `samples.csv` as `bench` writes it (decode time 0), so the run can be re-decided and merged.
+    static func writeSamplesCSV(_ dataset: LoadedDataset, _ table: MeasurementTable, to path: String) throws {
+        let samplesCSV = try CSVWriter(path: path)
         try samplesCSV.writeRow(
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + columns + ["decode_ns"])
+            ["id", "path", "label", "species", "split", "subject", "status", "error"] + table.columns + ["decode_ns"])
         for (i, sample) in dataset.samples.enumerated() {
             let status = table.statuses[i]
             try samplesCSV.writeRow(
@@ -102,39 +166,5 @@ public struct ImportRunner: Sendable {
                 ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
         }
         try samplesCSV.close()
-        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
-        try decisions.close()
-        var conventions = Conventions.current
-        conventions["import_format"] = format.rawValue
-        if format == .idemiaStatus { conventions["idemia_no_decision"] = noDecision.rawValue }
-        let manifest = RunManifest(
-            kind: "import",
-            tool: .init(version: ToolInfo.version, commandLine: commandLine),
-            conventions: conventions,
-            dataset: .init(
-                name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
-                fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
-            estimators: [
-                .init(
-                    name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
-                    outputs: columns.map { .init(name: $0, unit: "", minimum: nil, maximum: nil, direction: "") },
-                    coldStartNanoseconds: 0)
-            ],
-            profiles: profiles.map(\.name), machine: .current(concurrency: 1),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: Date().timeIntervalSince(started)),
-            counts: [
-                "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
-                "records": records.count,
-            ])
-        let path = try RunFolderWriter(folder: outputFolder).write(
-            manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
-            streamedFiles: ["samples.csv", "decisions.csv"])
-        return Outcome(
-            run: RunOutcome(folder: outputFolder, archivePath: path, results: results, table: table),
-            matched: byIndex.count)
     }
 }

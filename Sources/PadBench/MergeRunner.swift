@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
@@ -28,7 +29,9 @@ public struct MergeRunner: Sendable {
         var profileTexts: [String: String] = [:]
     }
 
-    public func merge(_ paths: [String], outputFolder: String, commandLine: [String] = []) throws -> RunOutcome {
+    public func merge(
+        _ paths: [String], outputFolder: String, force: Bool = false, commandLine: [String] = []
+    ) throws -> RunOutcome {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
         let shards = try Self.read(paths)
         try Self.checkComplete(shards)
@@ -47,7 +50,9 @@ public struct MergeRunner: Sendable {
         let merged = rows.table
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
-        try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
+        let outputFolder = runFolder.work
         try rows.writeSamples(header: rows.header, to: outputFolder + "/samples.csv")
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged)  // the row locations are not needed any more
@@ -55,10 +60,12 @@ public struct MergeRunner: Sendable {
         let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
         let manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
-        let archive = try RunFolderWriter(folder: outputFolder).write(
+        try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: merged, results: results, timing: timing,
             profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
-        return RunOutcome(folder: outputFolder, archivePath: archive, results: results, table: merged)
+        try runFolder.commit()
+        return RunOutcome(
+            folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: merged)
     }
 
     /// Reads each archive: a bench run, with profiles equal to other shards' of the same name.

@@ -1,4 +1,6 @@
 import Foundation
+import PadEvaluation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +14,12 @@ import Glibc
 /// - on an error (full disk, read-only target) the partial folder is removed, so no truncated
 ///   file ever stands under a final name and nothing stale is left behind.
 ///
+/// Every command that writes a run goes through here: `bench` (resumable: its work folder is a
+/// journal) and `eval`, `import` and `merge`, which write a run in one go (`resumable: false`).
+/// A one-go writer's work folder is removed unless committed, also when the writer throws; one
+/// left behind by a killed one-go writer holds nothing worth keeping and is removed by the next
+/// writer (the lock proves its writer is gone); an interrupted bench's work folder is kept.
+///
 /// ```swift
 /// let folder = try RunFolder(final: "reports/run", force: false, resume: false)
 /// // ... write into folder.work ...
@@ -23,18 +31,41 @@ public final class RunFolder: @unchecked Sendable {
     public let resuming: Bool
     private var lockDescriptor: Int32
     private let lockPath: String
+    private let resumable: Bool
 
-    public init(final: String, force: Bool, resume: Bool) throws {
-        let final = final.hasSuffix("/") && final.count > 1 ? String(final.dropLast()) : final
+    /// The file a bench run keeps in its work folder until it completes; its presence marks the
+    /// folder as an interrupted bench run that `bench --resume` can continue.
+    public static let resumableMarker = "command.json"
+
+    /// Where the run's archive stands once committed.
+    public var archivePath: String { final + "/results.tar.zst" }
+
+    /// The folder's path with its trailing slash dropped (`reports/run/` and `reports/run` are one run).
+    public static func normalized(_ path: String) -> String {
+        path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+    }
+
+    /// `resumable`: the caller is a bench run (its work folder may be resumed). Other writers
+    /// remove a stale work folder that is not an interrupted bench run.
+    public init(final: String, force: Bool, resume: Bool, resumable: Bool = true) throws {
+        let final = Self.normalized(final)
         self.final = final
         work = final + ".partial"
         lockPath = final + ".lock"
         resuming = resume
+        self.resumable = resumable
         lockDescriptor = -1
         let parent = (final as NSString).deletingLastPathComponent
         if !parent.isEmpty {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         }
+        lockDescriptor = try Self.acquireLock(lockPath, run: final)
+        try prepareWork(force: force, resume: resume)
+    }
+
+    /// Takes `<out>.lock` (exclusive, without waiting) and writes this process's id into it, for
+    /// the message a second writer gets.
+    private static func acquireLock(_ lockPath: String, run final: String) throws -> Int32 {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw EvaluationError("\(lockPath): cannot create the run's lock: \(String(cString: strerror(errno)))")
@@ -47,10 +78,16 @@ public final class RunFolder: @unchecked Sendable {
             throw EvaluationError(
                 "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
         }
-        lockDescriptor = descriptor
         _ = ftruncate(descriptor, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(descriptor, $0, strlen($0)) }
+        return descriptor
+    }
+
+    /// Checks what stands under the run's names and makes the work folder: resuming needs an
+    /// interrupted run; a complete run, an interrupted bench or a foreign folder is replaced only
+    /// with `force`. Every refusal releases the lock first (so the deinit removes nothing).
+    private func prepareWork(force: Bool, resume: Bool) throws {
 
         let manager = FileManager.default
         let complete =
@@ -68,7 +105,8 @@ public final class RunFolder: @unchecked Sendable {
             throw EvaluationError("\(final) holds a complete run; pass --force to replace it, or choose another --out")
         }
         if manager.fileExists(atPath: work) {
-            guard force else {
+            let interruptedBench = manager.fileExists(atPath: work + "/" + Self.resumableMarker)
+            guard force || (!resumable && !interruptedBench) else {
                 releaseLock()
                 throw EvaluationError(
                     "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, or pass --force to start over"
@@ -95,7 +133,12 @@ public final class RunFolder: @unchecked Sendable {
         if manager.fileExists(atPath: final) {
             let aside = final + ".replaced-\(getpid())"
             try manager.moveItem(atPath: final, toPath: aside)
-            try manager.moveItem(atPath: work, toPath: final)
+            do {
+                try manager.moveItem(atPath: work, toPath: final)
+            } catch {
+                try? manager.moveItem(atPath: aside, toPath: final) // the old run stays whole
+                throw error
+            }
             try? manager.removeItem(atPath: aside)
         } else {
             try manager.moveItem(atPath: work, toPath: final)
@@ -120,7 +163,10 @@ public final class RunFolder: @unchecked Sendable {
         lockDescriptor = -1
     }
 
-    deinit { releaseLock() }
+    /// A one-go writer that never committed (it threw) leaves nothing behind.
+    deinit {
+        if !resumable && lockDescriptor >= 0 { abandon() } else { releaseLock() }
+    }
 }
 
 /// Set by SIGINT (Ctrl-C) or SIGTERM while a run measures: the run stops starting samples,

@@ -1,4 +1,4 @@
-import PadReport
+import PadEvaluation
 
 /// What every run that writes a run folder returns (merge, import, eval of an archive): where it
 /// went, the profiles' results, and the measurement table they were decided on.

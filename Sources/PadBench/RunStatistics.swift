@@ -1,4 +1,5 @@
 import PadDataset
+import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport

@@ -1,5 +1,6 @@
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadImage
 
 /// Decodes one sample and runs every estimator on it, timing each step on the monotonic clock.

@@ -1,4 +1,5 @@
 import PadArchive
+import PadEvaluation
 import PadMetrics
 import PadReport
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadImage
 
 /// `padbench train`: PAD features (colour texture, IDA, or both) on the face crop of every sample of one split, and an

@@ -18,70 +18,81 @@ enum OuluNPULayout {
 
     static func load(root: String, protocolNumber: Int?, fold: Int?) -> LoadedDataset {
         var problems: [DatasetProblem] = []
-        let fm = FileManager.default
         // Video -> split from the protocol lists.
-        var splitOf: [String: Split] = [:]
-        let useProtocol = protocolNumber != nil
-        if let p = protocolNumber {
-            let folder = root + "/Protocols/Protocol_\(p)"
-            for (name, split) in [("Train", Split.train), ("Dev", Split.dev), ("Test", Split.eval)] {
-                let file = folder + "/" + name + (fold.map { "_\($0)" } ?? "") + ".txt"
-                guard RegularFile.problem(file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8)
-                else {
-                    problems.append(
-                        DatasetProblem(
-                            .missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
-                    continue
-                }
-                for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-                    if line.isEmpty { continue }
-                    let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    guard fields.count == 2, fields[0] == "+1" || fields[0] == "-1" || fields[0] == "-2",
-                        parse(fields[1]) != nil
-                    else {
-                        problems.append(
-                            DatasetProblem(
-                                .badLine, file: file, line: n + 1,
-                                "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(line)'"))
-                        continue
-                    }
-                    splitOf[fields[1]] = split
-                }
-            }
-        }
-        var samples = SampleList(root: root)
-        var seenVideos = Set<String>()
-        if let walker = fm.enumerator(atPath: root) {
-            while let relative = walker.nextObject() as? String {
-                guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()),
-                    !relative.hasPrefix("Protocols/")
-                else { continue }
-                guard let parsed = parse((relative as NSString).lastPathComponent) else {
-                    problems.append(
-                        DatasetProblem(
-                            .unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
-                    continue
-                }
-                var split = Split.none
-                if useProtocol {
-                    guard let listed = splitOf[parsed.video] else { continue } // not in this protocol
-                    split = listed
-                }
-                seenVideos.insert(parsed.video)
-                let label: Label =
-                    parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
-                samples.append(
-                    Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
-            }
-        }
-        for video in splitOf.keys.sorted() where !seenVideos.contains(video) {
+        let splitOf = protocolNumber.map { protocolSplits(root: root, protocolNumber: $0, fold: fold, &problems) }
+        let found = frames(root: root, splitOf: splitOf, &problems)
+        for video in (splitOf ?? [:]).keys.sorted() where !found.videos.contains(video) {
             problems.append(
                 DatasetProblem(
                     .missingFile, file: root + "/Protocols/Protocol_\(protocolNumber ?? 0)",
                     "protocol names video \(video) but no frame of it was found"))
         }
-        samples = samples.sortedByID()
+        let samples = found.samples.sorted { $0.id < $1.id }
         return LoadedDataset(root: root, layout: .ouluNPU, samples: samples, problems: problems)
+    }
+
+    /// The split of every video the protocol's Train, Dev and Test lists name.
+    static func protocolSplits(root: String, protocolNumber p: Int, fold: Int?, _ problems: inout [DatasetProblem])
+        -> [String: Split]
+    {
+        var splitOf: [String: Split] = [:]
+        let folder = root + "/Protocols/Protocol_\(p)"
+        for (name, split) in [("Train", Split.train), ("Dev", Split.dev), ("Test", Split.eval)] {
+            let file = folder + "/" + name + (fold.map { "_\($0)" } ?? "") + ".txt"
+            guard RegularFile.problem(file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8)
+            else {
+                problems.append(
+                    DatasetProblem(
+                        .missingFile, file: file, "protocol list missing (protocols 3 and 4 need --fold 1-6)"))
+                continue
+            }
+            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                if line.isEmpty { continue }
+                let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard fields.count == 2, fields[0] == "+1" || fields[0] == "-1" || fields[0] == "-2",
+                    parse(fields[1]) != nil
+                else {
+                    problems.append(
+                        DatasetProblem(
+                            .badLine, file: file, line: n + 1,
+                            "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(line)'"))
+                    continue
+                }
+                splitOf[fields[1]] = split
+            }
+        }
+        return splitOf
+    }
+
+    /// Every frame under `root` (outside `Protocols/`), labelled by its file number; with a
+    /// protocol (`splitOf`), only frames of the videos it lists, with their split.
+    static func frames(root: String, splitOf: [String: Split]?, _ problems: inout [DatasetProblem])
+        -> (samples: [Sample], videos: Set<String>)
+    {
+        var samples: [Sample] = []
+        var seenVideos = Set<String>()
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return (samples, seenVideos) }
+        while let relative = walker.nextObject() as? String {
+            guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()),
+                !relative.hasPrefix("Protocols/")
+            else { continue }
+            guard let parsed = parse((relative as NSString).lastPathComponent) else {
+                problems.append(
+                    DatasetProblem(
+                        .unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
+                continue
+            }
+            var split = Split.none
+            if let splitOf {
+                guard let listed = splitOf[parsed.video] else { continue } // not in this protocol
+                split = listed
+            }
+            seenVideos.insert(parsed.video)
+            let label: Label = parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
+            samples.append(
+                Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
+        }
+        return (samples, seenVideos)
     }
 }

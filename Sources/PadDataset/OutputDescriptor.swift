@@ -26,4 +26,38 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
         self.direction = direction
         self.summary = summary
     }
+
+    /// The form `manifest.json` records (`RunManifest.Estimator.outputs`): a bound that is not
+    /// finite is left out (and read back as unbounded) and the summary is not written (read back
+    /// as ""). Directions the manifest spelled otherwise before it recorded this type read as
+    /// ``legacyDirections`` says.
+    enum CodingKeys: String, CodingKey { case name, unit, minimum, maximum, direction, summary }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        unit = try c.decode(String.self, forKey: .unit)
+        minimum = try c.decodeIfPresent(Double.self, forKey: .minimum) ?? -.infinity
+        maximum = try c.decodeIfPresent(Double.self, forKey: .maximum) ?? .infinity
+        let text = try c.decode(String.self, forKey: .direction)
+        guard let direction = Direction(rawValue: text) ?? Self.legacyDirections[text] else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .direction, in: c,
+                debugDescription: "direction '\(text)' is not higher-better, lower-better or none")
+        }
+        self.direction = direction
+        summary = try c.decodeIfPresent(String.self, forKey: .summary) ?? ""
+    }
+
+    /// `import` wrote "" (no direction), `eval --scores` wrote "higher-bona-fide" for its score.
+    static let legacyDirections: [String: Direction] = ["": .none, "higher-bona-fide": .higherIsBetter]
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(unit, forKey: .unit)
+        if minimum.isFinite { try c.encode(minimum, forKey: .minimum) }
+        if maximum.isFinite { try c.encode(maximum, forKey: .maximum) }
+        try c.encode(direction, forKey: .direction)
+    }
 }

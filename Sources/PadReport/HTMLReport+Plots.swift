@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 extension HTMLReport {

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, nothing fetched).

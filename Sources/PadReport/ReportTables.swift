@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 /// The CSV reports of a run as header + rows, shared by `bench`, `eval` and `merge` so that the
@@ -11,8 +12,6 @@ import PadMetrics
 public enum ReportTables {
     public typealias Table = (header: [String], rows: [[String]])
     static func n(_ v: Double) -> String { CSVFormat.number(v) }
-
-    public static let targets: [Double] = [0.01, 0.05, 0.1]
 
     /// One row per profile and reported split (a calibrated profile also gets a row for its
     /// calibration split, with the same thresholds). Rates are fractions; CI columns are 95%
@@ -28,7 +27,7 @@ public enum ReportTables {
             "eer_apcer_max", "eer_bpcer",
         ]
         header +=
-            targets.map { "bpcer@apcer=\(n($0))" } + [
+            ProfileResult.targets.map { "bpcer@apcer=\(n($0))" } + [
                 "auc", "calibration", "gates_left_out", "liveness_decision", "note",
             ]
         header += subjectHeader
@@ -76,7 +75,7 @@ public enum ReportTables {
         } else {
             row +=
                 [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource, met, "", "", "", ""]
-                + targets.map { _ in "" } + [""]
+                + ProfileResult.targets.map { _ in "" } + [""]
         }
         row += [
             r.calibrations.map {
@@ -94,14 +93,16 @@ public enum ReportTables {
             "n_subjects_bonafide", "n_subjects_attack", "apcer_max_subject_ci_low", "apcer_max_subject_ci_high",
             "bpcer_subject_ci_low", "bpcer_subject_ci_high", "eer_subject_ci_low", "eer_subject_ci_high",
         ]
-        + targets.flatMap { ["bpcer@apcer=\(n($0))_subject_ci_low", "bpcer@apcer=\(n($0))_subject_ci_high"] }
+        + ProfileResult.targets.flatMap {
+            ["bpcer@apcer=\(n($0))_subject_ci_low", "bpcer@apcer=\(n($0))_subject_ci_high"]
+        }
 
     static func subjectColumns(_ b: ProfileResult.SubjectIntervals?) -> [String] {
         guard let b else { return Array(repeating: "", count: subjectHeader.count) }
         func pair(_ i: ProfileResult.Interval?) -> [String] { i.map { [n($0.low), n($0.high)] } ?? ["", ""] }
         let attackSubjects = b.attackSubjects.map { "\($0.species):\($0.subjects)" }.joined(separator: ";")
         var row = [String(b.bonaFideSubjects), attackSubjects] + pair(b.apcerMax) + pair(b.bpcer) + pair(b.eer)
-        for x in targets { row += pair(b.bpcerAtAPCER.first { $0.target == x }?.interval) }
+        for x in ProfileResult.targets { row += pair(b.bpcerAtAPCER.first { $0.target == x }?.interval) }
         return row
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 /// The typed results of a run (`results.json` in every run folder and archive): what `show`,

@@ -1,4 +1,5 @@
 import PadDataset
+import PadEvaluation
 import PadMetrics
 
 /// Subject-clustered percentile bootstrap intervals: samples of one person are not independent,
@@ -82,7 +83,7 @@ public enum SubjectBootstrap {
         }
         var rng = SplitMix64(seed: seed)
         var apcerMax: [Double] = [], bpcer: [Double] = [], eer: [Double] = []
-        var targets = [[Double]](repeating: [], count: ReportTables.targets.count)
+        var targets = [[Double]](repeating: [], count: ProfileResult.targets.count)
         for _ in 0..<replicates {
             var drawn = [[Int]](repeating: [], count: strata.count)
             for k in strata.indices {
@@ -103,7 +104,7 @@ public enum SubjectBootstrap {
                 continue
             }
             if let e = try? EqualErrorRate(curve) { eer.append(e.value) }
-            for (t, x) in ReportTables.targets.enumerated() {
+            for (t, x) in ProfileResult.targets.enumerated() {
                 if let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet {
                     targets[t].append(curve.bpcer(choice.point))
                 }
@@ -116,7 +117,7 @@ public enum SubjectBootstrap {
             apcerMax: percentile(apcerMax), bpcer: percentile(bpcer), eer: input.scores == nil ? nil : percentile(eer),
             bpcerAtAPCER: input.scores == nil
                 ? []
-                : zip(ReportTables.targets, targets).map {
+                : zip(ProfileResult.targets, targets).map {
                     .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
                 })
     }

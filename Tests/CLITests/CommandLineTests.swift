@@ -113,6 +113,20 @@ import Testing
         }
     }
 
+    /// `bench` and `dataset check` read a dataset with the same typed layout options: a wrong
+    /// layout is a usage error that lists the accepted ones, in both commands.
+    @Test func datasetLayoutOptionsAreSharedAndTyped() throws {
+        let dir = Self.folder()
+        for command in [["bench", "--dataset", dir], ["dataset", "check", dir]] {
+            let result = try Self.run(command + ["--layout", "sideways"])
+            #expect(result.status == 64, "\(command): exit \(result.status)")
+            #expect(
+                result.err.contains("'tree', 'manifest', 'celeba-spoof' or 'oulu-npu'"), "\(command): \(result.err)")
+            let help = try Self.run(command.prefix(command[0] == "bench" ? 1 : 2) + ["--help"])
+            #expect(help.out.contains("--oulu-protocol") && help.out.contains("--oulu-fold"))
+        }
+    }
+
     /// `show --json` has numbers as numbers, from the typed results.
     @Test func showJSONIsTyped() throws {
         let dir = Self.folder()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadBench
 @testable import PadDataset
+@testable import PadEvaluation
 import PadProfiles
 
 /// The compact table of a bench run: only the columns the profiles read stay in memory, the

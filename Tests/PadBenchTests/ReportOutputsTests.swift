@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+@testable import PadEvaluation
 @testable import PadImage
 @testable import PadMetrics
 @testable import PadProfiles

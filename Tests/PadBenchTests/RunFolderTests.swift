@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+@testable import PadEvaluation
 @testable import PadImage
 @testable import PadProfiles
 
@@ -49,6 +50,23 @@ import Testing
         #expect(throws: EvaluationError.self) { try RunFolder(final: root + "/run", force: true, resume: false) }
         holder.abandon()
         _ = try RunFolder(final: root + "/run", force: false, resume: false)
+    }
+
+    /// eval, import and merge write in one go: when they throw before committing, their work folder
+    /// and lock go with them and a complete run under the name is untouched.
+    @Test func aOneGoWriterThatNeverCommitsLeavesNothing() throws {
+        let root = Fixture.folder()
+        try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
+        try "old".write(toFile: root + "/run/manifest.json", atomically: true, encoding: .utf8)
+        func failingWrite() throws {
+            let folder = try RunFolder(final: root + "/run", force: true, resume: false, resumable: false)
+            try "half".write(toFile: folder.work + "/samples.csv", atomically: true, encoding: .utf8)
+            throw EvaluationError("disk full")
+        }
+        #expect(throws: EvaluationError.self) { try failingWrite() }
+        #expect(!FileManager.default.fileExists(atPath: root + "/run.partial"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/run.lock"))
+        #expect(try String(contentsOfFile: root + "/run/manifest.json", encoding: .utf8) == "old")
     }
 
     /// kill -9 halfway: the journal (samples.csv in the partial folder) holds complete rows and a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadArchive
+@testable import PadEvaluation
 @testable import PadMetrics
 @testable import PadProfiles
 @testable import PadReport

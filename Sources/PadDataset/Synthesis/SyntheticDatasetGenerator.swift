@@ -91,15 +91,7 @@ public struct SyntheticDatasetGenerator: Sendable {
         let splitOf = splits(seed: seed)
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let plan: [(kind: PresentationSynthesizer.Kind, source: Source, relative: String)] = (0..<count).map { i in
-            let kind: PresentationSynthesizer.Kind =
-                i % 2 == 0 ? .bonafide : attackKinds[(i / 2 / sources.count) % attackKinds.count]
-            let source = sources[(i / 2) % sources.count]
-            let split = splitOf[source.subject] ?? .eval
-            let name = String(format: "%06d.jpg", i)
-            let relative = "\(split.rawValue)/\(kind == .bonafide ? "bonafide" : "attack/\(kind.rawValue)")/\(name)"
-            return (kind, source, relative)
-        }
+        let plan = self.plan(count: count, attackKinds: attackKinds, splitOf: splitOf)
         for folderName in Set(plan.map { ($0.relative as NSString).deletingLastPathComponent }) {
             try fm.createDirectory(atPath: folder + "/" + folderName, withIntermediateDirectories: true)
         }
@@ -119,15 +111,9 @@ public struct SyntheticDatasetGenerator: Sendable {
                     let made = try synthesizer.make(
                         item.kind, from: item.source.image, face: item.source.face, rng: &rng)
                     try Data(made.jpeg).write(to: URL(fileURLWithPath: folder + "/" + item.relative))
-                    let box = made.face.clipped(width: width, height: height)
-                    let label = item.kind == .bonafide ? "bonafide" : "attack"
-                    let species = item.kind == .bonafide ? "" : item.kind.rawValue
-                    let split = splitOf[item.source.subject]?.rawValue ?? "eval"
-                    rowsOut[i] = [
-                        item.relative, label, species, split, item.source.subject,
-                        String(format: "%.1f", box.x), String(format: "%.1f", box.y),
-                        String(format: "%.1f", box.width), String(format: "%.1f", box.height),
-                    ].joined(separator: ",")
+                    rowsOut[i] = Self.manifestRow(
+                        item, split: splitOf[item.source.subject] ?? .eval,
+                        face: made.face.clipped(width: width, height: height))
                 } catch {
                     failuresOut[i] = "\(item.relative): \(error)"
                 }
@@ -139,5 +125,34 @@ public struct SyntheticDatasetGenerator: Sendable {
         let manifest = (["path,label,species,split,subject,x,y,w,h"] + Array(rows)).joined(separator: "\n") + "\n"
         try manifest.write(toFile: folder + "/manifest.csv", atomically: true, encoding: .utf8)
         return count
+    }
+
+    /// One image to generate: its kind, source photo and path in the dataset.
+    typealias PlannedImage = (kind: PresentationSynthesizer.Kind, source: Source, relative: String)
+
+    /// Image `i` is bona fide when `i` is even, else the next attack species in turn; it draws on
+    /// source `(i / 2) % sources` and lies under `<split>/bonafide/` or `<split>/attack/<species>/`
+    /// as `<i>.jpg` (six digits), the split being its source subject's.
+    func plan(count: Int, attackKinds: [PresentationSynthesizer.Kind], splitOf: [String: Split]) -> [PlannedImage] {
+        (0..<count).map { i in
+            let kind: PresentationSynthesizer.Kind =
+                i % 2 == 0 ? .bonafide : attackKinds[(i / 2 / sources.count) % attackKinds.count]
+            let source = sources[(i / 2) % sources.count]
+            let split = splitOf[source.subject] ?? .eval
+            let name = String(format: "%06d.jpg", i)
+            let relative = "\(split.rawValue)/\(kind == .bonafide ? "bonafide" : "attack/\(kind.rawValue)")/\(name)"
+            return (kind, source, relative)
+        }
+    }
+
+    /// The image's `manifest.csv` row: path, label, species, split, subject, face box to 0.1 pixel.
+    static func manifestRow(_ item: PlannedImage, split: Split, face box: Box) -> String {
+        let label = item.kind == .bonafide ? "bonafide" : "attack"
+        let species = item.kind == .bonafide ? "" : item.kind.rawValue
+        return [
+            item.relative, label, species, split.rawValue, item.source.subject,
+            String(format: "%.1f", box.x), String(format: "%.1f", box.y),
+            String(format: "%.1f", box.width), String(format: "%.1f", box.height),
+        ].joined(separator: ",")
     }
 }

@@ -77,7 +77,7 @@ public struct LogisticModel: Codable, Sendable, Equatable {
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) // never a torn model
     }
 
     public static func read(from path: String) throws -> LogisticModel {

@@ -40,3 +40,16 @@ struct FiniteDouble: ExpressibleByArgument, Sendable {
     init(_ value: Double) { self.value = value }
     var defaultValueDescription: String { "\(value)" }
 }
+
+/// How a dataset folder is read, the same three options wherever a dataset is loaded with its
+/// layout chosen by the user (`bench`, `dataset check`).
+struct DatasetLayoutOptions: ParsableArguments {
+    @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
+    var layout: DatasetLayout?
+
+    @Option(help: "OULU-NPU protocol (1-4) whose lists give the splits.")
+    var ouluProtocol: Int?
+
+    @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.")
+    var ouluFold: Int?
+}

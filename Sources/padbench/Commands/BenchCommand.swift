@@ -20,14 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Dataset folder (directory tree or manifest.csv).")
     var dataset: String?
 
-    @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
-    var layout: DatasetLayout?
-
-    @Option(help: "OULU-NPU protocol (1-4) whose lists give the splits.")
-    var ouluProtocol: Int?
-
-    @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.")
-    var ouluFold: Int?
+    @OptionGroup var datasetLayout: DatasetLayoutOptions
 
     @Option(help: "Comma-separated profiles: built-in names or YAML files.")
     var profiles: String = "basic"
@@ -114,7 +107,8 @@ struct BenchCommand: AsyncParsableCommand {
     func execute(resuming: Bool) async throws {
         guard let dataset else { throw ValidationError("give --dataset DIR") }
         let loaded = try CommandSupport.loadDataset(
-            dataset, layout: layout, ouluProtocol: ouluProtocol, ouluFold: ouluFold)
+            dataset, layout: datasetLayout.layout, ouluProtocol: datasetLayout.ouluProtocol,
+            ouluFold: datasetLayout.ouluFold)
         let profileList = try CommandSupport.loadProfiles(profiles)
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PadBench
 import PadDataset
+import PadEvaluation
 import PadProfiles
-import PadReport
 
 /// A failure at run time (a missing file, bad data, a profile with a typo): one line on standard
 /// error and exit 1, never the usage text. Exit 64 (ArgumentParser's `ValidationError`) is only

@@ -18,23 +18,14 @@ struct DatasetCommand: ParsableCommand {
         )
 
         @Argument(help: "Dataset folder.") var folder: String
-        @Option(help: "Layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).") var layout:
-            String?
-        @Option(help: "OULU-NPU protocol (1-4).") var ouluProtocol: Int?
-        @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.") var ouluFold: Int?
+        @OptionGroup var datasetLayout: DatasetLayoutOptions
         @Flag(help: "Only check that files exist; do not decode them.") var noDecode = false
 
         func run() throws {
-            var chosen: DatasetLayout?
-            if let layout {
-                guard let parsed = DatasetLayout(rawValue: layout) else {
-                    throw ValidationError("unknown layout '\(layout)'")
-                }
-                chosen = parsed
-            }
             let loaded: LoadedDataset
             do {
-                loaded = try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(folder, layout: chosen)
+                loaded = try DatasetLoader(ouluProtocol: datasetLayout.ouluProtocol, ouluFold: datasetLayout.ouluFold)
+                    .load(folder, layout: datasetLayout.layout)
             } catch {
                 // A missing folder or unreadable manifest is bad data, not a bad command line.
                 throw RuntimeFailure("\(error)")

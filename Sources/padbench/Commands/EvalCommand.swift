@@ -46,6 +46,8 @@ struct EvalCommand: ParsableCommand {
     var score: String?
     @Option(help: "Output folder.")
     var out: String
+    @Flag(help: "Replace a complete run under --out (otherwise refused).")
+    var force = false
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
     @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
@@ -70,7 +72,7 @@ struct EvalCommand: ParsableCommand {
             let profileList = try score.map { [EvalRunner.outputProfile($0)] } ?? CommandSupport.loadProfiles(profiles)
             let outcome = try CommandSupport.atRunTime {
                 try EvalRunner().evaluateArchive(
-                    archive, profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments,
+                    archive, profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
                     strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
                     requireOutputs: score != nil)
             }
@@ -83,7 +85,7 @@ struct EvalCommand: ParsableCommand {
         }
         let job = EvalRunner.ScoreJob(
             scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
-            threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out,
+            threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))

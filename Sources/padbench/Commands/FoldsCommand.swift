@@ -35,7 +35,7 @@ struct FoldsCommand: ParsableCommand {
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try Data(CSVWriter.encode(header: FoldSummary.header, rows: summary.rows)).write(
-                to: URL(fileURLWithPath: out + "/folds.csv"))
+                to: URL(fileURLWithPath: out + "/folds.csv"), options: .atomic)
             try CommandSupport.atRunTime {
                 try summary.html(runPaths: runs).write(toFile: out + "/folds.html", atomically: true, encoding: .utf8)
             }

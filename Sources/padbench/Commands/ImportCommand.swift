@@ -20,6 +20,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Profiles to score (built-in names or YAML files); none when empty.") var profiles: String = ""
     @Option(help: "IDEMIA NoDecision: accept, reject or fta (failure to process).") var noDecision: String = "fta"
     @Option(help: "Output folder.") var out: String
+    @Flag(help: "Replace a complete run under --out (otherwise refused).") var force = false
     @Flag(help: "Refuse (exit 1, before writing) when a profile gate's output is not in the import.") var strict = false
 
     func run() throws {
@@ -36,7 +37,8 @@ struct ImportCommand: ParsableCommand {
         let outcome = try CommandSupport.atRunTime {
             try ImportRunner().run(
                 format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
-                profiles: profileList, outputFolder: out, commandLine: CommandLine.arguments, strict: strict)
+                profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
+                strict: strict)
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
         CommandSupport.printWarnings(outcome.results)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PadBench
+import PadEvaluation
 
 /// `padbench merge`: shard archives into one report, exactly as one run would give.
 struct MergeCommand: ParsableCommand {
@@ -9,11 +10,13 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "Shard archives (results.tar.zst), one per shard.") var archives: [String]
     @Option(help: "Output folder.") var out: String
+    @Flag(help: "Replace a complete run under --out (otherwise refused).") var force = false
 
     func run() throws {
         let outcome: RunOutcome
         do {
-            outcome = try MergeRunner().merge(archives, outputFolder: out, commandLine: CommandLine.arguments)
+            outcome = try MergeRunner().merge(
+                archives, outputFolder: out, force: force, commandLine: CommandLine.arguments)
         } catch let error as EvaluationError {
             throw RuntimeFailure("\(error)")
         }

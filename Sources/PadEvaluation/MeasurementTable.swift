@@ -144,7 +144,7 @@ public struct MeasurementTable: Sendable {
     /// Puts the rows in the order `order` gives (`order[k]` is the row that becomes row `k`; a
     /// permutation): one column at a time, so at most one column is held twice; spilled columns
     /// are read back, reordered and written again.
-    mutating func reorder(_ order: [Int]) throws {
+    public mutating func reorder(_ order: [Int]) throws {
         precondition(order.count == count)
         ids = ids.reordered(order)
         // Species are numbered again in order of first appearance, as appending in this order would.

@@ -33,7 +33,7 @@ extension MeasurementTable {
 
     /// Appends one stored `samples.csv` row: label, split, status, the outputs and the subject
     /// (when the file has the column). `outputs` are the columns from ``SamplesColumns/outputColumns(path:)``.
-    mutating func appendStored(
+    public mutating func appendStored(
         _ f: [String], line: Int, columns: SamplesColumns, outputs: Range<Int>, path: String
     ) throws {
         let parsedLabel: Label

@@ -2,7 +2,6 @@ import PadArchive
 import PadDataset
 import PadMetrics
 import PadProfiles
-import PadReport
 
 /// Decides and scores profiles on a ``MeasurementTable``: calibrates calibrated gates on their
 /// split, applies every gate to every sample, and computes the ISO/IEC 30107-3 rates, the swept
@@ -41,7 +40,7 @@ public struct ProfileEvaluator: Sendable {
     /// The run's column names as this profile sees them: a profile with options reads the columns
     /// measured with its options (`face.x@dataset_box` as `face.x`), and no profile sees another
     /// option set's columns (profiles are isolated).
-    func columnNames(for profile: Profile) -> [String] {
+    public func columnNames(for profile: Profile) -> [String] {
         let key = profile.optionsKey
         let names = Set(table.columns)
         return table.columns.map { name in
@@ -203,62 +202,84 @@ public struct ProfileEvaluator: Sendable {
         throws
     {
         guard let writer else { return }
-        func escaped(_ text: String) -> [UInt8] {
-            var bytes: [UInt8] = []
-            CSVFormat.appendField(text, to: &bytes)
-            return bytes
-        }
-        let name = escaped(profile.name)
-        let species = table.speciesNames.map(escaped)
-        let gateText = profile.gates.map { gate in
-            (
-                plain: escaped(Self.code(of: gate, decision: Decision(failedGate: 0))),
-                nan: escaped(Self.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
-                message: escaped(gate.message)
-            )
-        }
-        let notCalibratedText = Array("NOT_CALIBRATED,the profile's calibration could not run".utf8)
-        let values = table.values
+        let text = DecisionText(profile, speciesNames: table.speciesNames)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         for i in 0..<table.count {
-            CSVFormat.appendField(table.ids[i], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            buffer += name
-            buffer.append(UInt8(ascii: ","))
-            buffer += table.splits[i].rawValue.utf8
-            buffer.append(UInt8(ascii: ","))
-            let s = table.speciesIndex[i]
-            buffer += (s < 0 ? "bonafide," : "attack,").utf8
-            if s >= 0 { buffer += species[Int(s)] }
-            buffer.append(UInt8(ascii: ","))
-            let status = table.statuses[i]
-            if status.isOK { buffer += "ok".utf8 } else { buffer += escaped(status.code) }
-            if !status.isOK {
-                buffer += ",,,\n".utf8
-            } else if notCalibrated != nil {
-                buffer += ",,".utf8
-                buffer += notCalibratedText
-                buffer.append(0x0A)
-            } else {
-                let decision = compiled.decide { values[$0][i] }
-                if decision.isAccepted {
-                    buffer += ",1,,\n".utf8
-                } else {
-                    let text = gateText[decision.failedGate]
-                    buffer += ",0,".utf8
-                    buffer += decision.valueWasNaN ? text.nan : text.plain
-                    buffer.append(UInt8(ascii: ","))
-                    buffer += text.message
-                    buffer.append(0x0A)
-                }
-            }
+            appendDecisionRow(i, compiled, text, notCalibrated: notCalibrated != nil, to: &buffer)
             if buffer.count > (1 << 20) - 4096 {
                 try writer.writeRaw(buffer)
                 buffer.removeAll(keepingCapacity: true)
             }
         }
         try writer.writeRaw(buffer)
+    }
+
+    /// The CSV-escaped texts of one profile's `decisions.csv` rows, made once per profile.
+    struct DecisionText {
+        var name: [UInt8]
+        var species: [[UInt8]]
+        /// Per gate: its reject code, the code when the value was not assessable, its message.
+        var gates: [(plain: [UInt8], nan: [UInt8], message: [UInt8])]
+        var notCalibrated = Array("NOT_CALIBRATED,the profile's calibration could not run".utf8)
+
+        init(_ profile: Profile, speciesNames: [String]) {
+            name = Self.escaped(profile.name)
+            species = speciesNames.map(Self.escaped)
+            gates = profile.gates.map { gate in
+                (
+                    plain: Self.escaped(ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0))),
+                    nan: Self.escaped(
+                        ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
+                    message: Self.escaped(gate.message)
+                )
+            }
+        }
+
+        static func escaped(_ text: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            CSVFormat.appendField(text, to: &bytes)
+            return bytes
+        }
+    }
+
+    /// Sample `i`'s row: id, profile, split, label, species, status, then accepted, code and
+    /// message (empty for a failed sample; NOT_CALIBRATED when the calibration could not run).
+    func appendDecisionRow(
+        _ i: Int, _ compiled: CompiledProfile, _ text: DecisionText, notCalibrated: Bool, to buffer: inout [UInt8]
+    ) {
+        CSVFormat.appendField(table.ids[i], to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        buffer += text.name
+        buffer.append(UInt8(ascii: ","))
+        buffer += table.splits[i].rawValue.utf8
+        buffer.append(UInt8(ascii: ","))
+        let s = table.speciesIndex[i]
+        buffer += (s < 0 ? "bonafide," : "attack,").utf8
+        if s >= 0 { buffer += text.species[Int(s)] }
+        buffer.append(UInt8(ascii: ","))
+        let status = table.statuses[i]
+        if !status.isOK {
+            buffer += DecisionText.escaped(status.code)
+            buffer += ",,,\n".utf8
+        } else if notCalibrated {
+            buffer += "ok,,".utf8
+            buffer += text.notCalibrated
+            buffer.append(0x0A)
+        } else {
+            let values = table.values
+            let decision = compiled.decide { values[$0][i] }
+            if decision.isAccepted {
+                buffer += "ok,1,,\n".utf8
+            } else {
+                let gate = text.gates[decision.failedGate]
+                buffer += "ok,0,".utf8
+                buffer += decision.valueWasNaN ? gate.nan : gate.plain
+                buffer.append(UInt8(ascii: ","))
+                buffer += gate.message
+                buffer.append(0x0A)
+            }
+        }
     }
 
     // MARK: scoring one split
@@ -394,12 +415,12 @@ public struct ProfileEvaluator: Sendable {
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let eer = try EqualErrorRate(curve)
-        let bpcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
+        let bpcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
             return .init(
                 target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
         }
-        let apcerTargets = try ReportTables.targets.map { x -> ProfileResult.Target in
+        let apcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.apcerAtBPCER(x).choose(on: curve)
             return .init(
                 target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,

@@ -45,6 +45,10 @@ public struct ProfileResult: Sendable {
         }
     }
 
+    /// The rate targets every swept score is reported at (BPCER@APCER = x and APCER@BPCER = x),
+    /// in this order in `summary.csv`, `results.json` and the bootstrap intervals.
+    public static let targets: [Double] = [0.01, 0.05, 0.1]
+
     /// A rate target on the swept score: the threshold chosen, the other rate there, and whether
     /// the target could be met at all.
     public struct Target: Sendable {
@@ -89,12 +93,16 @@ public struct ProfileResult: Sendable {
         public struct SpeciesSubjects: Sendable, Codable, Equatable {
             public var species: String
             public var subjects: Int
+            public init(species: String, subjects: Int) { self.species = species; self.subjects = subjects }
         }
         public struct TargetInterval: Sendable, Codable, Equatable {
             public var target: Double
             public var interval: Interval?
             /// Replicates in which the target could be met (the interval is over these).
             public var replicatesMet: Int
+            public init(target: Double, interval: Interval?, replicatesMet: Int) {
+                self.target = target; self.interval = interval; self.replicatesMet = replicatesMet
+            }
         }
         public var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
         public var replicates: Int
@@ -105,6 +113,14 @@ public struct ProfileResult: Sendable {
         public var bpcer: Interval?
         public var eer: Interval?
         public var bpcerAtAPCER: [TargetInterval]
+        public init(
+            replicates: Int, seed: UInt64, bonaFideSubjects: Int, attackSubjects: [SpeciesSubjects],
+            apcerMax: Interval?, bpcer: Interval?, eer: Interval?, bpcerAtAPCER: [TargetInterval]
+        ) {
+            self.replicates = replicates; self.seed = seed; self.bonaFideSubjects = bonaFideSubjects
+            self.attackSubjects = attackSubjects; self.apcerMax = apcerMax; self.bpcer = bpcer; self.eer = eer
+            self.bpcerAtAPCER = bpcerAtAPCER
+        }
         /// True when some stratum has fewer than two subjects (the interval cannot show
         /// between-subject variation there).
         public var hasSingleSubjectStratum: Bool {

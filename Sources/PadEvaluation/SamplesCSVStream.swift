@@ -14,17 +14,17 @@ import PadText
 /// try archive.streamEntry(named: "samples.csv") { chunk in try stream.feed(chunk) { print($0.fields) } }
 /// try stream.finish { print($0.fields) }
 /// ```
-struct CSVRecordStream {
-    struct Record {
-        var line: Int
+public struct CSVRecordStream {
+    public struct Record {
+        public var line: Int
         /// Byte offset of the record's first byte in the stream, and its length up to and
         /// including its line end.
-        var offset: Int
-        var length: Int
-        var fields: [String]
+        public var offset: Int
+        public var length: Int
+        public var fields: [String]
     }
 
-    let path: String
+    public let path: String
     private var pending: [UInt8] = []
     /// Stream offset of `pending[0]`, and the line it is on.
     private var pendingOffset = 0
@@ -33,9 +33,9 @@ struct CSVRecordStream {
     private var scanned = 0
     private var inQuotes = false
 
-    init(path: String) { self.path = path }
+    public init(path: String) { self.path = path }
 
-    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws {
         pending.append(contentsOf: chunk)
         var start = 0
         while scanned < pending.count {
@@ -54,7 +54,7 @@ struct CSVRecordStream {
     }
 
     /// The last record, when the stream does not end with a line end.
-    mutating func finish(_ body: (Record) throws -> Void) throws {
+    public mutating func finish(_ body: (Record) throws -> Void) throws {
         if !pending.isEmpty { try emit(0..<pending.count, body) }
         pendingOffset += pending.count
         pending = []
@@ -80,12 +80,12 @@ struct CSVRecordStream {
 /// (id, label, species, split) must be there; status, error, decode_ns and the output columns
 /// between error and decode_ns are needed only to rebuild a ``MeasurementTable``, so their
 /// absence is reported by ``tableColumns()``, after the archive itself has been checked.
-struct SamplesColumns {
-    let header: [String]
-    let id: Int, label: Int, species: Int, split: Int
-    let status: Int?, error: Int?, decode: Int?, subject: Int?
+public struct SamplesColumns: Sendable {
+    public let header: [String]
+    public let id: Int, label: Int, species: Int, split: Int
+    public let status: Int?, error: Int?, decode: Int?, subject: Int?
 
-    init(header: [String], path: String) throws {
+    public init(header: [String], path: String) throws {
         self.header = header
         func require(_ name: String) throws -> Int {
             guard let index = header.firstIndex(of: name) else {
@@ -106,7 +106,7 @@ struct SamplesColumns {
 
     /// The output columns (between `error` and `decode_ns`), or the error that keeps the file
     /// from being a measurement table.
-    func outputColumns(path: String) throws -> Range<Int> {
+    public func outputColumns(path: String) throws -> Range<Int> {
         for (name, index) in [("status", status), ("error", error), ("decode_ns", decode)] where index == nil {
             throw ArchiveError.csv(path: path, line: 1, message: "missing column '\(name)'")
         }
@@ -117,7 +117,7 @@ struct SamplesColumns {
     }
 
     /// The sample's term of the dataset fingerprint (``DatasetFingerprint``).
-    func sampleHash(_ f: [String]) -> UInt64 {
+    public func sampleHash(_ f: [String]) -> UInt64 {
         FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
     }
 }
@@ -125,11 +125,17 @@ struct SamplesColumns {
 /// A stored run's `samples.csv` read in one streaming pass and checked as
 /// `StoredRun.verifiedSamples()` checks it (as many rows as the manifest's samples, the same
 /// sample fingerprint), without holding the file.
-struct StoredSamplesReader {
-    let archive: ResultArchiveReader
+public struct StoredSamplesReader {
+    public let archive: ResultArchiveReader
     /// The archive's path as errors name it.
-    let path: String
-    let manifest: RunManifest
+    public let path: String
+    public let manifest: RunManifest
+
+    public init(archive: ResultArchiveReader, path: String, manifest: RunManifest) {
+        self.archive = archive
+        self.path = path
+        self.manifest = manifest
+    }
 
     /// Calls `header` with the columns, then `row` with every record after it (the rows are
     /// checked to have as many fields as the header). Throws, after the whole file was read,
@@ -137,7 +143,7 @@ struct StoredSamplesReader {
     /// thrown only after those checks (an edited archive is named as such first), and no more
     /// rows are handed over once one was thrown.
     /// `raw`, when given, gets the file's bytes as they are read (a copy on disk).
-    func read(
+    public func read(
         header: (SamplesColumns) throws -> Void, row: (CSVRecordStream.Record) throws -> Void,
         raw: ((UnsafeRawBufferPointer) throws -> Void)? = nil
     ) throws {
