@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+@testable import PadEvaluation
 import PadText
 
 /// The pieces that keep a million rows flat: statuses and subjects as codes, a table reordered
