@@ -46,7 +46,7 @@ let package = Package(
         // The evaluation layer: the measurement table, calibration, decisions and each profile's
         // result; reports and the pipeline build on it, it never measures and never renders.
         .target(
-            name: "PadEvaluation", dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive"],
+            name: "PadEvaluation", dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText"],
             exclude: ["README.md"]),
         .target(
             name: "PadReport",
@@ -57,7 +57,7 @@ let package = Package(
             name: "PadBench",
             dependencies: [
                 "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
-                "PadEvaluation", "PadReport",
+                "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]
         ),

@@ -55,7 +55,7 @@ public struct BenchRunner: Sendable {
     public func run(_ job: BenchJob) async throws -> Outcome {
         let started = Date()
         let startNanoseconds = MonotonicClock.nanoseconds()
-        let samples = job.shard.map { shard in job.dataset.samples.filter(shard.contains) } ?? job.dataset.samples
+        let samples = job.shard.map { shard in job.dataset.samples.subset(where: shard.contains) } ?? job.dataset.samples
         let (chains, built) = try measurementChains(job)
         // The run's outputs are known now (external programs have answered `describe`): check the
         // profiles against them before anything is measured or written.
@@ -135,7 +135,7 @@ public struct BenchRunner: Sendable {
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
     /// (`samples.csv`, flushed twice a second) and into the table and the timing histograms.
     static func measure(
-        _ samples: [Sample], from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
+        _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
         journal: String, into table: inout MeasurementTable, timing: inout StepTiming
     ) async throws {
         let samplesCSV = try CSVWriter(path: journal, append: first > 0)
@@ -144,7 +144,7 @@ public struct BenchRunner: Sendable {
         var lastFlush = MonotonicClock.nanoseconds()
         let interrupt = job.interrupt
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
-            .run(Array(samples[first...]), firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
+            .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
                 try samplesCSV.writeRow(Self.row(sample, outcome))
                 table.append(
@@ -180,7 +180,7 @@ public struct BenchRunner: Sendable {
     /// is cut off) are taken over when they are the first samples of this dataset in order and
     /// the columns are this run's; the file is truncated to them. Returns how many were taken.
     static func takeOver(
-        _ path: String, header: [String], samples: [Sample], into table: inout MeasurementTable,
+        _ path: String, header: [String], samples: SampleList, into table: inout MeasurementTable,
         timing: inout StepTiming
     ) throws -> Int {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -232,7 +232,7 @@ public struct BenchRunner: Sendable {
     }
 
     static func manifest(
-        _ job: BenchJob, samples: [Sample], measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
+        _ job: BenchJob, samples: SampleList, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
         table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int
     ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]

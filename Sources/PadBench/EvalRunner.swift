@@ -335,10 +335,8 @@ extension EvalRunner {
             throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
-        _ = try StoredRun(path: archivePath).verifiedSamples()
-        let previous = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
-        let samplesBytes = try archive.entry(named: "samples.csv")
-        let table = try MeasurementTable(samplesCSV: samplesBytes, path: archivePath + ":samples.csv")
+        let previous = try StoredRun(path: archivePath).manifest
+        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: profiles)
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
@@ -355,10 +353,10 @@ extension EvalRunner {
                 "\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
         }
         // Written into the run's work folder, renamed into place when complete, removed on an error;
-        // the archive read above may live in the very folder it replaces.
+        // the archive read above may live in the very folder it replaces (it stays until the commit).
         let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
-        try Data(samplesBytes).write(to: URL(fileURLWithPath: outputFolder + "/samples.csv"))
+        try Self.copyMember("samples.csv", of: archive, to: outputFolder + "/samples.csv")
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
@@ -388,6 +386,40 @@ extension EvalRunner {
         try runFolder.commit()
         return RunOutcome(
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)
+    }
+}
+
+extension EvalRunner {
+    /// The measurement table of a stored run, read from its `samples.csv` as it decompresses and
+    /// checked against the manifest (``StoredSamplesReader``). In memory only the outputs the
+    /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(columns:profiles:)``).
+    static func storedTable(
+        _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile]
+    ) throws -> MeasurementTable {
+        var table: MeasurementTable?
+        var columns: SamplesColumns?
+        var outputs: Range<Int> = 0..<0
+        let member = path + ":samples.csv"
+        try StoredSamplesReader(archive: archive, path: path, manifest: manifest).read(
+            header: { found in
+                columns = found
+                outputs = try found.outputColumns(path: member)
+                table = try BenchRunner.table(columns: Array(found.header[outputs]), profiles: profiles)
+                // The manifest's sample count (checked against the rows at the end; bounded by the
+                // file's size meanwhile): no growth slack.
+                table!.reserveCapacity(min(max(0, manifest.dataset.samples), (archive.size(of: "samples.csv") ?? 0) / 8))
+            },
+            row: { record in
+                try table!.appendStored(record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)
+            })
+        return table!
+    }
+
+    /// Copies an archive member to a file as it decompresses.
+    static func copyMember(_ name: String, of archive: ResultArchiveReader, to path: String) throws {
+        let sink = try FileSink(path: path)
+        try archive.streamEntry(named: name) { try sink.write($0) }
+        try sink.close()
     }
 }
 

@@ -5,6 +5,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadText
 
 /// `padbench merge`: shard archives (`bench --shard k/n`) combined into the report one run over
 /// the whole dataset would give. Decisions are per sample, so concatenating the shards' stored
@@ -19,11 +20,12 @@ import PadReport
 public struct MergeRunner: Sendable {
     public init() {}
 
-    /// The shards as read from their archives: manifests, `samples.csv` bytes, profile texts.
+    /// The shards as read from their archives: manifests and profile texts (samples are read
+    /// later, streaming).
     struct Shards {
         var paths: [String]
+        var archives: [ResultArchiveReader] = []
         var manifests: [RunManifest] = []
-        var samplesFiles: [[UInt8]] = []
         var profileTexts: [String: String] = [:]
     }
 
@@ -33,9 +35,6 @@ public struct MergeRunner: Sendable {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
         let shards = try Self.read(paths)
         try Self.checkComplete(shards)
-        let merged = try Self.mergedTable(shards)
-        let csvs = try zip(paths, shards.samplesFiles).map { try CSVTable(bytes: $1, path: $0 + ":samples.csv") }
-        let timing = Self.timing(shards, csvs: csvs)
 
         // Decide again, exactly as one run would.
         // The stored profiles, checked against the stored outputs (an external program's or an
@@ -44,12 +43,19 @@ public struct MergeRunner: Sendable {
         let parsed = try first.profiles.map { name in
             try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
         }
+        let scratch = NSTemporaryDirectory() + "/padbench-merge-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var rows = try Self.mergedRows(shards, profiles: parsed, scratch: scratch)
+        let merged = rows.table
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
-        try Self.writeSamples(csvs, order: merged.ids, to: outputFolder + "/samples.csv")
+        try rows.writeSamples(header: rows.header, to: outputFolder + "/samples.csv")
+        let timing = Self.timing(shards, rows.timing)
+        rows = MergedRows(table: merged)  // the row locations are not needed any more
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
@@ -62,7 +68,8 @@ public struct MergeRunner: Sendable {
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: merged)
     }
 
-    /// Reads each archive: a verified bench run, with profiles equal to other shards' of the same name.
+    /// Reads each archive: a bench run, with profiles equal to other shards' of the same name.
+    /// Its samples are checked against its manifest when they are read (``mergedRows``).
     static func read(_ paths: [String]) throws -> Shards {
         var shards = Shards(paths: paths)
         for path in paths {
@@ -70,13 +77,13 @@ public struct MergeRunner: Sendable {
             guard archive.contains("manifest.json"), archive.contains("samples.csv") else {
                 throw EvaluationError("\(path): not a padbench bench archive")
             }
-            _ = try StoredRun(path: path).verifiedSamples()
+            _ = try StoredRun(path: path)
             let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
             guard manifest.kind == "bench" else {
                 throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards")
             }
+            shards.archives.append(archive)
             shards.manifests.append(manifest)
-            shards.samplesFiles.append(try archive.entry(named: "samples.csv"))
             for name in manifest.profiles {
                 let text = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
                 if let seen = shards.profileTexts[name], seen != text {
@@ -127,69 +134,69 @@ public struct MergeRunner: Sendable {
     }
 
     /// The shards' measurements concatenated in id order; a sample in two shards is an error.
-    static func mergedTable(_ shards: Shards) throws -> MeasurementTable {
-        let tables = try zip(shards.paths, shards.samplesFiles).map {
-            try MeasurementTable(samplesCSV: $1, path: $0 + ":samples.csv")
+    /// Each shard's `samples.csv` is read once as it decompresses, checked against its manifest,
+    /// copied to `scratch` (its rows are written again in id order from there) and appended to
+    /// one table that keeps in memory only what the profiles read; the timing is summed on the way.
+    static func mergedRows(_ shards: Shards, profiles: [Profile], scratch: String) throws -> MergedRows {
+        var rows = MergedRows()
+        var steps: [String] = []
+        var outputs: Range<Int> = 0..<0
+        for (k, path) in shards.paths.enumerated() {
+            let member = path + ":samples.csv"
+            let copy = scratch + "/shard-\(k).csv"
+            let sink = try FileSink(path: copy)
+            var columns: SamplesColumns?
+            var stepColumns: [Int?] = []
+            try StoredSamplesReader(archive: shards.archives[k], path: path, manifest: shards.manifests[k]).read(
+                header: { found in
+                    columns = found
+                    outputs = try found.outputColumns(path: member)
+                    let names = Array(found.header[outputs])
+                    if k == 0 {
+                        rows.header = found.header
+                        rows.table = try BenchRunner.table(columns: names, profiles: profiles)
+                        // Every shard's row count is in its manifest (checked at the end; bounded by the
+                        // file's size meanwhile): no growth slack.
+                        let total = zip(shards.manifests, shards.archives).reduce(0) {
+                            $0 + min(max(0, $1.0.dataset.samples), ($1.1.size(of: "samples.csv") ?? 0) / 8)
+                        }
+                        rows.table.reserveCapacity(total)
+                        rows.offsets.reserveCapacity(total)
+                        steps = ["decode"] + shards.manifests[0].estimators.map(\.name)
+                        rows.timing = MergedTiming(steps: steps.count)
+                    } else if names != rows.table.columns {
+                        throw EvaluationError("\(path): output columns differ from the first shard's")
+                    }
+                    stepColumns = steps.map { found.header.firstIndex(of: $0 + "_ns") }
+                },
+                row: { record in
+                    try rows.table.appendStored(
+                        record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)
+                    rows.offsets.append(record.offset)
+                    rows.timing.record(record.fields, columns: stepColumns)
+                },
+                raw: { try sink.write($0) })
+            try sink.close()
+            rows.files.append(copy)
+            rows.ends.append(rows.offsets.count)
         }
-        let columns = tables[0].columns
-        for (path, table) in zip(shards.paths, tables) where table.columns != columns {
-            throw EvaluationError("\(path): output columns differ from the first shard's")
-        }
-        var rows: [(table: Int, row: Int)] = []
-        for (t, table) in tables.enumerated() { for i in 0..<table.count { rows.append((t, i)) } }
-        rows.sort { tables[$0.table].ids[$0.row] < tables[$1.table].ids[$1.row] }
-        var merged = MeasurementTable(columns: columns)
-        merged.reserveCapacity(rows.count)
-        for (t, i) in rows {
-            let table = tables[t]
-            merged.append(
-                id: table.ids[i], label: table.labels[i], split: table.splits[i], status: table.statuses[i],
-                values: table.values.map { $0[i] }, subject: table.subject(i))
-        }
-        for k in 1..<max(1, merged.count) where merged.ids[k] == merged.ids[k - 1] {
-            throw EvaluationError("sample \(merged.ids[k]) appears in two shards")
-        }
-        return merged
+        try rows.sortByID()
+        return rows
     }
 
     /// Timing from every sample's stored nanoseconds; throughput over the slowest shard's wall time.
-    static func timing(_ shards: Shards, csvs: [CSVTable]) -> [TimingStep] {
+    static func timing(_ shards: Shards, _ merged: MergedTiming) -> [TimingStep] {
         let manifests = shards.manifests
         let wall = manifests.map(\.times.wallSeconds).max() ?? 0
         let steps = ["decode"] + manifests[0].estimators.map(\.name)
         var timing: [TimingStep] = []
-        var total = TimingHistogram()
-        var perSample: [String: UInt64] = [:]
-        for step in steps {
-            var histogram = TimingHistogram()
-            for csv in csvs {
-                guard let column = csv.column(step + "_ns") else { continue }
-                let idColumn = csv.column("id") ?? 0
-                for record in csv.records {
-                    guard let ns = UInt64(record.fields[column]), ns > 0 || step == "decode" else { continue }
-                    histogram.record(nanoseconds: ns)
-                    perSample[record.fields[idColumn], default: 0] += ns
-                }
-            }
+        for (k, step) in steps.enumerated() {
             let cold =
                 manifests.map { m in m.estimators.first { $0.name == step }?.coldStartNanoseconds ?? 0 }.max() ?? 0
-            timing.append((step, histogram.summary(wallSeconds: wall), cold))
+            timing.append((step, merged.steps[k].summary(wallSeconds: wall), cold))
         }
-        for ns in perSample.values { total.record(nanoseconds: ns) }
-        timing.append(("sample_total", total.summary(wallSeconds: wall), 0))
+        timing.append(("sample_total", merged.total.summary(wallSeconds: wall), 0))
         return timing
-    }
-
-    /// The shards' `samples.csv` rows, unchanged, in the merged order.
-    static func writeSamples(_ csvs: [CSVTable], order ids: [String], to path: String) throws {
-        let samplesCSV = try CSVWriter(path: path)
-        try samplesCSV.writeRow(csvs[0].header)
-        var byID: [String: [String]] = [:]
-        for csv in csvs {
-            let id = csv.column("id") ?? 0; for record in csv.records { byID[record.fields[id]] = record.fields }
-        }
-        for id in ids { try samplesCSV.writeRow(byID[id]!) }
-        try samplesCSV.close()
     }
 
     /// The first shard's manifest as one run over the whole dataset.
@@ -209,5 +216,105 @@ public struct MergeRunner: Sendable {
             "shards": shards.paths.count,
         ]
         return manifest
+    }
+}
+
+/// Timing histograms of merged shards, fed one stored row at a time: a step's nanoseconds count
+/// when the column is there and the value is a number, above zero except for decode (a step
+/// that did not run wrote 0); a sample's total is the sum of the counted steps.
+struct MergedTiming {
+    var steps: [TimingHistogram]
+    var total = TimingHistogram()
+
+    init(steps: Int = 0) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
+
+    mutating func record(_ fields: [String], columns: [Int?]) {
+        var sum: UInt64 = 0
+        var counted = false
+        for (k, column) in columns.enumerated() {
+            guard let column, let ns = UInt64(fields[column]), ns > 0 || k == 0 else { continue }
+            steps[k].record(nanoseconds: ns)
+            sum += ns
+            counted = true
+        }
+        if counted { total.record(nanoseconds: sum) }
+    }
+}
+
+/// The merged table and where each of its rows is in the shards' `samples.csv` copies, so the
+/// rows can be written again in id order without holding them.
+struct MergedRows {
+    var table = MeasurementTable(columns: [])
+    var header: [String] = []
+    var timing = MergedTiming()
+    /// Copies of the shards' `samples.csv`, and the row count after each shard.
+    var files: [String] = []
+    var ends: [Int] = []
+    /// Byte offset of each row in its shard's copy, in the order read; after ``sortByID()``, the
+    /// read position of each merged row is `order[k]`.
+    var offsets: [Int] = []
+    var order: [Int] = []
+
+    init() {}
+    init(table: MeasurementTable) { self.table = table }
+
+    /// Sorts the table by id (`String` order) and refuses a sample that is in two shards.
+    mutating func sortByID() throws {
+        let ids = table.ids
+        order = Array(0..<table.count)
+        order.sort { ids[$0] < ids[$1] }
+        for k in 1..<max(1, order.count) where ids.equals(order[k], ids, order[k - 1]) {
+            throw EvaluationError("sample \(ids[order[k]]) appears in two shards")
+        }
+        try table.reorder(order)
+    }
+
+    /// The shards' `samples.csv` rows, unchanged, in the merged order.
+    func writeSamples(header: [String], to path: String) throws {
+        let samplesCSV = try CSVWriter(path: path)
+        try samplesCSV.writeRow(header)
+        var readers: [RowFileReader] = []
+        for file in files { readers.append(try RowFileReader(path: file)) }
+        for g in order {
+            let shard = ends.firstIndex { g < $0 }!
+            let last = g + 1 == ends[shard]
+            let bytes = try readers[shard].bytes(from: offsets[g], to: last ? nil : offsets[g + 1])
+            let records: [CSVReader.Record]
+            do { records = try CSVReader.parse(bytes) } catch {
+                throw EvaluationError("\(files[shard]): a row read back is not CSV: \(error.message)")
+            }
+            try samplesCSV.writeRow(records[0].fields)
+        }
+        try samplesCSV.close()
+    }
+}
+
+/// Reads byte ranges of a file through a 1 MiB window (rows asked for in file order are read
+/// once, in large blocks).
+final class RowFileReader {
+    private let handle: FileHandle
+    private let size: Int
+    private var window: [UInt8] = []
+    private var windowStart = 0
+
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EvaluationError("\(path): cannot read back the copied rows")
+        }
+        self.handle = handle
+        size = Int(try handle.seekToEnd())
+    }
+
+    deinit { try? handle.close() }
+
+    /// Bytes `start..<end` (to the end of the file when `end` is nil).
+    func bytes(from start: Int, to end: Int?) throws -> [UInt8] {
+        let end = end ?? size
+        if start < windowStart || end > windowStart + window.count {
+            try handle.seek(toOffset: UInt64(start))
+            window = [UInt8](try handle.read(upToCount: max(1 << 20, end - start)) ?? Data())
+            windowStart = start
+        }
+        return Array(window[(start - windowStart)..<(end - windowStart)])
     }
 }

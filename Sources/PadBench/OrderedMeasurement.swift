@@ -29,10 +29,11 @@ public struct OrderedMeasurement: Sendable {
     ///   - shouldStop: checked before each new sample is started; once true, no sample starts,
     ///     the ones in flight finish, and those that can be handed over in order are (Ctrl-C).
     ///   - firstIndex: the index the first sample gets in outcomes (a resumed run's offset).
-    public func run(
-        _ samples: [Sample], firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
+    ///   - samples: any collection of samples (a ``SampleList`` slice: nothing is copied).
+    public func run<Samples: RandomAccessCollection>(
+        _ samples: Samples, firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
         consume: (SampleOutcome) throws -> Void
-    ) async throws {
+    ) async throws where Samples.Element == Sample {
         let measurer = self.measurer
         try await withThrowingTaskGroup(of: SampleOutcome.self) { group in
             var nextToStart = 0
@@ -44,7 +45,7 @@ public struct OrderedMeasurement: Sendable {
                     !shouldStop()
                 {
                     let index = nextToStart
-                    let sample = samples[index]
+                    let sample = samples[samples.index(samples.startIndex, offsetBy: index)]
                     group.addTask {
                         var outcome = measurer.measure(sample, index: index)
                         outcome.index = index

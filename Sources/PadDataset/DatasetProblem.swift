@@ -32,16 +32,21 @@ public struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertibl
 public struct LoadedDataset: Sendable {
     public var root: String
     public var layout: DatasetLayout
-    public var samples: [Sample]
+    /// Compact: about 35 bytes a sample (``SampleList``); element `i` is a ``Sample``.
+    public var samples: SampleList
     /// Problems that make the listing untrustworthy (a bad manifest line, a path escaping the
     /// root). `bench` refuses to start when there are any; `dataset check` prints them all.
     public var problems: [DatasetProblem]
 
-    public init(root: String, layout: DatasetLayout, samples: [Sample], problems: [DatasetProblem]) {
+    public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root
         self.layout = layout
         self.samples = samples
         self.problems = problems
+    }
+
+    public init(root: String, layout: DatasetLayout, samples: [Sample], problems: [DatasetProblem]) {
+        self.init(root: root, layout: layout, samples: SampleList(samples, root: root), problems: problems)
     }
 
     /// The folder's name, for run names and reports.

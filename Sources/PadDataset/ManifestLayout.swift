@@ -11,29 +11,46 @@ enum ManifestLayout {
         do { data = try RegularFile.read(manifest) } catch {
             throw DatasetProblem(.missingFile, file: manifest, "cannot read the manifest: \(error.message)")
         }
-        let records = try CSVLines.parse(data, path: manifest)
-        guard let header = records.first else {
-            throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest")
-        }
-        let columns = try Columns(header: header, manifest: manifest)
-        var samples: [Sample] = []
+        var samples = SampleList(root: root)
+        samples.reserveCapacity(data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
         var problems: [DatasetProblem] = []
-        var seen: [String: Int] = [:]
+        // The line of each sample (for "names the same file as line N") and an index of the ids
+        // seen, instead of a dictionary of every id string.
+        var lines: [Int32] = []
+        var seen = IDIndex()
+        var columns: Columns?
+        var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
-        for record in records.dropFirst() {
-            do throws(DatasetProblem) {
-                let sample = try parse(record, columns: columns, root: root, realRoot: realRoot, manifest: manifest)
-                if let first = seen[sample.id] {
-                    throw DatasetProblem(
-                        .duplicateID, file: manifest, line: record.line,
-                        "line \(record.line) names the same file as line \(first): '\(TextBytes.quote(sample.id))'")
+        do {
+            try CSVReader.forEachRecord(data, comments: true) { record in
+                guard let known = columns else {
+                    if headerProblem == nil {
+                        do throws(DatasetProblem) {
+                            columns = try Columns(header: (record.line, record.fields), manifest: manifest)
+                        } catch { headerProblem = error }
+                    }
+                    return
                 }
-                seen[sample.id] = record.line
-                samples.append(sample)
-            } catch {
-                problems.append(error)
+                do throws(DatasetProblem) {
+                    let sample = try parse(
+                        (record.line, record.fields), columns: known, root: root, realRoot: realRoot,
+                        manifest: manifest)
+                    if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
+                        throw DatasetProblem(
+                            .duplicateID, file: manifest, line: record.line,
+                            "line \(record.line) names the same file as line \(lines[first]): '\(TextBytes.quote(sample.id))'")
+                    }
+                    samples.append(sample)
+                    lines.append(Int32(truncatingIfNeeded: record.line))
+                } catch {
+                    problems.append(error)
+                }
             }
+        } catch {
+            throw DatasetProblem(.badLine, file: manifest, line: error.line, error.message)
         }
+        if let headerProblem { throw headerProblem }
+        guard columns != nil else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
         return LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// Ids are paths relative to the root; samples are sorted by id so runs are reproducible.
 enum TreeLayout {
     static func load(root: String) -> LoadedDataset {
-        var samples: [Sample] = []
+        var samples = SampleList(root: root)
         var problems: [DatasetProblem] = []
         let fm = FileManager.default
         for split in [Split.none, .train, .dev, .eval] {
@@ -33,7 +33,7 @@ enum TreeLayout {
                 }
             }
         }
-        samples.sort { $0.id < $1.id }
+        samples = samples.sortedByID()
         return LoadedDataset(root: root, layout: .tree, samples: samples, problems: problems)
     }
 }

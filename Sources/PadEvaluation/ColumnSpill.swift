@@ -59,6 +59,14 @@ final class ColumnSpill: @unchecked Sendable {
         return bytes.withUnsafeBytes { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: Double.self) } }
     }
 
+    /// Replaces every value of column `c` (the table was reordered).
+    func rewrite(_ c: Int, _ values: [Double]) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let file = files[c] { try flush(c, file) }
+        try values.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path(c))) }
+    }
+
     deinit {
         for file in files.values { try? file.close() }
         try? FileManager.default.removeItem(atPath: folder)

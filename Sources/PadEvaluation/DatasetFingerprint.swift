@@ -11,7 +11,7 @@ import PadDataset
 ///   the same samples share it, so their runs are comparable.
 /// - ``outputs(_:)``: statuses and every output value per id ("same measurements").
 public enum DatasetFingerprint {
-    public static func of(_ samples: [Sample]) -> String {
+    public static func of(_ samples: some Sequence<Sample>) -> String {
         FNV1a.hex(samples.reduce(UInt64(0)) { $0 &+ hash(id: $1.id, label: $1.label, split: $1.split) })
     }
 

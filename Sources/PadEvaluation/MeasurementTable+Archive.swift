@@ -6,50 +6,63 @@ extension MeasurementTable {
     /// Reads `samples.csv` (as `bench` writes it) back into a table: the output columns are those
     /// between `error` and `decode_ns`. A malformed row is an error naming the file and line.
     public init(samplesCSV bytes: [UInt8], path: String) throws {
-        let csv = try CSVTable(bytes: bytes, path: path)
-        let id = try csv.requireColumn("id"), label = try csv.requireColumn("label"),
-            species = try csv.requireColumn("species")
-        let split = try csv.requireColumn("split"), status = try csv.requireColumn("status"),
-            error = try csv.requireColumn("error")
-        let decode = try csv.requireColumn("decode_ns")
-        // Optional: archives written before subjects were recorded have no such column.
-        let subject = csv.column("subject")
-        guard error < decode else {
-            throw ArchiveError.csv(path: path, line: 1, message: "expected output columns between error and decode_ns")
-        }
-        let outputColumns = Array((error + 1)..<decode)
-        self.init(columns: outputColumns.map { csv.header[$0] })
-        reserveCapacity(csv.records.count)
-        for record in csv.records {
-            let f = record.fields
-            let parsedLabel: Label
-            switch f[label] {
-            case "bonafide": parsedLabel = .bonaFide
-            case "attack": parsedLabel = .attack(species: f[species])
-            default:
+        var stream = CSVRecordStream(path: path)
+        var table: MeasurementTable?
+        var columns: SamplesColumns?
+        var outputs: Range<Int> = 0..<0
+        func take(_ record: CSVRecordStream.Record) throws {
+            guard let known = columns else {
+                let found = try SamplesColumns(header: record.fields, path: path)
+                outputs = try found.outputColumns(path: path)
+                columns = found
+                table = MeasurementTable(columns: Array(found.header[outputs]))
+                return
+            }
+            guard record.fields.count == known.header.count else {
                 throw ArchiveError.csv(
-                    path: path, line: record.line, message: "label '\(f[label])' is neither bonafide nor attack")
+                    path: path, line: record.line,
+                    message: "\(record.fields.count) fields, the header has \(known.header.count)")
             }
-            guard let parsedSplit = Split(parsing: f[split]) else {
-                throw ArchiveError.csv(path: path, line: record.line, message: "unknown split '\(f[split])'")
+            try table!.appendStored(record.fields, line: record.line, columns: known, outputs: outputs, path: path)
+        }
+        try bytes.withUnsafeBytes { try stream.feed($0, take) }
+        try stream.finish(take)
+        guard let table else { throw ArchiveError.csv(path: path, line: 1, message: "empty file, expected a header") }
+        self = table
+    }
+
+    /// Appends one stored `samples.csv` row: label, split, status, the outputs and the subject
+    /// (when the file has the column). `outputs` are the columns from ``SamplesColumns/outputColumns(path:)``.
+    public mutating func appendStored(
+        _ f: [String], line: Int, columns: SamplesColumns, outputs: Range<Int>, path: String
+    ) throws {
+        let parsedLabel: Label
+        switch f[columns.label] {
+        case "bonafide": parsedLabel = .bonaFide
+        case "attack": parsedLabel = .attack(species: f[columns.species])
+        default:
+            throw ArchiveError.csv(
+                path: path, line: line, message: "label '\(f[columns.label])' is neither bonafide nor attack")
+        }
+        guard let parsedSplit = Split(parsing: f[columns.split]) else {
+            throw ArchiveError.csv(path: path, line: line, message: "unknown split '\(f[columns.split])'")
+        }
+        var values: [Double] = []
+        values.reserveCapacity(outputs.count)
+        for c in outputs {
+            guard let v = CSVFormat.parseNumber(Substring(f[c])) else {
+                throw ArchiveError.csv(path: path, line: line, message: "\(columns.header[c]) '\(f[c])' is not a number")
             }
-            var values: [Double] = []
-            values.reserveCapacity(outputColumns.count)
-            for c in outputColumns {
-                guard let v = CSVFormat.parseNumber(Substring(f[c])) else {
-                    throw ArchiveError.csv(
-                        path: path, line: record.line, message: "\(csv.header[c]) '\(f[c])' is not a number")
-                }
-                values.append(v)
-            }
-            let sampleStatus: SampleStatus = f[status] == "ok" ? .ok : .failed(code: f[status], message: f[error])
-            if let subject {
-                append(
-                    id: f[id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values,
-                    subject: f[subject])
-            } else {
-                append(id: f[id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values)
-            }
+            values.append(v)
+        }
+        let status = f[columns.status!]
+        let sampleStatus: SampleStatus = status == "ok" ? .ok : .failed(code: status, message: f[columns.error!])
+        if let subject = columns.subject {
+            append(
+                id: f[columns.id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values,
+                subject: f[subject])
+        } else {
+            append(id: f[columns.id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values)
         }
     }
 }

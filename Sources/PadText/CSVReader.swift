@@ -23,10 +23,25 @@ public enum CSVReader {
         return try parser.run()
     }
 
+    /// The same records handed to `body` one at a time as they are read, so that a million-line
+    /// manifest is never held as a million arrays of fields. Records before a syntax error have
+    /// been handed over when it is thrown.
+    public static func forEachRecord(
+        _ bytes: [UInt8], comments: Bool = false, _ body: (Record) -> Void
+    ) throws(CSVSyntaxError) {
+        try withoutActuallyEscaping(body) { (escapable) throws(CSVSyntaxError) in
+            var parser = Parser(bytes: bytes, comments: comments)
+            parser.sink = escapable
+            _ = try parser.run()
+        }
+    }
+
     private struct Parser {
         let bytes: [UInt8]
         let comments: Bool
         var records: [Record] = []
+        /// When set, each record goes here instead of into `records`.
+        var sink: ((Record) -> Void)?
         var fields: [String] = []
         var field: [UInt8] = []
         var line = 1, recordLine = 1
@@ -103,7 +118,11 @@ public enum CSVReader {
         mutating func endRecord() {
             let blank = fields.isEmpty && field.isEmpty && !fieldWasQuoted
             endField()
-            if !blank { records.append(Record(line: recordLine, fields: fields)) }
+            if !blank {
+                if let sink { sink(Record(line: recordLine, fields: fields)) } else {
+                    records.append(Record(line: recordLine, fields: fields))
+                }
+            }
             fields.removeAll(keepingCapacity: true)
         }
     }

@@ -1,0 +1,152 @@
+/// Many strings in one byte buffer: each string's UTF-8 bytes back to back and the end offset of
+/// each, so a million sample ids cost their bytes plus eight bytes each instead of a `String`
+/// (16 bytes) and, past 15 bytes, a heap object of its own (about 48 bytes more). Reading one
+/// gives a new `String`.
+///
+/// ```swift
+/// var ids = StringColumn()
+/// ids.append("d0001/042.jpg")
+/// ids[0]          // "d0001/042.jpg"
+/// ```
+/// Built from a `[String]` (score files: ten million ids already parsed), the array is kept as
+/// it is rather than copied byte by byte.
+public struct StringColumn: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    /// Set when the column was made from an array of strings (nothing is appended to it then).
+    private var strings: [String]?
+
+    public init() {}
+
+    public init(_ strings: [String]) { self.strings = strings }
+
+    public init(arrayLiteral strings: String...) {
+        for string in strings { append(string) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { strings?.count ?? ends.count }
+
+    public subscript(i: Int) -> String {
+        if let strings { return strings[i] }
+        let start = i == 0 ? 0 : ends[i - 1]
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[start..<ends[i]], as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of string `i`, without making a `String`.
+    public func withUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let strings {
+            var copy = strings[i]
+            return try copy.withUTF8(body)
+        }
+        let start = i == 0 ? 0 : ends[i - 1]
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[i]])) }
+    }
+
+    /// True when string `i` and string `j` of `other` have the same bytes.
+    public func equals(_ i: Int, _ other: StringColumn, _ j: Int) -> Bool {
+        withUTF8(i) { a in other.withUTF8(j) { b in a.elementsEqual(b) } }
+    }
+
+    public mutating func append(_ string: String) {
+        if strings != nil {
+            strings!.append(string)
+            return
+        }
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+        ends.append(bytes.count)
+    }
+
+    public mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+        if strings != nil {
+            strings!.append(String(decoding: utf8, as: UTF8.self))
+            return
+        }
+        bytes.append(contentsOf: utf8)
+        ends.append(bytes.count)
+    }
+
+    /// The same strings in the order `order` gives (`order[k]` is the row that becomes row `k`).
+    public func reordered(_ order: [Int]) -> StringColumn {
+        if let strings { return StringColumn(order.map { strings[$0] }) }
+        var copy = StringColumn()
+        copy.reserveCapacity(order.count, bytesPerString: count == 0 ? 0 : bytes.count / count + 1)
+        for i in order { withUTF8(i) { copy.append(utf8: $0) } }
+        return copy
+    }
+
+    public mutating func reserveCapacity(_ count: Int, bytesPerString: Int = 16) {
+        if strings != nil {
+            strings!.reserveCapacity(count)
+            return
+        }
+        ends.reserveCapacity(count)
+        bytes.reserveCapacity(count * bytesPerString)
+    }
+
+    public static func == (a: StringColumn, b: StringColumn) -> Bool { a.elementsEqual(b) }
+}
+
+/// Strings from a small vocabulary (species, subjects, status codes) stored as one 32-bit code
+/// per row and each distinct string once.
+///
+/// ```swift
+/// var subjects = InternedStrings()
+/// subjects.append("s1"); subjects.append("s2"); subjects.append("s1")
+/// subjects.codes      // [0, 1, 0]
+/// subjects.names      // ["s1", "s2"]
+/// ```
+public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+    public private(set) var codes: [Int32] = []
+    public private(set) var names: [String] = []
+    private var lookup: [String: Int32] = [:]
+
+    public init() {}
+
+    public init(_ strings: some Sequence<String>) {
+        for string in strings { append(string) }
+    }
+
+    public init(arrayLiteral strings: String...) { self.init(strings) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { codes.count }
+    public subscript(i: Int) -> String { names[Int(codes[i])] }
+
+    /// The code of `string`, adding it to the vocabulary when new.
+    public mutating func code(of string: String) -> Int32 {
+        if let known = lookup[string] { return known }
+        let code = Int32(names.count)
+        names.append(string)
+        lookup[string] = code
+        return code
+    }
+
+    public mutating func append(_ string: String) { codes.append(code(of: string)) }
+
+    /// The same strings in the order `order` gives (`order[k]` is the row that becomes row `k`).
+    /// The vocabulary is numbered again in order of first appearance, as if the strings had
+    /// been appended in the new order.
+    public func reordered(_ order: [Int]) -> InternedStrings {
+        var copy = InternedStrings()
+        copy.codes.reserveCapacity(order.count)
+        var renumbered = [Int32](repeating: -1, count: names.count)
+        for i in order {
+            let old = Int(codes[i])
+            if renumbered[old] < 0 { renumbered[old] = copy.code(of: names[old]) }
+            copy.codes.append(renumbered[old])
+        }
+        return copy
+    }
+
+    /// Appends a code that ``code(of:)`` gave.
+    public mutating func append(code: Int32) { codes.append(code) }
+
+    /// Replaces the last string.
+    public mutating func setLast(_ string: String) { codes[codes.count - 1] = code(of: string) }
+
+    public mutating func reserveCapacity(_ count: Int) { codes.reserveCapacity(count) }
+
+    public static func == (a: InternedStrings, b: InternedStrings) -> Bool { a.elementsEqual(b) }
+}
