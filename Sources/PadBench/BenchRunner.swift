@@ -55,7 +55,8 @@ public struct BenchRunner: Sendable {
     public func run(_ job: BenchJob) async throws -> Outcome {
         let started = Date()
         let startNanoseconds = MonotonicClock.nanoseconds()
-        let samples = job.shard.map { shard in job.dataset.samples.subset(where: shard.contains) } ?? job.dataset.samples
+        let samples =
+            job.shard.map { shard in job.dataset.samples.subset(where: shard.contains) } ?? job.dataset.samples
         let (chains, built) = try measurementChains(job)
         // The run's outputs are known now (external programs have answered `describe`): check the
         // profiles against them before anything is measured or written.
@@ -71,7 +72,7 @@ public struct BenchRunner: Sendable {
         let folder = runFolder.work
         do {
             try Data(try JSONEncoder().encode(job.commandLine)).write(
-                to: URL(fileURLWithPath: folder + "/command.json"))
+                to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             var table = try Self.table(columns: measurer.columns, profiles: job.profiles)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
@@ -93,23 +94,16 @@ public struct BenchRunner: Sendable {
                     resumedSamples: resumed)
             }
 
-            // Decide and score.
-            let decisions = try CSVWriter(path: folder + "/decisions.csv")
-            let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
-            try decisions.close()
             let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
-            let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-            let manifest = Self.manifest(
-                job, samples: samples, measurer: measurer, built: built, table: table, started: started,
-                wallSeconds: wallSeconds, resumed: resumed)
-            try RunFolderWriter(folder: folder).write(
-                manifest: manifest, table: table, results: results, timing: steps,
-                profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
-            try FileManager.default.removeItem(atPath: folder + "/command.json")
-            try runFolder.commit()
+            let (results, wallSeconds) = try Self.decideAndWrite(
+                job, table: table, into: runFolder, steps: steps, since: startNanoseconds
+            ) { wallSeconds in
+                Self.manifest(
+                    job, samples: samples, measurer: measurer, built: built, table: table, started: started,
+                    wallSeconds: wallSeconds, resumed: resumed)
+            }
             return Outcome(
-                folder: runFolder.final, archivePath: runFolder.final + "/results.tar.zst", results: results,
-                table: table,
+                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
                 timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
         } catch {
             // A failed write (full disk, read-only target) leaves nothing half-written behind; an
@@ -117,6 +111,25 @@ public struct BenchRunner: Sendable {
             if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
             throw error
         }
+    }
+
+    /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
+    /// `manifest` from the wall time so far) and the archive, then the work folder renamed into place.
+    static func decideAndWrite(
+        _ job: BenchJob, table: MeasurementTable, into runFolder: RunFolder, steps: [TimingStep],
+        since startNanoseconds: UInt64, manifest: (_ wallSeconds: Double) -> RunManifest
+    ) throws -> (results: [ProfileResult], wallSeconds: Double) {
+        let folder = runFolder.work
+        let decisions = try CSVWriter(path: folder + "/decisions.csv")
+        let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+        try decisions.close()
+        let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
+        try RunFolderWriter(folder: folder).write(
+            manifest: manifest(wallSeconds), table: table, results: results, timing: steps,
+            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        try FileManager.default.removeItem(atPath: folder + "/" + RunFolder.resumableMarker)
+        try runFolder.commit()
+        return (results, wallSeconds)
     }
 
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep

@@ -340,18 +340,8 @@ extension EvalRunner {
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
-        let missing = profiles.flatMap { p in
-            p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" }
-        }
-        if requireOutputs,
-            let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil })
-        {
-            let shown =
-                table.columns.prefix(8).joined(separator: ", ")
-                + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
-            throw EvaluationError(
-                "\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
-        }
+        let missing = try Self.missingOutputs(
+            of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
         // Written into the run's work folder, renamed into place when complete, removed on an error;
         // the archive read above may live in the very folder it replaces (it stays until the commit).
         let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
@@ -363,16 +353,8 @@ extension EvalRunner {
         )
         .evaluate(profiles, decisions: decisions)
         try decisions.close()
-        var manifest = previous
-        manifest.kind = "eval"
-        manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
-        manifest.conventions = Conventions.current
-        manifest.profiles = profiles.map(\.name)
-        manifest.times = .init(
-            started: ISO8601DateFormatter().string(from: started),
-            finished: ISO8601DateFormatter().string(from: Date()),
-            wallSeconds: Date().timeIntervalSince(started))
-        manifest.counts["outputs_missing_for_profiles"] = missing.count
+        let manifest = Self.reDecidedManifest(
+            previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {
@@ -390,6 +372,43 @@ extension EvalRunner {
 }
 
 extension EvalRunner {
+    /// The gates' outputs that are not in the stored run, as `profile: output`; with `refused`, the
+    /// first is an error naming the run's outputs.
+    static func missingOutputs(
+        of profiles: [Profile], in table: MeasurementTable, archivePath: String, refused: Bool
+    ) throws -> [String] {
+        if refused,
+            let first = profiles.flatMap({ $0.requiredOutputs }).first(where: { table.columnIndex(of: $0) == nil })
+        {
+            let shown =
+                table.columns.prefix(8).joined(separator: ", ")
+                + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
+            throw EvaluationError(
+                "\(archivePath): output '\(first.prefix(100))' is not in this run; its outputs: \(shown)")
+        }
+        return profiles.flatMap { p in
+            p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" }
+        }
+    }
+
+    /// The stored run's manifest, now of kind `eval`: this tool, today's conventions, the profiles
+    /// decided and how many of their outputs the run lacks; the dataset and estimators stay.
+    static func reDecidedManifest(
+        _ previous: RunManifest, profiles: [Profile], commandLine: [String], started: Date, missingOutputs: [String]
+    ) -> RunManifest {
+        var manifest = previous
+        manifest.kind = "eval"
+        manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
+        manifest.conventions = Conventions.current
+        manifest.profiles = profiles.map(\.name)
+        manifest.times = .init(
+            started: ISO8601DateFormatter().string(from: started),
+            finished: ISO8601DateFormatter().string(from: Date()),
+            wallSeconds: Date().timeIntervalSince(started))
+        manifest.counts["outputs_missing_for_profiles"] = missingOutputs.count
+        return manifest
+    }
+
     /// The measurement table of a stored run, read from its `samples.csv` as it decompresses and
     /// checked against the manifest (``StoredSamplesReader``). In memory only the outputs the
     /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(columns:profiles:)``).
@@ -407,10 +426,12 @@ extension EvalRunner {
                 table = try BenchRunner.table(columns: Array(found.header[outputs]), profiles: profiles)
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
-                table!.reserveCapacity(min(max(0, manifest.dataset.samples), (archive.size(of: "samples.csv") ?? 0) / 8))
+                table!.reserveCapacity(
+                    min(max(0, manifest.dataset.samples), (archive.size(of: "samples.csv") ?? 0) / 8))
             },
             row: { record in
-                try table!.appendStored(record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)
+                try table!.appendStored(
+                    record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)
             })
         return table!
     }

@@ -43,7 +43,8 @@ public struct MergeRunner: Sendable {
         let parsed = try first.profiles.map { name in
             try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
         }
-        let scratch = NSTemporaryDirectory() + "/padbench-merge-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let scratch =
+            NSTemporaryDirectory() + "/padbench-merge-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var rows = try Self.mergedRows(shards, profiles: parsed, scratch: scratch)
@@ -55,7 +56,7 @@ public struct MergeRunner: Sendable {
         let outputFolder = runFolder.work
         try rows.writeSamples(header: rows.header, to: outputFolder + "/samples.csv")
         let timing = Self.timing(shards, rows.timing)
-        rows = MergedRows(table: merged)  // the row locations are not needed any more
+        rows = MergedRows(table: merged) // the row locations are not needed any more
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()

@@ -114,9 +114,8 @@ public final class RunFolder: @unchecked Sendable {
             }
             try manager.removeItem(atPath: work)
         }
-        if manager.fileExists(atPath: final) && !complete {
-            var isDirectory: ObjCBool = false
-            manager.fileExists(atPath: final, isDirectory: &isDirectory)
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: final, isDirectory: &isDirectory) && !complete {
             let contents = (try? manager.contentsOfDirectory(atPath: final)) ?? []
             if !isDirectory.boolValue || (!contents.isEmpty && !force) {
                 releaseLock()

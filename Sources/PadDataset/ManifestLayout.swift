@@ -38,7 +38,8 @@ enum ManifestLayout {
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
                         throw DatasetProblem(
                             .duplicateID, file: manifest, line: record.line,
-                            "line \(record.line) names the same file as line \(lines[first]): '\(TextBytes.quote(sample.id))'")
+                            "line \(record.line) names the same file as line \(lines[first]): '\(TextBytes.quote(sample.id))'"
+                        )
                     }
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))

@@ -51,7 +51,8 @@ extension MeasurementTable {
         values.reserveCapacity(outputs.count)
         for c in outputs {
             guard let v = CSVFormat.parseNumber(Substring(f[c])) else {
-                throw ArchiveError.csv(path: path, line: line, message: "\(columns.header[c]) '\(f[c])' is not a number")
+                throw ArchiveError.csv(
+                    path: path, line: line, message: "\(columns.header[c]) '\(f[c])' is not a number")
             }
             values.append(v)
         }

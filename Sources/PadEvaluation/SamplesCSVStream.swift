@@ -70,7 +70,8 @@ public struct CSVRecordStream {
             throw ArchiveError.csv(path: path, line: pendingLine + error.line - 1, message: error.message)
         }
         for record in records {
-            try body(Record(line: pendingLine + record.line - 1, offset: offset, length: range.count, fields: record.fields))
+            try body(
+                Record(line: pendingLine + record.line - 1, offset: offset, length: range.count, fields: record.fields))
         }
         pendingLine += pending[range].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
@@ -179,7 +180,8 @@ public struct StoredSamplesReader {
         }
         guard rows == manifest.dataset.samples else {
             throw ArchiveError.tar(
-                path: path, message: "samples.csv has \(rows) rows, the manifest says \(manifest.dataset.samples) samples")
+                path: path,
+                message: "samples.csv has \(rows) rows, the manifest says \(manifest.dataset.samples) samples")
         }
         guard FNV1a.hex(total) == manifest.dataset.fingerprint else {
             throw ArchiveError.tar(

@@ -146,7 +146,9 @@ public struct SortedScores: Sendable {
     func length(ofClass c: Int) -> Int { starts[c + 1] - starts[c] }
     /// The highest processed score (-inf when there is none).
     var highest: Double {
-        (0..<classCount).reduce(-Double.infinity) { starts[$1 + 1] > starts[$1] ? max($0, flat[starts[$1 + 1] - 1]) : $0 }
+        (0..<classCount).reduce(-Double.infinity) {
+            starts[$1 + 1] > starts[$1] ? max($0, flat[starts[$1 + 1] - 1]) : $0
+        }
     }
 
     public init(_ set: ScoreSet) {

@@ -234,7 +234,7 @@ struct RepeatedNumberRow {
 
     init(columns: Int) {
         previous = [UInt64](repeating: 0, count: columns)
-        lengths = [Int](repeating: -1, count: columns)  // -1: nothing formatted yet
+        lengths = [Int](repeating: -1, count: columns) // -1: nothing formatted yet
         text = [UInt8](repeating: 0, count: columns * Self.slot)
     }
 

@@ -119,7 +119,9 @@ public enum CSVReader {
             let blank = fields.isEmpty && field.isEmpty && !fieldWasQuoted
             endField()
             if !blank {
-                if let sink { sink(Record(line: recordLine, fields: fields)) } else {
+                if let sink {
+                    sink(Record(line: recordLine, fields: fields))
+                } else {
                     records.append(Record(line: recordLine, fields: fields))
                 }
             }

@@ -26,7 +26,8 @@ import Testing
         #expect(try ProfileOutputsCLITests.padbench(["bench"] + common + ["--out", dir + "/single"]).status == 0)
         var archives: [String] = []
         for k in 1...3 {
-            let r = try ProfileOutputsCLITests.padbench(["bench"] + common + ["--shard", "\(k)/3", "--out", dir + "/s\(k)"])
+            let r = try ProfileOutputsCLITests.padbench(
+                ["bench"] + common + ["--shard", "\(k)/3", "--out", dir + "/s\(k)"])
             #expect(r.status == 0, "\(r.stderr)")
             archives.append(dir + "/s\(k)/results.tar.zst")
         }
@@ -40,11 +41,16 @@ import Testing
         // The same rows, in id order.
         let single = try Self.untimed(dir + "/single/samples.csv"), rows = try Self.untimed(dir + "/merged/samples.csv")
         #expect(rows.count == 81 && rows[0] == single[0])
-        #expect(Array(rows.dropFirst()) == single.dropFirst().sorted { $0.split(separator: ",")[0] < $1.split(separator: ",")[0] })
-        #expect(try Self.csvLines(dir + "/merged/decisions.csv").sorted() == Self.csvLines(dir + "/single/decisions.csv").sorted())
+        #expect(
+            Array(rows.dropFirst())
+                == single.dropFirst().sorted { $0.split(separator: ",")[0] < $1.split(separator: ",")[0] })
+        #expect(
+            try Self.csvLines(dir + "/merged/decisions.csv").sorted()
+                == Self.csvLines(dir + "/single/decisions.csv").sorted())
 
         let eval = try ProfileOutputsCLITests.padbench([
-            "eval", "--archive", dir + "/merged/results.tar.zst", "--profiles", "basic,idemia-status", "--out", dir + "/eval",
+            "eval", "--archive", dir + "/merged/results.tar.zst", "--profiles", "basic,idemia-status", "--out",
+            dir + "/eval",
         ])
         #expect(eval.status == 0, "\(eval.stderr)")
         #expect(try Self.csvLines(dir + "/eval/summary.csv") == Self.csvLines(dir + "/single/summary.csv"))

@@ -31,7 +31,8 @@ import PadText
         var expected = MeasurementTable(columns: Rows.columns)
         for (row, subject) in zip(Rows.rows, subjects) {
             reordered.append(
-                id: row.id, label: row.label, split: row.split, status: row.status, values: row.values, subject: subject)
+                id: row.id, label: row.label, split: row.split, status: row.status, values: row.values, subject: subject
+            )
         }
         for i in order {
             let row = Rows.rows[i]

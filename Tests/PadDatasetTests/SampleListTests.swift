@@ -9,8 +9,10 @@ import Testing
     static let samples = [
         Sample(id: "a.jpg", path: "/data/a.jpg", label: .bonaFide, split: .train, subject: "s1"),
         Sample(
-            id: "attack/print/long-name-past-fifteen-bytes.jpg", path: "/data/attack/print/long-name-past-fifteen-bytes.jpg",
-            label: .attack(species: "print"), split: .dev, subject: "s2", faceBox: Box(x: 1, y: 2, width: 30, height: 40)),
+            id: "attack/print/long-name-past-fifteen-bytes.jpg",
+            path: "/data/attack/print/long-name-past-fifteen-bytes.jpg",
+            label: .attack(species: "print"), split: .dev, subject: "s2",
+            faceBox: Box(x: 1, y: 2, width: 30, height: 40)),
         // A path that is not root + "/" + id (CelebA-Spoof keys) is kept as given.
         Sample(id: "key/7", path: "/elsewhere/7.png", label: .attack(species: "replay"), split: .eval, subject: "s1"),
         Sample(id: "é ü,\"q\".jpg", path: "/data/é ü,\"q\".jpg", label: .attack(species: "print"), split: .none),

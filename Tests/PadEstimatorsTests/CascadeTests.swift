@@ -131,7 +131,9 @@ import Testing
             let haar = HaarScanner(cascade: cascade, stride: integral.stride), n = haar.norm
             let step = scale >= 2 ? 1 : 2
             let rows = CascadeDetector.rowLimit(workingHeight: size.height + 1 - H, step: step, stripes: stripes)
-            let window = (CascadeDetector.round(Double(Float(W) * scale)), CascadeDetector.round(Double(Float(H) * scale)))
+            let window = (
+                CascadeDetector.round(Double(Float(W) * scale)), CascadeDetector.round(Double(Float(H) * scale))
+            )
             integral.sum.withUnsafeBufferPointer { sum in
                 for y in stride(from: 0, to: min(size.height + 1 - H, rows), by: step) {
                     var x = 0

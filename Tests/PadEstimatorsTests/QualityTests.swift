@@ -254,7 +254,8 @@ import Testing
         let region = Region(x0: 0, y0: 0, x1: 12, y1: 10)
         #expect(QualityMeasures.creteBlur(flat, width: 12, region: region).isNaN)
         let stripes = (0..<120).map { UInt8(($0 / 12) % 2 * 200) } // rows alternate 0 / 200
-        #expect(QualityMeasures.creteBlur(stripes, width: 12, region: region).bitPattern
-            == Self.plainCreteBlur(stripes, width: 12, region: region).bitPattern)
+        #expect(
+            QualityMeasures.creteBlur(stripes, width: 12, region: region).bitPattern
+                == Self.plainCreteBlur(stripes, width: 12, region: region).bitPattern)
     }
 }

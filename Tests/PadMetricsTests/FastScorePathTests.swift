@@ -87,7 +87,9 @@ import Testing
         let read = try ScoreFileReader().read([Self.write(Array(text.utf8))], format: .generic)
         #expect(read.ids == expectedIds)
         #expect(read.set.speciesNames == ["print, glossy"])
-        #expect(read.set.scores.map(\.bitPattern) == expectedScores.map { $0.isNaN ? Double.nan.bitPattern : $0.bitPattern })
+        #expect(
+            read.set.scores.map(\.bitPattern) == expectedScores.map { $0.isNaN ? Double.nan.bitPattern : $0.bitPattern }
+        )
         #expect(read.lineNumbers.first == 4 && read.lines == scores.count)
     }
 

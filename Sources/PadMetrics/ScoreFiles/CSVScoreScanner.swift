@@ -160,7 +160,9 @@ struct CSVScoreScanner {
         if matches(generic ? "attack" : "false") { return false }
         throw ScoreFileError(
             file: path, line: line,
-            generic ? "label '\(text(field))' must be bonafide or attack" : "is_bonafide '\(text(field))' must be True or False")
+            generic
+                ? "label '\(text(field))' must be bonafide or attack"
+                : "is_bonafide '\(text(field))' must be True or False")
     }
 
     /// The file-local species index of an attack row, cached for runs of the same species; an
@@ -195,9 +197,11 @@ struct CSVScoreScanner {
         let startPointer = UnsafeMutableRawPointer(mutating: base + cs).assumingMemoryBound(to: CChar.self)
         let value = strtod(startPointer, &endPointer)
         if endPointer.map({ UnsafeRawPointer($0) }) != UnsafeRawPointer(base + ce) {
-            throw ScoreFileError(file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
+            throw ScoreFileError(
+                file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
         }
-        if value.isInfinite && !ScoreFileReader.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
+        if value.isInfinite && !ScoreFileReader.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
+        {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(text(field)))' overflows a double (write inf for an infinite score)")
