@@ -133,9 +133,7 @@ public struct StoredSamplesReader {
     public let manifest: RunManifest
 
     public init(archive: ResultArchiveReader, path: String, manifest: RunManifest) {
-        self.archive = archive
-        self.path = path
-        self.manifest = manifest
+        (self.archive, self.path, self.manifest) = (archive, path, manifest)
     }
 
     /// Calls `header` with the columns, then `row` with every record after it (the rows are

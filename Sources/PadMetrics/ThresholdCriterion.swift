@@ -88,9 +88,7 @@ public struct ThresholdChoice: Sendable, Equatable {
     public var point: Int
     public var targetMet: Bool
     public init(threshold: Double, point: Int, targetMet: Bool) {
-        self.threshold = threshold
-        self.point = point
-        self.targetMet = targetMet
+        (self.threshold, self.point, self.targetMet) = (threshold, point, targetMet)
     }
 }
 
