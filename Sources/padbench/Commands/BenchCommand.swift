@@ -92,7 +92,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The command an interrupted run was started with (`RUN.partial/command.json`).
     static func startedWith(_ run: String) throws -> BenchCommand {
-        let path = run + ".partial/command.json"
+        let path = run + ".partial/" + RunFolder.resumableMarker
         let arguments = try CommandSupport.atRunTime {
             try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         }
