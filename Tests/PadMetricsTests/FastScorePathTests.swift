@@ -171,8 +171,9 @@ import Testing
         let noIds = "label,species,score\n" + (0..<30).map { "attack,print,\($0)" }.joined(separator: "\n")
         let named = try Self.read(noIds, split: true, name: "n.csv").ids
         #expect(named.first!.hasSuffix("n.csv:2") && named.last!.hasSuffix("n.csv:31"))
-        #expect(try Self.read(noIds, split: false, name: "n.csv").ids.map { $0.split(separator: ":").last! }
-            == named.map { $0.split(separator: ":").last! })
+        #expect(
+            try Self.read(noIds, split: false, name: "n.csv").ids.map { $0.split(separator: ":").last! }
+                == named.map { $0.split(separator: ":").last! })
     }
 
     /// An error in either half names the line a single scan names; with errors in both halves

@@ -14,7 +14,8 @@ import Testing
         let (a, b) = try Parallel.both({ "left" }, { 42 })
         #expect(a == "left" && b == 42)
         #expect(throws: Failure(step: 1)) {
-            try Parallel.both({ () throws -> Int in throw Failure(step: 1) }, { () throws -> Int in throw Failure(step: 2) })
+            try Parallel.both(
+                { () throws -> Int in throw Failure(step: 1) }, { () throws -> Int in throw Failure(step: 2) })
         }
         #expect(throws: Failure(step: 2)) { try Parallel.both({ 1 }, { () throws -> Int in throw Failure(step: 2) }) }
     }

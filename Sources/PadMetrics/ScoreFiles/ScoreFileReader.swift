@@ -307,7 +307,6 @@ public struct ScoreFileReader: Sendable {
         result.files.append(path)
     }
 
-
     /// The rows of a CSV score file (`bytes` ends with the 0 that stops strtod), in file order:
     /// one part, or two scanned concurrently when the file is large. The header is read first;
     /// the second half starts at a line boundary with the header's columns and the count of the
