@@ -32,10 +32,7 @@ struct EvalCommand: ParsableCommand {
     var format: ScoreFormat?
     @Option(help: "Score polarity in the file: bonafide-high or attack-high (converted by negation).")
     var polarity: ScorePolarity = .bonafideHigh
-    @Option(help: "Fixed threshold, in the file's polarity (not with --criterion).")
-    var threshold: FiniteDouble?
-    @Option(help: "Threshold criterion: eer (default), min-hter, bpcer@apcer=X, apcer@bpcer=X.")
-    var criterion: ThresholdCriterion?
+    @OptionGroup var thresholdChoice: ThresholdChoiceOptions
     @Option(help: "Stored result archive to re-decide.")
     var archive: String?
     @Option(help: "Profiles for --archive (built-in names or YAML files).")
@@ -54,13 +51,6 @@ struct EvalCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if threshold != nil && criterion != nil {
-            throw ValidationError("give either --threshold or --criterion, not both")
-        }
-        if case .fixed = criterion {
-            throw ValidationError(
-                "--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number")
-        }
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
         if score != nil && archive == nil { throw ValidationError("--score OUTPUT needs --archive RUN") }
@@ -85,7 +75,8 @@ struct EvalCommand: ParsableCommand {
         }
         let job = EvalRunner.ScoreJob(
             scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
-            threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out, force: force,
+            threshold: thresholdChoice.threshold?.value, criterion: thresholdChoice.criterion ?? .eer,
+            outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))
@@ -97,6 +88,25 @@ struct EvalCommand: ParsableCommand {
             print(
                 "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s"
             )
+        }
+    }
+}
+
+/// How `eval --scores` sets its threshold: a fixed number, or a criterion that chooses it on dev
+/// (EER when neither is given); the two options and the rule that they exclude each other.
+struct ThresholdChoiceOptions: ParsableArguments {
+    @Option(help: "Fixed threshold, in the file's polarity (not with --criterion).")
+    var threshold: FiniteDouble?
+    @Option(help: "Threshold criterion: eer (default), min-hter, bpcer@apcer=X, apcer@bpcer=X.")
+    var criterion: ThresholdCriterion?
+
+    func validate() throws {
+        if threshold != nil && criterion != nil {
+            throw ValidationError("give either --threshold or --criterion, not both")
+        }
+        if case .fixed = criterion {
+            throw ValidationError(
+                "--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number")
         }
     }
 }
