@@ -185,7 +185,8 @@ public struct StoredSamplesReader {
             throw ArchiveError.tar(
                 path: path,
                 message:
-                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
+                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) "
+                    + "vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
             )
         }
         if let rowError { throw rowError }

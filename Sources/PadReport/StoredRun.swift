@@ -43,7 +43,8 @@ public struct StoredRun: Sendable {
             throw ArchiveError.tar(
                 path: archivePath,
                 message:
-                    "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema \(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
+                    "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema "
+                    + "\(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
             )
         }
         guard archive.contains("results.json") else {
@@ -76,7 +77,8 @@ public struct StoredRun: Sendable {
             throw ArchiveError.tar(
                 path: path,
                 message:
-                    "samples.csv has \(samples.records.count) rows, the manifest says \(manifest.dataset.samples) samples"
+                    "samples.csv has \(samples.records.count) rows, "
+                    + "the manifest says \(manifest.dataset.samples) samples"
             )
         }
         let id = try samples.requireColumn("id"), label = try samples.requireColumn("label")
@@ -91,7 +93,8 @@ public struct StoredRun: Sendable {
             throw ArchiveError.tar(
                 path: path,
                 message:
-                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
+                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) "
+                    + "vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
             )
         }
         return samples

@@ -10,15 +10,19 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Score imported score files, or re-decide profiles on a stored archive (no estimator runs).",
         discussion: """
-            Score files: padbench eval --scores eval.csv [--dev dev.csv] [--criterion bpcer@apcer=0.01 | --threshold T] \
-            --out DIR. The threshold is chosen on dev (a --dev file, or the rows a generic file's split column marks dev) \
-            and applied to eval; both are reported. Without dev it is chosen on the reported set itself, and the summary \
+            Score files: padbench eval --scores eval.csv [--dev \
+            dev.csv] [--criterion bpcer@apcer=0.01 | --threshold T] \
+            --out DIR. The threshold is chosen on dev (a --dev file, \
+            or the rows a generic file's split column marks dev) \
+            and applied to eval; both are reported. Without dev it \
+            is chosen on the reported set itself, and the summary \
             says so. Formats (auto-detected when unambiguous): generic (id,label,species,score[,split]), bob4, bob5, \
             bobpad, pyeer (two files: --scores genuine.txt --scores impostor.txt). NIST-style attack-high scores: \
             --polarity attack-high (thresholds are then shown in the file's polarity: accepted when score <= threshold).
 
             Archive: padbench eval --archive RUN/results.tar.zst --profiles a,b --out DIR.
-            One output of an archive, no profile needed: padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
+            One output of an archive, no profile needed: \
+            padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
             (accepted when OUTPUT >= t, t at the EER, chosen on dev when the run has one; outputs.csv of any run tells \
             which direction separates each species).
             """
@@ -69,7 +73,8 @@ struct EvalCommand: ParsableCommand {
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
             print(
-                "\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
+                "\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: "
+                    + "\(outcome.folder)\narchive:    \(outcome.archivePath)"
             )
             return
         }
@@ -86,7 +91,9 @@ struct EvalCommand: ParsableCommand {
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
         if timing {
             print(
-                "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s"
+                "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics "
+                    + "\(RateText.fixed(outcome.metricSeconds, 3)) s, "
+                    + "write \(RateText.fixed(outcome.writeSeconds, 3)) s"
             )
         }
     }
