@@ -78,7 +78,8 @@ final class ColumnSpill: @unchecked Sendable {
                 blockStart = row - row % Self.bufferValues
                 blockCount = try Self.readBlock(fd, at: blockStart, into: &block, path: path(c))
                 guard row < blockStart + blockCount else {
-                    throw EvaluationError("\(path(c)): \(blockStart + blockCount) values spilled, sample \(row) asked for")
+                    throw EvaluationError(
+                        "\(path(c)): \(blockStart + blockCount) values spilled, sample \(row) asked for")
                 }
             }
             result.append(block[row - blockStart])

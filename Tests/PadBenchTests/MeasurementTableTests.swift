@@ -65,9 +65,12 @@ import PadProfiles
         }
         func address(_ column: StringColumn) -> UnsafePointer<UInt8>? { column.withUTF8(0) { $0.baseAddress } }
         #expect(address(shared.ids) == address(samples.idColumn))
-        #expect(shared.speciesIndex.withUnsafeBufferPointer(\.baseAddress)
-            == samples.speciesCodes.withUnsafeBufferPointer(\.baseAddress))
-        #expect(shared.splits.withUnsafeBufferPointer(\.baseAddress) == samples.splits.withUnsafeBufferPointer(\.baseAddress))
+        #expect(
+            shared.speciesIndex.withUnsafeBufferPointer(\.baseAddress)
+                == samples.speciesCodes.withUnsafeBufferPointer(\.baseAddress))
+        #expect(
+            shared.splits.withUnsafeBufferPointer(\.baseAddress)
+                == samples.splits.withUnsafeBufferPointer(\.baseAddress))
         #expect(shared.count == 4 && Array(shared.ids) == Array(copied.ids))
         #expect(Array(shared.labels) == Array(copied.labels) && shared.speciesNames == ["print", "replay"])
         #expect(shared.splits == copied.splits && Array(shared.subjects) == ["s0", "s1", "s0", "s1"])

@@ -173,7 +173,9 @@ import Testing
     @Test func curvesOfTiedScoresHoldTheirPointsOnly() throws {
         var set = ScoreSet()
         for i in 0..<100_000 {
-            if i % 2 == 0 { set.append(score: i % 4 == 0 ? 0.2 : 0.8, species: nil) } else {
+            if i % 2 == 0 {
+                set.append(score: i % 4 == 0 ? 0.2 : 0.8, species: nil)
+            } else {
                 set.append(score: 0.5, species: "print")
             }
         }
