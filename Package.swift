@@ -50,7 +50,7 @@ let package = Package(
             exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadEvaluation", "PadMetrics", "PadArchive", "PadDataset"],
+            dependencies: ["PadEvaluation", "PadMetrics", "PadArchive", "PadDataset", "PadText"],
             exclude: ["README.md"]
         ),
         .target(
@@ -65,7 +65,7 @@ let package = Package(
             name: "padbench",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport",
+                "PadMetrics", "PadProfiles", "PadReport", "PadText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import PadDataset
+import PadText
 
 /// `manifest.json` of a result archive: everything needed to know what produced the numbers
 /// and whether two archives can be compared (tool version, conventions, dataset fingerprint,
@@ -119,17 +120,10 @@ public struct RunManifest: Codable, Sendable, Equatable {
 
     /// Pretty, key-sorted JSON so that manifests diff well.
     public func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return Array(try encoder.encode(self)) + [0x0A]
+        Array(try JSONCoding.encoder().encode(self)) + [0x0A]
     }
 
     public static func decode(from bytes: [UInt8]) throws -> RunManifest {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try decoder.decode(RunManifest.self, from: Data(bytes))
+        try JSONCoding.decoder().decode(RunManifest.self, from: Data(bytes))
     }
 }

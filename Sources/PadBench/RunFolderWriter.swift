@@ -29,9 +29,19 @@ public struct RunFolderWriter: Sendable {
     ) throws -> String {
         var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
-        let outputs = try RunStatistics.outputSeparation(table)
-        manifest.dataset.fingerprint = DatasetFingerprint.of(table)
-        manifest.dataset.outputsFingerprint = DatasetFingerprint.outputs(table)
+        // The curves (the biggest file) are written while outputs.csv's curves and the
+        // fingerprints are computed: they read the same table and share nothing else.
+        let folder = self.folder
+        let (_, (outputs, fingerprints)) = try Parallel.both(
+            { try ReportTables.writeCurves(results, to: folder + "/curves.csv") },
+            {
+                (
+                    try RunStatistics.outputSeparation(table),
+                    (data: DatasetFingerprint.of(table), outputs: DatasetFingerprint.outputs(table))
+                )
+            })
+        manifest.dataset.fingerprint = fingerprints.data
+        manifest.dataset.outputsFingerprint = fingerprints.outputs
         manifest.dataset.samples = table.count
         manifest.profiles = profiles.map(\.name)
         manifest.profileDefinitions = Dictionary(
@@ -52,7 +62,6 @@ public struct RunFolderWriter: Sendable {
         for (name, bytes) in reports {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
-        try ReportTables.writeCurves(results, to: folder + "/curves.csv")
         let manifestBytes = try manifest.encoded()
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
 

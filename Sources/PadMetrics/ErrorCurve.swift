@@ -285,12 +285,24 @@ struct CurveSweep {
         // each class summed (one pass over the sorted segments), not by the samples, so a score
         // with many ties does not hold 48 bytes per sample (curves of a million samples).
         let stride = sorted.distinctWithinClasses + 1, speciesCount = sorted.classCount - 1
-        thresholds = [Double](repeating: 0, count: stride)
-        bonaFideRejected = [Int](repeating: 0, count: stride)
-        attackAccepted = [Int](repeating: 0, count: stride * speciesCount)
-        pooledAccepted = [Int](repeating: 0, count: stride)
+        // Sized for the most points there can be; the merge writes each point before anything
+        // reads it and `compact` drops the rest, so the arrays are not cleared first (hundreds of
+        // megabytes on ten million scores).
+        thresholds = Self.unfilled(stride)
+        bonaFideRejected = Self.unfilled(stride)
+        attackAccepted = Self.unfilled(stride * speciesCount)
+        pooledAccepted = Self.unfilled(stride)
         merge(sorted, stride: stride)
         compact(stride: stride, speciesCount: speciesCount)
+    }
+
+    /// An array of `count` elements whose values are not set yet (plain numbers: any bits are valid).
+    static func unfilled<T: BinaryInteger>(_ count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
+    static func unfilled(_ count: Int) -> [Double] {
+        [Double](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     mutating func merge(_ sorted: SortedScores, stride: Int) {

@@ -80,6 +80,13 @@ public struct ScoreSet: Sendable {
         speciesIndex.append(index)
     }
 
+    /// Adds presentations in bulk: `scores[i]` with species index `speciesIndex[i]` (-1 = bona fide).
+    public mutating func append(scores newScores: [Double], speciesIndex newIndices: [Int32]) {
+        precondition(newScores.count == newIndices.count, "one species index per score")
+        scores.append(contentsOf: newScores)
+        speciesIndex.append(contentsOf: newIndices)
+    }
+
     /// True when both sets hold the same presentations in the same order, scores compared bit for
     /// bit (so NaN failures match): the same set gives the same curve.
     public func isIdentical(to other: ScoreSet) -> Bool {

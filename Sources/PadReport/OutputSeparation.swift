@@ -61,11 +61,13 @@ public enum OutputSeparation {
             }
         }
         let sorted = SortedScores(set)
-        return groups.map { group in
+        let bonaFideLeftOut = missingBonaFide, attacksLeftOut = missingAttacks
+        // Each group sweeps its own curve (two when the output separates the other way): on all cores.
+        return Parallel.map(groups) { group in
             var row = Row(
                 output: output, species: group.count == 1 ? speciesNames[group[0]] : allSpecies, direction: "",
                 auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0, attacks: 0,
-                missingBonaFide: missingBonaFide, missingAttacks: group.reduce(0) { $0 + missingAttacks[$1] })
+                missingBonaFide: bonaFideLeftOut, missingAttacks: group.reduce(0) { $0 + attacksLeftOut[$1] })
             separation(sorted.restricted(toSpecies: group), into: &row)
             return row
         }

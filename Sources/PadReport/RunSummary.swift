@@ -2,6 +2,7 @@ import Foundation
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadText
 
 /// The typed results of a run (`results.json` in every run folder and archive): what `show`,
 /// `compare` and `folds` read, for every kind of run (bench, eval on scores or on an archive,
@@ -129,14 +130,12 @@ public struct RunSummary: Codable, Sendable, Equatable {
     }
 
     public func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return Array(try encoder.encode(self))
+        Array(try JSONCoding.encoder().encode(self))
     }
 
     public static func decode(from bytes: [UInt8], path: String) throws -> RunSummary {
         do {
-            let summary = try JSONDecoder().decode(RunSummary.self, from: Data(bytes))
+            let summary = try JSONCoding.decoder().decode(RunSummary.self, from: Data(bytes))
             guard summary.schema == currentSchema else {
                 throw ArchiveError.tar(
                     path: path,

@@ -139,4 +139,28 @@ import Testing
         let bpcer = (profiles[0]["reported"] as! [String: Any])["bpcer"] as! [String: Any]
         #expect(bpcer["errors"] is NSNumber && bpcer["value"] is NSNumber && !(bpcer["value"] is String))
     }
+
+    /// A calibration target no threshold meets (an attack scored +inf) leaves an infinite
+    /// threshold: the run still lands, results.json writes it as "inf" (JSONCoding), and `show`,
+    /// `show --json` and `compare` read the archive back. The old code exited 1 at the very end with
+    /// Foundation's "Unable to encode Double.inf" and wrote no run.
+    @Test func anInfiniteCalibratedThresholdIsWrittenAndReadBack() throws {
+        let dir = Self.folder()
+        let text =
+            "id,label,species,score\na1,attack,print,inf\na2,attack,print,0.2\na3,attack,print,0.1\n"
+            + "b1,bonafide,,0.9\nb2,bonafide,,0.8\n"
+        try text.write(toFile: dir + "/s.csv", atomically: true, encoding: .utf8)
+        let eval = try Self.run([
+            "eval", "--scores", dir + "/s.csv", "--criterion", "bpcer@apcer=0.01", "--out", dir + "/r",
+        ])
+        #expect(eval.status == 0, "\(eval.err)")
+        let results = try String(contentsOfFile: dir + "/r/results.json", encoding: .utf8)
+        #expect(results.contains("\"calibratedThresholds\" : [\n        \"inf\"\n      ]"), "\(results)")
+        #expect(results.contains("\"calibrationTargetsMet\" : false"))
+        #expect(try Self.run(["show", dir + "/r"]).status == 0)
+        let shown = try Self.run(["show", dir + "/r", "--json"])
+        #expect(shown.status == 0 && shown.out.contains("\"inf\""), "\(shown.err)")
+        let compared = try Self.run(["compare", dir + "/r", dir + "/r"])
+        #expect(compared.status == 0 && compared.out.contains("no regression"), "\(compared.out)\(compared.err)")
+    }
 }

@@ -134,4 +134,64 @@ import Testing
         #expect(a.pooledAccepted == b.pooledAccepted && a.attackCounts == b.attackCounts)
         #expect(a.bonaFideCount == b.bonaFideCount && a.hasTerminalPoint == b.hasTerminalPoint)
     }
+
+    /// Reads `text` as a CSV score file, in one scan or split in two halves read on two cores.
+    static func read(_ text: String, split: Bool, name: String = "parts.csv") throws -> ImportedScores {
+        let path = FileManager.default.temporaryDirectory.path + "/padbench-\(UUID().uuidString)-\(name)"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = ScoreFileReader()
+        reader.parallelScanBytes = split ? 1 : Int.max
+        do { return try reader.read([path], format: .generic) } catch {
+            // Paths differ per call: compare errors by line and message.
+            throw ScoreFileError(file: "", line: error.line, error.message)
+        }
+    }
+
+    /// Two halves give exactly one scan's rows: ids, line numbers (blank and comment lines
+    /// counted), species in order of first appearance (a species first seen in the second half
+    /// comes after the first half's), splits and scores; with no id column the ids name the line.
+    @Test func fileScannedInTwoHalvesEqualsOneScan() throws {
+        var lines = ["# scores", "id,label,species,score,split", ""]
+        for k in 0..<40 {
+            let species = k < 20 ? "print" : (k % 3 == 0 ? "mask" : "replay")
+            lines.append(k % 4 == 0 ? "b\(k),bonafide,,0.\(k),dev" : "a\(k),attack,\(species),-\(k).5e-1,eval")
+            if k % 7 == 0 { lines.append("# comment \(k)") }
+        }
+        let text = lines.joined(separator: "\r\n") + "\r\n"
+        let one = try Self.read(text, split: false), two = try Self.read(text, split: true)
+        #expect(two.ids == one.ids && two.lineNumbers == one.lineNumbers && two.splits == one.splits)
+        #expect(two.set.speciesNames == ["print", "mask", "replay"] && two.set.speciesNames == one.set.speciesNames)
+        #expect(two.set.speciesIndex == one.set.speciesIndex && two.lines == one.lines && two.lines == 40)
+        #expect(two.set.scores.map(\.bitPattern) == one.set.scores.map(\.bitPattern))
+        #expect(two.lineNumbers.last == 49 && two.set.scores.last == -3.95)
+        // The second half's species index is remapped: "mask" rows are index 1 in both.
+        #expect(two.set.speciesIndex[two.ids.firstIndex(of: "a21")!] == 1)
+
+        let noIds = "label,species,score\n" + (0..<30).map { "attack,print,\($0)" }.joined(separator: "\n")
+        let named = try Self.read(noIds, split: true, name: "n.csv").ids
+        #expect(named.first!.hasSuffix("n.csv:2") && named.last!.hasSuffix("n.csv:31"))
+        #expect(
+            try Self.read(noIds, split: false, name: "n.csv").ids.map { $0.split(separator: ":").last! }
+                == named.map { $0.split(separator: ":").last! })
+    }
+
+    /// An error in either half names the line a single scan names; with errors in both halves
+    /// the first in the file is reported.
+    @Test func errorsOfASplitScanNameTheLineOfTheFile() {
+        var lines = ["id,label,species,score"] + (0..<30).map { "s\($0),bonafide,,0.\($0)" }
+        lines[25] = "s24,bonafide,,oops"
+        let late = lines.joined(separator: "\n")
+        #expect(throws: ScoreFileError(file: "", line: 26, "score 'oops' is not a number")) {
+            try Self.read(late, split: true)
+        }
+        lines[3] = "s2,robot,,0.2"
+        let both = lines.joined(separator: "\n")
+        #expect(throws: ScoreFileError(file: "", line: 4, "label 'robot' must be bonafide or attack")) {
+            try Self.read(both, split: true)
+        }
+        #expect(throws: ScoreFileError(file: "", line: 0, "empty file, expected a header")) {
+            try Self.read("# only a comment\n\n", split: true)
+        }
+    }
 }

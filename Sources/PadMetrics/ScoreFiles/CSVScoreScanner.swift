@@ -42,10 +42,20 @@ struct CSVScoreScanner {
     var starts = [Int](repeating: 0, count: maxFields), ends = [Int](repeating: 0, count: maxFields)
     var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
     var splitCache: [[UInt8]: String] = [:]
+    /// Lines of the file before `base` (a part of a file scanned on its own starts past them).
+    let linesBefore: Int
 
-    init(base: UnsafePointer<UInt8>, count: Int, path: String, format: ScoreFormat, negate: Bool) {
+    /// - Parameters:
+    ///   - columns: the file's header, for a part that starts after it (then every line is a row).
+    ///   - linesBefore: lines of the file before `base`, so rows keep their line numbers.
+    init(
+        base: UnsafePointer<UInt8>, count: Int, path: String, format: ScoreFormat, negate: Bool,
+        columns: Columns? = nil, linesBefore: Int = 0
+    ) {
         self.base = base
         self.count = count
+        self.columns = columns
+        self.linesBefore = linesBefore
         self.path = path
         self.format = format
         self.negate = negate
@@ -59,7 +69,21 @@ struct CSVScoreScanner {
     }
 
     mutating func scan() throws(ScoreFileError) {
-        var line = 0, start = 0
+        try scan(untilHeader: false)
+    }
+
+    /// The header and the offset just past its line (nil when the file is only a header), with
+    /// the lines up to there; no row is read.
+    mutating func header() throws(ScoreFileError) -> (columns: Columns, end: Int)? {
+        let end = try scan(untilHeader: true)
+        return end < count ? (columns!, end) : nil
+    }
+
+    /// Scans lines from the start; with `untilHeader`, stops after the header and returns the
+    /// offset past its line (else `count`).
+    @discardableResult
+    mutating func scan(untilHeader: Bool) throws(ScoreFileError) -> Int {
+        var line = linesBefore, start = 0
         while start < count {
             line += 1
             let end = lineEnd(from: start)
@@ -73,9 +97,11 @@ struct CSVScoreScanner {
                 try readRow(fieldCount, columns: columns, line: line)
             } else {
                 columns = try readHeader(fieldCount, line: line)
+                if untilHeader { return start }
             }
         }
         if columns == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
+        return count
     }
 
     /// The offset of the next newline at or after `start` (or `count`).

@@ -29,6 +29,13 @@ public struct ImportedScores: Sendable {
         id.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
     }
 
+    /// ``hash(_:)`` of every id, the two halves on two cores.
+    static func hashes(_ ids: [String]) -> [UInt64] {
+        let middle = ids.count / 2
+        let halves = Parallel.map([0..<middle, middle..<ids.count]) { range in ids[range].map(Self.hash) }
+        return halves[0] + halves[1]
+    }
+
     /// bob formats name a presentation by its `test_label` and write one row per frame scored, so
     /// a label may repeat: the k-th repeat becomes `label#k` (k = 2, 3, ...), in file order, so
     /// two models' files with the same rows pair up. (Generic files have an `id` column: a repeat
@@ -47,7 +54,7 @@ public struct ImportedScores: Sendable {
     /// (no dictionary of every id), so ten million ids take a fraction of a second.
     public func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
-        var hashes = ids.map(Self.hash)
+        var hashes = Self.hashes(ids)
         RadixSort.sort(&hashes)
         var suspect = Set<UInt64>()
         for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
@@ -77,6 +84,9 @@ public struct ImportedScores: Sendable {
 /// and line; an empty or `nan` score is a failure to process (kept, counted as failed).
 public struct ScoreFileReader: Sendable {
     public var polarity: ScorePolarity
+    /// CSV files of at least this many bytes are scanned in two halves at once (below it a
+    /// thread costs more than it saves; tests lower it).
+    var parallelScanBytes = 1 << 22
 
     public init(polarity: ScorePolarity = .bonafideHigh) { self.polarity = polarity }
 
@@ -277,35 +287,82 @@ public struct ScoreFileReader: Sendable {
 
     /// Comma-separated files with a header: generic and bob.pad. Quoted fields are accepted.
     /// The file is scanned by ``CSVScoreScanner`` on byte offsets (no slices, no String but the
-    /// id per row); then its rows join `result` (which may already hold another file).
+    /// id per row), in two halves on two cores when it is large (``scanParts(_:path:format:)``);
+    /// then its rows join `result` (which may already hold another file).
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
-        let scanned: Result<CSVScoreScanner.Rows, ScoreFileError> = bytes.withUnsafeBufferPointer { buffer in
-            // The trailing 0 stops strtod at the end of the file.
-            var scanner = CSVScoreScanner(
-                base: buffer.baseAddress!, count: buffer.count - 1, path: path, format: format,
-                negate: polarity == .attackHigh)
-            do throws(ScoreFileError) {
-                try scanner.scan()
-                return .success(scanner.rows)
-            } catch {
-                return .failure(error)
-            }
+        let parts = try scanParts(bytes, path: path, format: format)
+        result.set.reserveCapacity(result.set.count + parts.reduce(0) { $0 + $1.scores.count })
+        let fileIndex = UInt16(result.files.count)
+        for rows in parts {
+            // Map part-local species indices onto the set's (first appearance in file order).
+            let mapping = rows.speciesNames.map { result.set.index(ofSpecies: $0) }
+            result.set.append(scores: rows.scores, speciesIndex: rows.species.map { $0 < 0 ? -1 : mapping[Int($0)] })
+            result.splits.append(contentsOf: rows.splits)
+            result.ids.append(contentsOf: rows.ids)
+            result.lineNumbers.append(contentsOf: rows.lineNumbers)
+            result.fileIndex.append(contentsOf: repeatElement(fileIndex, count: rows.ids.count))
+            result.lines += rows.ids.count
         }
-        let rows = try scanned.get()
-        // Map file-local species indices onto the set's.
-        let mapping = rows.speciesNames.map { result.set.index(ofSpecies: $0) }
-        result.set.reserveCapacity(result.set.count + rows.scores.count)
-        for i in rows.scores.indices {
-            let local = rows.species[i]
-            result.set.append(score: rows.scores[i], speciesIndex: local < 0 ? -1 : mapping[Int(local)])
-        }
-        result.splits.append(contentsOf: rows.splits)
-        result.ids.append(contentsOf: rows.ids)
-        result.lineNumbers.append(contentsOf: rows.lineNumbers)
-        result.fileIndex.append(contentsOf: repeatElement(UInt16(result.files.count), count: rows.ids.count))
         result.files.append(path)
-        result.lines += rows.ids.count
+    }
+
+    /// The rows of a CSV score file (`bytes` ends with the 0 that stops strtod), in file order:
+    /// one part, or two scanned concurrently when the file is large. The header is read first;
+    /// the second half starts at a line boundary with the header's columns and the count of the
+    /// lines before it, so ids, line numbers and errors are those of one scan, and the error
+    /// reported is the first in the file.
+    func scanParts(_ bytes: [UInt8], path: String, format: ScoreFormat) throws(ScoreFileError)
+        -> [CSVScoreScanner.Rows]
+    {
+        let negate = polarity == .attackHigh
+        let outcome: Result<[CSVScoreScanner.Rows], ScoreFileError> = bytes.withUnsafeBufferPointer { buffer in
+            nonisolated(unsafe) let base = buffer.baseAddress!
+            let count = buffer.count - 1
+            @Sendable func scan(_ from: Int, _ to: Int, _ columns: CSVScoreScanner.Columns?, _ linesBefore: Int)
+                -> Result<CSVScoreScanner.Rows, ScoreFileError>
+            {
+                var scanner = CSVScoreScanner(
+                    base: base + from, count: to - from, path: path, format: format, negate: negate,
+                    columns: columns, linesBefore: linesBefore)
+                do throws(ScoreFileError) {
+                    try scanner.scan()
+                    return .success(scanner.rows)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            guard count >= parallelScanBytes else { return scan(0, count, nil, 0).map { [$0] } }
+            var headerScanner = CSVScoreScanner(base: base, count: count, path: path, format: format, negate: negate)
+            let header: (columns: CSVScoreScanner.Columns, end: Int)?
+            do throws(ScoreFileError) { header = try headerScanner.header() } catch { return .failure(error) }
+            guard let header, let middle = Self.lineStart(base, from: header.end + (count - header.end) / 2, count)
+            else { return scan(0, count, nil, 0).map { [$0] } }
+            let linesBefore = Self.newlines(base, middle)
+            let parts = Parallel.map([0, 1]) { part in
+                part == 0 ? scan(0, middle, nil, 0) : scan(middle, count, header.columns, linesBefore)
+            }
+            return Result { () throws(ScoreFileError) in [try parts[0].get(), try parts[1].get()] }
+        }
+        return try outcome.get()
+    }
+
+    /// The offset just past the first newline at or after `offset` (nil when there is none
+    /// before `count`).
+    static func lineStart(_ base: UnsafePointer<UInt8>, from offset: Int, _ count: Int) -> Int? {
+        guard offset < count, let found = memchr(base + offset, 0x0A, count - offset) else { return nil }
+        let next = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        return next < count ? next : nil
+    }
+
+    /// Newlines in the first `count` bytes.
+    static func newlines(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var lines = 0, offset = 0
+        while offset < count, let found = memchr(base + offset, 0x0A, count - offset) {
+            lines += 1
+            offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        }
+        return lines
     }
 
     /// The bytes [start, end) as a String (off the hot path: headers, errors, new species).

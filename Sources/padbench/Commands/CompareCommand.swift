@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadReport
+import PadText
 
 /// `padbench compare BASE NEW`: the regression gate. Exit 0 nothing regressed, 1 regression,
 /// 2 the runs cannot be compared (or are unreadable).
@@ -78,8 +79,7 @@ struct CompareCommand: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let encoder = JSONCoding.encoder()
             let report = Report(
                 regressed: comparison.regressed, paired: comparison.paired,
                 test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes,

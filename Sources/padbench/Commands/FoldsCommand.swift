@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadArchive
 import PadReport
+import PadText
 
 /// `padbench folds`: mean and standard deviation of rates over fold runs (OULU-NPU protocols 3, 4).
 struct FoldsCommand: ParsableCommand {
@@ -26,8 +27,7 @@ struct FoldsCommand: ParsableCommand {
                     profile: r[0], metric: r[1], folds: Int(r[2]) ?? 0, mean: Double(r[3]), std: Double(r[4]),
                     min: Double(r[5]), max: Double(r[6]))
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let encoder = JSONCoding.encoder()
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
             print(TextTable(header: FoldSummary.header, rows: summary.rows).render())

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadArchive
 import PadReport
+import PadText
 
 /// `padbench show ARCHIVE`: a run's results (from its typed `results.json`) on the terminal.
 struct ShowCommand: ParsableCommand {
@@ -19,8 +20,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let run = try CommandSupport.atRunTime { try StoredRun(path: archive) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let encoder = JSONCoding.encoder()
             print(
                 String(
                     decoding: try encoder.encode(Output(manifest: run.manifest, results: run.summary)), as: UTF8.self))
