@@ -4,12 +4,15 @@
 # committed; 300 distinct PNG/JPEG files hard-linked under one name per row), runs the release
 # padbench under /usr/bin/time -v and prints a markdown table of peak RSS and growth per sample.
 # usage: Benchmarks/memory.sh [N ...]          (default: 10000 100000 1000000)
-#        MERGE_N=100000 Benchmarks/memory.sh    (size for the 8-shard merge and eval --archive;
-#                                                default: the largest N)
+#        MERGE_N="100000 1000000" Benchmarks/memory.sh   (sizes for the 8-shard merge and
+#            eval --archive, default: the largest N; with two or more sizes the growth column is
+#            (peak - first size's peak) / (samples - first size's samples), as for bench)
+#        REUSE_SHARDS=1 ...   (merge the shard archives an earlier run left in reports/benchmark-data
+#            instead of benching the 8 shards again: at a million samples they take as long as bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@"); [ ${#SIZES[@]} -eq 0 ] && SIZES=(10000 100000 1000000)
-MERGE_N=${MERGE_N:-${SIZES[-1]}}
+MERGE_SIZES=(${MERGE_N:-${SIZES[-1]}})
 DATA=reports/benchmark-data
 BIN=.build/release/padbench
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
@@ -40,15 +43,26 @@ for n in "${SIZES[@]}"; do
   echo "| bench --profiles basic | $n | $wall | $(( kb / 1024 )) | $growth |"
 done
 
-dir=$(dataset $MERGE_N)
-shards=()
-rm -rf $DATA/merged-$MERGE_N $DATA/eval-$MERGE_N
-for k in 1 2 3 4 5 6 7 8; do
-  $BIN bench --dataset $dir --profiles basic --shard $k/8 --out $DATA/shard-$MERGE_N-$k --force --quiet > /dev/null
-  shards+=($DATA/shard-$MERGE_N-$k/results.tar.zst)
+growth() {  # N KB FIRST_N FIRST_KB -> bytes per sample, or whole RSS / samples when there is no first size
+  if [ "$3" = "$1" ]; then echo "$(( $2 * 1024 / $1 )) (whole RSS / samples)"; else echo $(( ($2 - $4) * 1024 / ($1 - $3) )); fi
+}
+merge_first=(); eval_first=()
+for n in "${MERGE_SIZES[@]}"; do
+  dir=$(dataset $n)
+  shards=()
+  rm -rf $DATA/merged-$n $DATA/eval-$n
+  for k in 1 2 3 4 5 6 7 8; do
+    archive=$DATA/shard-$n-$k/results.tar.zst
+    if [ -z "${REUSE_SHARDS:-}" ] || [ ! -f $archive ]; then
+      $BIN bench --dataset $dir --profiles basic --shard $k/8 --out $DATA/shard-$n-$k --force --quiet > /dev/null
+    fi
+    shards+=($archive)
+  done
+  read wall kb < <(measure merge-$n $BIN merge "${shards[@]}" --out $DATA/merged-$n)
+  [ ${#merge_first[@]} -eq 0 ] && merge_first=($n $kb)
+  echo "| merge of 8 shards | $n | $wall | $(( kb / 1024 )) | $(growth $n $kb ${merge_first[@]}) |"
+  [ -f $DATA/run-$n/results.tar.zst ] || $BIN bench --dataset $dir --profiles basic --out $DATA/run-$n --force --quiet > /dev/null
+  read wall kb < <(measure eval-$n $BIN eval --archive $DATA/run-$n/results.tar.zst --profiles basic --out $DATA/eval-$n)
+  [ ${#eval_first[@]} -eq 0 ] && eval_first=($n $kb)
+  echo "| eval --archive | $n | $wall | $(( kb / 1024 )) | $(growth $n $kb ${eval_first[@]}) |"
 done
-read wall kb < <(measure merge-$MERGE_N $BIN merge "${shards[@]}" --out $DATA/merged-$MERGE_N)
-echo "| merge of 8 shards | $MERGE_N | $wall | $(( kb / 1024 )) | $(( kb * 1024 / MERGE_N )) (whole RSS / samples) |"
-[ -f $DATA/run-$MERGE_N/results.tar.zst ] || $BIN bench --dataset $dir --profiles basic --out $DATA/run-$MERGE_N --force --quiet > /dev/null
-read wall kb < <(measure eval-$MERGE_N $BIN eval --archive $DATA/run-$MERGE_N/results.tar.zst --profiles basic --out $DATA/eval-$MERGE_N)
-echo "| eval --archive | $MERGE_N | $wall | $(( kb / 1024 )) | $(( kb * 1024 / MERGE_N )) (whole RSS / samples) |"

@@ -73,7 +73,7 @@ public struct BenchRunner: Sendable {
         do {
             try Data(try JSONEncoder().encode(job.commandLine)).write(
                 to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
-            var table = try Self.table(columns: measurer.columns, profiles: job.profiles)
+            var table = try Self.table(columns: measurer.columns, profiles: job.profiles, samples: samples)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed =
@@ -135,14 +135,16 @@ public struct BenchRunner: Sendable {
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
     /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
     /// and, for `outputs.csv`, in a spill file in the temporary folder, removed with the table.
-    static func table(columns: [String], profiles: [Profile]) throws -> MeasurementTable {
+    /// Given `samples` (bench), the table's ids, labels, splits and subjects are the list's own
+    /// columns, not a copy, and rows are appended in sample order.
+    static func table(columns: [String], profiles: [Profile], samples: SampleList? = nil) throws -> MeasurementTable {
         let read = Set(profiles.flatMap(\.requiredOutputs))
         let spill =
             NSTemporaryDirectory()
             + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
-        return try MeasurementTable(columns: columns, spillFolder: spill) { column in
-            read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? ""))
-        }
+        let keep = { (column: String) in read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? "")) }
+        guard let samples else { return try MeasurementTable(columns: columns, spillFolder: spill, keep: keep) }
+        return try MeasurementTable(samples: samples, columns: columns, spillFolder: spill, keep: keep)
     }
 
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
@@ -160,10 +162,7 @@ public struct BenchRunner: Sendable {
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
                 try samplesCSV.writeRow(Self.row(sample, outcome))
-                table.append(
-                    id: sample.id, label: sample.label, split: sample.split, status: outcome.status,
-                    values: outcome.values,
-                    subject: sample.subject)
+                table.append(status: outcome.status, values: outcome.values)
                 timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
                 progress.advance(failed: !outcome.status.isOK)
                 // The journal: rows reach the file at least twice a second, so kill -9 loses
@@ -190,8 +189,9 @@ public struct BenchRunner: Sendable {
     }
 
     /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last line
-    /// is cut off) are taken over when they are the first samples of this dataset in order and
-    /// the columns are this run's; the file is truncated to them. Returns how many were taken.
+    /// is cut off) are taken over when they are the first samples of this dataset in order (same
+    /// ids, labels, splits and subjects: the table takes those from the dataset) and the columns
+    /// are this run's; the file is truncated to them. Returns how many were taken.
     static func takeOver(
         _ path: String, header: [String], samples: SampleList, into table: inout MeasurementTable,
         timing: inout StepTiming
@@ -210,7 +210,11 @@ public struct BenchRunner: Sendable {
             )
         }
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
-        guard taken.count <= samples.count, zip(taken.ids, samples).allSatisfy({ $0 == $1.id }) else {
+        let same = { (i: Int, sample: Sample) in
+            taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
+                && taken.subject(i) == sample.subject
+        }
+        guard taken.count <= samples.count, zip(0..<taken.count, samples).allSatisfy(same) else {
             throw EvaluationError(
                 "\(path): the interrupted run's samples are not this dataset's "
                     + "first samples in order; start over with --force"
@@ -218,9 +222,7 @@ public struct BenchRunner: Sendable {
         }
         let decode = try journal.requireColumn("decode_ns")
         for (i, record) in journal.records.enumerated() {
-            table.append(
-                id: taken.ids[i], label: taken.labels[i], split: taken.splits[i], status: taken.statuses[i],
-                values: taken.values.map { $0[i] }, subject: taken.subject(i))
+            table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
             timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
         }

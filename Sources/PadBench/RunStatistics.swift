@@ -8,22 +8,26 @@ import PadReport
 /// table on the reported split (`eval` when present, else all samples): which output separates
 /// which attack (`outputs.csv`), and subject-clustered bootstrap intervals.
 public enum RunStatistics {
-    /// Processed samples of the reported split.
-    static func reportedSamples(_ table: MeasurementTable) -> [Int] {
+    /// Processed samples of the reported split (32-bit sample numbers: 4 bytes each).
+    static func reportedSamples(_ table: MeasurementTable) -> [Int32] {
         let split: Split? = table.splits.contains(.eval) ? .eval : nil
-        return (0..<table.count).filter { (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK }
+        var rows: [Int32] = []
+        for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
+            rows.append(Int32(i))
+        }
+        return rows
     }
 
     /// `outputs.csv` rows: every output column of the run, each species against bona fide.
-    /// A spilled column is read back from disk, one at a time.
+    /// One column at a time, and of it only the reported samples' values (a spilled column is
+    /// read from disk block by block, never whole).
     public static func outputSeparation(_ table: MeasurementTable) throws -> [OutputSeparation.Row] {
         let samples = reportedSamples(table)
-        let species = samples.map { table.speciesIndex[$0] }
+        let species = samples.map { table.speciesIndex[Int($0)] }
         let speciesNames = table.speciesNames
         return try table.columns.indices.flatMap { c in
-            let column = try table.column(c)
-            return OutputSeparation.rows(
-                output: table.columns[c], values: samples.map { column[$0] }, species: species,
+            OutputSeparation.rows(
+                output: table.columns[c], values: try table.column(c, rows: samples), species: species,
                 speciesNames: speciesNames)
         }
     }
@@ -54,7 +58,16 @@ public enum RunStatistics {
             speciesNames: [])
         input.speciesNames = table.speciesNames
         let values = table.values
-        for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
+        let rows = (0..<table.count).lazy.filter {
+            (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK
+        }
+        // Exact capacities (a million samples would otherwise leave up to half of each array unused).
+        let n = rows.count
+        input.species.reserveCapacity(n)
+        input.subjects.reserveCapacity(n)
+        input.accepted.reserveCapacity(n)
+        input.scores?.reserveCapacity(n)
+        for i in rows {
             input.species.append(table.speciesIndex[i])
             input.subjects.append(table.subject(i))
             input.accepted.append(compiled.decide { values[$0][i] }.isAccepted)

@@ -54,6 +54,18 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
     /// The id of sample `i` (no path is built).
     public func id(_ i: Int) -> String { ids[i] }
 
+    // The columns a measurement table shares instead of copying them (bench on a million
+    // samples keeps each id once): the arrays themselves, not copies, as long as nobody mutates.
+
+    /// Every sample's id.
+    public var idColumn: StringColumn { ids }
+    /// Per sample: index into ``speciesNameList`` for attacks, -1 for bona fide.
+    public var speciesCodes: [Int32] { species }
+    /// The attack species in order of first appearance.
+    public var speciesNameList: [String] { speciesNames.names }
+    /// Every sample's subject ("" when unknown).
+    public var subjectColumn: InternedStrings { subjects }
+
     public mutating func append(_ sample: Sample) {
         let i = Int32(ids.count)
         ids.append(sample.id)

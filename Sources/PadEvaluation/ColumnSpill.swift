@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PadArchive
 
 /// Columns of a measurement table kept on disk instead of in memory: one file per column of
@@ -57,6 +58,49 @@ final class ColumnSpill: @unchecked Sendable {
             throw EvaluationError("\(path(c)): \(bytes.count / 8) values spilled for \(count) samples")
         }
         return bytes.withUnsafeBytes { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: Double.self) } }
+    }
+
+    /// The values of column `c` at `rows` (ascending sample numbers), read block by block: only
+    /// the chosen values are held, never the whole column (`outputs.csv` reads the reported split).
+    func read(_ c: Int, rows: [Int32]) throws -> [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let file = files[c] { try flush(c, file) }
+        let fd = open(path(c), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EvaluationError("\(path(c)): cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var block = [Double](repeating: 0, count: Self.bufferValues)
+        var blockStart = 0, blockCount = 0
+        var result: [Double] = []
+        result.reserveCapacity(rows.count)
+        for row in rows.lazy.map(Int.init) {
+            if row < blockStart || row >= blockStart + blockCount {
+                blockStart = row - row % Self.bufferValues
+                blockCount = try Self.readBlock(fd, at: blockStart, into: &block, path: path(c))
+                guard row < blockStart + blockCount else {
+                    throw EvaluationError(
+                        "\(path(c)): \(blockStart + blockCount) values spilled, sample \(row) asked for")
+                }
+            }
+            result.append(block[row - blockStart])
+        }
+        return result
+    }
+
+    /// Fills `block` with the values from number `first` on (fewer at the end of the file);
+    /// returns how many were read.
+    private static func readBlock(_ fd: Int32, at first: Int, into block: inout [Double], path: String) throws -> Int {
+        try block.withUnsafeMutableBytes { buffer in
+            var filled = 0
+            while filled < buffer.count {
+                let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(first * 8 + filled))
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { throw EvaluationError("\(path): read failed: \(String(cString: strerror(errno)))") }
+                if n == 0 { break }
+                filled += n
+            }
+            return filled / 8
+        }
     }
 
     /// Replaces every value of column `c` (the table was reordered).

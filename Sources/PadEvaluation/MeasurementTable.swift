@@ -13,7 +13,9 @@ import PadDataset
 /// Per sample it holds the id's bytes plus 8 (``StringColumn``), a species code, a split byte,
 /// a status code and a subject code (``InternedStrings``; failure messages only for failed
 /// samples) and 8 bytes per in-memory column: a million samples of four read outputs take
-/// about 70 MB.
+/// about 70 MB. A bench table shares the id, species, split and subject columns with the run's
+/// ``SampleList`` (``init(samples:columns:spillFolder:keep:)``): its own are then the status code
+/// and the in-memory columns, 36 bytes a sample for four outputs.
 public struct MeasurementTable: Sendable {
     public private(set) var columns: [String]
     public private(set) var ids = StringColumn()
@@ -37,6 +39,9 @@ public struct MeasurementTable: Sendable {
     /// Sum of the per-sample output hashes (``DatasetFingerprint/outputs(_:)``), kept while
     /// appending when columns are spilled (their values are then not at hand to hash later).
     public private(set) var outputsHashSum: UInt64?
+    /// True when ids, species, splits and subjects are a sample list's own columns, shared, and
+    /// rows are appended by ``append(status:values:)``.
+    private var sharesSampleColumns = false
 
     public init(columns: [String]) {
         self.columns = columns
@@ -58,6 +63,23 @@ public struct MeasurementTable: Sendable {
         }
     }
 
+    /// bench: a table whose sample columns (ids, labels, splits, subjects) are those of `samples`,
+    /// shared with the list instead of copied (a million ids are held once, not twice), so a row
+    /// adds only its status and values, appended in sample order by ``append(status:values:)``.
+    /// Until the last sample is appended those columns are longer than ``count`` (an interrupted
+    /// run is not decided). Columns `keep` rejects are spilled as with
+    /// ``init(columns:spillFolder:keep:)``.
+    public init(samples: SampleList, columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
+        try self.init(columns: columns, spillFolder: spillFolder, keep: keep)
+        ids = samples.idColumn
+        speciesIndex = samples.speciesCodes
+        speciesNames = samples.speciesNameList
+        speciesLookup = Dictionary(uniqueKeysWithValues: speciesNames.enumerated().map { ($1, Int32($0)) })
+        splits = samples.splits
+        subjects = samples.subjectColumn
+        sharesSampleColumns = true
+    }
+
     /// True when column `c` is held in memory (``values```[c]`); false for a spilled column.
     public func isInMemory(_ c: Int) -> Bool { spill?.holds(c) != true }
 
@@ -65,6 +87,16 @@ public struct MeasurementTable: Sendable {
     public func column(_ c: Int) throws -> [Double] {
         guard let spill, spill.holds(c) else { return values[c] }
         return try spill.read(c, count: count)
+    }
+
+    /// The values of column `c` at `rows` (ascending sample numbers): from memory, or read from
+    /// its spill file block by block so that the whole column is never held.
+    public func column(_ c: Int, rows: [Int32]) throws -> [Double] {
+        guard let spill, spill.holds(c) else {
+            let column = values[c]
+            return rows.map { column[Int($0)] }
+        }
+        return try spill.read(c, rows: rows)
     }
 
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
@@ -90,24 +122,23 @@ public struct MeasurementTable: Sendable {
         self.subjects = subjects.map { InternedStrings($0) } ?? InternedStrings()
     }
 
-    public var count: Int { ids.count }
+    /// Rows appended (every row has a status).
+    public var count: Int { statuses.count }
 
     public mutating func reserveCapacity(_ n: Int) {
+        statuses.reserveCapacity(n)
+        for c in values.indices where isInMemory(c) { values[c].reserveCapacity(n) }
+        // Shared sample columns are complete already (reserving would copy them).
+        guard !sharesSampleColumns else { return }
         ids.reserveCapacity(n)
         speciesIndex.reserveCapacity(n)
         splits.reserveCapacity(n)
-        statuses.reserveCapacity(n)
         subjects.reserveCapacity(n)
-        for c in values.indices where isInMemory(c) { values[c].reserveCapacity(n) }
     }
 
     public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double]) {
-        precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
-        if let spill {
-            outputsHashSum! &+= DatasetFingerprint.outputsHash(id: id, status: status, values: row)
-            // A failed write surfaces when the column is read back (``column(_:)``).
-            try? spill.append(row)
-        }
+        precondition(!sharesSampleColumns, "a table over a sample list appends statuses and values only")
+        appendMeasured(id: id, status: status, values: row)
         ids.append(id)
         if let species = label.species {
             if let known = speciesLookup[species] {
@@ -122,13 +153,28 @@ public struct MeasurementTable: Sendable {
             speciesIndex.append(-1)
         }
         splits.append(split)
-        statuses.append(status)
+        if !subjects.isEmpty { subjects.append("") }
+    }
+
+    /// Appends the next sample's status and values to a table over a sample list
+    /// (``init(samples:columns:spillFolder:keep:)``).
+    public mutating func append(status: SampleStatus, values row: [Double]) {
+        precondition(sharesSampleColumns && count < ids.count, "every sample of the list has its row already")
+        appendMeasured(id: ids[count], status: status, values: row)
+    }
+
+    /// The status and the values of a row (spilled columns to their files).
+    private mutating func appendMeasured(id: String, status: SampleStatus, values row: [Double]) {
+        precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
         if let spill {
+            outputsHashSum! &+= DatasetFingerprint.outputsHash(id: id, status: status, values: row)
+            // A failed write surfaces when the column is read back (``column(_:)``).
+            try? spill.append(row)
             for c in row.indices where !spill.holds(c) { values[c].append(row[c]) }
         } else {
             for c in row.indices { values[c].append(row[c]) }
         }
-        if !subjects.isEmpty { subjects.append("") }
+        statuses.append(status)
     }
 
     /// Appends a sample with its subject ("" when unknown). A table gets subjects from its first
@@ -145,7 +191,8 @@ public struct MeasurementTable: Sendable {
     /// permutation): one column at a time, so at most one column is held twice; spilled columns
     /// are read back, reordered and written again.
     public mutating func reorder(_ order: [Int]) throws {
-        precondition(order.count == count)
+        precondition(order.count == count && ids.count == count)
+        sharesSampleColumns = false
         ids = ids.reordered(order)
         // Species are numbered again in order of first appearance, as appending in this order would.
         var renumbered = [Int32](repeating: -1, count: speciesNames.count)

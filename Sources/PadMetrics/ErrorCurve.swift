@@ -228,6 +228,18 @@ public struct SortedScores: Sendable {
         }
     }
 
+    /// Distinct scores of each class, summed: at least the distinct scores of the whole set.
+    var distinctWithinClasses: Int {
+        flat.withUnsafeBufferPointer { flat in
+            var distinct = 0
+            for c in 0..<classCount where starts[c] < starts[c + 1] {
+                distinct += 1
+                for k in (starts[c] + 1)..<starts[c + 1] where flat[k] != flat[k - 1] { distinct += 1 }
+            }
+            return distinct
+        }
+    }
+
     /// Bona fide and the given species only (in that order), as if the set held no other species.
     public func restricted(toSpecies species: [Int]) -> SortedScores {
         let classes = [0] + species.map { $0 + 1 }
@@ -269,7 +281,10 @@ struct CurveSweep {
     var points = 0
 
     init(_ sorted: SortedScores) {
-        let stride = sorted.total + 1, speciesCount = sorted.classCount - 1
+        // One point per distinct score, plus the terminal one: sized by the distinct scores of
+        // each class summed (one pass over the sorted segments), not by the samples, so a score
+        // with many ties does not hold 48 bytes per sample (curves of a million samples).
+        let stride = sorted.distinctWithinClasses + 1, speciesCount = sorted.classCount - 1
         // Sized for the most points there can be; the merge writes each point before anything
         // reads it and `compact` drops the rest, so the arrays are not cleared first (hundreds of
         // megabytes on ten million scores).

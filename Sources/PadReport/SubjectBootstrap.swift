@@ -126,6 +126,8 @@ public enum SubjectBootstrap {
         _ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]
     ) -> ErrorCurve? {
         var set = ScoreSet()
+        // Exact capacity: a replicate of a million samples would otherwise grow by doubling.
+        set.reserveCapacity(strata.indices.reduce(0) { n, k in drawn[k].reduce(n) { $0 + strata[k][$1].count } })
         for s in order { _ = set.index(ofSpecies: input.speciesNames[s]) }
         for k in strata.indices {
             let species: String? = k == 0 ? nil : input.speciesNames[order[k - 1]]

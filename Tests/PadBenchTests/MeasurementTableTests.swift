@@ -44,6 +44,56 @@ import PadProfiles
         #expect(try RunStatistics.outputSeparation(compact) == RunStatistics.outputSeparation(full))
     }
 
+    /// bench: the table's ids, species, splits and subjects are the sample list's own arrays (the
+    /// same bytes in memory, not a copy); only statuses and values are appended. Every value,
+    /// label and fingerprint equals a table built row by row.
+    @Test func aBenchTableSharesTheSampleColumns() throws {
+        var samples = SampleList(root: "data")
+        for (k, row) in Self.rows.enumerated() {
+            samples.append(
+                Sample(id: row.id, path: "data/" + row.id, label: row.label, split: row.split, subject: "s\(k % 2)"))
+        }
+        var shared = try BenchRunner.table(columns: Self.columns, profiles: [try Self.profile()], samples: samples)
+        shared.reserveCapacity(samples.count)
+        var copied = MeasurementTable(columns: Self.columns)
+        for (k, row) in Self.rows.enumerated() {
+            #expect(shared.count == k)
+            shared.append(status: row.status, values: row.values)
+            copied.append(
+                id: row.id, label: row.label, split: row.split, status: row.status, values: row.values,
+                subject: "s\(k % 2)")
+        }
+        func address(_ column: StringColumn) -> UnsafePointer<UInt8>? { column.withUTF8(0) { $0.baseAddress } }
+        #expect(address(shared.ids) == address(samples.idColumn))
+        #expect(
+            shared.speciesIndex.withUnsafeBufferPointer(\.baseAddress)
+                == samples.speciesCodes.withUnsafeBufferPointer(\.baseAddress))
+        #expect(
+            shared.splits.withUnsafeBufferPointer(\.baseAddress)
+                == samples.splits.withUnsafeBufferPointer(\.baseAddress))
+        #expect(shared.count == 4 && Array(shared.ids) == Array(copied.ids))
+        #expect(Array(shared.labels) == Array(copied.labels) && shared.speciesNames == ["print", "replay"])
+        #expect(shared.splits == copied.splits && Array(shared.subjects) == ["s0", "s1", "s0", "s1"])
+        #expect(shared.statuses.map(\.code) == ["ok", "ok", "decode_error", "ok"] && shared.failedCount == 1)
+        #expect(try shared.column(1).map(\.bitPattern) == copied.values[1].map(\.bitPattern))
+        #expect(DatasetFingerprint.of(shared) == DatasetFingerprint.of(copied))
+        #expect(DatasetFingerprint.outputs(shared) == DatasetFingerprint.outputs(copied))
+    }
+
+    /// `outputs.csv` reads only the reported samples of a column: a spilled column is read block
+    /// by block (8192 values) and the chosen values are those of the whole column, across blocks.
+    @Test func spilledColumnsReadOnlyTheChosenRows() throws {
+        var table = try BenchRunner.table(columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()])
+        for i in 0..<20_000 {
+            table.append(id: "\(i).jpg", label: .bonaFide, split: .eval, status: .ok, values: [Double(i) * 0.5, -1])
+        }
+        #expect(!table.isInMemory(0) && table.isInMemory(1))
+        let rows: [Int32] = [0, 1, 8191, 8192, 8193, 16_383, 16_384, 19_999]
+        #expect(try table.column(0, rows: rows) == [0, 0.5, 4095.5, 4096, 4096.5, 8191.5, 8192, 9999.5])
+        #expect(try table.column(1, rows: [3, 19_999]) == [-1, -1])
+        #expect(try table.column(0, rows: []) == [])
+    }
+
     static func profile() throws -> PadProfiles.Profile {
         try ProfileLoader().load(
             yaml: """

@@ -100,6 +100,26 @@ import Testing
         #expect(try untimed(whole.folder + "/samples.csv") == untimed(root + "/cut/samples.csv"))
     }
 
+    /// The table of a resumed run takes labels, splits and subjects from the dataset, so a journal
+    /// whose rows name the same files with other labels (the manifest was edited since) is refused.
+    @Test func resumeRefusesAJournalWhoseLabelsTheDatasetChanged() async throws {
+        let root = Fixture.folder()
+        let data = try Self.dataset(root)
+        let whole = try await BenchRunner().run(try Self.job(data, root + "/whole"))
+        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try FileManager.default.createDirectory(atPath: root + "/cut.partial", withIntermediateDirectories: true)
+        try (journal[0...5].joined(separator: "\n") + "\n").write(
+            toFile: root + "/cut.partial/samples.csv", atomically: true, encoding: .utf8)
+        // Sample 2.jpg (line 4 of the manifest) was bona fide when measured; now it is a print attack.
+        var manifest = try String(contentsOfFile: root + "/manifest.csv", encoding: .utf8)
+        manifest = manifest.replacingOccurrences(of: "2.jpg,bonafide,,", with: "2.jpg,attack,print,")
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        var resume = try Self.job(try DatasetLoader().load(root), root + "/cut")
+        resume.resume = true
+        await #expect(throws: EvaluationError.self) { try await BenchRunner().run(resume) }
+    }
+
     /// Ctrl-C before anything was measured: the run stops, keeps its partial folder, and resumes.
     @Test func interruptedRunsKeepTheirJournalAndResume() async throws {
         let root = Fixture.folder()

@@ -166,4 +166,28 @@ import Testing
         #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "bpcer@apcer=5") }
         #expect(throws: MetricsError.self) { try ThresholdCriterion(parsing: "nan") }
     }
+
+    /// A curve holds one point per distinct score, not per sample: 100,000 scores of three values
+    /// (bona fide 0.2 and 0.8, print 0.5) give points 0.2, 0.5, 0.8 and the terminal 1 (the shortest
+    /// decimal above 0.8), and its arrays are sized for those few points (before: for 100,001).
+    @Test func curvesOfTiedScoresHoldTheirPointsOnly() throws {
+        var set = ScoreSet()
+        for i in 0..<100_000 {
+            if i % 2 == 0 {
+                set.append(score: i % 4 == 0 ? 0.2 : 0.8, species: nil)
+            } else {
+                set.append(score: 0.5, species: "print")
+            }
+        }
+        let curve = try ErrorCurve(set)
+        #expect(curve.thresholds == [0.2, 0.5, 0.8, 1])
+        #expect(curve.bonaFideRejected == [0, 25_000, 25_000, 50_000])
+        #expect(curve.attackAccepted == [50_000, 50_000, 0, 0] && curve.pooledAccepted == [50_000, 50_000, 0, 0])
+        for capacity in [
+            curve.thresholds.capacity, curve.bonaFideRejected.capacity, curve.attackAccepted.capacity,
+            curve.pooledAccepted.capacity,
+        ] {
+            #expect(capacity < 100)
+        }
+    }
 }
