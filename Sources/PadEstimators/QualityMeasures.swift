@@ -189,34 +189,84 @@ public enum QualityMeasures {
         return (da * da + db * db).squareRoot()
     }
 
+    /// Sums of L*, a*, b* over the region, divided by its pixel count. Four pixels at a time in
+    /// SIMD lanes (``labTerms(_:_:_:)``); each lane does the scalar formula's operations in its
+    /// order, and the sums take the lanes in pixel order, so the result has the bits of the
+    /// one-pixel-at-a-time loop (`QualityTests.meanLabEqualsTheLibraryCubeRootSum`).
     public static func meanLab(_ image: Image, region: Region) -> (l: Double, a: Double, b: Double) {
         var sumL = 0.0, sumA = 0.0, sumB = 0.0
         let c = image.channels, width = image.width
-        // Above (6/29)^3 the cube root, below the linear segment (CIE 15:2004).
-        @inline(__always) func f(_ t: Double) -> Double {
-            t > 216.0 / 24389.0 ? cubeRoot(t) : (24389.0 / 27.0 * t + 16) / 116
-        }
         linearTable.withUnsafeBufferPointer { linear in
-            image.pixels.withUnsafeBufferPointer { pixels in
-                for y in region.y0..<region.y1 {
-                    for x in region.x0..<region.x1 {
+            cubeRootScales.withUnsafeBufferPointer { scales in
+                image.pixels.withUnsafeBufferPointer { pixels in
+                    @inline(__always) func linearRGB(_ x: Int, _ y: Int) -> (Double, Double, Double) {
                         let i = (y * width + x) * c
                         let r = linear[Int(pixels[i])]
-                        let g = c == 3 ? linear[Int(pixels[i + 1])] : r
-                        let b = c == 3 ? linear[Int(pixels[i + 2])] : r
-                        let X = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
-                        let Y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
-                        let Z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
-                        let fx = f(X), fy = f(Y), fz = f(Z)
-                        sumL += 116 * fy - 16
-                        sumA += 500 * (fx - fy)
-                        sumB += 200 * (fy - fz)
+                        return c == 3 ? (r, linear[Int(pixels[i + 1])], linear[Int(pixels[i + 2])]) : (r, r, r)
+                    }
+                    for y in region.y0..<region.y1 {
+                        var x = region.x0
+                        while x < region.x1 {
+                            var r = SIMD4<Double>(), g = r, b = r
+                            let lanes = min(4, region.x1 - x)
+                            for lane in 0..<lanes { (r[lane], g[lane], b[lane]) = linearRGB(x + lane, y) }
+                            let terms = labTerms(r, g, b, scales: scales.baseAddress!)
+                            for lane in 0..<lanes {
+                                sumL += terms.l[lane]
+                                sumA += terms.a[lane]
+                                sumB += terms.b[lane]
+                            }
+                            x += 4
+                        }
                     }
                 }
             }
         }
         let n = Double(region.count)
         return (sumL / n, sumA / n, sumB / n)
+    }
+
+    /// Per lane: X/Xn, Y, Z/Zn from linear sRGB; f(t) = cube root above (6/29)^3, else the
+    /// linear segment (24389/27 t + 16) / 116 (CIE 15:2004); then 116 fy - 16, 500 (fx - fy),
+    /// 200 (fy - fz). Both branches of f are computed and the lane's one chosen.
+    @inline(__always)
+    static func labTerms(
+        _ r: SIMD4<Double>, _ g: SIMD4<Double>, _ b: SIMD4<Double>, scales: UnsafePointer<Double>
+    ) -> (l: SIMD4<Double>, a: SIMD4<Double>, b: SIMD4<Double>) {
+        @inline(__always) func f(_ t: SIMD4<Double>) -> SIMD4<Double> {
+            cubeRoots(t, scales: scales).replacing(
+                with: (24389.0 / 27.0 * t + 16) / 116, where: .!(t .> 216.0 / 24389.0))
+        }
+        let fx = f((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047)
+        let fy = f(0.2126729 * r + 0.7151522 * g + 0.0721750 * b)
+        let fz = f((0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883)
+        return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+    }
+
+    /// ``cubeRoot(_:)`` in four lanes, operation for operation, for positive normal lanes (any
+    /// other lane gives a meaningless value that the caller discards). The last two steps,
+    /// times 2^((e mod 3)/3) and times 2^(e/3), are one multiplication by their product from
+    /// ``cubeRootScales``: the product is exact and scaling by a power of two commutes with
+    /// rounding while the result stays normal, so the bits are the same.
+    @inline(__always)
+    static func cubeRoots(_ x: SIMD4<Double>, scales: UnsafePointer<Double>) -> SIMD4<Double> {
+        let bits = unsafeBitCast(x, to: SIMD4<UInt64>.self)
+        let exponent = (bits &>> 52) & 0x7ff
+        let m = unsafeBitCast((bits & 0x000f_ffff_ffff_ffff) | (1022 << 52), to: SIMD4<Double>.self)
+        var u = 0.784932344976639262 - 0.145263899385486377 * m
+        u = (((u * m - 1.83469277483613086) * m + 2.44693122563534430) * m - 2.11499494167371287) * m
+        u = (u + 1.50819193781584896) * m + 0.354895765043919860
+        let u3 = u * u * u
+        let scale = SIMD4(
+            scales[Int(exponent[0])], scales[Int(exponent[1])], scales[Int(exponent[2])], scales[Int(exponent[3])])
+        return u * (u3 + 2.0 * m) / (2.0 * u3 + m) * scale
+    }
+
+    /// For each 11-bit exponent field k (e = k - 1022, x = m 2^e with m in [0.5, 1)):
+    /// 2^((e mod 3)/3) x 2^(e/3) as ``cubeRoot(_:)`` applies them (truncating division).
+    static let cubeRootScales: [Double] = (0..<2048).map { k in
+        let e = k - 1022
+        return cubeRootFactors[2 + e % 3] * Double(bitPattern: UInt64(1023 + e / 3) << 52)
     }
 
     /// The cube root of a positive normal double, computed as glibc's `cbrt` (sysdeps/ieee754/
