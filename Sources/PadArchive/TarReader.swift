@@ -40,7 +40,8 @@ public final class TarReader {
                 throw ArchiveError.limit(
                     path: path,
                     message:
-                        "tar member at byte \(offset) declares \(size) bytes, beyond the total limit of \(totalLimit) bytes"
+                        "tar member at byte \(offset) declares \(size) bytes, "
+                        + "beyond the total limit of \(totalLimit) bytes"
                 )
             }
             let nameField = block[0..<100].prefix { $0 != 0 }

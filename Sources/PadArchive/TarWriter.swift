@@ -62,7 +62,8 @@ public final class TarWriter {
             throw ArchiveError.tar(
                 path: name,
                 message:
-                    "cannot store a member named '\(name.prefix(200))' (empty, NUL byte or over \(maximumNameBytes) bytes)"
+                    "cannot store a member named '\(name.prefix(200))' "
+                    + "(empty, NUL byte or over \(maximumNameBytes) bytes)"
             )
         }
         guard size >= 0, size <= maximumMemberSize else {

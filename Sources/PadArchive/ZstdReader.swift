@@ -60,7 +60,8 @@ public final class ZstdStream {
                     throw ArchiveError.limit(
                         path: path,
                         message:
-                            "decompresses to more than \(limit) bytes (the limit; a damaged archive or a decompression bomb)"
+                            "decompresses to more than \(limit) bytes (the limit; "
+                            + "a damaged archive or a decompression bomb)"
                     )
                 }
                 return true

@@ -205,13 +205,15 @@ public struct BenchRunner: Sendable {
         let journal = try CSVTable(bytes: bytes, path: path)
         guard journal.header == header else {
             throw EvaluationError(
-                "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, this run \(header.count)); start over with --force"
+                "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, "
+                    + "this run \(header.count)); start over with --force"
             )
         }
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
         guard taken.count <= samples.count, zip(taken.ids, samples).allSatisfy({ $0 == $1.id }) else {
             throw EvaluationError(
-                "\(path): the interrupted run's samples are not this dataset's first samples in order; start over with --force"
+                "\(path): the interrupted run's samples are not this dataset's "
+                    + "first samples in order; start over with --force"
             )
         }
         let decode = try journal.requireColumn("decode_ns")

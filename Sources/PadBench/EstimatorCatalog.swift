@@ -85,7 +85,8 @@ public enum EstimatorCatalog {
                 let range = "[\(format(output.minimum)), \(format(output.maximum))]"
                 let unit = output.unit.isEmpty ? "" : " \(output.unit)"
                 lines.append(
-                    "  \(estimator.name).\(output.name)  \(range)\(unit)  \(output.direction.rawValue)  \(output.summary)"
+                    "  \(estimator.name).\(output.name)  \(range)"
+                        + "\(unit)  \(output.direction.rawValue)  \(output.summary)"
                 )
             }
         }

@@ -120,7 +120,8 @@ public struct EvalRunner: Sendable {
             for k in results.indices {
                 results[k].thresholdSign = -1
                 results[k].notes.append(
-                    "scores are attack-high in the file: thresholds are shown in the file's polarity (accepted when score <= threshold)"
+                    "scores are attack-high in the file: thresholds are shown in the file's polarity "
+                        + "(accepted when score <= threshold)"
                 )
             }
         }

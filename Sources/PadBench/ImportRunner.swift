@@ -110,7 +110,8 @@ public struct ImportRunner: Sendable {
         for record in records {
             if let clash = ambiguous[record.key] {
                 throw VendorImportError(
-                    "\(record.origin): '\(record.key)' matches several samples (\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
+                    "\(record.origin): '\(record.key)' matches several samples "
+                        + "(\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
                 )
             }
             guard let i = index[record.key] else {

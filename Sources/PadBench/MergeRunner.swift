@@ -108,7 +108,8 @@ public struct MergeRunner: Sendable {
         } else {
             guard counts.count == 1, let n = counts.first, Set(names).count == names.count, names.count == n else {
                 throw EvaluationError(
-                    "shards \(names.sorted().joined(separator: ", ")) do not form a complete set 1/n ... n/n exactly once"
+                    "shards \(names.sorted().joined(separator: ", ")) do "
+                        + "not form a complete set 1/n ... n/n exactly once"
                 )
             }
         }
@@ -128,7 +129,9 @@ public struct MergeRunner: Sendable {
             }
             guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
                 throw EvaluationError(
-                    "\(path): a shard of another dataset (whole-dataset fingerprint \(m.dataset.wholeDatasetFingerprint ?? "none") vs \(first.dataset.wholeDatasetFingerprint ?? "none"))"
+                    "\(path): a shard of another dataset (whole-dataset fingerprint "
+                        + "\(m.dataset.wholeDatasetFingerprint ?? "none") vs "
+                        + "\(first.dataset.wholeDatasetFingerprint ?? "none"))"
                 )
             }
         }

@@ -7,7 +7,8 @@ import PadProfiles
 /// // bench, after the estimators are built (external programs have answered `describe`):
 /// let profiles = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
 /// // import, eval --archive, merge: the columns of the table
-/// let profiles = try ProfileCheck.check(list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)
+/// let profiles = try ProfileCheck.check(
+///     list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)
 /// ```
 /// The outputs a profile may name are the run's own (built-in estimators, each external program's
 /// `describe` answer under the name the user gave it, every column of an import or archive) plus
@@ -30,7 +31,8 @@ public enum ProfileCheck {
                 guard !leftOut.isEmpty else { return nil }
                 let gates = leftOut.map { "\(profile.gates[$0].output) (line \(profile.gates[$0].line))" }
                 return
-                    "profile \(profile.name) (\(profile.origin)): gates left out, outputs not measured in this run: \(gates.joined(separator: ", "))"
+                    "profile \(profile.name) (\(profile.origin)): gates left out, "
+                    + "outputs not measured in this run: \(gates.joined(separator: ", "))"
             }
             if !lines.isEmpty { throw LeftOutGatesError(lines: lines) }
         }

@@ -109,7 +109,8 @@ public final class RunFolder: @unchecked Sendable {
             guard force || (!resumable && !interruptedBench) else {
                 releaseLock()
                 throw EvaluationError(
-                    "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, or pass --force to start over"
+                    "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, "
+                        + "or pass --force to start over"
                 )
             }
             try manager.removeItem(atPath: work)

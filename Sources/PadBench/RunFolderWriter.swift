@@ -7,8 +7,9 @@ import PadReport
 
 /// The one writer of every run (bench, eval on scores or an archive, import, merge): the CSV
 /// reports (with `outputs.csv`: which output separates which attack, and subject-clustered
-/// bootstrap intervals when the table names subjects), `results.json` (the typed results `show`, `compare` and `folds` read), the HTML
-/// report and the manifest into the run folder, then everything into `results.tar.zst`.
+/// bootstrap intervals when the table names subjects), `results.json` (the typed results `show`,
+/// `compare` and `folds` read), the HTML report and the manifest into the run folder, then
+/// everything into `results.tar.zst`.
 ///
 /// ```swift
 /// let archive = try RunFolderWriter(folder: "reports/run").write(manifest: m, table: table, results: r, timing: t,

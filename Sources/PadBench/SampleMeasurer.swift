@@ -108,7 +108,8 @@ public struct SampleMeasurer: Sendable {
                         .failed(
                             code: EstimatorFailure.Kind.estimatorError.rawValue,
                             message:
-                                "\(stepNames[k]): returned \(result.count) values for \(estimator.outputs.count) outputs"
+                                "\(stepNames[k]): returned \(result.count) values "
+                                + "for \(estimator.outputs.count) outputs"
                         ))
                 }
                 let base = firstColumn[k], names = fullNames[k]

@@ -35,7 +35,8 @@ public enum TerminalTables {
     static func rate(_ p: Proportion) -> String {
         guard p.total > 0 else { return "n/a" }
         return
-            "\(RateText.percentWithCount(errors: p.errors, total: p.total)) \(RateText.percentInterval(p.interval.low, p.interval.high))"
+            "\(RateText.percentWithCount(errors: p.errors, total: p.total)) "
+            + "\(RateText.percentInterval(p.interval.low, p.interval.high))"
     }
 
     public static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {
@@ -48,13 +49,17 @@ public enum TerminalTables {
             ]
         }
         let n = outcome.table.count, failed = outcome.table.failedCount
+        let timingTable = TextTable(
+            header: ["step", "count", "mean ms", "p50 ms", "p99 ms", "cold start ms"], rows: timingRows
+        ).render()
         return """
             \(profileTable(outcome.results))
 
-            \(TextTable(header: ["step", "count", "mean ms", "p50 ms", "p99 ms", "cold start ms"], rows: timingRows).render())
+            \(timingTable)
 
             samples \(n) = ok \(n - failed) + failed \(failed); wall \(RateText.fixed(outcome.wallSeconds, 2)) s, \
-            \(RateText.fixed(Double(n - outcome.resumedSamples) / outcome.wallSeconds, 1)) images/s measured in this session
+            \(RateText.fixed(Double(n - outcome.resumedSamples) / outcome.wallSeconds, 1)) \
+            images/s measured in this session
             run folder: \(outcome.folder)
             archive:    \(outcome.archivePath)
             """

@@ -29,7 +29,8 @@ public struct TrainRunner: Sendable {
         let samples = dataset.samples.filter { $0.split == split }
         guard !samples.isEmpty else {
             throw EvaluationError(
-                "dataset \(dataset.root) has no samples in split '\(split.rawValue)' (splits present: \(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))"
+                "dataset \(dataset.root) has no samples in split '\(split.rawValue)' (splits present: "
+                    + "\(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))"
             )
         }
         let face = try FaceEstimator(

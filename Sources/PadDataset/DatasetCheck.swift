@@ -32,7 +32,8 @@ public struct DatasetCheck: Sendable {
                 check.problems.append(
                     DatasetProblem(
                         .escapesRoot, file: sample.path,
-                        "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder (sample \(sample.id))"
+                        "symbolic link to '\(TextBytes.quote(target))', "
+                            + "outside the dataset folder (sample \(sample.id))"
                     ))
                 continue
             }

@@ -38,7 +38,8 @@ enum ManifestLayout {
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
                         throw DatasetProblem(
                             .duplicateID, file: manifest, line: record.line,
-                            "line \(record.line) names the same file as line \(lines[first]): '\(TextBytes.quote(sample.id))'"
+                            "line \(record.line) names the same file as line \(lines[first]): "
+                                + "'\(TextBytes.quote(sample.id))'"
                         )
                     }
                     samples.append(sample)
@@ -99,7 +100,8 @@ enum ManifestLayout {
         if let target = leavesRoot(root: realRoot, path: root + "/" + path) {
             throw problem(
                 .escapesRoot,
-                "path '\(TextBytes.quote(written))' is a symbolic link to '\(TextBytes.quote(target))', outside the dataset folder"
+                "path '\(TextBytes.quote(written))' is a symbolic link to "
+                    + "'\(TextBytes.quote(target))', outside the dataset folder"
             )
         }
         let label = try parseLabel(field("label"), species: field("species"), problem: problem)

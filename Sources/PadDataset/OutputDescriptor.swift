@@ -27,6 +27,14 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
         self.summary = summary
     }
 
+    /// The same, with the bounds as one closed range: `0...1`, ``Swift/ClosedRange/unbounded``,
+    /// ``Swift/ClosedRange/nonNegative``.
+    public init(name: String, unit: String, range: ClosedRange<Double>, direction: Direction, summary: String) {
+        self.init(
+            name: name, unit: unit, minimum: range.lowerBound, maximum: range.upperBound, direction: direction,
+            summary: summary)
+    }
+
     /// The form `manifest.json` records (`RunManifest.Estimator.outputs`): a bound that is not
     /// finite is left out (and read back as unbounded) and the summary is not written (read back
     /// as ""). Directions the manifest spelled otherwise before it recorded this type read as
@@ -60,4 +68,11 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
         if maximum.isFinite { try c.encode(maximum, forKey: .maximum) }
         try c.encode(direction, forKey: .direction)
     }
+}
+
+extension ClosedRange<Double> {
+    /// Any value: an output without bounds (a position that may leave the frame).
+    public static var unbounded: Self { -Double.infinity...Double.infinity }
+    /// Zero or more, no upper bound (counts, sizes, variances).
+    public static var nonNegative: Self { 0...Double.infinity }
 }

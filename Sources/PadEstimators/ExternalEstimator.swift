@@ -54,7 +54,8 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             throw EstimatorSetupError(
                 estimator: name,
                 message:
-                    "'\(command)' did not describe itself: \(error.message); it must answer {\"describe\": true} with {\"outputs\": [...]}"
+                    "'\(command)' did not describe itself: \(error.message); "
+                    + "it must answer {\"describe\": true} with {\"outputs\": [...]}"
             )
         }
         guard let names = reply["outputs"] as? [String], !names.isEmpty,
@@ -176,7 +177,9 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             guard (reply["outputs"] as? [String]) == outputNames else {
                 throw EstimatorFailure(
                     .estimatorError,
-                    "restarted program described outputs \(String(String(describing: reply["outputs"] ?? "none").prefix(120))), expected \(outputNames)"
+                    "restarted program described outputs "
+                        + "\(String(String(describing: reply["outputs"] ?? "none").prefix(120))), "
+                        + "expected \(outputNames)"
                 )
             }
         } catch {

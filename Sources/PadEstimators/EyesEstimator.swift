@@ -26,12 +26,10 @@ public struct EyesEstimator: Estimator {
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(
-            name: "count", unit: "eyes", minimum: 0, maximum: .infinity, direction: .none,
+            name: "count", unit: "eyes", range: .nonNegative, direction: .none,
             summary: "eye detections in the upper face"),
-        .init(
-            name: "distance_px", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
-            summary: "inter-eye distance"),
-        .init(name: "roll_deg", unit: "deg", minimum: -90, maximum: 90, direction: .none, summary: "eye-line angle"),
+        .init(name: "distance_px", unit: "px", range: .nonNegative, direction: .none, summary: "inter-eye distance"),
+        .init(name: "roll_deg", unit: "deg", range: -90...90, direction: .none, summary: "eye-line angle"),
     ]
     public var parameters: [String: String] {
         [

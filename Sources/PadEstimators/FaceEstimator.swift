@@ -40,40 +40,35 @@ public struct FaceEstimator: Estimator {
     /// Declared by type, so profiles are validated without reading the cascade files.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(
-            name: "count", unit: "faces", minimum: 0, maximum: .infinity, direction: .none,
-            summary: "grouped cascade detections"),
+            name: "count", unit: "faces", range: .nonNegative, direction: .none, summary: "grouped cascade detections"),
+        boxEdge("x", .unbounded, "left"), boxEdge("y", .unbounded, "top"),
+        boxEdge("width", .nonNegative, "width"), boxEdge("height", .nonNegative, "height"),
         .init(
-            name: "x", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none,
-            summary: "chosen face (most neighbours), left"),
-        .init(
-            name: "y", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .none,
-            summary: "chosen face (most neighbours), top"),
-        .init(
-            name: "width", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
-            summary: "chosen face (most neighbours), width"),
-        .init(
-            name: "height", unit: "px", minimum: 0, maximum: .infinity, direction: .none,
-            summary: "chosen face (most neighbours), height"),
-        .init(
-            name: "border_px", unit: "px", minimum: -.infinity, maximum: .infinity, direction: .higherIsBetter,
+            name: "border_px", unit: "px", range: .unbounded, direction: .higherIsBetter,
             summary: "smallest distance to a frame edge"),
         .init(
-            name: "size_ratio", unit: "", minimum: 0, maximum: .infinity, direction: .none,
+            name: "size_ratio", unit: "", range: .nonNegative, direction: .none,
             summary: "max(w, h) / shorter image side"),
         .init(
-            name: "center_offset", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter,
+            name: "center_offset", unit: "", range: 0...1, direction: .lowerIsBetter,
             summary: "centre distance / half diagonal"),
         .init(
-            name: "neighbors", unit: "windows", minimum: 0, maximum: .infinity, direction: .higherIsBetter,
+            name: "neighbors", unit: "windows", range: .nonNegative, direction: .higherIsBetter,
             summary: "detection support"),
-        .init(name: "source", unit: "", minimum: 0, maximum: 1, direction: .none, summary: "0 detector, 1 dataset box"),
-        .init(
-            name: "offset_x", unit: "fraction of W", minimum: -.infinity, maximum: .infinity, direction: .none,
-            summary: "(box centre x - W/2) / W, negative = left"),
-        .init(
-            name: "offset_y", unit: "fraction of H", minimum: -.infinity, maximum: .infinity, direction: .none,
-            summary: "(box centre y - H/2) / H, negative = above"),
+        .init(name: "source", unit: "", range: 0...1, direction: .none, summary: "0 detector, 1 dataset box"),
+        centreOffset("x", side: "W", negative: "left"), centreOffset("y", side: "H", negative: "above"),
     ]
+    /// A coordinate of the chosen face's box (the detection with the most neighbours), in pixels.
+    private static func boxEdge(_ name: String, _ range: ClosedRange<Double>, _ what: String) -> OutputDescriptor {
+        .init(name: name, unit: "px", range: range, direction: .none, summary: "chosen face (most neighbours), \(what)")
+    }
+    /// `offset_x`, `offset_y`: the box centre's signed offset from the image centre along one
+    /// axis, as a fraction of that image side.
+    private static func centreOffset(_ axis: String, side: String, negative: String) -> OutputDescriptor {
+        .init(
+            name: "offset_\(axis)", unit: "fraction of \(side)", range: .unbounded, direction: .none,
+            summary: "(box centre \(axis) - \(side)/2) / \(side), negative = \(negative)")
+    }
 
     public var parameters: [String: String] {
         [

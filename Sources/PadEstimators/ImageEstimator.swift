@@ -12,21 +12,15 @@ public struct ImageEstimator: Estimator {
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
-        .init(
-            name: "width", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "width as displayed"),
-        .init(
-            name: "height", unit: "px", minimum: 1, maximum: .infinity, direction: .none, summary: "height as displayed"
-        ),
-        .init(
-            name: "megapixels", unit: "Mpx", minimum: 0, maximum: .infinity, direction: .none,
-            summary: "width x height / 1e6"),
-        .init(
-            name: "short_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none,
-            summary: "min(width, height)"),
-        .init(
-            name: "long_side", unit: "px", minimum: 1, maximum: .infinity, direction: .none,
-            summary: "max(width, height), for orientation-free resolution gates"),
+        pixels("width", "width as displayed"), pixels("height", "height as displayed"),
+        .init(name: "megapixels", unit: "Mpx", range: .nonNegative, direction: .none, summary: "width x height / 1e6"),
+        pixels("short_side", "min(width, height)"),
+        pixels("long_side", "max(width, height), for orientation-free resolution gates"),
     ]
+    /// A length in pixels, at least 1 (a decoded image has a pixel), with no direction.
+    private static func pixels(_ name: String, _ summary: String) -> OutputDescriptor {
+        .init(name: name, unit: "px", range: 1...Double.infinity, direction: .none, summary: summary)
+    }
     public var parameters: [String: String] { [:] }
     public init() {}
 

@@ -66,7 +66,10 @@ public struct PADEstimator: Estimator {
             throw EstimatorSetupError(
                 estimator: "pad",
                 message:
-                    "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) (\(model.featureNames.count) names); this padbench computes \(FeatureSet.allCases.map { "'\($0.rawValue)' (\($0.names.count))" }.joined(separator: ", ")) v\(Self.featureVersion)"
+                    "\(modelPath) was trained on features '\(model.featureSet)' v\(model.featureVersion) "
+                    + "(\(model.featureNames.count) names); this padbench computes "
+                    + "\(FeatureSet.allCases.map { "'\($0.rawValue)' (\($0.names.count))" }.joined(separator: ", ")) "
+                    + "v\(Self.featureVersion)"
             )
         }
         self.features = features

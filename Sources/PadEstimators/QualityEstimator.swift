@@ -10,24 +10,28 @@ import PadImage
 /// `QualityEstimator().assess(input)["sharpness"]` is `.value(...)` or `.notAssessable(reason:)`;
 /// `measure(&input)` gives the same as one Double per declared output (NaN when not assessable).
 ///
-/// One type per measure (`QualityMeasure.swift`, each with its formula and source); all use
-/// OFIQ's luminance L (``ColorSpaces/luminanceImage(_:)``) unless stated. The estimator builds
-/// the region and the shared histogram once (``QualityContext``), runs every measure, and
-/// assembles the results by output name; the declared outputs are the measures' outputs, so the
-/// two cannot drift apart.
+/// One type per measure in OFIQ's sense (`QualityMeasure.swift`, each with its formula and
+/// source): one algorithm, which may fill several outputs (``LuminanceMeasure``: mean and
+/// variance; ``ExposureMeasure``: both tails of the histogram). All use OFIQ's luminance L
+/// (``ColorSpaces/luminanceImage(_:)``) unless stated. The estimator builds the region and the
+/// shared histogram once (``QualityContext``), runs every measure and assembles each measure's
+/// assessments into the columns by output name; the declared outputs are `region` followed by
+/// the measures' outputs, so the two cannot drift apart.
 public struct QualityEstimator: Estimator {
     public let name = "quality"
     public let version = "1.1.0"
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
-    /// The measures, in output (column) order.
+    /// The measures, in column order.
     public static let measures: [any QualityMeasure] = [
-        RegionMeasure(), LuminanceMeanMeasure(), LuminanceVarianceMeasure(), UnderexposureMeasure(),
-        OverexposureMeasure(),
-        DynamicRangeMeasure(), IlluminationUniformityMeasure(), SpecularityMeasure(), SharpnessMeasure(), BlurMeasure(),
-        ContrastMeasure(), NaturalColourMeasure(), BackgroundUniformityMeasure(), BackgroundLuminanceMeasure(),
+        LuminanceMeasure(), ExposureMeasure(), DynamicRangeMeasure(), IlluminationUniformityMeasure(),
+        SpecularityMeasure(), SharpnessMeasure(), BlurMeasure(), ContrastMeasure(), NaturalColourMeasure(),
+        BackgroundUniformityMeasure(), BackgroundLuminanceMeasure(),
     ]
+    /// Where the measures ran, filled by the estimator itself (it chooses the region).
+    public static let regionOutput = OutputDescriptor(
+        name: "region", unit: "", range: 0...1, direction: .none, summary: "0 whole image, 1 face region")
     /// Declared by type, so profiles are validated without reading any model or cascade file.
-    public static let declaredOutputs: [OutputDescriptor] = measures.map(\.output)
+    public static let declaredOutputs: [OutputDescriptor] = [regionOutput] + measures.flatMap(\.outputs)
     public var parameters: [String: String] {
         [
             "underexposure_max_L": "25", "overexposure_min_L": "247", "specular_min_V": "230", "specular_max_S": "0.1",
@@ -40,29 +44,42 @@ public struct QualityEstimator: Estimator {
 
     public init() {}
 
-    /// Every measure's assessment, by output short name (`sharpness`).
+    /// Every declared output's assessment, by output short name (`sharpness`).
     public func assess(_ input: EstimatorInput) -> [String: QualityAssessment] {
-        Dictionary(uniqueKeysWithValues: zip(Self.measures.map(\.output.name), assessInOrder(input)))
+        Dictionary(uniqueKeysWithValues: zip(Self.declaredOutputs.map(\.name), assessInColumnOrder(input)))
     }
 
-    /// The declared outputs are the measures' outputs in the same order, so the per-image path
-    /// takes the assessments positionally and builds no dictionary.
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        assessInOrder(input).map(\.rawValue)
+        assessInColumnOrder(input).map(\.rawValue)
     }
 
-    /// One assessment per entry of ``measures``, in that order.
-    private func assessInOrder(_ input: EstimatorInput) -> [QualityAssessment] {
+    /// One assessment per declared output, in column order: `region`, then every measure's.
+    private func assessInColumnOrder(_ input: EstimatorInput) -> [QualityAssessment] {
         let image = input.image
         let (region, onFace) = Self.measuredRegion(image: image, face: input.face)
+        let regionValue = QualityAssessment.value(onFace ? 1 : 0)
         guard region.width > 0, region.height > 0 else {
-            return Self.measures.map {
-                $0 is RegionMeasure ? .value(onFace ? 1 : 0) : .notAssessable(reason: "empty region")
-            }
+            let empty = QualityAssessment.notAssessable(reason: "empty region")
+            return [regionValue] + Self.measures.flatMap { $0.outputs.map { _ in empty } }
         }
         let context = QualityContext(
             image: image, luminance: ColorSpaces.luminanceImage(image), region: region, onFace: onFace)
-        return Self.measures.map { $0.assess(context) }
+        return [regionValue] + Self.assemble(Self.measures, on: context)
+    }
+
+    /// The measures' outputs in declaration order, each taken by its name from its measure's
+    /// assessments; an output its measure did not assess is not assessable (and says which).
+    /// A measure that needs a face is not run without one.
+    static func assemble(_ measures: [any QualityMeasure], on context: QualityContext) -> [QualityAssessment] {
+        measures.flatMap { measure -> [QualityAssessment] in
+            guard context.onFace || !measure.needsFace else {
+                return measure.outputs.map { _ in .notAssessable(reason: "no face region") }
+            }
+            let byName = measure.assess(context)
+            return measure.outputs.map {
+                byName[$0.name] ?? .notAssessable(reason: "\(type(of: measure)) did not assess \($0.name)")
+            }
+        }
     }
 
     /// The face box clipped to the image and rounded outwards to whole pixels, or the whole image

@@ -43,97 +43,120 @@ public struct QualityContext: Sendable {
     }
 }
 
-/// One quality measure (OFIQ's model: one type per measure): the output it declares and how it
-/// assesses a sample. ``QualityEstimator`` assembles the results by output name.
+/// One quality measure in OFIQ's sense: one type per measure algorithm. Like an OFIQ measure
+/// class, it may fill several outputs from one computation (OFIQ's `Luminance` sets both
+/// LuminanceMean and LuminanceVariance). It declares the outputs it fills and returns exactly one
+/// assessment for each, keyed by output name; ``QualityEstimator`` assembles its columns by name.
 public protocol QualityMeasure: Sendable {
-    /// The output this measure fills (`name` is the short name, `quality.<name>` the column).
+    /// The outputs this measure fills, in column order (`quality.<name>` is the column).
+    var outputs: [OutputDescriptor] { get }
+    /// True when the measure reads the background around the face: without a face region the
+    /// estimator reports its outputs as not assessable ("no face region") and does not call it.
+    var needsFace: Bool { get }
+    /// One assessment per declared output, keyed by the output's `name`.
+    func assess(_ context: QualityContext) -> [String: QualityAssessment]
+}
+
+extension QualityMeasure {
+    public var needsFace: Bool { false }
+}
+
+/// A measure with one output, the common case: `assessment` is that output's result.
+public protocol SingleOutputQualityMeasure: QualityMeasure {
     var output: OutputDescriptor { get }
-    func assess(_ context: QualityContext) -> QualityAssessment
+    func assessment(_ context: QualityContext) -> QualityAssessment
 }
 
-/// `region`: 1 when the measures ran on the face box, 0 on the whole image (no face found).
-public struct RegionMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "region", unit: "", minimum: 0, maximum: 1, direction: .none,
-        summary: "0 whole image, 1 face region")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.onFace ? 1 : 0) }
+extension SingleOutputQualityMeasure {
+    public var outputs: [OutputDescriptor] { [output] }
+    public func assess(_ context: QualityContext) -> [String: QualityAssessment] { [output.name: assessment(context)] }
 }
 
-/// `luminance_mean`: mean of L over the region (OFIQ luminance mean).
-public struct LuminanceMeanMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "luminance_mean", unit: "L", minimum: 0, maximum: 255, direction: .none,
-        summary: "mean OFIQ luminance")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.mean) }
+extension OutputDescriptor {
+    /// A fraction of the region's pixels where fewer is better (under- and over-exposure,
+    /// specular highlights).
+    static func pixelFraction(_ name: String, summary: String) -> OutputDescriptor {
+        OutputDescriptor(name: name, unit: "fraction", range: 0...1, direction: .lowerIsBetter, summary: summary)
+    }
 }
 
-/// `luminance_variance`: population variance of L over the region (OFIQ luminance variance).
-public struct LuminanceVarianceMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "luminance_variance", unit: "L^2", minimum: 0, maximum: 16256.25, direction: .none,
-        summary: "variance of OFIQ luminance")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.variance) }
+extension QualityContext {
+    /// A pure function of the region's L plane (``QualityMeasures``), or `reason` when it gives
+    /// NaN (the region too small or flat for it).
+    func assessLuminance(
+        _ measure: (_ luminance: [UInt8], _ width: Int, _ region: Region) -> Double, otherwise reason: String
+    ) -> QualityAssessment {
+        QualityAssessment(measure(luminance, image.width, region), otherwise: reason)
+    }
 }
 
-/// `underexposure`: fraction of region pixels with L in [0, 25] (OFIQ under-exposure prevention).
-public struct UnderexposureMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "underexposure", unit: "fraction", minimum: 0, maximum: 1, direction: .lowerIsBetter,
-        summary: "fraction with L <= 25")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.underexposure) }
+/// OFIQ's luminance measure: `luminance_mean` and `luminance_variance` (population variance) of
+/// L over the region, both from its 256-bin histogram (OFIQ's `Luminance` class sets the two).
+public struct LuminanceMeasure: QualityMeasure {
+    public let outputs = [
+        OutputDescriptor(
+            name: "luminance_mean", unit: "L", range: 0...255, direction: .none, summary: "mean OFIQ luminance"),
+        OutputDescriptor(
+            name: "luminance_variance", unit: "L^2", range: 0...16256.25, direction: .none,
+            summary: "variance of OFIQ luminance"),
+    ]
+    public func assess(_ context: QualityContext) -> [String: QualityAssessment] {
+        ["luminance_mean": .value(context.histogram.mean), "luminance_variance": .value(context.histogram.variance)]
+    }
 }
 
-/// `overexposure`: fraction of region pixels with L in [247, 255] (OFIQ over-exposure prevention).
-public struct OverexposureMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "overexposure", unit: "fraction", minimum: 0, maximum: 1, direction: .lowerIsBetter,
-        summary: "fraction with L >= 247")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.overexposure) }
+/// OFIQ's under- and over-exposure prevention, the two tails of one L histogram: `underexposure`
+/// is the fraction of region pixels with L in [0, 25], `overexposure` with L in [247, 255].
+public struct ExposureMeasure: QualityMeasure {
+    public let outputs: [OutputDescriptor] = [
+        .pixelFraction("underexposure", summary: "fraction with L <= 25"),
+        .pixelFraction("overexposure", summary: "fraction with L >= 247"),
+    ]
+    public func assess(_ context: QualityContext) -> [String: QualityAssessment] {
+        [
+            "underexposure": .value(context.histogram.underexposure),
+            "overexposure": .value(context.histogram.overexposure),
+        ]
+    }
 }
 
 /// `dynamic_range`: Shannon entropy of the 256-bin L histogram, -sum p log2 p, in bits (OFIQ).
-public struct DynamicRangeMeasure: QualityMeasure {
+public struct DynamicRangeMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "dynamic_range", unit: "bits", minimum: 0, maximum: 8, direction: .higherIsBetter,
+        name: "dynamic_range", unit: "bits", range: 0...8, direction: .higherIsBetter,
         summary: "entropy of the L histogram")
-    public func assess(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.entropy) }
+    public func assessment(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.entropy) }
 }
 
 /// `illumination_uniformity`: histogram intersection sum_k min(p_left(k), p_right(k)) of the
 /// normalised L histograms of the region's left and right halves (OFIQ's idea); 1 = evenly lit.
-public struct IlluminationUniformityMeasure: QualityMeasure {
+public struct IlluminationUniformityMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "illumination_uniformity", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter,
+        name: "illumination_uniformity", unit: "", range: 0...1, direction: .higherIsBetter,
         summary: "left/right L histogram intersection")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
-        QualityAssessment(
-            QualityMeasures.illuminationUniformity(
-                context.luminance, width: context.image.width, region: context.region),
-            otherwise: "region narrower than 2 pixels")
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
+        context.assessLuminance(QualityMeasures.illuminationUniformity, otherwise: "region narrower than 2 pixels")
     }
 }
 
 /// `specularity`: fraction of region pixels that are near-white and unsaturated in HSV
 /// (V = max(R,G,B) >= 230 and S = (max - min) / max <= 0.1): flares and screen glare.
-public struct SpecularityMeasure: QualityMeasure {
-    public let output = OutputDescriptor(
-        name: "specularity", unit: "fraction", minimum: 0, maximum: 1, direction: .lowerIsBetter,
-        summary: "fraction of near-white unsaturated pixels")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
+public struct SpecularityMeasure: SingleOutputQualityMeasure {
+    public let output = OutputDescriptor.pixelFraction(
+        "specularity", summary: "fraction of near-white unsaturated pixels")
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(QualityMeasures.specularity(context.image, region: context.region))
     }
 }
 
 /// `sharpness`: variance of the 3x3 Laplacian [0 1 0; 1 -4 1; 0 1 0] of L, borders mirrored
 /// (BORDER_REFLECT_101), as `cv2.Laplacian(L, CV_64F).var()` (Pech-Pacheco et al. 2000).
-public struct SharpnessMeasure: QualityMeasure {
+public struct SharpnessMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "sharpness", unit: "L^2", minimum: 0, maximum: .infinity, direction: .higherIsBetter,
+        name: "sharpness", unit: "L^2", range: .nonNegative, direction: .higherIsBetter,
         summary: "variance of the Laplacian of L")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
-        QualityAssessment(
-            QualityMeasures.laplacianVariance(context.luminance, width: context.image.width, region: context.region),
-            otherwise: "region smaller than 3x3")
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
+        context.assessLuminance(QualityMeasures.laplacianVariance, otherwise: "region smaller than 3x3")
     }
 }
 
@@ -141,64 +164,59 @@ public struct SharpnessMeasure: QualityMeasure {
 /// with a new no-reference perceptual blur metric", Proc. SPIE 6492: re-blur with a 9-tap mean
 /// filter per direction (borders replicated), b = (sum D_F - sum max(0, D_F - D_B)) / sum D_F over
 /// absolute neighbour differences, blur = max(b_vertical, b_horizontal); 0 sharp .. 1 blurred.
-public struct BlurMeasure: QualityMeasure {
+public struct BlurMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "blur", unit: "", minimum: 0, maximum: 1, direction: .lowerIsBetter,
-        summary: "Crete 2007 no-reference blur")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
-        QualityAssessment(
-            QualityMeasures.creteBlur(context.luminance, width: context.image.width, region: context.region),
-            otherwise: "region flat or smaller than 2x2")
+        name: "blur", unit: "", range: 0...1, direction: .lowerIsBetter, summary: "Crete 2007 no-reference blur")
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
+        context.assessLuminance(QualityMeasures.creteBlur, otherwise: "region flat or smaller than 2x2")
     }
 }
 
 /// `contrast`: RMS contrast, the standard deviation of L over the region / 255.
-public struct ContrastMeasure: QualityMeasure {
+public struct ContrastMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "contrast", unit: "", minimum: 0, maximum: 0.5, direction: .higherIsBetter,
-        summary: "RMS contrast, std(L)/255")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
+        name: "contrast", unit: "", range: 0...0.5, direction: .higherIsBetter, summary: "RMS contrast, std(L)/255")
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(context.histogram.variance.squareRoot() / 255)
     }
 }
 
 /// `natural_colour`: mean CIELAB (D65) a*, b* of the region; Euclidean distance from the skin box
 /// a* in [5, 25], b* in [5, 35] (OFIQ natural colour), 0 inside the box.
-public struct NaturalColourMeasure: QualityMeasure {
+public struct NaturalColourMeasure: SingleOutputQualityMeasure {
     public let output = OutputDescriptor(
-        name: "natural_colour", unit: "CIELAB", minimum: 0, maximum: .infinity, direction: .lowerIsBetter,
+        name: "natural_colour", unit: "CIELAB", range: .nonNegative, direction: .lowerIsBetter,
         summary: "distance of mean a*b* from the skin box")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(QualityMeasures.naturalColourDistance(context.image, region: context.region))
     }
 }
 
 /// `background_uniformity`: mean Sobel gradient magnitude of L outside the face box (Gx, Gy with
-/// kernels [-1 0 1; -2 0 2; -1 0 1]); lower = more uniform. Needs a face.
-public struct BackgroundUniformityMeasure: QualityMeasure {
+/// kernels [-1 0 1; -2 0 2; -1 0 1]); lower = more uniform.
+public struct BackgroundUniformityMeasure: SingleOutputQualityMeasure {
+    public let needsFace = true
     public let output = OutputDescriptor(
-        name: "background_uniformity", unit: "L/px", minimum: 0, maximum: .infinity, direction: .lowerIsBetter,
+        name: "background_uniformity", unit: "L/px", range: .nonNegative, direction: .lowerIsBetter,
         summary: "mean Sobel magnitude outside the face")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
-        guard context.onFace else { return .notAssessable(reason: "no face region") }
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
         let image = context.image
         return QualityAssessment(
             QualityMeasures.backgroundGradient(
-                context.luminance, width: image.width, height: image.height,
-                face: context.region),
+                context.luminance, width: image.width, height: image.height, face: context.region),
             otherwise: "no background pixel where the 3x3 kernel fits")
     }
 }
 
 /// `background_luminance`: mean L of the pixels outside the face box (Aware's
-/// BACKGROUND_TOO_BRIGHT / BACKGROUND_TOO_DARK feedback). Needs a face.
-public struct BackgroundLuminanceMeasure: QualityMeasure {
+/// BACKGROUND_TOO_BRIGHT / BACKGROUND_TOO_DARK feedback).
+public struct BackgroundLuminanceMeasure: SingleOutputQualityMeasure {
+    public let needsFace = true
     public let output = OutputDescriptor(
-        name: "background_luminance", unit: "L", minimum: 0, maximum: 255, direction: .none,
+        name: "background_luminance", unit: "L", range: 0...255, direction: .none,
         summary: "mean OFIQ luminance outside the face")
-    public func assess(_ context: QualityContext) -> QualityAssessment {
-        guard context.onFace else { return .notAssessable(reason: "no face region") }
-        return QualityAssessment(
+    public func assessment(_ context: QualityContext) -> QualityAssessment {
+        QualityAssessment(
             QualityMeasures.backgroundLuminance(context.luminance, width: context.image.width, face: context.region),
             otherwise: "the face covers the whole image")
     }

@@ -184,11 +184,13 @@ public struct ProfileEvaluator: Sendable {
             }
             guard let smallest = counts.min(by: { $0.1 < $1.1 }), x < 1 / Double(smallest.1) else { return nil }
             return
-                "APCER target \(CSVFormat.number(x)) is below 1/n for species \(smallest.0) (n = \(smallest.1) on \(split)): the data cannot resolve it; the threshold is the one for APCER 0 of that species"
+                "APCER target \(CSVFormat.number(x)) is below 1/n for species \(smallest.0) (n = \(smallest.1) on "
+                + "\(split)): the data cannot resolve it; the threshold is the one for APCER 0 of that species"
         case .bpcer(let x):
             guard curve.bonaFideCount > 0, x < 1 / Double(curve.bonaFideCount) else { return nil }
             return
-                "BPCER target \(CSVFormat.number(x)) is below 1/n (n = \(curve.bonaFideCount) bona fide on \(split)): the data cannot resolve it"
+                "BPCER target \(CSVFormat.number(x)) is below 1/n "
+                + "(n = \(curve.bonaFideCount) bona fide on \(split)): the data cannot resolve it"
         case .eer, .minHTER:
             return nil
         }

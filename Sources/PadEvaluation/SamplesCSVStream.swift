@@ -176,18 +176,8 @@ public struct StoredSamplesReader {
         guard columns != nil else {
             throw ArchiveError.csv(path: member, line: 1, message: "empty file, expected a header")
         }
-        guard rows == manifest.dataset.samples else {
-            throw ArchiveError.tar(
-                path: path,
-                message: "samples.csv has \(rows) rows, the manifest says \(manifest.dataset.samples) samples")
-        }
-        guard FNV1a.hex(total) == manifest.dataset.fingerprint else {
-            throw ArchiveError.tar(
-                path: path,
-                message:
-                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
-            )
-        }
+        try manifest.checkSampleCount(rows, archive: path)
+        try manifest.checkSampleFingerprint(total, archive: path)
         if let rowError { throw rowError }
     }
 }

@@ -24,7 +24,8 @@ enum LunaOSL {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) else {
                 let text = TextBytes.quote(String(decoding: line, as: UTF8.self), limit: 80)
                 throw VendorImportError(
-                    "\(path):\(number): not JSON: '\(text)' (expected an OSL response object, an array of them, or JSON lines)"
+                    "\(path):\(number): not JSON: '\(text)' "
+                        + "(expected an OSL response object, an array of them, or JSON lines)"
                 )
             }
             list.append(object)

@@ -109,7 +109,8 @@ public struct VendorImporter: Sendable {
         return try records.dropFirst().map { record in
             guard record.fields.count == expected.count else {
                 throw VendorImportError(
-                    "\(path):\(record.line): \(record.fields.count) fields, expected \(expected.count) (\(expected.joined(separator: ",")))"
+                    "\(path):\(record.line): \(record.fields.count) fields, "
+                        + "expected \(expected.count) (\(expected.joined(separator: ",")))"
                 )
             }
             return (record.line, record.fields.map { $0.trimmingCharacters(in: .whitespaces) })

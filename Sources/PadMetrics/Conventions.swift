@@ -7,24 +7,39 @@ public enum Conventions {
         "tie_rule": "accepted when score >= threshold",
         "apcer_headline": "maximum over species (apcer_max, with its species); pooled APCER only as apcer_pooled",
         "target_rule":
-            "bpcer@apcer=x: bob.pad.base apcer_threshold, the maximum over species of bob.measure far_threshold on each species; apcer@bpcer=x: highest bona fide score t with BPCER(t) <= x; a target no threshold meets is reported as not met (target_met 0, value empty)",
+            "bpcer@apcer=x: bob.pad.base apcer_threshold, the maximum over species of bob.measure far_threshold on "
+            + "each species; apcer@bpcer=x: highest bona fide score t with BPCER(t) <= x; "
+            + "a target no threshold meets is reported as not met (target_met 0, value empty)",
         "eer_rule":
-            "bob.measure eer_threshold on the swept score's finite candidates (lowest score, then between consecutive distinct scores), minimise |APCER_max - BPCER|, last on ties; threshold printed as the shortest decimal with the same accepted set; eer = mean of the two",
+            "bob.measure eer_threshold on the swept score's finite candidates (lowest score, then between "
+            + "consecutive distinct scores), minimise |APCER_max - BPCER|, last on ties; "
+            + "threshold printed as the shortest decimal with the same accepted set; eer = mean of the two",
         "calibration_resolution":
-            "a target below 1/n of the smallest calibrating species (or bona fide count) is warned about on the terminal and in the summary note",
+            "a target below 1/n of the smallest calibrating species "
+            + "(or bona fide count) is warned about on the terminal and in the summary note",
         "score_ids":
-            "generic files: ids must be unique (a repeat is an error); bob formats: a repeated test_label (frame scores) becomes label#2, label#3, ...",
+            "generic files: ids must be unique (a repeat is an error); bob formats: "
+            + "a repeated test_label (frame scores) becomes label#2, label#3, ...",
         "confidence_interval":
-            "95% Clopper-Pearson (exact binomial) over samples; with subjects also a 95% subject-clustered percentile bootstrap (1000 replicates, seed 30107)",
+            "95% Clopper-Pearson (exact binomial) over samples; "
+            + "with subjects also a 95% subject-clustered percentile bootstrap (1000 replicates, seed 30107)",
         "fta":
-            "headline rates over processed samples; failures counted (n_failed) and reported as bpnrr/apnrr; system view bpcer_system and apcer_max_system folds them in",
+            "headline rates over processed samples; failures counted (n_failed) and reported as bpnrr/apnrr; "
+            + "system view bpcer_system and apcer_max_system folds them in",
         "acer": "(apcer_max + bpcer) / 2, reported but not conformant to the current standard",
         "curves":
-            "exact steps over all distinct scores of the swept score, other gates held fixed (a sample failing another gate, or with a score not assessable, is rejected at every threshold and adds no threshold); no point at an infinite threshold unless a score is infinite; the last point is the shortest decimal above the highest score",
+            "exact steps over all distinct scores of the swept score, other gates held fixed (a sample failing "
+            + "another gate, or with a score not assessable, is rejected at every threshold and adds no threshold); "
+            + "no point at an infinite threshold unless a score is infinite; "
+            + "the last point is the shortest decimal above the highest score",
         "one_class":
-            "a split with one class keeps the other class's rates (APCER per species, or BPCER); the missing rate is empty with a note",
+            "a split with one class keeps the other class's rates (APCER per species, "
+            + "or BPCER); the missing rate is empty with a note",
         "report_split":
-            "eval when the data has an eval split, otherwise all samples; calibrated thresholds are chosen on the calibration split (default dev; score files: dev from --dev or the split column, else the reported set, said so in threshold_source); a profile without its calibration split is reported as not calibrated",
+            "eval when the data has an eval split, otherwise all samples; calibrated thresholds are chosen on the "
+            + "calibration split (default dev; score files: dev from --dev or the split column, else the reported "
+            + "set, said so in threshold_source); a profile without "
+            + "its calibration split is reported as not calibrated",
         "face_choice": "the detection with the most neighbours (ties: larger area, then leftmost)",
         "profile_options":
             "each distinct option set is measured once (columns <output>@<options>); a profile reads only its own",

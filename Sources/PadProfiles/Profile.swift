@@ -202,7 +202,8 @@ public struct Gate: Sendable, Equatable {
                 return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
             case .eer, .minHTER:
                 return
-                    "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
+                    "\(output) >= t (t calibrated on "
+                    + "\(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
             }
         }
         switch comparison {

@@ -20,7 +20,8 @@ public enum ProfileDescription {
             if !gate.note.isEmpty { lines.append("       note: \(gate.note)") }
             if let approximate = gate.approximated {
                 lines.append(
-                    "       without \(gate.output): \(approximate.conditionText) (approximation)\(approximate.note.isEmpty ? "" : ": \(approximate.note)")"
+                    "       without \(gate.output): \(approximate.conditionText) "
+                        + "(approximation)\(approximate.note.isEmpty ? "" : ": \(approximate.note)")"
                 )
             }
         }
@@ -31,6 +32,7 @@ public enum ProfileDescription {
     public static func summaryLine(_ profile: Profile) -> String {
         let active = profile.gates.filter { !$0.isSkipped }.count, skipped = profile.gates.count - active
         return
-            "\(profile.name)  \(active) gate\(active == 1 ? "" : "s")\(skipped > 0 ? " (+\(skipped) skipped)" : "")  \(profile.description)"
+            "\(profile.name)  \(active) gate\(active == 1 ? "" : "s")"
+            + "\(skipped > 0 ? " (+\(skipped) skipped)" : "")  \(profile.description)"
     }
 }

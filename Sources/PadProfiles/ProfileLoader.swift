@@ -225,7 +225,8 @@ public struct ProfileLoader: Sendable {
         if let node = cal["apply_to"], try context.split(cal, "apply_to") != .eval {
             throw context.error(
                 node,
-                "`apply_to` can only be eval: padbench reports every profile on eval (or on all samples when the data has no eval split)"
+                "`apply_to` can only be eval: padbench reports every profile on eval "
+                    + "(or on all samples when the data has no eval split)"
             )
         }
         if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
@@ -312,7 +313,8 @@ public struct ProfileLoader: Sendable {
             if value < descriptor.minimum || value > descriptor.maximum {
                 throw context.error(
                     map[key]!,
-                    "threshold \(value) is outside the range of \(output) [\(descriptor.minimum), \(descriptor.maximum)]"
+                    "threshold \(value) is outside the range of \(output) "
+                        + "[\(descriptor.minimum), \(descriptor.maximum)]"
                 )
             }
         }

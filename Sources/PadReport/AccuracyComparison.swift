@@ -18,13 +18,15 @@ struct AccuracyComparison {
         for name in Set(baseProfiles.keys).union(newProfiles.keys).sorted() {
             guard let b = baseProfiles[name], let n = newProfiles[name] else {
                 problems.append(
-                    "profile \(name) is only in \(baseProfiles[name] == nil ? "NEW" : "BASE"): its rates cannot be compared"
+                    "profile \(name) is only in \(baseProfiles[name] == nil ? "NEW" : "BASE"): "
+                        + "its rates cannot be compared"
                 )
                 continue
             }
             guard b.definitionHash == n.definitionHash else {
                 problems.append(
-                    "profile \(name) decides differently in the two runs (definition \(b.definitionHash) vs \(n.definitionHash)); compare runs of the same profile definition"
+                    "profile \(name) decides differently in the two runs (definition \(b.definitionHash) "
+                        + "vs \(n.definitionHash)); compare runs of the same profile definition"
                 )
                 continue
             }
@@ -91,7 +93,9 @@ struct AccuracyComparison {
                     name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true,
                     test: "mcnemar",
                     detail:
-                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); discordant: \(w) now wrong, \(bt) now right; one-sided exact McNemar p = \(RateText.fixed(p, 4))\(rise > settings.rateTolerance && !regressed ? " (rise not significant)" : "")"
+                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); discordant: \(w) now wrong, \(bt) now "
+                        + "right; one-sided exact McNemar p = \(RateText.fixed(p, 4))"
+                        + "\(rise > settings.rateTolerance && !regressed ? " (rise not significant)" : "")"
                 ))
         }
         if let (bp, np) = present("\(profile) apcer_max", b.apcerMax, n.apcerMax) {
@@ -100,7 +104,8 @@ struct AccuracyComparison {
                     name: "\(profile) apcer_max", base: bp.value, new: np.value, regressed: false, gated: false,
                     test: "reported",
                     detail:
-                        "\(b.apcerMaxSpecies) \(bp.errors)/\(bp.total) -> \(n.apcerMaxSpecies) \(np.errors)/\(np.total); gated per species above"
+                        "\(b.apcerMaxSpecies) \(bp.errors)/\(bp.total) -> \(n.apcerMaxSpecies) "
+                        + "\(np.errors)/\(np.total); gated per species above"
                 ))
         }
     }
@@ -118,7 +123,10 @@ struct AccuracyComparison {
                     name: "\(profile) \(metric)", base: bp.value, new: np.value, regressed: regressed, gated: true,
                     test: "clopper-pearson",
                     detail:
-                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); new 95% CI [\(RateText.fixed(np.ciLow, 4)), \(RateText.fixed(np.ciHigh, 4))] vs base [\(RateText.fixed(bp.ciLow, 4)), \(RateText.fixed(bp.ciHigh, 4))]\(rise > settings.rateTolerance && !significant ? "; rise not significant" : "")"
+                        "\(bp.errors)/\(bp.total) -> \(np.errors)/\(np.total); new 95% CI "
+                        + "[\(RateText.fixed(np.ciLow, 4)), \(RateText.fixed(np.ciHigh, 4))] vs base "
+                        + "[\(RateText.fixed(bp.ciLow, 4)), \(RateText.fixed(bp.ciHigh, 4))]"
+                        + "\(rise > settings.rateTolerance && !significant ? "; rise not significant" : "")"
                 ))
         }
     }

@@ -19,7 +19,8 @@ extension HTMLReport {
         }
         var html = "<h2>\(Self.e(r.profile.name)): \(Self.e(sm.score))</h2>\n" + warning
         html +=
-            "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split \(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
+            "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split "
+            + "\(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
         html += detPlot(r, sm)
         html += thresholdPlot(r, sm)
         html += histogramPlot(r, sm)
@@ -188,7 +189,12 @@ extension HTMLReport {
         let m = manifest
         var html = "<h2>Run details</h2>\n"
         html +=
-            "<p class=\"meta\">\(Self.e(m.kind)) run, \(Self.e(m.tool.name)) \(Self.e(m.tool.version)); dataset \(Self.e(m.dataset.path)) (\(Self.e(m.dataset.layout)), \(m.dataset.samples) samples, fingerprint \(Self.e(m.dataset.fingerprint))\(m.dataset.shard.isEmpty ? "" : ", shard \(Self.e(m.dataset.shard))")); started \(Self.e(m.times.started)), wall \(RateText.fixed(m.times.wallSeconds, 2)) s; \(m.machine.processors) cores, concurrency \(m.machine.concurrency).</p>\n"
+            "<p class=\"meta\">\(Self.e(m.kind)) run, \(Self.e(m.tool.name)) \(Self.e(m.tool.version)); dataset "
+            + "\(Self.e(m.dataset.path)) (\(Self.e(m.dataset.layout)), \(m.dataset.samples) samples, fingerprint "
+            + "\(Self.e(m.dataset.fingerprint))"
+            + "\(m.dataset.shard.isEmpty ? "" : ", shard \(Self.e(m.dataset.shard))")); started "
+            + "\(Self.e(m.times.started)), wall \(RateText.fixed(m.times.wallSeconds, 2)) s; "
+            + "\(m.machine.processors) cores, concurrency \(m.machine.concurrency).</p>\n"
         html +=
             "<p class=\"meta\">counts: "
             + m.counts.sorted { $0.key < $1.key }.map { "\(Self.e($0.key)) \($0.value)" }.joined(separator: ", ")

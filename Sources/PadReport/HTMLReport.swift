@@ -58,7 +58,8 @@ public struct HTMLReport {
         items += approximated.map { e($0) }
         if !r.isLivenessDecision {
             items.append(
-                "<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, so these rates say nothing about attacks; compare does not gate them."
+                "<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, "
+                    + "so these rates say nothing about attacks; compare does not gate them."
             )
         }
         return "<div class=\"leftout\"><p><b>Warning, profile \(e(r.profile.name)):</b></p><ul>"
@@ -97,11 +98,13 @@ public struct HTMLReport {
     func summarySentence() -> String {
         let m = manifest
         var text =
-            "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) samples of \(m.dataset.name) (\(m.dataset.layout))"
+            "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) "
+            + "samples of \(m.dataset.name) (\(m.dataset.layout))"
         if let r = results.first {
             let species = r.headline.map { $0.speciesNames.sorted() } ?? []
             text +=
-                ", \(results.count) profile\(results.count == 1 ? "" : "s") (\(results.map(\.profile.name).joined(separator: ", ")))"
+                ", \(results.count) profile\(results.count == 1 ? "" : "s") "
+                + "(\(results.map(\.profile.name).joined(separator: ", ")))"
             text += "; rates on split \(r.split): \(r.bonaFideCount) bona fide, \(r.attackCount) attacks"
             if !species.isEmpty { text += " of \(species.count) species (\(species.joined(separator: ", ")))" }
             text += ", \(r.failedCount) failed to process"
@@ -115,7 +118,8 @@ public struct HTMLReport {
             var apcer = "n/a", bpcer = "n/a"
             if let p, p.apcerMax.total > 0 {
                 apcer =
-                    "<b>\(Self.pct(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(Self.e(p.apcerMaxSpecies))"
+                    "<b>\(Self.pct(p.apcerMax.value))</b> (\(p.apcerMax.errors)/"
+                    + "\(p.apcerMax.total)) \(Self.e(p.apcerMaxSpecies))"
                     + Self.intervalLines(p.apcerMax.interval, b?.apcerMax, b)
             }
             if let p, p.bpcer.total > 0 {
@@ -145,7 +149,8 @@ public struct HTMLReport {
         var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
         if let boot, let b {
             html +=
-                "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+                "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))"
+                + "\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
         }
         return html
     }
@@ -169,18 +174,27 @@ public struct HTMLReport {
 
     func howToRead() -> String {
         let hasSubjects = results.contains { $0.reported.subjectIntervals != nil }
+        let subjectIntervals =
+            hasSubjects
+            ? "<b>subjects</b> resamples whole people (bootstrap), wider when a person gives many samples."
+            : "this dataset names no subjects, so no subject-clustered interval is given."
         return """
             <div class="howto"><h3>How to read this page</h3><ul>
             <li><b>APCER</b>: share of attack presentations accepted as bona fide, per attack species (PAI species). \
             <b>APCER_max</b> is the worst species, the headline of ISO/IEC 30107-3. <b>BPCER</b>: share of bona fide \
-            presentations rejected. Lower is better for both; each is shown as percent with the count, 3.1% (31/1000).</li>
-            <li>Rates are at the profile's decision (all its gates and thresholds) on the split named above. The <b>EER</b> \
+            presentations rejected. Lower is better for both; \
+            each is shown as percent with the count, 3.1% (31/1000).</li>
+            <li>Rates are at the profile's decision \
+            (all its gates and thresholds) on the split named above. The <b>EER</b> \
             sweeps the profile's score with its other gates held fixed.</li>
             <li>Intervals are 95%: <b>Clopper-Pearson</b> counts every sample as independent; \
-            \(hasSubjects ? "<b>subjects</b> resamples whole people (bootstrap), wider when a person gives many samples." : "this dataset names no subjects, so no subject-clustered interval is given.")</li>
-            <li>Flags: <b>gates left out</b> = the run did not measure those outputs, so the profile decided without them; \
-            <b>not a liveness decision</b> = its score or its only liveness gate was left out, so the rates say nothing about attacks.</li>
-            <li>Below: APCER per species, which output separates which attack, plots per profile, reject reasons, latency, \
+            \(subjectIntervals)</li>
+            <li>Flags: <b>gates left out</b> = the run did not measure those outputs, \
+            so the profile decided without them; \
+            <b>not a liveness decision</b> = its score or its only liveness gate was left out, \
+            so the rates say nothing about attacks.</li>
+            <li>Below: APCER per species, which output separates which attack, \
+            plots per profile, reject reasons, latency, \
             run details and conventions. CSV files beside this page hold every number as a fraction.</li>
             </ul></div>
 
@@ -235,12 +249,14 @@ public struct HTMLReport {
             ["rank", "output", "worst AUC"] + species.map { "AUC vs \($0)" }
             + (species.count > 1 ? ["all attacks"] : [])
         return
-            "<h2>Which output separates which attack</h2>\n<p class=\"meta\">AUC of each attack species against bona fide on the reported split "
-            + "(1 = fully separated, 0.5 = not at all), in the direction that separates them: &#8593; higher values are bona fide, "
-            + "&#8595; lower values are. EER in the same direction. Ranked by the worst species. All rows: outputs.csv.</p>\n"
+            "<h2>Which output separates which attack</h2>\n<p class=\"meta\">AUC of each attack species against bona "
+            + "fide on the reported split (1 = fully separated, 0.5 = not at all), in the direction that separates "
+            + "them: &#8593; higher values are bona fide, &#8595; lower values are. EER in the "
+            + "same direction. Ranked by the worst species. All rows: outputs.csv.</p>\n"
             + HTMLPage.rawTable(header, rows, numeric: Set(0..<header.count).subtracting([1]))
             + (ranked.count > Self.outputRowsShown
-                ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, ranked lower: outputs.csv.</p>\n"
+                ? "<p class=\"meta\">\(ranked.count - Self.outputRowsShown) more outputs, "
+                    + "ranked lower: outputs.csv.</p>\n"
                 : "")
     }
 
@@ -282,9 +298,10 @@ public struct HTMLReport {
         }
         guard !rows.isEmpty else { return "" }
         return
-            "<h2>Intervals: samples and subjects</h2>\n<p class=\"meta\">Clopper-Pearson treats every sample as independent. "
-            + "The subject bootstrap resamples people within bona fide and each species (\(SubjectBootstrap.replicates) replicates, seed \(SubjectBootstrap.seed), "
-            + "percentile interval); thresholds stay fixed. A class with one subject cannot show between-subject variation.</p>\n"
+            "<h2>Intervals: samples and subjects</h2>\n<p class=\"meta\">Clopper-Pearson treats every sample as "
+            + "independent. The subject bootstrap resamples people within bona fide and each species "
+            + "(\(SubjectBootstrap.replicates) replicates, seed \(SubjectBootstrap.seed), percentile interval); "
+            + "thresholds stay fixed. A class with one subject cannot show between-subject variation.</p>\n"
             + HTMLPage.table(
                 [
                     "profile", "metric", "estimate", "Clopper-Pearson 95% (samples)", "subject bootstrap 95%",

@@ -27,7 +27,8 @@ struct LatencyComparison {
             }
             guard b.count >= settings.minSamples && n.count >= settings.minSamples else {
                 notes.append(
-                    "timing \(step): \(b.count) and \(n.count) timed samples, fewer than \(settings.minSamples); not gated"
+                    "timing \(step): \(b.count) and \(n.count) timed samples, "
+                        + "fewer than \(settings.minSamples); not gated"
                 )
                 continue
             }
@@ -46,7 +47,9 @@ struct LatencyComparison {
                         regressed: regressed,
                         gated: gated, test: gated ? "quantile-interval" : "reported",
                         detail:
-                            "x\(RateText.fixed(ratio, 3)), 95% interval [x\(RateText.fixed(low, 3)), x\(RateText.fixed(high, 3))] (limit x\(settings.latencyRatio); n \(b.count)/\(n.count))\(gated ? "" : "; too few samples to bound this quantile, not gated")"
+                            "x\(RateText.fixed(ratio, 3)), 95% interval [x\(RateText.fixed(low, 3)), "
+                            + "x\(RateText.fixed(high, 3))] (limit x\(settings.latencyRatio); n \(b.count)/"
+                            + "\(n.count))\(gated ? "" : "; too few samples to bound this quantile, not gated")"
                     ))
             }
         }

@@ -79,7 +79,8 @@ public enum ReportTables {
         }
         row += [
             r.calibrations.map {
-                "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))"
+                "\($0.output) t=\(n(r.shownThreshold($0.threshold))) on \($0.split): "
+                    + "apcer_max=\(n($0.calibrationAPCERMax)) bpcer=\(n($0.calibrationBPCER))"
             }.joined(separator: "; ")
         ]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]

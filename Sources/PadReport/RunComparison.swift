@@ -61,13 +61,16 @@ public struct RunComparison: Sendable {
         ]
         for key in conventionKeys where base.manifest.conventions[key] != new.manifest.conventions[key] {
             throw ComparisonError(
-                "archives use different conventions for \(key): '\(base.manifest.conventions[key] ?? "none")' vs '\(new.manifest.conventions[key] ?? "none")'"
+                "archives use different conventions for \(key): "
+                    + "'\(base.manifest.conventions[key] ?? "none")' vs '\(new.manifest.conventions[key] ?? "none")'"
             )
         }
         let paired = base.manifest.dataset.fingerprint == new.manifest.dataset.fingerprint
         if !paired && !settings.allowDifferentDataset {
             throw ComparisonError(
-                "archives are on different samples (fingerprint \(base.manifest.dataset.fingerprint) vs \(new.manifest.dataset.fingerprint)); pass --allow-different-dataset to compare their rates with the interval test"
+                "archives are on different samples (fingerprint \(base.manifest.dataset.fingerprint) vs "
+                    + "\(new.manifest.dataset.fingerprint)); "
+                    + "pass --allow-different-dataset to compare their rates with the interval test"
             )
         }
         var checks: [Check] = [], notes: [String] = [], problems: [String] = []
@@ -91,7 +94,8 @@ public struct RunComparison: Sendable {
         if !problems.isEmpty { throw ComparisonError(problems.joined(separator: "; ")) }
         guard checks.contains(where: \.gated) else {
             throw ComparisonError(
-                "no gated metric in common (gate \(settings.gate.rawValue))\(notes.isEmpty ? "" : ": " + notes.joined(separator: "; "))"
+                "no gated metric in common (gate \(settings.gate.rawValue))"
+                    + "\(notes.isEmpty ? "" : ": " + notes.joined(separator: "; "))"
             )
         }
         self.checks = checks
@@ -107,7 +111,8 @@ public struct RunComparison: Sendable {
         }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
-            "<testsuite name=\"padbench compare\" tests=\"\(checks.count)\" failures=\"\(checks.filter(\.regressed).count)\">\n"
+            "<testsuite name=\"padbench compare\" tests=\"\(checks.count)\" "
+            + "failures=\"\(checks.filter(\.regressed).count)\">\n"
         for check in checks {
             xml += "  <testcase classname=\"padbench\" name=\"\(escape(check.name))\">"
             if check.regressed {
@@ -115,7 +120,8 @@ public struct RunComparison: Sendable {
                     "<failure message=\"\(escape("\(check.base) -> \(check.new)"))\">\(escape(check.detail))</failure>"
             } else {
                 xml +=
-                    "<system-out>\(escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)"))</system-out>"
+                    "<system-out>"
+                    + "\(escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)"))</system-out>"
             }
             xml += "</testcase>\n"
         }

@@ -123,7 +123,8 @@ public struct SVGPlot {
         ) {
             boxes.append(SVGPlot.box(x: x, y: y, text: text, fontSize: size, anchor: anchor))
             svg +=
-                "<text x=\"\(SVGPlot.f(x))\" y=\"\(SVGPlot.f(y))\" font-size=\"\(SVGPlot.f(size))\" text-anchor=\"\(anchor)\" fill=\"\(color)\""
+                "<text x=\"\(SVGPlot.f(x))\" y=\"\(SVGPlot.f(y))\" "
+                + "font-size=\"\(SVGPlot.f(size))\" text-anchor=\"\(anchor)\" fill=\"\(color)\""
                 + (bold ? " font-weight=\"bold\"" : "")
                 + (halo ? " stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"" : "")
                 + ">\(SVGPlot.escape(text))</text>\n"
@@ -215,15 +216,19 @@ public struct SVGPlot {
         (frame.xRange, frame.yRange) = ranges()
         var labels = Labels()
         var svg =
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(totalHeight))\" viewBox=\"0 0 \(Int(width)) \(Int(totalHeight))\" role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(totalHeight))\" "
+            + "viewBox=\"0 0 \(Int(width)) \(Int(totalHeight))\" "
+            + "role=\"img\" aria-label=\"\(Self.escape(title))\">\n"
         labels.add(title, x: width / 2, y: 20, size: 13, anchor: "middle", bold: true)
         svg +=
-            "<rect x=\"\(Self.f(frame.left))\" y=\"\(Self.f(frame.top))\" width=\"\(Self.f(frame.plotW))\" height=\"\(Self.f(frame.plotH))\" fill=\"none\" stroke=\"#999\"/>\n"
+            "<rect x=\"\(Self.f(frame.left))\" y=\"\(Self.f(frame.top))\" width=\"\(Self.f(frame.plotW))\" "
+            + "height=\"\(Self.f(frame.plotH))\" fill=\"none\" stroke=\"#999\"/>\n"
         svg += axes(frame, &labels)
         labels.add(xLabel, x: frame.left + frame.plotW / 2, y: frame.top + frame.plotH + 34, size: 11, anchor: "middle")
         let yMid = frame.top + frame.plotH / 2
         svg +=
-            "<text x=\"16\" y=\"\(Self.f(yMid))\" text-anchor=\"middle\" font-size=\"11\" transform=\"rotate(-90 16 \(Self.f(yMid)))\">\(Self.escape(yLabel))</text>\n"
+            "<text x=\"16\" y=\"\(Self.f(yMid))\" text-anchor=\"middle\" font-size=\"11\" "
+            + "transform=\"rotate(-90 16 \(Self.f(yMid)))\">\(Self.escape(yLabel))</text>\n"
         svg += curves(frame)
         svg += verticalLines(frame, &labels)
         svg += markerLabels(frame, &labels)
@@ -253,7 +258,8 @@ public struct SVGPlot {
             let b = Self.box(x: x, y: bottom + 14, text: text, fontSize: 10, anchor: "middle").widened(by: 4)
             guard !labels.boxes.contains(where: { $0.overlaps(b) }), b.x1 <= width, b.x0 >= 0 else { continue }
             svg +=
-                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" "
+                + "x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(text, x: x, y: bottom + 14, anchor: "middle")
         }
         for t in yt {
@@ -261,7 +267,8 @@ public struct SVGPlot {
             let b = Self.box(x: fr.left - 4, y: y + 3, text: text, fontSize: 10, anchor: "end")
             guard !labels.boxes.contains(where: { $0.overlaps(b) }) else { continue }
             svg +=
-                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
+                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" "
+                + "x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
             labels.add(text, x: fr.left - 4, y: y + 3, anchor: "end")
         }
         return svg
@@ -274,13 +281,15 @@ public struct SVGPlot {
         let bx = Self.box(x: x, y: bottom + 14, text: xText, fontSize: 10, anchor: "middle").widened(by: 4)
         if !labels.boxes.contains(where: { $0.overlaps(bx) }) {
             svg +=
-                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" "
+                + "x2=\"\(Self.f(x))\" y2=\"\(Self.f(bottom))\" stroke=\"#eee\"/>"
             labels.add(xText, x: x, y: bottom + 14, anchor: "middle")
         }
         let by = Self.box(x: fr.left - 4, y: y + 3, text: yText, fontSize: 10, anchor: "end")
         if !labels.boxes.contains(where: { $0.overlaps(by) }) {
             svg +=
-                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
+                "<line x1=\"\(Self.f(fr.left))\" y1=\"\(Self.f(y))\" "
+                + "x2=\"\(Self.f(fr.left + fr.plotW))\" y2=\"\(Self.f(y))\" stroke=\"#eee\"/>"
             labels.add(yText, x: fr.left - 4, y: y + 3, anchor: "end")
         }
         return svg
@@ -301,7 +310,8 @@ public struct SVGPlot {
             }
             let path = pts.map { "\(Self.f($0.0)),\(Self.f($0.1))" }.joined(separator: " ")
             svg +=
-                "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"1.8\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "") points=\"\(path)\"/>\n"
+                "<polyline fill=\"none\" stroke=\"\(s.color)\" "
+                + "stroke-width=\"1.8\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "") points=\"\(path)\"/>\n"
         }
         return svg
     }
@@ -313,7 +323,9 @@ public struct SVGPlot {
         for v in verticals.sorted(by: { $0.x < $1.x }) {
             let x = fr.px(v.x)
             svg +=
-                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" y2=\"\(Self.f(fr.top + fr.plotH))\" stroke=\"\(v.color)\" stroke-width=\"1.3\" stroke-dasharray=\"4 3\"/>\n"
+                "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(fr.top))\" x2=\"\(Self.f(x))\" "
+                + "y2=\"\(Self.f(fr.top + fr.plotH))\" stroke=\"\(v.color)\" "
+                + "stroke-width=\"1.3\" stroke-dasharray=\"4 3\"/>\n"
             var placed = false
             for row in 0..<Int(fr.plotH / 13) where !placed {
                 let y = fr.top + 13 + Double(row) * 13
@@ -337,7 +349,8 @@ public struct SVGPlot {
         var svg = ""
         for m in markers {
             svg +=
-                "<circle cx=\"\(Self.f(fr.px(m.x)))\" cy=\"\(Self.f(fr.py(m.y)))\" r=\"4\" fill=\"#fff\" stroke=\"\(m.color)\" stroke-width=\"1.6\"/>\n"
+                "<circle cx=\"\(Self.f(fr.px(m.x)))\" cy=\"\(Self.f(fr.py(m.y)))\" "
+                + "r=\"4\" fill=\"#fff\" stroke=\"\(m.color)\" stroke-width=\"1.6\"/>\n"
             labels.boxes.append(Box(x0: fr.px(m.x) - 4, y0: fr.py(m.y) - 4, x1: fr.px(m.x) + 4, y1: fr.py(m.y) + 4))
         }
         let directions: [(Double, Double)] = [(1, -1), (1, 1), (-1, -1), (-1, 1), (0, -1), (0, 1), (1, 0), (-1, 0)]
@@ -352,7 +365,8 @@ public struct SVGPlot {
                     if distance > 12 {
                         let lx = min(max(cx, b.x0), b.x1), ly = min(max(cy, b.y0), b.y1)
                         svg +=
-                            "<line x1=\"\(Self.f(cx))\" y1=\"\(Self.f(cy))\" x2=\"\(Self.f(lx))\" y2=\"\(Self.f(ly))\" stroke=\"#888\" stroke-width=\"0.8\"/>\n"
+                            "<line x1=\"\(Self.f(cx))\" y1=\"\(Self.f(cy))\" x2=\"\(Self.f(lx))\" "
+                            + "y2=\"\(Self.f(ly))\" stroke=\"#888\" stroke-width=\"0.8\"/>\n"
                     }
                     labels.add(m.label, x: tx, y: ty, anchor: anchor, color: m.color, halo: true)
                     continue outer
@@ -369,7 +383,9 @@ public struct SVGPlot {
             for (i, offset) in row {
                 let s = series[i], x = 64 + offset
                 svg +=
-                    "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(y - 4))\" x2=\"\(Self.f(x + 20))\" y2=\"\(Self.f(y - 4))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
+                    "<line x1=\"\(Self.f(x))\" y1=\"\(Self.f(y - 4))\" x2=\"\(Self.f(x + 20))\" "
+                    + "y2=\"\(Self.f(y - 4))\" stroke=\"\(s.color)\" "
+                    + "stroke-width=\"2\"\(s.dashed ? " stroke-dasharray=\"5 3\"" : "")/>"
                 labels.add(s.name, x: x + 24, y: y)
             }
         }
@@ -387,19 +403,26 @@ public struct SVGPlot {
         let decimals = maxValue >= 100 ? 0 : (maxValue >= 10 ? 1 : 2)
         let height = 40 + Double(groups.count) * (Double(barCount) * rowHeight + groupGap) + 20
         var svg =
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+            + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
         svg +=
-            "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">\(escape(title))</text>\n"
+            "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\" "
+            + "font-size=\"13\" font-weight=\"bold\">\(escape(title))</text>\n"
         var y = 34.0
         for group in groups {
             svg +=
-                "<text x=\"\(Int(left - 6))\" y=\"\(String(format: "%.1f", y + rowHeight))\" text-anchor=\"end\" font-size=\"11\">\(escape(group.label))</text>\n"
+                "<text x=\"\(Int(left - 6))\" y=\"\(String(format: "%.1f", y + rowHeight))\" "
+                + "text-anchor=\"end\" font-size=\"11\">\(escape(group.label))</text>\n"
             for (k, bar) in group.values.enumerated() {
                 let w = bar.value.isFinite ? (width - left - 130) * bar.value / maxValue : 0
                 svg +=
-                    "<rect x=\"\(Int(left))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", max(w, 0.5)))\" height=\"\(Int(rowHeight - 3))\" fill=\"\(palette[k % palette.count])\"/>"
+                    "<rect x=\"\(Int(left))\" y=\"\(String(format: "%.1f", y))\" "
+                    + "width=\"\(String(format: "%.1f", max(w, 0.5)))\" "
+                    + "height=\"\(Int(rowHeight - 3))\" fill=\"\(palette[k % palette.count])\"/>"
                 svg +=
-                    "<text x=\"\(String(format: "%.1f", left + w + 4))\" y=\"\(String(format: "%.1f", y + rowHeight - 4))\" font-size=\"10\">\(escape(bar.name)) \(RateText.fixed(bar.value, decimals)) \(escape(unit))</text>\n"
+                    "<text x=\"\(String(format: "%.1f", left + w + 4))\" "
+                    + "y=\"\(String(format: "%.1f", y + rowHeight - 4))\" font-size=\"10\">\(escape(bar.name)) "
+                    + "\(RateText.fixed(bar.value, decimals)) \(escape(unit))</text>\n"
                 y += rowHeight
             }
             y += groupGap

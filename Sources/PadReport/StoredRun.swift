@@ -43,7 +43,8 @@ public struct StoredRun: Sendable {
             throw ArchiveError.tar(
                 path: archivePath,
                 message:
-                    "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema \(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
+                    "manifest schema \(manifest.schema); this padbench \(ToolVersion.current) reads schema "
+                    + "\(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
             )
         }
         guard archive.contains("results.json") else {
@@ -72,13 +73,7 @@ public struct StoredRun: Sendable {
     /// fingerprint of ids, labels, species and splits. An edited archive is refused.
     public func verifiedSamples() throws -> CSVTable {
         let samples = try table("samples.csv")
-        guard samples.records.count == manifest.dataset.samples else {
-            throw ArchiveError.tar(
-                path: path,
-                message:
-                    "samples.csv has \(samples.records.count) rows, the manifest says \(manifest.dataset.samples) samples"
-            )
-        }
+        try manifest.checkSampleCount(samples.records.count, archive: path)
         let id = try samples.requireColumn("id"), label = try samples.requireColumn("label")
         let species = try samples.requireColumn("species"), split = try samples.requireColumn("split")
         var total: UInt64 = 0
@@ -87,13 +82,7 @@ public struct StoredRun: Sendable {
             total &+= FNV1a.sampleHash(
                 id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
         }
-        guard FNV1a.hex(total) == manifest.dataset.fingerprint else {
-            throw ArchiveError.tar(
-                path: path,
-                message:
-                    "samples.csv does not match the manifest's sample fingerprint (\(FNV1a.hex(total)) vs \(manifest.dataset.fingerprint)): the archive was edited or is damaged"
-            )
-        }
+        try manifest.checkSampleFingerprint(total, archive: path)
         return samples
     }
 }

@@ -12,9 +12,10 @@ extension FoldSummary {
         func pct(_ text: String) -> String { Double(text).map { RateText.percent($0) } ?? "n/a" }
         var body = "<h1>padbench folds: \(runPaths.count) runs</h1>\n"
         body +=
-            "<p class=\"lead\">Mean &#177; sample standard deviation (n - 1) of each profile's rates on its reported split over "
-            + "\(runPaths.count) fold runs, as OULU-NPU protocols 3 and 4 report them. A metric missing from a fold (no swept score) "
-            + "is left out of that metric and the folds column says how many were used.</p>\n"
+            "<p class=\"lead\">Mean &#177; sample standard deviation (n - 1) of each profile's rates on its reported "
+            + "split over \(runPaths.count) fold runs, as OULU-NPU protocols 3 and 4 report them. A metric missing "
+            + "from a fold (no swept score) is left out of that metric "
+            + "and the folds column says how many were used.</p>\n"
         for profile in Array(Set(rows.map { $0[0] })).sorted() {
             let mine = rows.filter { $0[0] == profile }
             body += "<h2>\(HTMLPage.e(profile))</h2>\n"
@@ -51,11 +52,16 @@ extension RunComparison {
             return (pp >= 0 ? "+" : "") + RateText.fixed(pp, 2) + " pp"
         }
         let regressions = checks.filter(\.regressed)
+        let test =
+            paired
+            ? "same samples, rates tested per sample by exact one-sided McNemar"
+            : "different samples, rates tested by 95% Clopper-Pearson intervals"
         var body = "<h1>padbench compare</h1>\n"
         body +=
-            "<p class=\"lead\">\(regressions.isEmpty ? HTMLPage.flag("no regression", "ok") : HTMLPage.flag("REGRESSION", "bad")) "
-            + "new \(HTMLPage.e(newPath)) against base \(HTMLPage.e(basePath)): \(checks.filter(\.gated).count) gated metrics, "
-            + "\(regressions.count) regressed; \(paired ? "same samples, rates tested per sample by exact one-sided McNemar" : "different samples, rates tested by 95% Clopper-Pearson intervals").</p>\n"
+            "<p class=\"lead\">"
+            + "\(regressions.isEmpty ? HTMLPage.flag("no regression", "ok") : HTMLPage.flag("REGRESSION", "bad")) "
+            + "new \(HTMLPage.e(newPath)) against base \(HTMLPage.e(basePath)): "
+            + "\(checks.filter(\.gated).count) gated metrics, \(regressions.count) regressed; \(test).</p>\n"
         let ordered = checks.enumerated().sorted {
             ($0.element.regressed ? 0 : ($0.element.gated ? 1 : 2), $0.offset) < (
                 $1.element.regressed ? 0 : ($1.element.gated ? 1 : 2), $1.offset
@@ -76,10 +82,14 @@ extension RunComparison {
                 ["verdict", "metric", "base", "new", "change", "test", "detail"], rows, numeric: [2, 3, 4])
         body += """
             <div class="howto"><h3>How to read this page</h3><ul>
-            <li>A rate regresses when it rises by more than the tolerance <i>and</i> the test says the rise is not chance: \
-            McNemar on the samples whose decision changed (same samples), or the new 95% interval entirely above the base one.</li>
-            <li>A latency step regresses when the whole 95% interval of its p50 or p99 ratio (new / base) lies above the limit.</li>
-            <li>"not gated" metrics are shown for information (EER, APCER_max on paired runs, profiles that are not a liveness decision).</li>
+            <li>A rate regresses when it rises by more than the \
+            tolerance <i>and</i> the test says the rise is not chance: \
+            McNemar on the samples whose decision changed (same samples), \
+            or the new 95% interval entirely above the base one.</li>
+            <li>A latency step regresses when the whole 95% interval of its p50 or p99 ratio \
+            (new / base) lies above the limit.</li>
+            <li>"not gated" metrics are shown for information (EER, \
+            APCER_max on paired runs, profiles that are not a liveness decision).</li>
             </ul></div>
 
             """

@@ -113,6 +113,18 @@ import Testing
         }
     }
 
+    /// `eval --scores` takes a fixed threshold or a criterion, not both, and a criterion is not a
+    /// number: each rule (checked by the option group `ThresholdChoiceOptions`) names itself.
+    @Test func thresholdChoiceRulesNameThemselves() throws {
+        let dir = Self.folder()
+        Self.scores(dir + "/s.csv")
+        let base = ["eval", "--scores", dir + "/s.csv", "--out", dir + "/r"]
+        let both = try Self.run(base + ["--threshold", "0.5", "--criterion", "eer"])
+        #expect(both.status == 64 && both.err.contains("give either --threshold or --criterion, not both"))
+        let number = try Self.run(base + ["--criterion", "0.5"])
+        #expect(number.status == 64 && number.err.contains("use --threshold for a number"), "\(number.err)")
+    }
+
     /// `bench` and `dataset check` read a dataset with the same typed layout options: a wrong
     /// layout is a usage error that lists the accepted ones, in both commands.
     @Test func datasetLayoutOptionsAreSharedAndTyped() throws {

@@ -41,7 +41,8 @@ import Testing
         #expect(r.status == 1)
         #expect(
             r.stderr
-                == "Error: --strict: profile idemia-high (builtin:idemia-high): gates left out, outputs not measured in this run: pad.score (line 10)\n"
+                == "Error: --strict: profile idemia-high (builtin:idemia-high): "
+                + "gates left out, outputs not measured in this run: pad.score (line 10)\n"
         )
         #expect(
             !FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
@@ -55,7 +56,8 @@ import Testing
         #expect(r.status == 0)
         #expect(
             r.stderr.contains(
-                "padbench: warning: profile idemia-high: gates left out, outputs not measured in this run: pad.score; its rates are not a liveness decision\n"
+                "padbench: warning: profile idemia-high: gates left out, "
+                    + "outputs not measured in this run: pad.score; its rates are not a liveness decision\n"
             ))
         let summary = try String(contentsOfFile: out + "/summary.csv", encoding: .utf8)
         #expect(summary.contains("pad.score,0,")) // gates_left_out, liveness_decision 0

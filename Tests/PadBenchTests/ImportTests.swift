@@ -32,10 +32,13 @@ import Testing
     @Test func lunaOSLResponsesJoinAndScore() throws {
         let (dataset, root) = try Self.dataset()
         try """
-        [{"filename": "a.jpg", "status": 1, "liveness": {"prediction": 1, "estimations": {"probability": 0.93, "quality": 0.8}},
+        [{"filename": "a.jpg", "status": 1, "liveness": {"prediction": \
+        1, "estimations": {"probability": 0.93, "quality": 0.8}},
           "error": {"error_code": 0, "desc": "Success", "detail": "", "link": ""}},
-         {"filename": "b.jpg", "status": 0, "error": {"error_code": 1005, "desc": "Face not found", "detail": "", "link": ""}},
-         {"filename": "c.jpg", "status": 1, "liveness": {"prediction": 1, "estimations": {"probability": 0.61, "quality": 0.7}},
+         {"filename": "b.jpg", "status": 0, "error": {"error_code": \
+        1005, "desc": "Face not found", "detail": "", "link": ""}},
+         {"filename": "c.jpg", "status": 1, "liveness": {"prediction": \
+        1, "estimations": {"probability": 0.61, "quality": 0.7}},
           "error": {"error_code": 0, "desc": "Success", "detail": "", "link": ""}}]
         """.write(toFile: root + "/osl.json", atomically: true, encoding: .utf8)
         let outcome = try ImportRunner().run(

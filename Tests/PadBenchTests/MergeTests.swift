@@ -19,7 +19,8 @@ import Testing
                 try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
                 root + "/\(i).jpg")
             manifest +=
-                "\(i).jpg,\(bona ? "bonafide" : "attack"),\(bona ? "" : (i % 4 == 1 ? "print" : "replay")),\(i < 12 ? "dev" : "eval"),s\(i)\n"
+                "\(i).jpg,\(bona ? "bonafide" : "attack"),"
+                + "\(bona ? "" : (i % 4 == 1 ? "print" : "replay")),\(i < 12 ? "dev" : "eval"),s\(i)\n"
         }
         manifest += "missing.jpg,attack,print,eval,sx\n"
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)

@@ -24,7 +24,8 @@ import PadMetrics
         for i in 0..<8 {
             Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 5 + 9 * i, seed: i)), root + "/s\(i).jpg")
             manifest +=
-                "s\(i).jpg,\(i % 2 == 0 ? "bonafide" : "attack"),\(i % 2 == 0 ? "" : "print"),\(i < 4 ? "dev" : "eval"),p\(i / 2)\n"
+                "s\(i).jpg,\(i % 2 == 0 ? "bonafide" : "attack"),"
+                + "\(i % 2 == 0 ? "" : "print"),\(i < 4 ? "dev" : "eval"),p\(i / 2)\n"
         }
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         return (try DatasetLoader().load(root), root)
@@ -100,13 +101,15 @@ import PadMetrics
         let warnings = TerminalTables.warnings(outcome.results)
         #expect(
             warnings == [
-                "profile idemia-high: gates left out, outputs not measured in this run: pad.score; its rates are not a liveness decision"
+                "profile idemia-high: gates left out, outputs not measured in this run: "
+                    + "pad.score; its rates are not a liveness decision"
             ])
         let strict = BenchJob(
             dataset: dataset, profiles: [idemia], outputFolder: root + "/strict", concurrency: 1, strict: true)
         await #expect { try await BenchRunner().run(strict) } throws: {
             "\($0)"
-                == "--strict: profile idemia-high (builtin:idemia-high): gates left out, outputs not measured in this run: pad.score (line 10)"
+                == "--strict: profile idemia-high (builtin:idemia-high): gates left out, "
+                + "outputs not measured in this run: pad.score (line 10)"
         }
         #expect(
             !FileManager.default.fileExists(atPath: root + "/strict")

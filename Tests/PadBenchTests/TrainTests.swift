@@ -54,9 +54,11 @@ import Testing
             "\($0)".contains("needs both bona fide and attack")
         }
         let path = Fixture.folder() + "/foreign.json"
-        try
-            #"{"format": 1, "featureSet": "ida", "featureVersion": "1", "featureNames": ["a"], "mean": [0], "std": [1], "weights": [1], "bias": 0, "lambda": 0, "iterations": 1, "trainingFingerprint": "x", "trainingMetrics": {}}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        let model =
+            #"{"format": 1, "featureSet": "ida", "featureVersion": "1", "featureNames": ["a"], "mean": [0], "#
+            + #""std": [1], "weights": [1], "bias": 0, "lambda": 0, "iterations": 1, "trainingFingerprint": "x", "#
+            + #""trainingMetrics": {}}"#
+        try model.write(toFile: path, atomically: true, encoding: .utf8)
         #expect { try PADEstimator(modelPath: path) } throws: { "\($0)".contains("was trained on features 'ida'") }
         try "{not json".write(toFile: path, atomically: true, encoding: .utf8)
         #expect { try PADEstimator(modelPath: path) } throws: { "\($0)".contains("is not a padbench model") }

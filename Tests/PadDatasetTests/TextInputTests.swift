@@ -36,9 +36,10 @@ import Glibc
         let root = temporaryFolder()
         touch(root + "/a b.jpg")
         touch(root + "/c.jpg")
-        try
-            "\u{FEFF}path,label,species,split,subject\r\n\"a b.jpg\",attack,\"print, glossy\",dev,\"s,1\"\r\nc.jpg,bonafide,,eval,s2\r\n"
-            .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let manifest =
+            "\u{FEFF}path,label,species,split,subject\r\n"
+            + "\"a b.jpg\",attack,\"print, glossy\",dev,\"s,1\"\r\nc.jpg,bonafide,,eval,s2\r\n"
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.problems.isEmpty)
         #expect(dataset.samples.map(\.id) == ["a b.jpg", "c.jpg"])
@@ -50,9 +51,10 @@ import Glibc
         let root = temporaryFolder()
         touch(root + "/x.jpg")
         touch(root + "/a/y.jpg")
-        try
-            "path,label,species,split,subject\n./x.jpg,bonafide,,,\nx.jpg,bonafide,,,\na//y.jpg,bonafide,,,\na/./y.jpg,bonafide,,,\n"
-            .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let manifest =
+            "path,label,species,split,subject\n./x.jpg,bonafide,,,\nx.jpg,bonafide,,,\n"
+            + "a//y.jpg,bonafide,,,\na/./y.jpg,bonafide,,,\n"
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.map(\.id) == ["x.jpg", "a/y.jpg"])
         #expect(dataset.problems.map(\.line) == [3, 5])
@@ -88,9 +90,10 @@ import Glibc
     @Test func implausibleFaceBoxesAreLocatedProblems() throws {
         let root = temporaryFolder()
         for name in ["a", "b", "c", "d", "e"] { touch(root + "/\(name).jpg") }
-        try
-            "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,,,1e300,0,10,10\nb.jpg,bonafide,,,,nan,0,10,10\nc.jpg,bonafide,,,,0,0,-1,10\nd.jpg,bonafide,,,,0,0,1e7,10\ne.jpg,bonafide,,,,2,3,10,10\n"
-            .write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let manifest =
+            "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,,,1e300,0,10,10\nb.jpg,bonafide,,,,nan,0,10,10\n"
+            + "c.jpg,bonafide,,,,0,0,-1,10\nd.jpg,bonafide,,,,0,0,1e7,10\ne.jpg,bonafide,,,,2,3,10,10\n"
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         #expect(dataset.samples.map(\.id) == ["e.jpg"])
         #expect(dataset.problems.map(\.line) == [2, 3, 4, 5])

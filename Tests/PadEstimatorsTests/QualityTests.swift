@@ -98,7 +98,81 @@ import Testing
         #expect(small["contrast"] == .value(0))
     }
 
-    /// Column names and order are the CSV contract: one measure type per output, in this order.
+    /// Every measure returns exactly one assessment per output it declares (no more, none
+    /// missing), on a face region and on the whole image of a real photo.
+    @Test func everyMeasureAssessesExactlyItsDeclaredOutputs() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/photo_camera.jpg")
+        let luminance = ColorSpaces.luminanceImage(image)
+        let face = Region(x0: image.width / 4, y0: image.height / 4, x1: image.width / 2, y1: image.height / 2)
+        let whole = Region(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        for (region, onFace) in [(face, true), (whole, false)] {
+            let context = QualityContext(image: image, luminance: luminance, region: region, onFace: onFace)
+            for measure in QualityEstimator.measures {
+                let names = measure.outputs.map(\.name)
+                #expect(measure.assess(context).keys.sorted() == names.sorted(), "\(type(of: measure))")
+            }
+        }
+    }
+
+    /// The estimator's columns are the measures' assessments taken by output name: on a face
+    /// region of a real photo every column equals its own measure's assessment of that name,
+    /// and `region` comes first.
+    @Test func columnsAreTheMeasuresAssessmentsByName() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/photo_astronaut_s100.jpg")
+        let box = Box(x: 20, y: 10, width: 50, height: 60)
+        var input = EstimatorInput(
+            sample: Sample(id: "q", path: "q", label: .bonaFide), image: image, face: box)
+        let values = try QualityEstimator().measure(&input)
+        let context = QualityContext(
+            image: image, luminance: ColorSpaces.luminanceImage(image), region: Region(x0: 20, y0: 10, x1: 70, y1: 70),
+            onFace: true)
+        var expected: [Double] = [1] // region: the face box
+        for measure in QualityEstimator.measures {
+            let byName = measure.assess(context)
+            expected += measure.outputs.map { byName[$0.name]!.rawValue }
+        }
+        #expect(values.count == QualityEstimator.declaredOutputs.count)
+        for (output, (value, reference)) in zip(QualityEstimator.declaredOutputs, zip(values, expected)) {
+            #expect(value == reference || (value.isNaN && reference.isNaN), "\(output.name)")
+        }
+        // Mean and variance of L differ here, so a swap inside LuminanceMeasure would show.
+        #expect(expected[1] != expected[2])
+    }
+
+    /// A measure that fills several outputs, returned in any order, lands in its declared
+    /// columns; an output it forgets is not assessable and says so; a measure that needs a face
+    /// is not run without one.
+    @Test func assemblyPlacesEachAssessmentByOutputName() {
+        struct TwoOutputs: QualityMeasure {
+            let outputs = ["first", "second"].map {
+                OutputDescriptor(name: $0, unit: "", range: .unbounded, direction: .none, summary: $0)
+            }
+            func assess(_ context: QualityContext) -> [String: QualityAssessment] {
+                ["second": .value(2), "first": .value(1)]
+            }
+        }
+        struct Forgetful: QualityMeasure {
+            var needsFace: Bool
+            let outputs = [OutputDescriptor(name: "third", unit: "", range: .unbounded, direction: .none, summary: "")]
+            func assess(_ context: QualityContext) -> [String: QualityAssessment] { ["other": .value(3)] }
+        }
+        let image = Image(width: 2, height: 2, format: .gray, pixels: [1, 2, 3, 4])
+        let region = Region(x0: 0, y0: 0, x1: 2, y1: 2)
+        let whole = QualityContext(image: image, luminance: [1, 2, 3, 4], region: region, onFace: false)
+        #expect(
+            QualityEstimator.assemble([TwoOutputs(), Forgetful(needsFace: false)], on: whole) == [
+                .value(1), .value(2), .notAssessable(reason: "Forgetful did not assess third"),
+            ])
+        #expect(
+            QualityEstimator.assemble([Forgetful(needsFace: true), TwoOutputs()], on: whole) == [
+                .notAssessable(reason: "no face region"), .value(1), .value(2),
+            ])
+    }
+
+    /// Column names and order are the CSV contract: `region`, then the measures' outputs, in
+    /// this order.
     @Test func declaredOutputsAreTheMeasuresInColumnOrder() {
         #expect(
             QualityEstimator.declaredOutputs.map(\.name) == [

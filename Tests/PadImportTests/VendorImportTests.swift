@@ -27,7 +27,8 @@ import Testing
 
     @Test func lunaJSONLinesAcceptBOMAndCRLF() throws {
         let line1 =
-            #"{"filename": "a.jpg", "liveness": {"prediction": 1, "estimations": {"probability": 0.9, "quality": 0.8}}}"#
+            #"{"filename": "a.jpg", "liveness": {"prediction": 1, "#
+            + #""estimations": {"probability": 0.9, "quality": 0.8}}}"#
         let line2 = #"{"filename": "b.jpg", "error": {"error_code": 1004, "desc": "x"}}"#
         let path = Self.write("\u{FEFF}" + line1 + "\r\n" + line2 + "\r\n")
         let records = try VendorImporter(format: .lunaOSL).read([path])

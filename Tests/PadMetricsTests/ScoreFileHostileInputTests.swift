@@ -43,7 +43,8 @@ import Testing
     /// bob formats repeat a test_label per frame: repeats are numbered, not errors.
     @Test func bobFrameRowsAreNumbered() throws {
         let path = Self.write(
-            "claimed_id,test_label,is_bonafide,attack_type,score\nx,v1,True,,0.9\nx,v1,True,,0.8\nx,v2,False,print,0.1\n"
+            "claimed_id,test_label,is_bonafide,attack_type,score\n"
+                + "x,v1,True,,0.9\nx,v1,True,,0.8\nx,v2,False,print,0.1\n"
         )
         let scores = try ScoreFileReader().read([path])
         #expect(scores.ids == ["v1", "v1#2", "v2"])

@@ -162,7 +162,8 @@ final class SVGReader: NSObject, XMLParserDelegate {
         let p = try Self.result().headline!
         #expect(
             html.contains(
-                "<b>\(RateText.percent(p.apcerMax.value))</b> (\(p.apcerMax.errors)/\(p.apcerMax.total)) \(p.apcerMaxSpecies)"
+                "<b>\(RateText.percent(p.apcerMax.value))</b> "
+                    + "(\(p.apcerMax.errors)/\(p.apcerMax.total)) \(p.apcerMaxSpecies)"
             ))
         #expect(html.contains("Clopper-Pearson 95% ["))
         #expect(!html.contains("<br>")) // XHTML-style void elements: the page parses as XML

@@ -6,7 +6,8 @@ import PadText
 /// `/usr/share/opencv4/lbpcascades/`).
 ///
 /// ```swift
-/// let cascade = try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+/// let cascade = try CascadeClassifier(
+///     contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
 /// let faces = CascadeDetector(cascade: cascade).detect(in: gray, minNeighbors: 3)
 /// ```
 /// Viola & Jones (CVPR 2001) for Haar features and the cascade; Lienhart & Maydt (ICIP 2002) for
@@ -97,7 +98,8 @@ public struct CascadeClassifier: Sendable {
                 // An LBP feature reads a 3 x 3 grid of w x h blocks.
                 guard let r = Self.rectangle(n, scale: 3, width: width, height: height) else {
                     throw fail(
-                        "LBP feature \(index): 3x3 blocks of \(n.map { "\($0)" }.joined(separator: " ")) are not inside the \(width)x\(height) window"
+                        "LBP feature \(index): 3x3 blocks of \(n.map { "\($0)" }.joined(separator: " ")) "
+                            + "are not inside the \(width)x\(height) window"
                     )
                 }
                 lbp.append(r)
@@ -136,7 +138,8 @@ public struct CascadeClassifier: Sendable {
         }
         guard let cascade = root.child("cascade") else {
             throw CascadeError.unsupported(
-                "\(path): no <cascade> element (old-format cascades are not supported; convert with opencv_traincascade)"
+                "\(path): no <cascade> element (old-format cascades are not supported; "
+                    + "convert with opencv_traincascade)"
             )
         }
         return cascade
@@ -159,7 +162,8 @@ public struct CascadeClassifier: Sendable {
             guard n.count == 5 else { throw fail("feature \(index): a rect needs x y w h weight") }
             guard let r = Self.rectangle(n, scale: 1, width: width, height: height), n[4].isFinite else {
                 throw fail(
-                    "feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) is not inside the \(width)x\(height) window (or its weight is not finite)"
+                    "feature \(index): rect \(n.prefix(4).map { "\($0)" }.joined(separator: " ")) "
+                        + "is not inside the \(width)x\(height) window (or its weight is not finite)"
                 )
             }
             feature.append(WeightedRect(x: r.x, y: r.y, width: r.width, height: r.height, weight: Float(n[4])))
@@ -184,7 +188,8 @@ public struct CascadeClassifier: Sendable {
             let expected = type == .haar ? 4 : 11
             guard nodes.count == expected, leaves.count == 2 else {
                 throw CascadeError.unsupported(
-                    "\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, \(leaves.count) leaves); only depth-1 trees are supported"
+                    "\(path): stage \(s) classifier \(w) is not a stump (\(nodes.count) node values, "
+                        + "\(leaves.count) leaves); only depth-1 trees are supported"
                 )
             }
             guard nodes[2].isFinite, nodes[2] == nodes[2].rounded(), nodes[2] >= 0, nodes[2] < Double(featureCount)

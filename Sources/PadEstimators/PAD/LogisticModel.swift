@@ -40,7 +40,8 @@ public struct LogisticModel: Codable, Sendable, Equatable {
             throw EstimatorSetupError(
                 estimator: "pad",
                 message:
-                    "the training split needs both bona fide and attack samples (has \(y.filter { $0 }.count) bona fide, \(y.filter { !$0 }.count) attacks)"
+                    "the training split needs both bona fide and attack samples "
+                    + "(has \(y.filter { $0 }.count) bona fide, \(y.filter { !$0 }.count) attacks)"
             )
         }
         let n = Double(x.count), d = x[0].count

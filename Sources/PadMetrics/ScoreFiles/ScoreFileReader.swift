@@ -65,7 +65,8 @@ public struct ImportedScores: Sendable {
             if let first = firstRow[id] {
                 throw ScoreFileError(
                     file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
-                    "id '\(ScoreFileError.quoted(id))' already scored at \(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once"
+                    "id '\(ScoreFileError.quoted(id))' already scored at "
+                        + "\(files[Int(fileIndex[first])]):\(lineNumbers[first]); each sample is counted once"
                 )
             }
             firstRow[id] = row
@@ -128,7 +129,8 @@ public struct ScoreFileReader: Sendable {
                 guard fields.count == columns else {
                     throw ScoreFileError(
                         file: path, line: line,
-                        "\(fields.count) columns; \(format.rawValue) has \(columns) (claimed_id \(columns == 5 ? "model_label " : "")real_id test_label score)"
+                        "\(fields.count) columns; \(format.rawValue) has \(columns) "
+                            + "(claimed_id \(columns == 5 ? "model_label " : "")real_id test_label score)"
                     )
                 }
                 let claimed = fields[0], real = fields[columns == 4 ? 1 : 2], testLabel = fields[columns - 2]
@@ -138,7 +140,8 @@ public struct ScoreFileReader: Sendable {
                 if claimed.elementsEqual(real) { return (score, nil, id) }
                 throw ScoreFileError(
                     file: path, line: line,
-                    "neither bona fide (claimed_id == real_id) nor attack (real_id 'attack'): a verification impostor is not a PAD score"
+                    "neither bona fide (claimed_id == real_id) nor attack "
+                        + "(real_id 'attack'): a verification impostor is not a PAD score"
                 )
             }
         }
@@ -166,7 +169,8 @@ public struct ScoreFileReader: Sendable {
             if fields.count == 5 { return .bob5 }
             throw ScoreFileError(
                 file: path, line: 0,
-                "cannot tell the score format from its first line '\(line.prefix(80))'; pass --format (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+                "cannot tell the score format from its first line '\(line.prefix(80))'; "
+                    + "pass --format (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
             )
         }
         throw ScoreFileError(file: path, line: 0, "no data lines")
@@ -224,7 +228,8 @@ public struct ScoreFileReader: Sendable {
         if parsed.isInfinite && !Self.isInfinityLiteral(field) {
             throw ScoreFileError(
                 file: path, line: line,
-                "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double (write inf for an infinite score)"
+                "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double "
+                    + "(write inf for an infinite score)"
             )
         }
         return parsed

@@ -69,7 +69,8 @@ struct BenchCommand: AsyncParsableCommand {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
         if resume != nil && (dataset != nil || out != nil || force) {
             throw ValidationError(
-                "--resume RUN takes no --dataset, --out or --force: it continues with the options the run was started with"
+                "--resume RUN takes no --dataset, --out or --force: "
+                    + "it continues with the options the run was started with"
             )
         }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
@@ -140,7 +141,8 @@ struct BenchCommand: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data(
                     """
-                    padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; the measured rows are in \(outcome.folder)
+                    padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; \
+                    the measured rows are in \(outcome.folder)
                     resume with: padbench bench --resume \(folder)
 
                     """.utf8))
@@ -148,7 +150,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if outcome.resumedSamples > 0 {
             print(
-                "resumed: \(outcome.resumedSamples) samples taken over from the interrupted run, \(outcome.table.count - outcome.resumedSamples) measured now"
+                "resumed: \(outcome.resumedSamples) samples taken over from the interrupted run, "
+                    + "\(outcome.table.count - outcome.resumedSamples) measured now"
             )
         }
         print(TerminalTables.benchSummary(outcome))

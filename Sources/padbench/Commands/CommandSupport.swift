@@ -46,7 +46,8 @@ enum CommandSupport {
             let shown = loaded.problems.prefix(20).map { "  \($0)" }.joined(separator: "\n")
             let more = loaded.problems.count > 20 ? "\n  ... and \(loaded.problems.count - 20) more" : ""
             throw RuntimeFailure(
-                "dataset \(path) has \(loaded.problems.count) problem(s); fix them first (padbench dataset check):\n\(shown)\(more)"
+                "dataset \(path) has \(loaded.problems.count) problem(s); "
+                    + "fix them first (padbench dataset check):\n\(shown)\(more)"
             )
         }
         if loaded.samples.isEmpty { throw RuntimeFailure("dataset \(path) has no images") }

@@ -40,7 +40,8 @@ struct DatasetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate synthetic bona fide, print and replay presentations from source photos.",
             discussion:
-                "Deterministic: the same arguments give byte-identical files. See Sources/PadDataset/Synthesis/README.md for the models and parameter ranges."
+                "Deterministic: the same arguments give byte-identical files. See "
+                + "Sources/PadDataset/Synthesis/README.md for the models and parameter ranges."
         )
 
         @Option(help: "Folder with sources.csv (file,subject,x,y,w,h,licence) and the photos.") var sources: String =
@@ -74,7 +75,8 @@ struct DatasetCommand: ParsableCommand {
             try generator.generate(into: out, count: count, seed: seed, species: kinds, width: width, height: height)
             let seconds = Date().timeIntervalSince(start)
             print(
-                "wrote \(count) images and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.1f", Double(count) / seconds)) images/s)"
+                "wrote \(count) images and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s "
+                    + "(\(String(format: "%.1f", Double(count) / seconds)) images/s)"
             )
         }
     }

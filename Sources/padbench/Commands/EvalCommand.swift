@@ -10,15 +10,19 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Score imported score files, or re-decide profiles on a stored archive (no estimator runs).",
         discussion: """
-            Score files: padbench eval --scores eval.csv [--dev dev.csv] [--criterion bpcer@apcer=0.01 | --threshold T] \
-            --out DIR. The threshold is chosen on dev (a --dev file, or the rows a generic file's split column marks dev) \
-            and applied to eval; both are reported. Without dev it is chosen on the reported set itself, and the summary \
+            Score files: padbench eval --scores eval.csv [--dev \
+            dev.csv] [--criterion bpcer@apcer=0.01 | --threshold T] \
+            --out DIR. The threshold is chosen on dev (a --dev file, \
+            or the rows a generic file's split column marks dev) \
+            and applied to eval; both are reported. Without dev it \
+            is chosen on the reported set itself, and the summary \
             says so. Formats (auto-detected when unambiguous): generic (id,label,species,score[,split]), bob4, bob5, \
             bobpad, pyeer (two files: --scores genuine.txt --scores impostor.txt). NIST-style attack-high scores: \
             --polarity attack-high (thresholds are then shown in the file's polarity: accepted when score <= threshold).
 
             Archive: padbench eval --archive RUN/results.tar.zst --profiles a,b --out DIR.
-            One output of an archive, no profile needed: padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
+            One output of an archive, no profile needed: \
+            padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
             (accepted when OUTPUT >= t, t at the EER, chosen on dev when the run has one; outputs.csv of any run tells \
             which direction separates each species).
             """
@@ -32,10 +36,7 @@ struct EvalCommand: ParsableCommand {
     var format: ScoreFormat?
     @Option(help: "Score polarity in the file: bonafide-high or attack-high (converted by negation).")
     var polarity: ScorePolarity = .bonafideHigh
-    @Option(help: "Fixed threshold, in the file's polarity (not with --criterion).")
-    var threshold: FiniteDouble?
-    @Option(help: "Threshold criterion: eer (default), min-hter, bpcer@apcer=X, apcer@bpcer=X.")
-    var criterion: ThresholdCriterion?
+    @OptionGroup var thresholdChoice: ThresholdChoiceOptions
     @Option(help: "Stored result archive to re-decide.")
     var archive: String?
     @Option(help: "Profiles for --archive (built-in names or YAML files).")
@@ -54,13 +55,6 @@ struct EvalCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if threshold != nil && criterion != nil {
-            throw ValidationError("give either --threshold or --criterion, not both")
-        }
-        if case .fixed = criterion {
-            throw ValidationError(
-                "--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number")
-        }
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
         if score != nil && archive == nil { throw ValidationError("--score OUTPUT needs --archive RUN") }
@@ -79,13 +73,15 @@ struct EvalCommand: ParsableCommand {
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
             print(
-                "\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
+                "\nre-decided \(outcome.table.count) stored samples; no estimator ran\nrun folder: "
+                    + "\(outcome.folder)\narchive:    \(outcome.archivePath)"
             )
             return
         }
         let job = EvalRunner.ScoreJob(
             scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
-            threshold: threshold?.value, criterion: criterion ?? .eer, outputFolder: out, force: force,
+            threshold: thresholdChoice.threshold?.value, criterion: thresholdChoice.criterion ?? .eer,
+            outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))
@@ -95,8 +91,29 @@ struct EvalCommand: ParsableCommand {
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
         if timing {
             print(
-                "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics \(RateText.fixed(outcome.metricSeconds, 3)) s, write \(RateText.fixed(outcome.writeSeconds, 3)) s"
+                "parse \(RateText.fixed(outcome.parseSeconds, 3)) s, metrics "
+                    + "\(RateText.fixed(outcome.metricSeconds, 3)) s, "
+                    + "write \(RateText.fixed(outcome.writeSeconds, 3)) s"
             )
+        }
+    }
+}
+
+/// How `eval --scores` sets its threshold: a fixed number, or a criterion that chooses it on dev
+/// (EER when neither is given); the two options and the rule that they exclude each other.
+struct ThresholdChoiceOptions: ParsableArguments {
+    @Option(help: "Fixed threshold, in the file's polarity (not with --criterion).")
+    var threshold: FiniteDouble?
+    @Option(help: "Threshold criterion: eer (default), min-hter, bpcer@apcer=X, apcer@bpcer=X.")
+    var criterion: ThresholdCriterion?
+
+    func validate() throws {
+        if threshold != nil && criterion != nil {
+            throw ValidationError("give either --threshold or --criterion, not both")
+        }
+        if case .fixed = criterion {
+            throw ValidationError(
+                "--criterion takes eer, min-hter, bpcer@apcer=X or apcer@bpcer=X; use --threshold for a number")
         }
     }
 }

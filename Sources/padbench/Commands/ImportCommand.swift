@@ -8,7 +8,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a vendor's exported results onto a dataset and score profiles on them.",
         discussion: """
-            Formats: luna-osl (OneShotLiveness response JSON: object, array or JSON lines), misnap-mibi (MibiData JSON, \
+            Formats: luna-osl (OneShotLiveness response JSON: object, \
+            array or JSON lines), misnap-mibi (MibiData JSON, \
             one per image named after it), idemia-status (CSV id,status with Live/Fake/NoDecision/Unknown), \
             long-csv (id,output,value). Records join samples by id, file name or file name without extension.
             """
@@ -44,7 +45,8 @@ struct ImportCommand: ParsableCommand {
         CommandSupport.printWarnings(outcome.results)
         let failed = outcome.table.failedCount
         print(
-            "\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); vendor results matched \(outcome.matched)"
+            "\nsamples \(outcome.table.count) = ok \(outcome.table.count - failed) + failed \(failed); "
+                + "vendor results matched \(outcome.matched)"
         )
         print("run folder: \(outcome.folder)\narchive:    \(outcome.archivePath)")
     }

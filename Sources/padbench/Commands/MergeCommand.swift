@@ -23,7 +23,8 @@ struct MergeCommand: ParsableCommand {
         print(TerminalTables.profileTable(outcome.results))
         CommandSupport.printWarnings(outcome.results)
         print(
-            "\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed \(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
+            "\nmerged \(archives.count) shards: \(outcome.table.count) samples (failed "
+                + "\(outcome.table.failedCount))\nrun folder: \(outcome.folder)\narchive:    \(outcome.archivePath)"
         )
     }
 }

@@ -28,14 +28,16 @@ struct ShowCommand: ParsableCommand {
         }
         let m = run.manifest
         print(
-            "\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) (\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)"
+            "\(m.kind) run of \(m.tool.name) \(m.tool.version) on \(m.dataset.name) "
+                + "(\(m.dataset.samples) samples, fingerprint \(m.dataset.fingerprint)), \(m.times.started)"
         )
         print(
             "counts: " + m.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "\n")
         func rate(_ r: RunSummary.Rate?) -> String {
             r.map {
-                "\(RateText.percentWithCount(errors: $0.errors, total: $0.total)) \(RateText.percentInterval($0.ciLow, $0.ciHigh))"
+                "\(RateText.percentWithCount(errors: $0.errors, total: $0.total)) "
+                    + "\(RateText.percentInterval($0.ciLow, $0.ciHigh))"
             } ?? "n/a"
         }
         var rows: [[String]] = [], species: [[String]] = []

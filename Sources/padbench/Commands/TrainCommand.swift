@@ -9,7 +9,10 @@ struct TrainCommand: ParsableCommand {
         commandName: "train",
         abstract: "Train the PAD baseline (logistic regression) on one split; writes a JSON model for --model.",
         discussion:
-            "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); ida+lbp-color: both. Standardised; L2-regularised logistic regression by deterministic gradient descent."
+            "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); "
+            + "ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); "
+            + "ida+lbp-color: both. Standardised; L2-regularised "
+            + "logistic regression by deterministic gradient descent."
     )
 
     @Option(help: "Dataset folder.") var dataset: String
