@@ -9,6 +9,11 @@ public protocol ByteSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
+/// A sink that ends with `close()`: a file, or a file and its archive frame (``ArchiveMemberWriter``).
+public protocol ClosableByteSink: ByteSink {
+    func close() throws
+}
+
 extension ByteSink {
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try write(raw) }
@@ -22,7 +27,7 @@ extension ByteSink {
 /// try file.write([1, 2, 3])
 /// try file.close()
 /// ```
-public final class FileSink: ByteSink {
+public final class FileSink: ClosableByteSink {
     public let path: String
     private var descriptor: Int32
 

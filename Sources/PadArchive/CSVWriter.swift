@@ -9,13 +9,21 @@
 /// Fields containing a comma, a quote, CR or LF are quoted, with quotes doubled.
 public final class CSVWriter {
     public let path: String
-    private let file: FileSink
+    private let file: any ClosableByteSink
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 20
 
     public init(path: String, append: Bool = false) throws {
         self.path = path
         file = try FileSink(path: path, append: append)
+        buffer.reserveCapacity(flushThreshold + 4096)
+    }
+
+    /// Rows into a run-folder file that is compressed for the archive as it is written;
+    /// ``close()`` also ends the member's frame.
+    public init(member: ArchiveMemberWriter) {
+        path = member.path
+        file = member
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 

@@ -37,6 +37,23 @@ public final class ResultArchiveWriter {
         try tar.addFile(name: name, fromPath: path, modified: modified)
     }
 
+    /// A member compressed while its file was written (``ArchiveMemberWriter``): its tar header
+    /// ends the current zstd frame, then the member's own frame (bytes and padding) is copied
+    /// into the archive as it is, and its frame file removed. The archive stays one zstd stream
+    /// (frames one after another) holding the same tar as ``addFile(name:fromPath:)`` would write.
+    public func addCompressed(_ member: CompressedMember) throws {
+        try tar.addHeader(name: member.name, size: member.size, modified: modified)
+        try zstd.endFrame()
+        let frame = try FileSource(path: member.framePath)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try frame.read(into: &chunk)
+            if n == 0 { break }
+            try chunk.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        unlink(member.framePath)
+    }
+
     public func commit() throws {
         try tar.finish()
         try zstd.finish()

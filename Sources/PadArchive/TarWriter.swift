@@ -17,6 +17,12 @@ public final class TarWriter {
         try pad(contents.count)
     }
 
+    /// The header of a member whose bytes (and padding to the next 512-byte block) the caller
+    /// writes into the stream itself (``ResultArchiveWriter/addCompressed(_:)``).
+    public func addHeader(name: String, size: Int, modified: Int) throws {
+        try writeHeader(name: name, size: size, modified: modified)
+    }
+
     /// Streams a file from disk in 1 MiB chunks (bounded memory whatever its size).
     public func addFile(name: String, fromPath path: String, modified: Int) throws {
         let reader = try FileSource(path: path)

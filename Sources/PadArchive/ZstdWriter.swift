@@ -45,6 +45,14 @@ public final class ZstdWriter: ByteSink {
         try compress(bytes, directive: ZSTD_e_continue)
     }
 
+    /// Ends the current frame and flushes it into the sink; later writes start a new frame (a
+    /// zstd stream may hold several frames one after another). Lets a frame made elsewhere
+    /// (``ArchiveMemberWriter``) be copied into the sink between two of this writer's frames.
+    public func endFrame() throws {
+        precondition(!finished, "endFrame after finish")
+        try compress(UnsafeRawBufferPointer(start: nil, count: 0), directive: ZSTD_e_end)
+    }
+
     /// Ends the zstd frame and flushes everything into the sink.
     public func finish() throws {
         guard !finished else { return }

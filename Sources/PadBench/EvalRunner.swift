@@ -78,13 +78,13 @@ public struct EvalRunner: Sendable {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
-        let results = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
+        let (results, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
         let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
         try RunFolderWriter(folder: folder).write(
             manifest: manifest, table: table, results: results, timing: [],
-            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"])
+            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed)
         try runFolder.commit()
         let t3 = MonotonicClock.nanoseconds()
         return ScoreOutcome(
@@ -95,19 +95,27 @@ public struct EvalRunner: Sendable {
 
     /// Decides and scores the profile, writing `decisions.csv`; `samples.csv` depends on the table
     /// alone and is written on another core meanwhile (both take seconds on ten million rows).
+    /// Both files are compressed for the archive as they are written (returned in archive order).
     /// Attack-high files get their thresholds shown in the file's polarity.
     static func decide(_ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, folder: String)
-        throws -> [ProfileResult]
+        throws -> (results: [ProfileResult], compressed: [CompressedMember])
     {
-        let samplesWriter = BackgroundWork { try Self.writeSamples(table, to: folder + "/samples.csv") }
-        let decisions = try CSVWriter(path: folder + "/decisions.csv")
+        let writer = RunFolderWriter(folder: folder)
+        let samplesWriter = BackgroundWork {
+            let member = try writer.member("samples.csv", rows: table.count)
+            try Self.writeSamples(table, to: CSVWriter(member: member))
+            return try member.finished()
+        }
+        let decisionsMember = try writer.member("decisions.csv", rows: table.count)
+        let decisions = CSVWriter(member: decisionsMember)
         let evaluated = Result {
             try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
                 [profile], decisions: decisions)
         }
-        try samplesWriter.wait()
+        let samples = try samplesWriter.wait()
         var results = try evaluated.get()
         try decisions.close()
+        let compressed = [samples, try decisionsMember.finished()]
         if polarity == .attackHigh {
             for k in results.indices {
                 results[k].thresholdSign = -1
@@ -117,7 +125,7 @@ public struct EvalRunner: Sendable {
                 )
             }
         }
-        return results
+        return (results, compressed)
     }
 
     /// The manifest of a score run: the files as the dataset, one `scores` estimator, counts.
@@ -290,8 +298,7 @@ public struct EvalRunner: Sendable {
     }
 
     /// `samples.csv` of a score run, written in blocks (ten million rows take seconds).
-    static func writeSamples(_ table: MeasurementTable, to path: String) throws {
-        let writer = try CSVWriter(path: path)
+    static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
         try writer.writeRow(["id", "path", "label", "species", "split", "status", "error", scoreOutput, "decode_ns"])
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
@@ -353,8 +360,13 @@ extension EvalRunner {
         // the archive read above may live in the very folder it replaces (it stays until the commit).
         let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
-        try Self.copyMember("samples.csv", of: archive, to: outputFolder + "/samples.csv")
-        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
+        // Both files are compressed for the new archive as they are written (not read back).
+        let writer = RunFolderWriter(folder: outputFolder)
+        let samples = try writer.member("samples.csv", rows: table.count)
+        try archive.streamEntry(named: "samples.csv") { try samples.write($0) }
+        try samples.close()
+        let decisionsMember = try writer.member("decisions.csv", rows: table.count)
+        let decisions = CSVWriter(member: decisionsMember)
         let results = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
         )
@@ -369,9 +381,10 @@ extension EvalRunner {
                 to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        try RunFolderWriter(folder: outputFolder).write(
+        try writer.write(
             manifest: manifest, table: table, results: results, timing: [],
-            profiles: profiles, streamedFiles: streamed)
+            profiles: profiles, streamedFiles: streamed,
+            precompressed: [try samples.finished(), try decisionsMember.finished()])
         try runFolder.commit()
         return RunOutcome(
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)
@@ -442,31 +455,25 @@ extension EvalRunner {
             })
         return table!
     }
-
-    /// Copies an archive member to a file as it decompresses.
-    static func copyMember(_ name: String, of archive: ResultArchiveReader, to path: String) throws {
-        let sink = try FileSink(path: path)
-        try archive.streamEntry(named: name) { try sink.write($0) }
-        try sink.close()
-    }
 }
 
-/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns once it
-/// is done and rethrows its error.
-final class BackgroundWork: @unchecked Sendable {
+/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns its
+/// result once it is done, or rethrows its error. The result is written by the work alone and
+/// read only after the group has been left, so it needs no lock.
+final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private let group = DispatchGroup()
-    private var failure: Error?
+    private var outcome: Result<Value, Error>?
 
-    init(_ work: @escaping @Sendable () throws -> Void) {
+    init(_ work: @escaping @Sendable () throws -> Value) {
         group.enter()
         DispatchQueue.global().async {
-            do { try work() } catch { self.failure = error }
+            self.outcome = Result { try work() }
             self.group.leave()
         }
     }
 
-    func wait() throws {
+    func wait() throws -> Value {
         group.wait()
-        if let failure { throw failure }
+        return try outcome!.get()
     }
 }

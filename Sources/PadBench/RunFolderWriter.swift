@@ -19,22 +19,41 @@ public struct RunFolderWriter: Sendable {
     public let folder: String
     public init(folder: String) { self.folder = folder }
 
+    /// The archive's zstd level and workers for a table of `rows`: level 6 on the calling thread,
+    /// level 1 on every core above a million rows (where the files reach gigabytes).
+    public static func compression(rows: Int) -> (level: Int, workers: Int) {
+        rows > 1_000_000 ? (1, ProcessInfo.processInfo.activeProcessorCount) : (6, 0)
+    }
+
+    /// The archive member `name` of the folder, compressed while it is written
+    /// (``ArchiveMemberWriter``) at the level of a table of `rows`.
+    public func member(_ name: String, rows: Int) throws -> ArchiveMemberWriter {
+        let (level, workers) = Self.compression(rows: rows)
+        return try ArchiveMemberWriter(name: name, path: folder + "/" + name, level: level, workers: workers)
+    }
+
     /// Files already written into the folder (`samples.csv`, `decisions.csv`) are streamed into
-    /// the archive from disk; reports are written beside them and added too. The manifest gets
-    /// the data and outputs fingerprints of `table`, and each profile's definition hash.
+    /// the archive from disk, or copied as the zstd frames made while they were written when
+    /// `precompressed` holds them (``member(_:rows:)``); reports are written beside them and added
+    /// too (`curves.csv` always compressed as it is written). The manifest gets the data and
+    /// outputs fingerprints of `table`, and each profile's definition hash.
     @discardableResult
     public func write(
         manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
         timing: [TimingStep],
-        profiles: [Profile], streamedFiles: [String]
+        profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
     ) throws -> String {
         var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
         // The curves (the biggest file) are written while outputs.csv's curves and the
         // fingerprints are computed: they read the same table and share nothing else.
         let folder = self.folder
-        let (_, (outputs, fingerprints)) = try Parallel.both(
-            { try ReportTables.writeCurves(results, to: folder + "/curves.csv") },
+        let (curves, (outputs, fingerprints)) = try Parallel.both(
+            {
+                let member = try RunFolderWriter(folder: folder).member("curves.csv", rows: table.count)
+                try ReportTables.writeCurves(results, into: CSVWriter(member: member))
+                return try member.finished()
+            },
             {
                 (
                     try RunStatistics.outputSeparation(table),
@@ -67,11 +86,17 @@ public struct RunFolderWriter: Sendable {
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
 
         let archivePath = folder + "/results.tar.zst"
-        let archive = try ResultArchiveWriter(
-            finalPath: archivePath, level: table.count > 1_000_000 ? 1 : 6,
-            workers: table.count > 1_000_000 ? ProcessInfo.processInfo.activeProcessorCount : 0)
+        let (level, workers) = Self.compression(rows: table.count)
+        let archive = try ResultArchiveWriter(finalPath: archivePath, level: level, workers: workers)
         try archive.add(name: "manifest.json", contents: manifestBytes)
-        for name in streamedFiles + ["curves.csv"] { try archive.addFile(name: name, fromPath: folder + "/" + name) }
+        for name in streamedFiles {
+            if let member = precompressed.first(where: { $0.name == name }) {
+                try archive.addCompressed(member)
+            } else {
+                try archive.addFile(name: name, fromPath: folder + "/" + name)
+            }
+        }
+        try archive.addCompressed(curves)
         for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }
         for profile in profiles {
             try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8))

@@ -151,10 +151,14 @@ public enum ReportTables {
     /// cover the union; empty where a profile lacks one). Streamed to a file with rows formatted
     /// in blocks on all cores: a curve of ten million points takes seconds, not a table in memory.
     public static func writeCurves(_ results: [ProfileResult], to path: String) throws {
+        try writeCurves(results, into: CSVWriter(path: path))
+    }
+
+    /// ``writeCurves(_:to:)`` into a writer (a file also compressed for the archive); closes it.
+    public static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter) throws {
         var species = Set<String>()
         for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
         let names = species.sorted()
-        let writer = try CSVWriter(path: path)
         try writer.writeRow(
             ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
         let block = 250_000

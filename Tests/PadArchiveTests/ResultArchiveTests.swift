@@ -35,6 +35,59 @@ import Testing
         }
     }
 
+    /// Members compressed while written (their own zstd frames, copied in) make the very tar
+    /// stream that reading the files back makes: same headers, bytes and padding, whatever the
+    /// member's size modulo 512 (0, exactly 1024, odd, several MiB), at both archive levels and
+    /// with zstd workers; GNU tar, zstd and our reader read the multi-frame archive.
+    @Test(arguments: [(6, 0), (1, 2)])
+    func membersCompressedWhileWrittenMakeTheSameTar(level: Int, workers: Int) throws {
+        let folder = temporaryFolder()
+        let big = (0..<3_000_001).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }
+        let contents: [(String, [UInt8])] = [
+            ("samples.csv", big), ("empty.csv", []), ("block.csv", Array(repeating: 66, count: 1024)),
+            ("odd.csv", Array("id,score\nx,0.5\n".utf8)),
+        ]
+        var members: [CompressedMember] = []
+        for (name, bytes) in contents {
+            let member = try ArchiveMemberWriter(
+                name: name, path: folder + "/" + name, level: level, workers: workers)
+            let csv = CSVWriter(member: member)
+            // Written in two pieces, through the CSV buffer and around it.
+            try csv.writeRaw(Array(bytes.prefix(1000)))
+            try csv.writeRaw(Array(bytes.dropFirst(1000)))
+            try csv.close()
+            members.append(try member.finished())
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) == Data(bytes))
+        }
+        let framed = try ResultArchiveWriter(
+            finalPath: folder + "/framed.tar.zst", level: level, workers: workers, modified: 1_700_000_000)
+        let plain = try ResultArchiveWriter(finalPath: folder + "/plain.tar.zst", modified: 1_700_000_000)
+        for archive in [framed, plain] { try archive.add(name: "manifest.json", contents: Array("{}\n".utf8)) }
+        for member in members { try framed.addCompressed(member) }
+        for (name, _) in contents { try plain.addFile(name: name, fromPath: folder + "/" + name) }
+        for archive in [framed, plain] {
+            try archive.add(name: "summary.csv", contents: Array("a\n1\n".utf8))
+            try archive.commit()
+        }
+        for member in members { #expect(!FileManager.default.fileExists(atPath: member.framePath)) }
+        #expect(members.map(\.size) == contents.map(\.1.count))
+
+        #expect(run(["zstd", "-q", "-d", "framed.tar.zst", "-o", "framed.tar"], in: folder).status == 0)
+        #expect(run(["zstd", "-q", "-d", "plain.tar.zst", "-o", "plain.tar"], in: folder).status == 0)
+        let framedTar = try Data(contentsOf: URL(fileURLWithPath: folder + "/framed.tar"))
+        // Headers and blocks: manifest 1+1, samples 1+5860, empty 1, block 1+2, odd 1+1, summary 1+1, end 2.
+        #expect(framedTar.count == 512 * (2 + 5861 + 1 + 3 + 2 + 2 + 2))
+        #expect(framedTar == (try Data(contentsOf: URL(fileURLWithPath: folder + "/plain.tar"))))
+        let listing = run(["tar", "--zstd", "-tf", "framed.tar.zst"], in: folder)
+        #expect(
+            listing.output.split(separator: "\n").map(String.init)
+                == ["manifest.json"] + contents.map(\.0) + ["summary.csv"])
+        let reader = try ResultArchiveReader(path: folder + "/framed.tar.zst")
+        #expect(try reader.entry(named: "samples.csv") == big)
+        #expect(try reader.entry(named: "odd.csv") == Array("id,score\nx,0.5\n".utf8))
+        #expect(try reader.entry(named: "summary.csv") == Array("a\n1\n".utf8))
+    }
+
     @Test func truncatedAndForeignArchivesAreClearErrors() throws {
         let folder = temporaryFolder()
         let archive = try ResultArchiveWriter(finalPath: folder + "/r.tar.zst")
