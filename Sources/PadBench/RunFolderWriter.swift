@@ -43,10 +43,26 @@ public struct RunFolderWriter: Sendable {
         timing: [TimingStep],
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
     ) throws -> String {
-        var manifest = manifest
         let results = RunStatistics.withSubjectIntervals(results, table: table)
-        // The curves (the biggest file) are written while outputs.csv's curves and the
-        // fingerprints are computed: they read the same table and share nothing else.
+        let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
+        var manifest = manifest
+        Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
+        let reports = try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest)
+        for (name, bytes) in reports {
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        let manifestBytes = try manifest.encoded()
+        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        return try archive(
+            manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: precompressed,
+            curves: curves, reports: reports, profiles: profiles)
+    }
+
+    /// `curves.csv` (the biggest file) is written while `outputs.csv`'s curves and the
+    /// fingerprints are computed: they read the same table and share nothing else.
+    private func curvesBesideSeparation(_ results: [ProfileResult], table: MeasurementTable) throws -> (
+        CompressedMember, [OutputSeparation.Row], (data: String, outputs: String)
+    ) {
         let folder = self.folder
         let (curves, (outputs, fingerprints)) = try Parallel.both(
             {
@@ -60,13 +76,27 @@ public struct RunFolderWriter: Sendable {
                     (data: DatasetFingerprint.of(table), outputs: DatasetFingerprint.outputs(table))
                 )
             })
+        return (curves, outputs, fingerprints)
+    }
+
+    /// The manifest's dataset fingerprints and size, and each profile's name, definition hash and options.
+    private static func stamp(
+        _ manifest: inout RunManifest, fingerprints: (data: String, outputs: String), samples: Int,
+        profiles: [Profile]
+    ) {
         manifest.dataset.fingerprint = fingerprints.data
         manifest.dataset.outputsFingerprint = fingerprints.outputs
-        manifest.dataset.samples = table.count
+        manifest.dataset.samples = samples
         manifest.profiles = profiles.map(\.name)
         manifest.profileDefinitions = Dictionary(
             profiles.map { ($0.name, $0.definitionHash) }, uniquingKeysWith: { a, _ in a })
         manifest.profileOptions = Dictionary(profiles.map { ($0.name, $0.optionsKey) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The small report files, in archive order: the CSV tables, `results.json` and `report.html`.
+    private static func reportFiles(
+        _ results: [ProfileResult], outputs: [OutputSeparation.Row], timing: [TimingStep], manifest: RunManifest
+    ) throws -> [(String, [UInt8])] {
         var reports: [(String, [UInt8])] = []
         func add(_ name: String, _ table: ReportTables.Table) {
             reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
@@ -79,16 +109,19 @@ public struct RunFolderWriter: Sendable {
         reports.append(("results.json", try RunSummary(results: results).encoded()))
         var html = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: outputs)
         reports.append(("report.html", Array(html.render().utf8)))
-        for (name, bytes) in reports {
-            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
-        }
-        let manifestBytes = try manifest.encoded()
-        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        return reports
+    }
 
+    /// `results.tar.zst`: the manifest, the streamed per-sample files (copied as their frames when
+    /// precompressed, else read from the folder), the curves, the reports and the profiles' YAML.
+    private func archive(
+        manifest: [UInt8], rows: Int, streamedFiles: [String], precompressed: [CompressedMember],
+        curves: CompressedMember, reports: [(String, [UInt8])], profiles: [Profile]
+    ) throws -> String {
         let archivePath = folder + "/results.tar.zst"
-        let (level, workers) = Self.compression(rows: table.count)
+        let (level, workers) = Self.compression(rows: rows)
         let archive = try ResultArchiveWriter(finalPath: archivePath, level: level, workers: workers)
-        try archive.add(name: "manifest.json", contents: manifestBytes)
+        try archive.add(name: "manifest.json", contents: manifest)
         for name in streamedFiles {
             if let member = precompressed.first(where: { $0.name == name }) {
                 try archive.addCompressed(member)

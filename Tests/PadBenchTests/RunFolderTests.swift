@@ -21,6 +21,20 @@ import Testing
         return try DatasetLoader().load(root)
     }
 
+    /// A complete bench of `dataset(root)` in root/whole, its samples.csv lines (the journal a
+    /// resumed run reads), and an empty root/cut.partial for a cut journal to go into.
+    static func wholeRunAndItsJournal() async throws -> (
+        root: String, data: LoadedDataset, whole: BenchRunner.Outcome, journal: [Substring]
+    ) {
+        let root = Fixture.folder()
+        let data = try dataset(root)
+        let whole = try await BenchRunner().run(try job(data, root + "/whole"))
+        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try FileManager.default.createDirectory(atPath: root + "/cut.partial", withIntermediateDirectories: true)
+        return (root, data, whole, journal)
+    }
+
     static func job(_ dataset: LoadedDataset, _ out: String) throws -> BenchJob {
         BenchJob(
             dataset: dataset, profiles: [try ProfileLoader(catalogue: EstimatorCatalog.outputs()).builtIn("basic")],
@@ -72,12 +86,7 @@ import Testing
     /// kill -9 halfway: the journal (samples.csv in the partial folder) holds complete rows and a
     /// torn one. Resume measures only the rest; the reports equal an uninterrupted run's.
     @Test func resumeAfterKillGivesTheUninterruptedReports() async throws {
-        let root = Fixture.folder()
-        let data = try Self.dataset(root)
-        let whole = try await BenchRunner().run(try Self.job(data, root + "/whole"))
-        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        try FileManager.default.createDirectory(atPath: root + "/cut.partial", withIntermediateDirectories: true)
+        let (root, data, whole, journal) = try await Self.wholeRunAndItsJournal()
         let torn = journal[0...5].joined(separator: "\n") + "\n" + journal[6].prefix(20)
         try torn.write(toFile: root + "/cut.partial/samples.csv", atomically: true, encoding: .utf8)
         var resume = try Self.job(data, root + "/cut")
@@ -103,12 +112,7 @@ import Testing
     /// The table of a resumed run takes labels, splits and subjects from the dataset, so a journal
     /// whose rows name the same files with other labels (the manifest was edited since) is refused.
     @Test func resumeRefusesAJournalWhoseLabelsTheDatasetChanged() async throws {
-        let root = Fixture.folder()
-        let data = try Self.dataset(root)
-        let whole = try await BenchRunner().run(try Self.job(data, root + "/whole"))
-        let journal = try String(contentsOfFile: whole.folder + "/samples.csv", encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        try FileManager.default.createDirectory(atPath: root + "/cut.partial", withIntermediateDirectories: true)
+        let (root, _, _, journal) = try await Self.wholeRunAndItsJournal()
         try (journal[0...5].joined(separator: "\n") + "\n").write(
             toFile: root + "/cut.partial/samples.csv", atomically: true, encoding: .utf8)
         // Sample 2.jpg (line 4 of the manifest) was bona fide when measured; now it is a print attack.
