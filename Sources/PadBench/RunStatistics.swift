@@ -11,10 +11,13 @@ public enum RunStatistics {
     /// Processed samples of the reported split (32-bit sample numbers: 4 bytes each).
     static func reportedSamples(_ table: MeasurementTable) -> [Int32] {
         let split: Split? = table.splits.contains(.eval) ? .eval : nil
+        func reported(_ i: Int) -> Bool { (split == nil || table.splits[i] == split) && table.statuses[i].isOK }
+        // Counted first: exact capacity, no growth by copying (ten million rows).
+        var n = 0
+        for i in 0..<table.count where reported(i) { n += 1 }
         var rows: [Int32] = []
-        for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
-            rows.append(Int32(i))
-        }
+        rows.reserveCapacity(n)
+        for i in 0..<table.count where reported(i) { rows.append(Int32(i)) }
         return rows
     }
 

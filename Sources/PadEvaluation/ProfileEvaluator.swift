@@ -160,6 +160,7 @@ public struct ProfileEvaluator: Sendable {
     /// whose output is not assessable is rejected at every threshold.
     func calibrationSet(column: Int, split: Split?) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
+        set.reserveCapacity(rowCount(split: split))
         let gateValues = table.values[column], species = table.speciesIndex
         for i in 0..<table.count where split == nil || table.splits[i] == split {
             let value = gateValues[i]
@@ -172,6 +173,17 @@ public struct ProfileEvaluator: Sendable {
             }
         }
         return set
+    }
+
+    /// Rows of the split (`nil` = all): the exact capacity of its score set, which would otherwise
+    /// grow by copying (ten million scores: every doubling faults in fresh pages).
+    func rowCount(split: Split?) -> Int {
+        guard let split else { return table.count }
+        return table.splits.withUnsafeBufferPointer { splits in
+            var n = 0
+            for s in splits where s == split { n += 1 }
+            return n
+        }
     }
 
     /// A target below 1/n cannot be resolved by n samples: with 10 attacks of a species, APCER
@@ -362,6 +374,7 @@ public struct ProfileEvaluator: Sendable {
     func tally(_ compiled: CompiledProfile, gateCount: Int, split: Split?) -> SplitTally {
         var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
         let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
+        if sweeps { tally.scores.reserveCapacity(rowCount(split: split)) }
         for i in 0..<table.count where split == nil || table.splits[i] == split {
             let species = speciesIndex[i]
             guard table.statuses[i].isOK else {

@@ -242,6 +242,8 @@ public struct SortedScores: Sendable {
 
     /// Bona fide and the given species only (in that order), as if the set held no other species.
     public func restricted(toSpecies species: [Int]) -> SortedScores {
+        // Every species in order is this set itself (its buffer shared, not copied).
+        if species.elementsEqual(speciesNames.indices) { return self }
         let classes = [0] + species.map { $0 + 1 }
         var flat: [Double] = []
         flat.reserveCapacity(classes.reduce(0) { $0 + length(ofClass: $1) })
@@ -259,10 +261,15 @@ public struct SortedScores: Sendable {
     /// The same samples with every score negated (lower values read as bona fide): each class
     /// reversed and negated, which keeps it sorted.
     public func negated() -> SortedScores {
-        var flat = [Double](repeating: 0, count: total)
-        for c in 0..<classCount {
-            let first = starts[c], last = starts[c + 1]
-            for k in first..<last { flat[first + last - 1 - k] = -self.flat[k] }
+        // Every element is written once (no clearing first).
+        let flat = [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
+            self.flat.withUnsafeBufferPointer { source in
+                for c in 0..<classCount {
+                    let first = starts[c], last = starts[c + 1]
+                    for k in first..<last { buffer[first + last - 1 - k] = -source[k] }
+                }
+            }
+            initialized = total
         }
         return SortedScores(
             speciesNames: speciesNames, flat: flat, starts: starts, bonaFideFailed: bonaFideFailed,
