@@ -16,9 +16,11 @@ import Testing
         values.withUnsafeMutableBufferPointer { buffer in
             RadixSort.sort(UnsafeMutableBufferPointer(rebasing: buffer[100..<(buffer.count - 100)]))
         }
-        let expected = Array(before[..<100]) + before[100..<(before.count - 100)].sorted {
-            $0 < $1 || ($0 == $1 && $0.sign == .minus && $1.sign == .plus)
-        } + Array(before[(before.count - 100)...])
+        let expected =
+            Array(before[..<100])
+            + before[100..<(before.count - 100)].sorted {
+                $0 < $1 || ($0 == $1 && $0.sign == .minus && $1.sign == .plus)
+            } + Array(before[(before.count - 100)...])
         #expect(values.map(\.bitPattern) == expected.map(\.bitPattern))
     }
 

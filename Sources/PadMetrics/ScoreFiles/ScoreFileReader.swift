@@ -215,7 +215,7 @@ public struct ScoreFileReader: Sendable {
         var read = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
             read = fread(buffer.baseAddress, 1, size, file)
-            buffer[read] = 0  // the trailing 0 keeps strtod in bounds
+            buffer[read] = 0 // the trailing 0 keeps strtod in bounds
             initialized = read + 1
         }
         guard read == size else { throw ScoreFileError(file: path, line: 0, "short read") }
