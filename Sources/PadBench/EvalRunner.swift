@@ -109,8 +109,10 @@ public struct EvalRunner: Sendable {
         let decisionsMember = try writer.member("decisions.csv", rows: table.count)
         let decisions = CSVWriter(member: decisionsMember)
         let evaluated = Result {
-            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
-                [profile], decisions: decisions)
+            var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
+            // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
+            evaluator.keepsSortedScores = true
+            return try evaluator.evaluate([profile], decisions: decisions)
         }
         let samples = try samplesWriter.wait()
         var results = try evaluated.get()

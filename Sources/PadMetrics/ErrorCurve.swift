@@ -142,6 +142,11 @@ public struct SortedScores: Sendable {
     let heldAttacks: [Int]
 
     var classCount: Int { starts.count - 1 }
+    /// True when no sample is rejected at every threshold: the sorted scores are then every
+    /// processed sample of the set (as `outputs.csv` takes them, see ``OutputSeparation``).
+    public var rejectsNoneAtEveryThreshold: Bool { heldBonaFide == 0 && heldAttacks.allSatisfy { $0 == 0 } }
+    /// Processed scores of bona fide (class 0) or of species c - 1.
+    public func count(ofClass c: Int) -> Int { length(ofClass: c) }
     var total: Int { starts[classCount] }
     func length(ofClass c: Int) -> Int { starts[c + 1] - starts[c] }
     /// The highest processed score (-inf when there is none).
