@@ -81,3 +81,35 @@ import PadProfiles
         #expect(Self.csv(rows) == [["o", "print", "higher-bona-fide", "1", "0", "0.4", "2", "1", "0", "1"]])
     }
 }
+
+/// The table of a score file is built without an array of labels or of statuses: its labels,
+/// statuses (failed `no_score` with its message for NaN/empty scores), splits and values are
+/// those of the table built from such arrays.
+@Suite struct ScoreTableTests {
+    @Test func scoreTableEqualsTheTableBuiltFromLabelAndStatusArrays() throws {
+        let path = NSTemporaryDirectory() + "padbench-table-\(UUID().uuidString).csv"
+        try Data(
+            ("id,label,species,score,split\na,bonafide,,0.5,dev\nb,attack,print,,eval\n"
+                + "c,attack,replay,-0,test\nd,bonafide,,nan,eval\ne,attack,print,inf,train\n").utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let scores = try ScoreFileReader().read([path])
+        let table = try EvalRunner.table(eval: scores, dev: nil)
+        let labels: [Label] = [
+            .bonaFide, .attack(species: "print"), .attack(species: "replay"), .bonaFide,
+            .attack(species: "print"),
+        ]
+        let statuses: [SampleStatus] = [
+            .ok, .failed(code: "no_score", message: "no score in the file"), .ok,
+            .failed(code: "no_score", message: "no score in the file"), .ok,
+        ]
+        let reference = MeasurementTable(
+            columns: [EvalRunner.scoreOutput], ids: ["a", "b", "c", "d", "e"], labels: labels,
+            splits: [.dev, .eval, .eval, .eval, .train], statuses: statuses, values: [scores.set.scores],
+            speciesIndex: [-1, 0, 1, -1, 0], speciesNames: ["print", "replay"])
+        #expect(Array(table.labels) == labels && Array(reference.labels) == labels)
+        #expect(Array(table.statuses) == statuses && Array(reference.statuses) == statuses)
+        #expect(table.failedCount == 2 && table.splits == reference.splits)
+        #expect(table.values[0].map(\.bitPattern) == [0.5, .nan, -0.0, .nan, .infinity].map(\.bitPattern))
+        #expect(DatasetFingerprint.of(table) == DatasetFingerprint.of(reference))
+    }
+}
