@@ -303,9 +303,12 @@ struct CurveSweep {
         thresholds = Self.unfilled(stride)
         bonaFideRejected = Self.unfilled(stride)
         attackAccepted = Self.unfilled(stride * speciesCount)
-        pooledAccepted = Self.unfilled(stride)
+        // With one species the pooled counts are that species' counts: one array serves both
+        // (outputs.csv sweeps one such curve per species, millions of points each).
+        pooledAccepted = speciesCount == 1 ? [] : Self.unfilled(stride)
         merge(sorted, stride: stride)
         compact(stride: stride, speciesCount: speciesCount)
+        if speciesCount == 1 { pooledAccepted = attackAccepted }
     }
 
     /// An array of `count` elements whose values are not set yet (plain numbers: any bits are valid).
@@ -339,7 +342,7 @@ struct CurveSweep {
                                     acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
                                     rejectedAttacks += position[sp + 1]
                                 }
-                                pooledOut[points] = freeAttacks - rejectedAttacks
+                                if speciesCount != 1 { pooledOut[points] = freeAttacks - rejectedAttacks }
                                 points += 1
                             }
                             while true {
@@ -373,7 +376,7 @@ struct CurveSweep {
     mutating func compact(stride: Int, speciesCount: Int) {
         thresholds.removeLast(stride - points)
         bonaFideRejected.removeLast(stride - points)
-        pooledAccepted.removeLast(stride - points)
+        if speciesCount != 1 { pooledAccepted.removeLast(stride - points) }
         guard points < stride else { return }
         for sp in 0..<speciesCount {
             for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }

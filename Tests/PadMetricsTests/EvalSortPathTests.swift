@@ -48,4 +48,22 @@ import Testing
         }
         FastScorePathTests.expectEqual(negated, try ErrorCurve(negatedSet))
     }
+
+    /// With one species the pooled counts are that species' own array; with two they are the sum.
+    /// Hand-computed: bona fide 0.1, 0.5; print 0.2, 0.5, 0.9; replay 0.5 (second curve only).
+    @Test func pooledCountsOfOneSpeciesAreItsOwn() throws {
+        var one = ScoreSet()
+        for (score, species) in [(0.1, nil), (0.5, nil), (0.2, "print"), (0.5, "print"), (0.9, "print")] {
+            one.append(score: score, species: species)
+        }
+        let curve = try ErrorCurve(one)
+        #expect(curve.thresholds.dropLast() == [0.1, 0.2, 0.5, 0.9] && curve.hasTerminalPoint)
+        #expect(curve.attackAccepted == [3, 3, 2, 1, 0] && curve.pooledAccepted == [3, 3, 2, 1, 0])
+        #expect(curve.bonaFideRejected == [0, 1, 1, 2, 2])
+        var two = one
+        two.append(score: 0.5, species: "replay")
+        let both = try ErrorCurve(two)
+        #expect(both.attackAccepted == [3, 3, 2, 1, 0, 1, 1, 1, 0, 0] && both.pooledAccepted == [4, 4, 3, 1, 0])
+        #expect(try ErrorCurve(sorted: SortedScores(two).restricted(toSpecies: [1])).pooledAccepted == [1, 1, 0])
+    }
 }
