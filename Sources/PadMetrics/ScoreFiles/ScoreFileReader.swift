@@ -315,7 +315,16 @@ public struct ScoreFileReader: Sendable {
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
         let parts = try scanParts(bytes, path: path, format: format)
-        result.set.reserveCapacity(result.set.count + parts.reduce(0) { $0 + $1.scores.count })
+        // Every per-row array sized for all parts at once: the second part's rows would otherwise
+        // regrow (copy) the first's (ten million ids and line numbers).
+        let rowCount = parts.reduce(0) { $0 + $1.scores.count }
+        result.set.reserveCapacity(result.set.count + rowCount)
+        result.ids.reserveCapacity(result.ids.count + rowCount)
+        result.lineNumbers.reserveCapacity(result.lineNumbers.count + rowCount)
+        result.fileIndex.reserveCapacity(result.fileIndex.count + rowCount)
+        if parts.contains(where: { !$0.splits.isEmpty }) {
+            result.splits.reserveCapacity(result.splits.count + rowCount)
+        }
         let fileIndex = UInt16(result.files.count)
         for rows in parts {
             // Map part-local species indices onto the set's (first appearance in file order).
