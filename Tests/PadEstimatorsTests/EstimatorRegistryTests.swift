@@ -22,7 +22,8 @@ import PadDataset
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2))
     func factoriesOfOneWaveRunAtOnce() throws {
         let started = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        @Sendable func rendezvous(_ mine: DispatchSemaphore, _ other: DispatchSemaphore, _ name: String) throws -> Stub {
+        @Sendable func rendezvous(_ mine: DispatchSemaphore, _ other: DispatchSemaphore, _ name: String) throws -> Stub
+        {
             mine.signal()
             guard other.wait(timeout: .now() + 10) == .success else {
                 throw EstimatorSetupError(estimator: name, message: "the other factory never started")
