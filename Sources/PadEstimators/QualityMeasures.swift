@@ -349,10 +349,11 @@ public enum QualityMeasures {
         }
         while x < run.upperBound {
             let above = row - width + x, here = row + x, below = row + width + x
-            let gx =
-                (Int(above[1]) + 2 * Int(here[1]) + Int(below[1])) - (Int(above[-1]) + 2 * Int(here[-1]) + Int(below[-1]))
-            let gy =
-                (Int(below[-1]) + 2 * Int(below[0]) + Int(below[1])) - (Int(above[-1]) + 2 * Int(above[0]) + Int(above[1]))
+            let (a, b, c) = (Int(above[-1]), Int(above[0]), Int(above[1]))
+            let (d, f) = (Int(here[-1]), Int(here[1]))
+            let (g, h, i) = (Int(below[-1]), Int(below[0]), Int(below[1]))
+            let gx = (c + 2 * f + i) - (a + 2 * d + g)
+            let gy = (g + 2 * h + i) - (a + 2 * b + c)
             sum += Double(gx * gx + gy * gy).squareRoot()
             x += 1
         }
