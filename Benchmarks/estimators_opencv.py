@@ -1,5 +1,6 @@
 """Python baseline for `make benchmark`: the same work as padbench's built-in estimator set
-(decode, face, eyes, quality on the face region) with OpenCV and NumPy: cv2.imdecode,
+(decode, face, eyes, quality on the face region and, when a face is found, the two background
+measures outside it) with OpenCV and NumPy: cv2.imdecode,
 CascadeClassifier.detectMultiScale with the same cascades and parameters as FaceEstimator and
 EyesEstimator, and the quality formulas of Sources/PadEstimators/QualityEstimator.swift.
 
@@ -14,9 +15,25 @@ import numpy as np
 lin = np.array([((v / 255 + 0.055) / 1.055) ** 2.4 if v / 255 > 0.04045 else v / 255 / 12.92 for v in range(256)])
 LR, LG, LB = 0.2126 * lin, 0.7152 * lin, 0.0722 * lin
 
-def quality(rgb):
+def luminance(rgb):
     y = LR[rgb[..., 0]] + LG[rgb[..., 1]] + LB[rgb[..., 2]]
-    L = np.floor(255 * y + 0.5).clip(0, 255).astype(np.uint8)
+    return np.floor(255 * y + 0.5).clip(0, 255).astype(np.uint8)
+
+
+def background(L, x0, y0, x1, y1):
+    """background_uniformity (mean 3x3 Sobel magnitude of L outside the face, image border
+    excluded) and background_luminance (mean L outside the face), as padbench's measures."""
+    gx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3).astype(np.float64)
+    gy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3).astype(np.float64)
+    outside = np.ones(L.shape, bool)
+    outside[y0:y1, x0:x1] = False
+    interior = outside.copy()
+    interior[0, :] = interior[-1, :] = interior[:, 0] = interior[:, -1] = False
+    uniformity = np.sqrt(gx * gx + gy * gy)[interior].mean()
+    return [uniformity, L[outside].mean()]
+
+
+def quality(rgb, L):
     hist = np.bincount(L.ravel(), minlength=256).astype(np.float64)
     n = L.size
     p = hist / n
@@ -57,14 +74,18 @@ def full(path):
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
     m = max(24, int(round(0.08 * min(w, h))))
-    faces = FACE.detectMultiScale(gray, 1.1, 3, minSize=(m, m))
-    region = rgb
+    faces, neighbours = FACE.detectMultiScale2(gray, 1.1, 3, minSize=(m, m))
+    # OFIQ luminance of the whole image: the quality measures read the face region of it, the
+    # background measures the rest (padbench computes both, so the script does too).
+    L = luminance(rgb)
     if len(faces):
-        x, y, fw, fh = max(faces, key=lambda f: f[2] * f[3])
+        # padbench's choice: most neighbours, then larger area, then leftmost.
+        x, y, fw, fh = max(zip(faces, neighbours), key=lambda f: (f[1], f[0][2] * f[0][3], -f[0][0]))[0]
         em = max(12, fw // 10)
         EYE.detectMultiScale(gray[y:y + int(round(fh * 0.6)), x:x + fw], 1.1, 3, minSize=(em, em))
-        region = rgb[max(0, y):y + fh, max(0, x):x + fw]
-    return quality(region)
+        x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + fw), min(h, y + fh)
+        return quality(rgb[y0:y1, x0:x1], L[y0:y1, x0:x1]) + background(L, x0, y0, x1, y1)
+    return quality(rgb, L)
 
 
 def run(files):

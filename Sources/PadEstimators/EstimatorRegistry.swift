@@ -97,26 +97,29 @@ public struct EstimatorRegistry: Sendable {
     public func build(_ requested: [String], options: EstimatorOptions) throws -> [Built] {
         var built: [String: any Estimator] = [:]
         var coldStart: [String: Duration] = [:]
-        let clock = ContinuousClock()
-        var pending = requested
-        while let name = pending.popLast() {
-            if built[name] != nil { continue }
-            guard let entry = entries.first(where: { $0.name == name }) else {
-                let known = names.joined(separator: ", ")
-                throw EstimatorSetupError(estimator: name, message: "unknown estimator (known: \(known))")
+        // Built in waves: the requested estimators at once, then the dependencies they name. The
+        // factories of one wave run on all cores (each cascade file takes tens of milliseconds to
+        // read, and nothing can be measured before all are ready); the first failure in request
+        // order is reported.
+        var wave = Self.unique(requested)
+        while !wave.isEmpty {
+            let entries = try wave.map { name in
+                guard let entry = self.entries.first(where: { $0.name == name }) else {
+                    let known = names.joined(separator: ", ")
+                    throw EstimatorSetupError(estimator: name, message: "unknown estimator (known: \(known))")
+                }
+                return entry
             }
-            let estimator: any Estimator
-            let started = clock.now
-            do {
-                estimator = try entry.factory(options)
-                coldStart[name] = clock.now - started
-            } catch let error as EstimatorSetupError {
-                throw error
-            } catch {
-                throw EstimatorSetupError(estimator: name, message: "\(error)")
+            for (entry, outcome) in zip(entries, Self.runFactories(entries, options: options)) {
+                switch outcome {
+                case .success(let made):
+                    built[entry.name] = made.estimator
+                    coldStart[entry.name] = made.coldStart
+                case .failure(let error as EstimatorSetupError): throw error
+                case .failure(let error): throw EstimatorSetupError(estimator: entry.name, message: "\(error)")
+                }
             }
-            built[name] = estimator
-            pending.append(contentsOf: estimator.dependencies)
+            wave = Self.unique(wave.flatMap { built[$0]!.dependencies }.filter { built[$0] == nil })
         }
         // Topological order, ties broken by registry order.
         var ordered: [Built] = []
@@ -136,5 +139,26 @@ public struct EstimatorRegistry: Sendable {
             placed.insert(next)
         }
         return ordered
+    }
+
+    /// Each factory's estimator and how long it took to make (its cold start), or its error; the
+    /// factories run concurrently, results in the order of `entries`.
+    static func runFactories(_ entries: [Entry], options: EstimatorOptions) -> [Result<Built, Error>] {
+        var outcomes = [Result<Built, Error>?](repeating: nil, count: entries.count)
+        outcomes.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: entries.count) { k in
+                let clock = ContinuousClock()
+                let started = clock.now
+                slots[k] = Result { Built(estimator: try entries[k].factory(options), coldStart: clock.now - started) }
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// The names in order of first appearance, each once.
+    static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
     }
 }

@@ -303,28 +303,60 @@ public enum QualityMeasures {
 
     /// Mean Sobel gradient magnitude of L over pixels outside the face region (image border
     /// pixels excluded, where the 3x3 kernel does not fit). NaN when no such pixel exists.
+    /// Each row's runs left and right of the face take eight pixels at a time in lanes (integer
+    /// gradients, one IEEE square root per lane); the magnitudes are summed one by one in
+    /// row-major order, so the bits are those of the pixel loop
+    /// (`QualityTests.backgroundGradientEqualsThePixelLoop`).
     public static func backgroundGradient(_ l: [UInt8], width: Int, height: Int, face: Region) -> Double {
         guard width >= 3, height >= 3 else { return .nan }
         var sum = 0.0
         var count = 0
         l.withUnsafeBufferPointer { p in
             for y in 1..<(height - 1) {
+                let row = p.baseAddress! + y * width
+                // The row's pixels left of the face, then right of it (all of them outside its rows).
                 let inFaceRows = y >= face.y0 && y < face.y1
-                for x in 1..<(width - 1) {
-                    if inFaceRows && x >= face.x0 && x < face.x1 { continue }
-                    let a = Int(p[(y - 1) * width + x - 1]), b = Int(p[(y - 1) * width + x]),
-                        c = Int(p[(y - 1) * width + x + 1])
-                    let d = Int(p[y * width + x - 1]), f = Int(p[y * width + x + 1])
-                    let g = Int(p[(y + 1) * width + x - 1]), h = Int(p[(y + 1) * width + x]),
-                        i = Int(p[(y + 1) * width + x + 1])
-                    let gx = (c + 2 * f + i) - (a + 2 * d + g)
-                    let gy = (g + 2 * h + i) - (a + 2 * b + c)
-                    sum += Double(gx * gx + gy * gy).squareRoot()
-                    count += 1
+                let leftEnd = inFaceRows ? min(max(face.x0, 1), width - 1) : width - 1
+                let rightStart = inFaceRows ? min(max(face.x1, leftEnd), width - 1) : width - 1
+                if 1 < leftEnd { sobelMagnitudes(row, width: width, run: 1..<leftEnd, into: &sum) }
+                if rightStart < width - 1 {
+                    sobelMagnitudes(row, width: width, run: rightStart..<(width - 1), into: &sum)
                 }
+                count += max(0, leftEnd - 1) + max(0, width - 1 - rightStart)
             }
         }
         return count > 0 ? sum / Double(count) : .nan
+    }
+
+    /// Adds sqrt(gx^2 + gy^2) of the 3x3 Sobel kernel at x in `run` of the row at `row` to
+    /// `sum`, left to right.
+    @inline(__always)
+    static func sobelMagnitudes(_ row: UnsafePointer<UInt8>, width: Int, run: Range<Int>, into sum: inout Double) {
+        @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int32> {
+            SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+        }
+        var x = run.lowerBound
+        while x + 8 <= run.upperBound {
+            let above = row - width + x, here = row + x, below = row + width + x
+            let a = load(above - 1), b = load(above), c = load(above + 1)
+            let d = load(here - 1), f = load(here + 1)
+            let g = load(below - 1), h = load(below), i = load(below + 1)
+            let gx = (c &+ 2 &* f &+ i) &- (a &+ 2 &* d &+ g)
+            let gy = (g &+ 2 &* h &+ i) &- (a &+ 2 &* b &+ c)
+            let magnitude = SIMD8<Double>(gx &* gx &+ gy &* gy).squareRoot()
+            for lane in 0..<8 { sum += magnitude[lane] }
+            x += 8
+        }
+        while x < run.upperBound {
+            let above = row - width + x, here = row + x, below = row + width + x
+            let (a, b, c) = (Int(above[-1]), Int(above[0]), Int(above[1]))
+            let (d, f) = (Int(here[-1]), Int(here[1]))
+            let (g, h, i) = (Int(below[-1]), Int(below[0]), Int(below[1]))
+            let gx = (c + 2 * f + i) - (a + 2 * d + g)
+            let gy = (g + 2 * h + i) - (a + 2 * b + c)
+            sum += Double(gx * gx + gy * gy).squareRoot()
+            x += 1
+        }
     }
 
     /// Mean L over the pixels outside the face region (a region inside the image):

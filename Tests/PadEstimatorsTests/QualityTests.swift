@@ -371,3 +371,48 @@ import Testing
                 == Self.plainCreteBlur(stripes, width: 12, region: region).bitPattern)
     }
 }
+
+extension QualityTests {
+    /// The background gradient as first written: every interior pixel outside the face, one at a time.
+    static func plainBackgroundGradient(_ l: [UInt8], width: Int, height: Int, face: Region) -> Double {
+        var sum = 0.0, count = 0
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) where !(y >= face.y0 && y < face.y1 && x >= face.x0 && x < face.x1) {
+                func p(_ dx: Int, _ dy: Int) -> Int { Int(l[(y + dy) * width + x + dx]) }
+                let gx = (p(1, -1) + 2 * p(1, 0) + p(1, 1)) - (p(-1, -1) + 2 * p(-1, 0) + p(-1, 1))
+                let gy = (p(-1, 1) + 2 * p(0, 1) + p(1, 1)) - (p(-1, -1) + 2 * p(0, -1) + p(1, -1))
+                sum += Double(gx * gx + gy * gy).squareRoot()
+                count += 1
+            }
+        }
+        return count > 0 ? sum / Double(count) : .nan
+    }
+
+    /// The lane version equals the pixel loop bit for bit on a photo's L plane, for faces inside,
+    /// on every edge, over the whole image (NaN), and runs of every length 0 to 17 beside them.
+    @Test func backgroundGradientEqualsThePixelLoop() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+        let image = try ImageDecoder().decode(fileAt: folder + "/cascade/photo_camera.jpg")
+        let l = ColorSpaces.luminanceImage(image), width = image.width, height = image.height
+        var faces = [
+            Region(x0: 40, y0: 30, x1: 140, y1: 150), Region(x0: 0, y0: 0, x1: 50, y1: 60),
+            Region(x0: width - 33, y0: height - 20, x1: width, y1: height),
+            Region(x0: 0, y0: 0, x1: width, y1: height), Region(x0: 1, y0: 1, x1: width - 1, y1: height - 1),
+        ]
+        for run in 0...17 { faces.append(Region(x0: 1 + run, y0: 5, x1: width - 1 - run, y1: 9)) }
+        for face in faces {
+            let fast = QualityMeasures.backgroundGradient(l, width: width, height: height, face: face)
+            let plain = Self.plainBackgroundGradient(l, width: width, height: height, face: face)
+            #expect(fast.bitPattern == plain.bitPattern, "\(face): \(fast) vs \(plain)")
+        }
+        #expect(QualityMeasures.backgroundGradient(l, width: width, height: height, face: faces[3]).isNaN)
+        // Planes 3 to 12 pixels wide: only runs shorter than the eight lanes.
+        for w in 3...12 {
+            let small = (0..<(w * 5)).map { UInt8(($0 * 37) % 251) }
+            let face = Region(x0: 1, y0: 2, x1: 2, y1: 3)
+            #expect(
+                QualityMeasures.backgroundGradient(small, width: w, height: 5, face: face).bitPattern
+                    == Self.plainBackgroundGradient(small, width: w, height: 5, face: face).bitPattern)
+        }
+    }
+}
