@@ -20,10 +20,19 @@ HOST=$(hostname -s)
 mkdir -p "$WORK"/{state,spool,log,munge,out}
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  local daemons=("${pids[@]}")
   for f in "$WORK"/slurmd.pid "$WORK"/slurmctld.pid "$WORK"/munge/munged.pid; do
-    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+    [ -f "$f" ] && daemons+=("$(cat "$f")")
   done
+  for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # slurmctld takes a moment to save its state and exit: wait (up to 15 s) so none outlives the check.
+  for _ in $(seq 1 30); do
+    alive=0
+    for pid in "${daemons[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.5
+  done
+  for pid in "${daemons[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
 }
 trap cleanup EXIT
 
