@@ -109,8 +109,10 @@ public struct EvalRunner: Sendable {
         let decisionsMember = try writer.member("decisions.csv", rows: table.count)
         let decisions = CSVWriter(member: decisionsMember)
         let evaluated = Result {
-            try ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true).evaluate(
-                [profile], decisions: decisions)
+            var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
+            // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
+            evaluator.keepsSortedScores = true
+            return try evaluator.evaluate([profile], decisions: decisions)
         }
         let samples = try samplesWriter.wait()
         var results = try evaluated.get()
@@ -189,8 +191,8 @@ public struct EvalRunner: Sendable {
             })
         let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
         return MeasurementTable(
-            columns: [scoreOutput], ids: all.ids, labels: rows.labels, splits: rows.splits, statuses: rows.statuses,
-            values: [rows.values], speciesIndex: speciesIndex, speciesNames: speciesNames)
+            columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
+            speciesIndex: speciesIndex, speciesNames: speciesNames)
     }
 
     /// One species list for several files (in order of first appearance) and each row's index
@@ -211,12 +213,13 @@ public struct EvalRunner: Sendable {
         return (speciesNames, speciesIndex)
     }
 
-    /// The per-row columns of a score table, file after file.
+    /// The per-row columns of a score table, file after file. Statuses go straight into their
+    /// column and labels are not built (the table's species codes give them): arrays of ten
+    /// million enum values with strings were hundreds of megabytes built only to be converted.
     struct ScoreRows {
-        var labels: [Label] = [], splits: [Split] = [], statuses: [SampleStatus] = [], values: [Double] = []
+        var splits: [Split] = [], statuses = StatusColumn(), values: [Double] = []
 
         init(capacity: Int) {
-            labels.reserveCapacity(capacity)
             splits.reserveCapacity(capacity)
             statuses.reserveCapacity(capacity)
             values.reserveCapacity(capacity)
@@ -225,11 +228,8 @@ public struct EvalRunner: Sendable {
         /// The rows of one file: split `fixed`, or the file's split column, or none.
         mutating func add(_ scores: ImportedScores, split fixed: Split?) throws {
             let set = scores.set
-            let speciesLabels = set.speciesNames.map { Label.attack(species: $0) }
             var parsedSplits: [String: Split] = [:]
             for i in 0..<set.count {
-                let s = Int(set.speciesIndex[i])
-                labels.append(s < 0 ? .bonaFide : speciesLabels[s])
                 if let fixed {
                     splits.append(fixed)
                 } else if scores.splits.isEmpty {

@@ -72,7 +72,7 @@ public struct RunFolderWriter: Sendable {
             },
             {
                 (
-                    try RunStatistics.outputSeparation(table),
+                    try RunStatistics.outputSeparation(table, results: results),
                     (data: DatasetFingerprint.of(table), outputs: DatasetFingerprint.outputs(table))
                 )
             })

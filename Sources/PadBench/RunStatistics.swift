@@ -11,25 +11,51 @@ public enum RunStatistics {
     /// Processed samples of the reported split (32-bit sample numbers: 4 bytes each).
     static func reportedSamples(_ table: MeasurementTable) -> [Int32] {
         let split: Split? = table.splits.contains(.eval) ? .eval : nil
+        func reported(_ i: Int) -> Bool { (split == nil || table.splits[i] == split) && table.statuses[i].isOK }
+        // Counted first: exact capacity, no growth by copying (ten million rows).
+        var n = 0
+        for i in 0..<table.count where reported(i) { n += 1 }
         var rows: [Int32] = []
-        for i in 0..<table.count where (split == nil || table.splits[i] == split) && table.statuses[i].isOK {
-            rows.append(Int32(i))
-        }
+        rows.reserveCapacity(n)
+        for i in 0..<table.count where reported(i) { rows.append(Int32(i)) }
         return rows
     }
 
     /// `outputs.csv` rows: every output column of the run, each species against bona fide.
     /// One column at a time, and of it only the reported samples' values (a spilled column is
     /// read from disk block by block, never whole).
-    public static func outputSeparation(_ table: MeasurementTable) throws -> [OutputSeparation.Row] {
+    /// A profile's reported scores sorted for its curve (``ProfileEvaluator/keepsSortedScores``)
+    /// are reused for the column it swept when they are the same samples.
+    public static func outputSeparation(_ table: MeasurementTable, results: [ProfileResult] = []) throws
+        -> [OutputSeparation.Row]
+    {
         let samples = reportedSamples(table)
         let species = samples.map { table.speciesIndex[Int($0)] }
         let speciesNames = table.speciesNames
         return try table.columns.indices.flatMap { c in
             OutputSeparation.rows(
                 output: table.columns[c], values: try table.column(c, rows: samples), species: species,
-                speciesNames: speciesNames)
+                speciesNames: speciesNames, shared: sharedSort(of: table.columns[c], results: results, table: table))
         }
+    }
+
+    /// The sorted scores a profile swept on `column` when they are outputs.csv's samples: the
+    /// profile reads the column under its own name (no options), reports the same split (eval when
+    /// present, else all) and rejected no sample at every threshold, so its sorted classes are
+    /// exactly the column's values of the split's processed samples (failed ones are NaN, left out
+    /// of both). ``OutputSeparation/rows(output:values:species:speciesNames:shared:)`` checks the
+    /// class counts again.
+    static func sharedSort(of column: String, results: [ProfileResult], table: MeasurementTable)
+        -> OutputSeparation.SharedSort?
+    {
+        let split = table.splits.contains(.eval) ? Split.eval.rawValue : "all"
+        for result in results where result.profile.optionsKey.isEmpty && result.reported.split == split {
+            guard let metrics = result.reported.scoreMetrics, metrics.score == column,
+                let sorted = metrics.sortedScores, sorted.rejectsNoneAtEveryThreshold
+            else { continue }
+            return .init(sorted: sorted, curve: metrics.curve)
+        }
+        return nil
     }
 
     /// Adds subject-clustered bootstrap intervals to each profile's reported set when the table

@@ -107,6 +107,17 @@ public struct MeasurementTable: Sendable {
         values: [[Double]],
         speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil
     ) {
+        self.init(
+            columns: columns, ids: ids, splits: splits, statuses: StatusColumn(statuses), values: values,
+            speciesIndex: speciesIndex, speciesNames: speciesNames, subjects: subjects)
+    }
+
+    /// The same with the statuses already as a column (score files: no array of ten million
+    /// ``SampleStatus`` values, and no labels, which the species codes give).
+    public init(
+        columns: [String], ids: [String], splits: [Split], statuses: StatusColumn, values: [[Double]],
+        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil
+    ) {
         precondition(
             values.count == columns.count && values.allSatisfy { $0.count == ids.count }
                 && speciesIndex.count == ids.count)
@@ -114,7 +125,7 @@ public struct MeasurementTable: Sendable {
         self.init(columns: columns)
         self.ids = StringColumn(ids)
         self.splits = splits
-        self.statuses = StatusColumn(statuses)
+        self.statuses = statuses
         self.values = values
         self.speciesIndex = speciesIndex
         self.speciesNames = speciesNames

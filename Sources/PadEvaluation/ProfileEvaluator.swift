@@ -19,6 +19,10 @@ public struct ProfileEvaluator: Sendable {
     /// threshold on the reported set itself and say so. For datasets a calibrated profile without
     /// its calibration split is reported as not calibrated instead.
     public var choosesOnReportedSetWithoutCalibrationSplit: Bool
+    /// Keep each reported swept score's sorted scores in its ``ProfileResult/ScoreMetrics`` (one
+    /// profile on ten million scores: `outputs.csv` then does not sort them again). Off by
+    /// default: a run of many profiles would hold one sorted copy of its scores per profile.
+    public var keepsSortedScores = false
 
     public init(table: MeasurementTable, choosesOnReportedSetWithoutCalibrationSplit: Bool = false) {
         self.table = table
@@ -55,7 +59,7 @@ public struct ProfileEvaluator: Sendable {
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
         var notes: [String] = []
-        let curves = CurveCache()
+        let curves = CurveCache(keepsSorted: keepsSortedScores)
         let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
         try writeDecisions(profile, compiled, notCalibrated: calibration.failure, to: decisions)
@@ -160,6 +164,7 @@ public struct ProfileEvaluator: Sendable {
     /// whose output is not assessable is rejected at every threshold.
     func calibrationSet(column: Int, split: Split?) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
+        set.reserveCapacity(rowCount(split: split))
         let gateValues = table.values[column], species = table.speciesIndex
         for i in 0..<table.count where split == nil || table.splits[i] == split {
             let value = gateValues[i]
@@ -172,6 +177,17 @@ public struct ProfileEvaluator: Sendable {
             }
         }
         return set
+    }
+
+    /// Rows of the split (`nil` = all): the exact capacity of its score set, which would otherwise
+    /// grow by copying (ten million scores: every doubling faults in fresh pages).
+    func rowCount(split: Split?) -> Int {
+        guard let split else { return table.count }
+        return table.splits.withUnsafeBufferPointer { splits in
+            var n = 0
+            for s in splits where s == split { n += 1 }
+            return n
+        }
     }
 
     /// A target below 1/n cannot be resolved by n samples: with 10 attacks of a species, APCER
@@ -362,6 +378,7 @@ public struct ProfileEvaluator: Sendable {
     func tally(_ compiled: CompiledProfile, gateCount: Int, split: Split?) -> SplitTally {
         var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
         let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
+        if sweeps { tally.scores.reserveCapacity(rowCount(split: split)) }
         for i in 0..<table.count where split == nil || table.splits[i] == split {
             let species = speciesIndex[i]
             guard table.statuses[i].isOK else {
@@ -428,9 +445,11 @@ public struct ProfileEvaluator: Sendable {
                 target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,
                 targetMet: choice.targetMet)
         }
-        return .init(
+        var metrics = ProfileResult.ScoreMetrics(
             score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets,
             auc: areaUnderROC(curve))
+        metrics.sortedScores = curves?.sorted(for: set)
+        return metrics
     }
 
     /// The gate's reject code; a gate that failed on a NaN value says the output was not assessable.
@@ -443,14 +462,24 @@ public struct ProfileEvaluator: Sendable {
 /// The curves built while one profile is evaluated, each with its score set: a calibration on
 /// the reported set (score files without a dev split) and the reported swept score sweep the same
 /// set, and a calibration split scored again gives the same set, so each curve is sorted once.
+/// With `keepsSorted`, each curve's sorted scores are kept beside it (``sorted(for:)``).
 final class CurveCache {
-    private var entries: [(set: ScoreSet, curve: ErrorCurve)] = []
+    private var entries: [(set: ScoreSet, curve: ErrorCurve, sorted: SortedScores?)] = []
+    let keepsSorted: Bool
+
+    init(keepsSorted: Bool = false) { self.keepsSorted = keepsSorted }
 
     func curve(for set: ScoreSet) throws(MetricsError) -> ErrorCurve {
         if let hit = entries.first(where: { $0.set.isIdentical(to: set) }) { return hit.curve }
-        let curve = try ErrorCurve(set)
-        entries.append((set, curve))
+        let sorted = SortedScores(set)
+        let curve = try ErrorCurve(sorted: sorted)
+        entries.append((set, curve, keepsSorted ? sorted : nil))
         return curve
+    }
+
+    /// The sorted scores of a set whose curve was built here (nil unless `keepsSorted`).
+    func sorted(for set: ScoreSet) -> SortedScores? {
+        entries.first(where: { $0.set.isIdentical(to: set) })?.sorted
     }
 }
 

@@ -71,6 +71,10 @@ public struct ProfileResult: Sendable {
         public var bpcerAtAPCER: [Target]
         public var apcerAtBPCER: [Target]
         public var auc: Double
+        /// The reported set's scores sorted class by class, kept only when the evaluator was asked
+        /// to (``ProfileEvaluator/keepsSortedScores``): `outputs.csv` reuses them instead of sorting
+        /// the same scores again.
+        public var sortedScores: SortedScores?
         public init(
             score: String, curve: ErrorCurve, eer: EqualErrorRate, bpcerAtAPCER: [Target], apcerAtBPCER: [Target],
             auc: Double

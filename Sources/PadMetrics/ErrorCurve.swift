@@ -142,6 +142,11 @@ public struct SortedScores: Sendable {
     let heldAttacks: [Int]
 
     var classCount: Int { starts.count - 1 }
+    /// True when no sample is rejected at every threshold: the sorted scores are then every
+    /// processed sample of the set (as `outputs.csv` takes them, see ``OutputSeparation``).
+    public var rejectsNoneAtEveryThreshold: Bool { heldBonaFide == 0 && heldAttacks.allSatisfy { $0 == 0 } }
+    /// Processed scores of bona fide (class 0) or of species c - 1.
+    public func count(ofClass c: Int) -> Int { length(ofClass: c) }
     var total: Int { starts[classCount] }
     func length(ofClass c: Int) -> Int { starts[c + 1] - starts[c] }
     /// The highest processed score (-inf when there is none).
@@ -242,6 +247,8 @@ public struct SortedScores: Sendable {
 
     /// Bona fide and the given species only (in that order), as if the set held no other species.
     public func restricted(toSpecies species: [Int]) -> SortedScores {
+        // Every species in order is this set itself (its buffer shared, not copied).
+        if species.elementsEqual(speciesNames.indices) { return self }
         let classes = [0] + species.map { $0 + 1 }
         var flat: [Double] = []
         flat.reserveCapacity(classes.reduce(0) { $0 + length(ofClass: $1) })
@@ -259,10 +266,15 @@ public struct SortedScores: Sendable {
     /// The same samples with every score negated (lower values read as bona fide): each class
     /// reversed and negated, which keeps it sorted.
     public func negated() -> SortedScores {
-        var flat = [Double](repeating: 0, count: total)
-        for c in 0..<classCount {
-            let first = starts[c], last = starts[c + 1]
-            for k in first..<last { flat[first + last - 1 - k] = -self.flat[k] }
+        // Every element is written once (no clearing first).
+        let flat = [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
+            self.flat.withUnsafeBufferPointer { source in
+                for c in 0..<classCount {
+                    let first = starts[c], last = starts[c + 1]
+                    for k in first..<last { buffer[first + last - 1 - k] = -source[k] }
+                }
+            }
+            initialized = total
         }
         return SortedScores(
             speciesNames: speciesNames, flat: flat, starts: starts, bonaFideFailed: bonaFideFailed,
@@ -291,9 +303,12 @@ struct CurveSweep {
         thresholds = Self.unfilled(stride)
         bonaFideRejected = Self.unfilled(stride)
         attackAccepted = Self.unfilled(stride * speciesCount)
-        pooledAccepted = Self.unfilled(stride)
+        // With one species the pooled counts are that species' counts: one array serves both
+        // (outputs.csv sweeps one such curve per species, millions of points each).
+        pooledAccepted = speciesCount == 1 ? [] : Self.unfilled(stride)
         merge(sorted, stride: stride)
         compact(stride: stride, speciesCount: speciesCount)
+        if speciesCount == 1 { pooledAccepted = attackAccepted }
     }
 
     /// An array of `count` elements whose values are not set yet (plain numbers: any bits are valid).
@@ -327,7 +342,7 @@ struct CurveSweep {
                                     acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
                                     rejectedAttacks += position[sp + 1]
                                 }
-                                pooledOut[points] = freeAttacks - rejectedAttacks
+                                if speciesCount != 1 { pooledOut[points] = freeAttacks - rejectedAttacks }
                                 points += 1
                             }
                             while true {
@@ -361,7 +376,7 @@ struct CurveSweep {
     mutating func compact(stride: Int, speciesCount: Int) {
         thresholds.removeLast(stride - points)
         bonaFideRejected.removeLast(stride - points)
-        pooledAccepted.removeLast(stride - points)
+        if speciesCount != 1 { pooledAccepted.removeLast(stride - points) }
         guard points < stride else { return }
         for sp in 0..<speciesCount {
             for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }

@@ -111,9 +111,16 @@ extension HTMLReport {
     /// rejected at every threshold (another gate failed) have no score and are not drawn.
     mutating func histogramPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let curve = sm.curve
-        let finite = curve.thresholds.filter(\.isFinite)
-        guard let low = finite.first, var high = finite.last else { return "" }
-        if curve.hasTerminalPoint && finite.count > 1 { high = finite[finite.count - 2] }
+        // The lowest and highest finite thresholds (the one below the terminal point), found in
+        // place: not a filtered copy of ten million thresholds.
+        let thresholds = curve.thresholds
+        guard let first = thresholds.firstIndex(where: \.isFinite), let last = thresholds.lastIndex(where: \.isFinite)
+        else { return "" }
+        let low = thresholds[first]
+        var high = thresholds[last]
+        if curve.hasTerminalPoint && last > first {
+            high = thresholds[thresholds[..<last].lastIndex(where: \.isFinite)!]
+        }
         let title = "Score histograms, \(r.profile.name)"
         var plot = SVGPlot(
             title: title, xLabel: r.thresholdSign < 0 ? "score (negated)" : "score", yLabel: "share of the class")

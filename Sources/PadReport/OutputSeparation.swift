@@ -37,45 +37,88 @@ public enum OutputSeparation {
         "n_missing_bonafide", "n_missing_attack",
     ]
 
+    /// Scores of this output already sorted for a profile's reported set (the profile swept this
+    /// output and rejected no sample at every threshold), with that profile's curve: the same
+    /// samples outputs.csv takes, so they are not sorted again and the `(all)` row, when it
+    /// holds every species in the set's order, is that very curve.
+    public struct SharedSort: Sendable {
+        public var sorted: SortedScores
+        public var curve: ErrorCurve?
+        public init(sorted: SortedScores, curve: ErrorCurve?) { self.sorted = sorted; self.curve = curve }
+    }
+
     /// Rows of one output: each species (by name), then `(all)` when there are two or more.
     /// `species[i]` is -1 for bona fide, else an index into `speciesNames`. The values are sorted
-    /// once, class by class; each row's curve takes bona fide and its species from that.
-    public static func rows(output: String, values: [Double], species: [Int32], speciesNames: [String]) -> [Row] {
+    /// once, class by class (or taken from `shared` when its classes hold exactly the values that
+    /// are not NaN); each row's curve takes bona fide and its species from that.
+    public static func rows(
+        output: String, values: [Double], species: [Int32], speciesNames: [String], shared: SharedSort? = nil
+    ) -> [Row] {
         // Species with samples here (a table's species list may name some only other splits have).
         let present = Set(species.filter { $0 >= 0 }.map(Int.init))
         let order = speciesNames.indices.filter(present.contains).sorted { speciesNames[$0] < speciesNames[$1] }
         var groups = order.map { [$0] }
         if order.count > 1 { groups.append(order) }
-        var set = ScoreSet(speciesNames: speciesNames)
-        set.reserveCapacity(values.count)
-        var missingBonaFide = 0
-        var missingAttacks = [Int](repeating: 0, count: speciesNames.count)
-        for i in values.indices {
-            let s = species[i]
-            if !values[i].isNaN {
-                set.append(score: values[i], speciesIndex: s)
-            } else if s < 0 {
-                missingBonaFide += 1
-            } else {
-                missingAttacks[Int(s)] += 1
-            }
-        }
-        let sorted = SortedScores(set)
-        let bonaFideLeftOut = missingBonaFide, attacksLeftOut = missingAttacks
+        let counts = ClassCounts(values: values, species: species, speciesCount: speciesNames.count)
+        let reused = shared.flatMap { $0.sorted.speciesNames == speciesNames && counts.matches($0.sorted) ? $0 : nil }
+        let sorted =
+            reused?.sorted
+            ?? SortedScores(counts.scoreSet(values: values, species: species, speciesNames: speciesNames))
+        let sharedCurve = reused?.curve
+        let bonaFideLeftOut = counts.missingBonaFide, attacksLeftOut = counts.missingAttacks
         // Each group sweeps its own curve (two when the output separates the other way): on all cores.
         return Parallel.map(groups) { group in
             var row = Row(
                 output: output, species: group.count == 1 ? speciesNames[group[0]] : allSpecies, direction: "",
                 auc: .nan, eer: .nan, eerThreshold: .nan, bonaFide: 0, attacks: 0,
                 missingBonaFide: bonaFideLeftOut, missingAttacks: group.reduce(0) { $0 + attacksLeftOut[$1] })
-            separation(sorted.restricted(toSpecies: group), into: &row)
+            // Every species in order: the set itself, whose curve the profile has already swept.
+            let whole = group.elementsEqual(speciesNames.indices)
+            separation(sorted.restricted(toSpecies: group), curve: whole ? sharedCurve : nil, into: &row)
             return row
         }
     }
 
+    /// Values by class: those with a value and those left out (NaN).
+    struct ClassCounts {
+        var present: [Int]
+        var missingBonaFide = 0
+        var missingAttacks: [Int]
+
+        init(values: [Double], species: [Int32], speciesCount: Int) {
+            present = [Int](repeating: 0, count: speciesCount + 1)
+            missingAttacks = [Int](repeating: 0, count: speciesCount)
+            for i in values.indices {
+                let s = Int(species[i])
+                if !values[i].isNaN {
+                    present[s + 1] += 1
+                } else if s < 0 {
+                    missingBonaFide += 1
+                } else {
+                    missingAttacks[s] += 1
+                }
+            }
+        }
+
+        /// Whether `sorted` holds as many scores per class as these values have.
+        func matches(_ sorted: SortedScores) -> Bool {
+            sorted.rejectsNoneAtEveryThreshold
+                && present.indices.allSatisfy { sorted.count(ofClass: $0) == present[$0] }
+        }
+
+        /// The values that are not NaN, as a score set (exact capacity).
+        func scoreSet(values: [Double], species: [Int32], speciesNames: [String]) -> ScoreSet {
+            var set = ScoreSet(speciesNames: speciesNames)
+            set.reserveCapacity(present.reduce(0, +))
+            for i in values.indices where !values[i].isNaN { set.append(score: values[i], speciesIndex: species[i]) }
+            return set
+        }
+    }
+
     /// AUC and EER of bona fide against the attacks of `sorted`, in the direction that separates.
-    static func separation(_ sorted: SortedScores, into row: inout Row) {
-        guard let curve = try? ErrorCurve(sorted: sorted) else { return }
+    /// `curve`, when given, is the curve of `sorted` already swept.
+    static func separation(_ sorted: SortedScores, curve shared: ErrorCurve? = nil, into row: inout Row) {
+        guard let curve = try? shared ?? ErrorCurve(sorted: sorted) else { return }
         row.bonaFide = curve.bonaFideCount
         row.attacks = curve.attackCount
         guard curve.hasBonaFide && curve.hasAttacks else { return }

@@ -163,6 +163,10 @@ public enum ReportTables {
             ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
         let block = 250_000
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // One text buffer per worker, sized once for the longest rows a block can have and reused
+        // for every block: growing (and freeing) tens of megabytes per block faulted in fresh pages
+        // each time (ten million curve points are 800 MB of text).
+        var chunks = Array(repeating: [UInt8](), count: workers)
         for r in results {
             guard let m = r.scoreMetrics else { continue }
             let c = m.curve, sign = r.thresholdSign
@@ -173,18 +177,21 @@ public enum ReportTables {
             prefix.append(UInt8(ascii: ","))
             CSVFormat.appendField(m.score, to: &prefix)
             let rowPrefix = prefix
+            // A number is at most 24 characters (shortest round-trip form), plus its comma.
+            let rowBytes = rowPrefix.count + (4 + names.count) * 25 + 1
             let blocks = (c.count + block - 1) / block
             var next = 0
             while next < blocks {
                 let batch = min(workers, blocks - next)
-                var chunks = Array(repeating: [UInt8](), count: batch)
                 let firstBlock = next
                 chunks.withUnsafeMutableBufferPointer { buffer in
                     nonisolated(unsafe) let out = buffer
                     DispatchQueue.concurrentPerform(iterations: batch) { j in
                         let first = (firstBlock + j) * block, last = min(c.count, first + block)
-                        var bytes: [UInt8] = []
-                        bytes.reserveCapacity((last - first) * 64)
+                        var bytes = out[j]
+                        out[j] = []
+                        bytes.removeAll(keepingCapacity: true)
+                        bytes.reserveCapacity((last - first) * rowBytes)
                         var values = [Double](repeating: .nan, count: 4 + names.count)
                         var row = RepeatedNumberRow(columns: values.count)
                         for k in first..<last {
@@ -200,7 +207,7 @@ public enum ReportTables {
                         out[j] = bytes
                     }
                 }
-                for chunk in chunks { try writer.writeRaw(chunk) }
+                for chunk in chunks.prefix(batch) { try writer.writeRaw(chunk) }
                 next += batch
             }
         }

@@ -153,11 +153,19 @@ public struct ScoreFileReader: Sendable {
     public func detect(_ paths: [String]) throws(ScoreFileError) -> ScoreFormat {
         if paths.count == 2 { return .pyeer }
         let path = paths[0]
-        let bytes = try Self.readFile(path)
+        // The first data line is near the start: read a prefix, twice as long while that line
+        // (past blank and `#` lines) is not complete in it, not the whole file (gigabytes).
+        var prefix = 1 << 16
+        var bytes = try Self.readFile(path, limit: prefix)
         var start = 0
         while start < bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            if end == bytes.count && bytes.count == prefix {
+                prefix *= 2
+                bytes = try Self.readFile(path, limit: prefix)
+                continue
+            }
             let line = String(decoding: bytes[start..<end], as: UTF8.self).trimmingWhitespace()
             start = end + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -180,7 +188,12 @@ public struct ScoreFileReader: Sendable {
 
     typealias Field = ArraySlice<UInt8>
 
-    static func readFile(_ path: String, keepTerminator: Bool = false) throws(ScoreFileError) -> [UInt8] {
+    /// The bytes of a file (its first `limit` bytes when given), with a trailing 0 when
+    /// `keepTerminator`. Read into uninitialised capacity: zero-filling the buffer first would
+    /// touch every page of a file of gigabytes once more.
+    static func readFile(_ path: String, keepTerminator: Bool = false, limit: Int = .max) throws(ScoreFileError)
+        -> [UInt8]
+    {
         // Directories, FIFOs and devices are refused before opening (a FIFO would block, a
         // directory reports a bogus size).
         var info = stat()
@@ -195,11 +208,16 @@ public struct ScoreFileReader: Sendable {
         }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
-        let size = ftell(file)
+        let fileSize = ftell(file)
         fseek(file, 0, SEEK_SET)
-        guard size >= 0 else { throw ScoreFileError(file: path, line: 0, "cannot read size") }
-        var bytes = [UInt8](repeating: 0, count: size + 1) // trailing 0 keeps strtod in bounds
-        let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
+        guard fileSize >= 0 else { throw ScoreFileError(file: path, line: 0, "cannot read size") }
+        let size = min(fileSize, limit)
+        var read = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            read = fread(buffer.baseAddress, 1, size, file)
+            buffer[read] = 0 // the trailing 0 keeps strtod in bounds
+            initialized = read + 1
+        }
         guard read == size else { throw ScoreFileError(file: path, line: 0, "short read") }
         if !keepTerminator { bytes.removeLast() }
         // A UTF-8 byte order mark (spreadsheet exports) is not part of the header.
@@ -297,7 +315,16 @@ public struct ScoreFileReader: Sendable {
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
         let parts = try scanParts(bytes, path: path, format: format)
-        result.set.reserveCapacity(result.set.count + parts.reduce(0) { $0 + $1.scores.count })
+        // Every per-row array sized for all parts at once: the second part's rows would otherwise
+        // regrow (copy) the first's (ten million ids and line numbers).
+        let rowCount = parts.reduce(0) { $0 + $1.scores.count }
+        result.set.reserveCapacity(result.set.count + rowCount)
+        result.ids.reserveCapacity(result.ids.count + rowCount)
+        result.lineNumbers.reserveCapacity(result.lineNumbers.count + rowCount)
+        result.fileIndex.reserveCapacity(result.fileIndex.count + rowCount)
+        if parts.contains(where: { !$0.splits.isEmpty }) {
+            result.splits.reserveCapacity(result.splits.count + rowCount)
+        }
         let fileIndex = UInt16(result.files.count)
         for rows in parts {
             // Map part-local species indices onto the set's (first appearance in file order).

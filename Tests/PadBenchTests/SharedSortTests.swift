@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import PadBench
+@testable import PadDataset
+@testable import PadEvaluation
+import PadMetrics
+import PadProfiles
+@testable import PadReport
+
+/// `eval --scores` keeps the profile's sorted scores and `outputs.csv` reuses them (and, for the
+/// `(all)` row, the profile's curve): every row equals the one computed on its own.
+@Suite struct SharedSortTests {
+    /// Ties, +-0, infinities, failures (NaN, status failed) and splits; `heldValue` adds processed
+    /// samples without a value (the profile rejects them at every threshold).
+    static func table(speciesFirst: String, heldValue: Bool = false, split: Bool = true) -> MeasurementTable {
+        var table = MeasurementTable(columns: [EvalRunner.scoreOutput])
+        let scores: [Double] = [0, -0.0, 0.5, .infinity, -.infinity, 0.25, -0.25, 0.5, 0, 1]
+        for k in 0..<300 {
+            let label: Label =
+                k % 3 == 0 ? .bonaFide : .attack(species: k % 3 == 1 ? speciesFirst : "other")
+            let score = k % 17 == 0 ? Double.nan : scores[k % scores.count] * Double(1 + k % 4)
+            let status: SampleStatus =
+                score.isNaN && !(heldValue && k % 2 == 0) ? .failed(code: "no_score", message: "no score") : .ok
+            let rowSplit: Split = split ? (k % 5 == 0 ? .dev : .eval) : .none
+            table.append(id: "s\(k)", label: label, split: rowSplit, status: status, values: [score])
+        }
+        return table
+    }
+
+    static func results(_ table: MeasurementTable, keep: Bool) throws -> [ProfileResult] {
+        let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .bpcerAtAPCER(0.05), outputFolder: "")
+        var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
+        evaluator.keepsSortedScores = keep
+        return try evaluator.evaluate([EvalRunner.scoreProfile(job, files: ["x.csv"])])
+    }
+
+    static func csv(_ rows: [OutputSeparation.Row]) -> [[String]] { OutputSeparation.table(rows).rows }
+
+    @Test func outputsRowsFromTheProfilesSortEqualTheirOwnComputation() throws {
+        // "a-print" sorts before "other": the (all) row is the set itself (the profile's curve);
+        // "z-print" after it: the (all) row reorders the species (its own curve from the shared sort).
+        for first in ["a-print", "z-print"] {
+            for split in [true, false] {
+                let table = Self.table(speciesFirst: first, split: split)
+                let kept = try Self.results(table, keep: true)
+                #expect(kept[0].reported.scoreMetrics?.sortedScores != nil)
+                #expect(try Self.results(table, keep: false)[0].reported.scoreMetrics?.sortedScores == nil)
+                #expect(RunStatistics.sharedSort(of: EvalRunner.scoreOutput, results: kept, table: table) != nil)
+                let shared = try RunStatistics.outputSeparation(table, results: kept)
+                let alone = try RunStatistics.outputSeparation(table)
+                #expect(shared.count == 3 && Self.csv(shared) == Self.csv(alone), "\(first) split \(split)")
+            }
+        }
+    }
+
+    /// Processed samples without a value are rejected at every threshold by the profile but left
+    /// out of outputs.csv: those sorted scores are not shared, and the rows stay their own.
+    @Test func aProfileThatRejectsSamplesAtEveryThresholdSharesNothing() throws {
+        let table = Self.table(speciesFirst: "a-print", heldValue: true)
+        let kept = try Self.results(table, keep: true)
+        #expect(kept[0].reported.scoreMetrics?.sortedScores?.rejectsNoneAtEveryThreshold == false)
+        #expect(RunStatistics.sharedSort(of: EvalRunner.scoreOutput, results: kept, table: table) == nil)
+        let rows = try RunStatistics.outputSeparation(table, results: kept)
+        #expect(Self.csv(rows) == Self.csv(try RunStatistics.outputSeparation(table)))
+        #expect(rows.allSatisfy { $0.missingBonaFide + $0.missingAttacks > 0 })
+    }
+
+    /// A shared sort whose class counts differ from the values' is not used.
+    @Test func aSharedSortOfOtherSamplesIsNotUsed() throws {
+        var other = ScoreSet(speciesNames: ["print"])
+        other.append(score: 9, speciesIndex: -1)
+        other.append(score: -9, speciesIndex: 0)
+        let values: [Double] = [0.5, 0.25, .nan, 0.75], species: [Int32] = [-1, 0, 0, -1]
+        let mismatched = OutputSeparation.SharedSort(sorted: SortedScores(other), curve: try ErrorCurve(other))
+        let rows = OutputSeparation.rows(
+            output: "o", values: values, species: species, speciesNames: ["print"], shared: mismatched)
+        let alone = OutputSeparation.rows(output: "o", values: values, species: species, speciesNames: ["print"])
+        #expect(Self.csv(rows) == Self.csv(alone))
+        // Hand-computed: bona fide 0.5, 0.75 against print 0.25: AUC 1, EER 0 (every t in (0.25, 0.5]
+        // separates; the EER rule reports 0.4 there), 2 bona fide, 1 attack, 1 attack missing.
+        #expect(Self.csv(rows) == [["o", "print", "higher-bona-fide", "1", "0", "0.4", "2", "1", "0", "1"]])
+    }
+}
+
+/// The table of a score file is built without an array of labels or of statuses: its labels,
+/// statuses (failed `no_score` with its message for NaN/empty scores), splits and values are
+/// those of the table built from such arrays.
+@Suite struct ScoreTableTests {
+    @Test func scoreTableEqualsTheTableBuiltFromLabelAndStatusArrays() throws {
+        let path = NSTemporaryDirectory() + "padbench-table-\(UUID().uuidString).csv"
+        try Data(
+            ("id,label,species,score,split\na,bonafide,,0.5,dev\nb,attack,print,,eval\n"
+                + "c,attack,replay,-0,test\nd,bonafide,,nan,eval\ne,attack,print,inf,train\n").utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let scores = try ScoreFileReader().read([path])
+        let table = try EvalRunner.table(eval: scores, dev: nil)
+        let labels: [Label] = [
+            .bonaFide, .attack(species: "print"), .attack(species: "replay"), .bonaFide,
+            .attack(species: "print"),
+        ]
+        let statuses: [SampleStatus] = [
+            .ok, .failed(code: "no_score", message: "no score in the file"), .ok,
+            .failed(code: "no_score", message: "no score in the file"), .ok,
+        ]
+        let reference = MeasurementTable(
+            columns: [EvalRunner.scoreOutput], ids: ["a", "b", "c", "d", "e"], labels: labels,
+            splits: [.dev, .eval, .eval, .eval, .train], statuses: statuses, values: [scores.set.scores],
+            speciesIndex: [-1, 0, 1, -1, 0], speciesNames: ["print", "replay"])
+        #expect(Array(table.labels) == labels && Array(reference.labels) == labels)
+        #expect(Array(table.statuses) == statuses && Array(reference.statuses) == statuses)
+        #expect(table.failedCount == 2 && table.splits == reference.splits)
+        #expect(table.values[0].map(\.bitPattern) == [0.5, .nan, -0.0, .nan, .infinity].map(\.bitPattern))
+        #expect(DatasetFingerprint.of(table) == DatasetFingerprint.of(reference))
+    }
+}
