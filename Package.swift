@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(
-            name: "PadMetrics", dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")],
+            name: "PadMetrics", dependencies: ["PadText", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
@@ -80,7 +80,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
         .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
-        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadDataset"]),
         .testTarget(
             name: "PadEvaluationTests", dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles"]),

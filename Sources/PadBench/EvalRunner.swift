@@ -5,6 +5,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadText
 
 /// `padbench eval`: score imported score files, or re-decide profiles on a stored archive.
 /// Never runs an estimator.

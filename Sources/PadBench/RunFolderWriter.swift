@@ -4,6 +4,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadText
 
 /// The one writer of every run (bench, eval on scores or an archive, import, merge): the CSV
 /// reports (with `outputs.csv`: which output separates which attack, and subject-clustered

@@ -1,5 +1,6 @@
 import Foundation
 import PadDataset
+import PadText
 
 /// Options that built-in estimators read at construction (cold start).
 public struct EstimatorOptions: Sendable {
@@ -144,16 +145,11 @@ public struct EstimatorRegistry: Sendable {
     /// Each factory's estimator and how long it took to make (its cold start), or its error; the
     /// factories run concurrently, results in the order of `entries`.
     static func runFactories(_ entries: [Entry], options: EstimatorOptions) -> [Result<Built, Error>] {
-        var outcomes = [Result<Built, Error>?](repeating: nil, count: entries.count)
-        outcomes.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: entries.count) { k in
-                let clock = ContinuousClock()
-                let started = clock.now
-                slots[k] = Result { Built(estimator: try entries[k].factory(options), coldStart: clock.now - started) }
-            }
+        Parallel.map(entries) { entry in
+            let clock = ContinuousClock()
+            let started = clock.now
+            return Result { Built(estimator: try entry.factory(options), coldStart: clock.now - started) }
         }
-        return outcomes.map { $0! }
     }
 
     /// The names in order of first appearance, each once.

@@ -1,5 +1,6 @@
 import PadArchive
 import PadMetrics
+import PadText
 
 /// Which output separates which attack (`outputs.csv`): for one numeric output, AUC and EER of
 /// each attack species against bona fide, and of all attacks together, in the direction that

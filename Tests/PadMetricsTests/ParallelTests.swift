@@ -1,5 +1,5 @@
 import Testing
-@testable import PadMetrics
+import PadText
 
 /// The structured helpers eval's concurrent steps use: results in order, errors in argument order.
 @Suite struct ParallelTests {

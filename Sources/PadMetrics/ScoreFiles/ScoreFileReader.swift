@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PadText
 
 /// Scores read from files: the score set, and per row its id, split (when the file has a split
 /// column) and where it came from (file and line), so duplicates and bad values can be located.
