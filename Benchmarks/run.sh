@@ -88,7 +88,7 @@ best_py=$(python3 -c "print(max($py1_rate, $pyn_rate))")
 echo "## Estimators on $IMAGES synthetic 640x480 JPEGs (decode + face + eyes + quality)"
 echo
 echo "Same parameters on both sides: Haar frontalface_default, scale 1.1, 3 neighbours, min size"
-echo "max(24, 8% of the shorter side); eyes (haarcascade_eye) in the upper 60% of the largest face;"
+echo "max(24, 8% of the shorter side); eyes (haarcascade_eye) in the upper 60% of the chosen face (most neighbours, then area, then leftmost);"
 echo "quality on the face region. padbench's figure is the whole command, writing the run folder included."
 echo
 echo "| measure | images/s |"
