@@ -23,6 +23,8 @@ import Testing
             + "claimed_id,real_id,test_label,is_bonafide,attack_type,score\n1,1,a,True,,0.5\n"
         #expect(straddling.utf8.count > 1 << 16)
         #expect(try ScoreFileReader().detect([Self.write(straddling)]) == .bobpad)
+        // The same behind a byte order mark (dropped by readFile, so the prefix holds 3 bytes fewer).
+        #expect(try ScoreFileReader().detect([Self.write("\u{FEFF}" + straddling)]) == .bobpad)
         let bob4 = String(repeating: comment, count: 1000) + "c1 c1 a 0.5" // no final newline
         #expect(try ScoreFileReader().detect([Self.write(bob4)]) == .bob4)
         let onlyComments = Self.write(String(repeating: comment, count: 1000))

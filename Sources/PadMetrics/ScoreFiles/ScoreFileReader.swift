@@ -162,7 +162,10 @@ public struct ScoreFileReader: Sendable {
         while start < bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            if end == bytes.count && bytes.count == prefix {
+            // The prefix may have been cut (readFile drops a byte order mark, so a full prefix
+            // can hold up to 3 bytes fewer): read twice as much. A shorter file is read whole,
+            // so at worst one read too many.
+            if end == bytes.count && bytes.count >= prefix - 3 {
                 prefix *= 2
                 bytes = try Self.readFile(path, limit: prefix)
                 continue
