@@ -479,7 +479,9 @@ final class CurveCache {
 
     /// The sorted scores of a set whose curve was built here (nil unless `keepsSorted`).
     func sorted(for set: ScoreSet) -> SortedScores? {
-        entries.first(where: { $0.set.isIdentical(to: set) })?.sorted
+        // Nothing is kept otherwise (bench): skip the search, which compares every score.
+        guard keepsSorted else { return nil }
+        return entries.first(where: { $0.set.isIdentical(to: set) })?.sorted
     }
 }
 
