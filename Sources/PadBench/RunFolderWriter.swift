@@ -44,6 +44,8 @@ public struct RunFolderWriter: Sendable {
         timing: [TimingStep],
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
     ) throws -> String {
+        // A compressed member not named among the streamed files would be left out of the archive.
+        precondition(precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
         let results = RunStatistics.withSubjectIntervals(results, table: table)
         let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         var manifest = manifest
