@@ -114,6 +114,25 @@ import Testing
         #expect(total > 20, "the photos must give raw windows for the comparison to mean something")
     }
 
+    /// The inlined lane conversions give the standard library's generic conversions bit for bit,
+    /// on values where rounding to float matters (above 2^24), at the integer limits, and for the
+    /// square root on zero, subnormal, negative and huge variances.
+    @Test func laneConversionsEqualTheStandardLibrary() {
+        let ints: [Int32] = [0, 1, -1, 16_777_217, -16_777_219, 123_456_789, .max, .min]
+        let unsigned: [UInt32] = [0, 1, 16_777_217, 2_147_483_649, 4_000_000_001, .max, 77, 255 * 255 * 24]
+        let doubles: [Double] = [0, 4.9e-324, -1, 2.5, 1e300, .infinity, 3.0000001, 0.1]
+        let i = SIMD8<Int32>(ints), u = SIMD8<UInt32>(unsigned), d = SIMD8<Double>(doubles)
+        let f = SIMD8<Float>(i)
+        #expect(Lanes.floats(i) == SIMD8<Float>(i))
+        #expect(Lanes.floats(d) == SIMD8<Float>(d))
+        #expect(Lanes.doubles(i) == SIMD8<Double>(i))
+        #expect(Lanes.doubles(u) == SIMD8<Double>(u))
+        #expect(Lanes.doubles(f) == SIMD8<Double>(f))
+        let roots = Lanes.squareRoots(d), expected = d.squareRoot()
+        for lane in 0..<8 { #expect(roots[lane].bitPattern == expected[lane].bitPattern, "lane \(lane)") }
+        #expect(Lanes.squareRoots(SIMD8(repeating: -4))[0].isNaN)
+    }
+
     /// detectWindows written one window at a time: OpenCV's variance factor in double, every
     /// stage from the first with ``HaarScanner/run(_:factor:from:)``, OpenCV's row walk.
     static func scalarWindows(_ cascade: CascadeClassifier, _ plane: GrayPlane, scaleFactor: Double) -> [[Int]] {

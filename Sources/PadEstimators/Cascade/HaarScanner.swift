@@ -87,10 +87,10 @@ struct HaarScanner {
         let values = Step.rectangle(sum, norm)
         let squareSums = SIMD8<UInt32>(
             truncatingIfNeeded: Step.rectangle(UnsafeRawPointer(squares).assumingMemoryBound(to: Int32.self), norm))
-        let v = SIMD8<Double>(values)
-        let nf = normArea * SIMD8<Double>(squareSums) - v * v
-        let factor = SIMD8<Float>(1 / nf.squareRoot())
-        let usable = (nf .> 0) .& (normArea * SIMD8<Double>(factor) .< 0.1)
+        let v = Lanes.doubles(values)
+        let nf = normArea * Lanes.doubles(squareSums) - v * v
+        let factor = Lanes.floats(1 / Lanes.squareRoots(nf))
+        let usable = (nf .> 0) .& (normArea * Lanes.doubles(factor) .< 0.1)
         return (factor, usable)
     }
 
@@ -111,12 +111,12 @@ struct HaarScanner {
             for k in starts[stage]..<starts[stage + 1] {
                 let stump = stumps[k]
                 let wt = stump.weightsAndThreshold
-                var value = wt[0] * SIMD8<Float>(Step.rectangle(sum, stump.rects.0))
-                value += wt[1] * SIMD8<Float>(Step.rectangle(sum, stump.rects.1))
-                if wt[2] != 0 { value += wt[2] * SIMD8<Float>(Step.rectangle(sum, stump.rects.2)) }
+                var value = wt[0] * Lanes.floats(Step.rectangle(sum, stump.rects.0))
+                value += wt[1] * Lanes.floats(Step.rectangle(sum, stump.rects.1))
+                if wt[2] != 0 { value += wt[2] * Lanes.floats(Step.rectangle(sum, stump.rects.2)) }
                 let leaf = SIMD8<Float>(repeating: stump.right).replacing(
                     with: stump.left, where: value * factor .< wt[3])
-                total += SIMD8<Double>(leaf)
+                total += Lanes.doubles(leaf)
             }
             let rejected = undecided .& (total .< thresholds[stage])
             state.replace(with: Int64(stage), where: rejected)
@@ -203,5 +203,40 @@ struct FlatStages<Stump> {
         self.stumps = stumps
         self.starts = starts
         thresholds = cascade.stages.map { Double($0.threshold) }
+    }
+}
+
+/// Lane-wise conversions and square roots written out lane by lane, so that they are inlined
+/// (and vectorised by LLVM) in the stage loop. The standard library's generic
+/// `SIMD8<Float>(SIMD8<Int32>)` and `squareRoot()` compiled to calls here (the conversion to one
+/// `cvtdq2ps` pair behind a call, the square root to eight calls of libm's `sqrt`), and a call in
+/// the stump loop spills every live vector register. Each lane is the same IEEE operation, so
+/// the values are the same.
+enum Lanes {
+    @inline(__always) static func floats(_ v: SIMD8<Int32>) -> SIMD8<Float> {
+        SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+    }
+    @inline(__always) static func floats(_ v: SIMD8<Double>) -> SIMD8<Float> {
+        SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+    }
+    @inline(__always) static func doubles(_ v: SIMD8<Int32>) -> SIMD8<Double> {
+        SIMD8(
+            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
+            Double(v[7]))
+    }
+    @inline(__always) static func doubles(_ v: SIMD8<UInt32>) -> SIMD8<Double> {
+        SIMD8(
+            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
+            Double(v[7]))
+    }
+    @inline(__always) static func doubles(_ v: SIMD8<Float>) -> SIMD8<Double> {
+        SIMD8(
+            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
+            Double(v[7]))
+    }
+    @inline(__always) static func squareRoots(_ v: SIMD8<Double>) -> SIMD8<Double> {
+        SIMD8(
+            v[0].squareRoot(), v[1].squareRoot(), v[2].squareRoot(), v[3].squareRoot(), v[4].squareRoot(),
+            v[5].squareRoot(), v[6].squareRoot(), v[7].squareRoot())
     }
 }
