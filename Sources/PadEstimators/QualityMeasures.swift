@@ -80,7 +80,9 @@ public enum QualityMeasures {
         @inline(__always) func reflect(_ v: Int, _ lo: Int, _ hi: Int) -> Int {
             v < lo ? 2 * lo - v : (v >= hi ? 2 * (hi - 1) - v : v)
         }
-        var sum = 0.0, sumSquares = 0.0
+        // Integer sums: |v| <= 1020, so both are exact far beyond any image size (v^2 summed
+        // stays below 2^53 up to 8 x 10^9 pixels), and equal the double sums of the plain loop.
+        var sum = 0, sumSquares = 0
         l.withUnsafeBufferPointer { p in
             for y in region.y0..<region.y1 {
                 let up = reflect(y - 1, region.y0, region.y1) * width,
@@ -91,15 +93,14 @@ public enum QualityMeasures {
                     let v =
                         Int(p[up + x]) + Int(p[down + x]) + Int(p[row + left]) + Int(p[row + right]) - 4
                         * Int(p[row + x])
-                    let d = Double(v)
-                    sum += d
-                    sumSquares += d * d
+                    sum += v
+                    sumSquares += v * v
                 }
             }
         }
         let n = Double(region.count)
-        let mean = sum / n
-        return max(0, sumSquares / n - mean * mean)
+        let mean = Double(sum) / n
+        return max(0, Double(sumSquares) / n - mean * mean)
     }
 
     /// Crete et al. 2007 no-reference blur, max over the two directions; NaN for a flat region
@@ -118,16 +119,19 @@ public enum QualityMeasures {
     /// the direction (edge pixels replicated), D_F and D_B absolute differences between
     /// neighbours along it; b = (sum D_F - sum max(0, D_F - D_B)) / sum D_F, NaN when sum D_F = 0.
     /// The 9-tap sums are integers (at most 9 x 255, kept as running sums row by row, so the
-    /// vertical pass reads the plane in row order); B = sum / 9 once per pixel and the two sums
-    /// accumulate in double in row-major order, so the bits are those of the plain definition.
+    /// vertical pass reads the plane in row order); B = sum / 9 is read from ``ninths`` (the same
+    /// division, done once per possible sum), sum D_F is an integer sum (exact, so its order does
+    /// not matter) and sum max(0, D_F - D_B) accumulates in double in row-major order, so the bits
+    /// are those of the plain definition (`QualityTests.creteBlurEqualsThePlainDefinition`).
     static func creteDirection(_ l: [UInt8], width: Int, region: Region, horizontal: Bool) -> Double {
         let w = region.width, h = region.height
         var columns = [Int32](repeating: 0, count: w) // vertical: 9-tap column sums at the current row
         var blurred = [Double](repeating: 0, count: 2 * w) // B of the current and the previous row
-        var sumF = 0.0, sumV = 0.0
+        var sumF = 0, sumV = 0.0
         l.withUnsafeBufferPointer { plane in
             columns.withUnsafeMutableBufferPointer { columns in
                 blurred.withUnsafeMutableBufferPointer { blurred in
+                    let ninths = Self.ninths.withUnsafeBufferPointer { $0.baseAddress! }
                     let origin = plane.baseAddress! + region.y0 * width + region.x0
                     @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> {
                         origin + min(max(y, 0), h - 1) * width
@@ -138,23 +142,23 @@ public enum QualityMeasures {
                     for y in 0..<h {
                         let f = row(y)
                         if horizontal {
-                            Self.slidingNineTapMeans(f, count: w, into: current)
+                            Self.slidingNineTapMeans(f, count: w, ninths: ninths, into: current)
                             for x in 1..<w {
-                                let dF = Double(abs(Int32(f[x]) - Int32(f[x - 1])))
+                                let d = abs(Int32(f[x]) - Int32(f[x - 1]))
                                 let dB = abs(current[x] - current[x - 1])
-                                sumF += dF
-                                sumV += max(0, dF - dB)
+                                sumF += Int(d)
+                                sumV += max(0, Double(d) - dB)
                             }
                             continue
                         }
-                        for x in 0..<w { current[x] = Double(columns[x]) / 9 }
+                        for x in 0..<w { current[x] = ninths[Int(columns[x])] }
                         if y > 0 {
                             let above = row(y - 1)
                             for x in 0..<w {
-                                let dF = Double(abs(Int32(f[x]) - Int32(above[x])))
+                                let d = abs(Int32(f[x]) - Int32(above[x]))
                                 let dB = abs(current[x] - previous[x])
-                                sumF += dF
-                                sumV += max(0, dF - dB)
+                                sumF += Int(d)
+                                sumV += max(0, Double(d) - dB)
                             }
                         }
                         // Next row's column sums: add row y + 5, drop row y - 4 (both clamped).
@@ -165,17 +169,23 @@ public enum QualityMeasures {
                 }
             }
         }
-        return sumF > 0 ? (sumF - sumV) / sumF : .nan
+        let total = Double(sumF)
+        return sumF > 0 ? (total - sumV) / total : .nan
     }
 
+    /// k / 9 for every 9-tap sum k of 8-bit values (0...9 x 255), each the correctly rounded quotient.
+    static let ninths: [Double] = (0...9 * 255).map { Double($0) / 9 }
+
     /// out[t] = (sum of line[clamp(t + d)] for d in -4...4) / 9, clamped to the line (edges
-    /// replicated); the sum is an exact integer, kept as a running sum.
+    /// replicated); the sum is an exact integer, kept as a running sum, and divided by table.
     @inline(__always)
-    static func slidingNineTapMeans(_ line: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Double>) {
+    static func slidingNineTapMeans(
+        _ line: UnsafePointer<UInt8>, count: Int, ninths: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>
+    ) {
         var window: Int32 = 0
         for d in -4...4 { window &+= Int32(line[min(max(d, 0), count - 1)]) }
         for t in 0..<count {
-            out[t] = Double(window) / 9
+            out[t] = ninths[Int(window)]
             window &+= Int32(line[min(t + 5, count - 1)]) &- Int32(line[max(t - 4, 0)])
         }
     }
@@ -193,30 +203,64 @@ public enum QualityMeasures {
     /// SIMD lanes (``labTerms(_:_:_:)``); each lane does the scalar formula's operations in its
     /// order, and the sums take the lanes in pixel order, so the result has the bits of the
     /// one-pixel-at-a-time loop (`QualityTests.meanLabEqualsTheLibraryCubeRootSum`).
+    ///
+    /// A pixel's terms depend only on its colour, and a photo has few colours for its pixels
+    /// (the benchmark's 640 x 480 images: 8% distinct), so the terms of recent colours are kept
+    /// in a direct-mapped table (``LabTermCache``): a group of four pixels whose colours are all
+    /// there adds the stored terms, any other group is computed in lanes and stored. The stored
+    /// terms are the computed ones, so the sums are the same.
     public static func meanLab(_ image: Image, region: Region) -> (l: Double, a: Double, b: Double) {
         var sumL = 0.0, sumA = 0.0, sumB = 0.0
         let c = image.channels, width = image.width
+        var cache = LabTermCache(pixels: region.count)
         linearTable.withUnsafeBufferPointer { linear in
             cubeRootScales.withUnsafeBufferPointer { scales in
                 image.pixels.withUnsafeBufferPointer { pixels in
-                    @inline(__always) func linearRGB(_ x: Int, _ y: Int) -> (Double, Double, Double) {
-                        let i = (y * width + x) * c
-                        let r = linear[Int(pixels[i])]
-                        return c == 3 ? (r, linear[Int(pixels[i + 1])], linear[Int(pixels[i + 2])]) : (r, r, r)
-                    }
-                    for y in region.y0..<region.y1 {
-                        var x = region.x0
-                        while x < region.x1 {
-                            var r = SIMD4<Double>(), g = r, b = r
-                            let lanes = min(4, region.x1 - x)
-                            for lane in 0..<lanes { (r[lane], g[lane], b[lane]) = linearRGB(x + lane, y) }
-                            let terms = labTerms(r, g, b, scales: scales.baseAddress!)
-                            for lane in 0..<lanes {
-                                sumL += terms.l[lane]
-                                sumA += terms.a[lane]
-                                sumB += terms.b[lane]
+                    cache.withTable { cache in
+                        @inline(__always) func key(_ x: Int, _ y: Int) -> UInt32 {
+                            let i = (y * width + x) * c
+                            let r = UInt32(pixels[i])
+                            // + 1: key 0 marks an empty slot.
+                            return c == 3 ? (r << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])) + 1 : r + 1
+                        }
+                        @inline(__always) func linearRGB(_ x: Int, _ y: Int) -> (Double, Double, Double) {
+                            let i = (y * width + x) * c
+                            let r = linear[Int(pixels[i])]
+                            return c == 3 ? (r, linear[Int(pixels[i + 1])], linear[Int(pixels[i + 2])]) : (r, r, r)
+                        }
+                        @inline(__always) func add(_ terms: (l: Double, a: Double, b: Double)) {
+                            sumL += terms.l
+                            sumA += terms.a
+                            sumB += terms.b
+                        }
+                        for y in region.y0..<region.y1 {
+                            var x = region.x0
+                            while x < region.x1 {
+                                let lanes = min(4, region.x1 - x)
+                                if lanes == 4 {
+                                    let keys = SIMD4(key(x, y), key(x + 1, y), key(x + 2, y), key(x + 3, y))
+                                    let slots = cache.slots(keys)
+                                    if cache.holds(keys, at: slots) {
+                                        for lane in 0..<4 { add(cache.terms(at: slots[lane])) }
+                                        x += 4
+                                        continue
+                                    }
+                                    var r = SIMD4<Double>(), g = r, b = r
+                                    for lane in 0..<4 { (r[lane], g[lane], b[lane]) = linearRGB(x + lane, y) }
+                                    let terms = labTerms(r, g, b, scales: scales.baseAddress!)
+                                    for lane in 0..<4 {
+                                        let t = (terms.l[lane], terms.a[lane], terms.b[lane])
+                                        cache.store(t, key: keys[lane], at: slots[lane])
+                                        add(t)
+                                    }
+                                } else {
+                                    var r = SIMD4<Double>(), g = r, b = r
+                                    for lane in 0..<lanes { (r[lane], g[lane], b[lane]) = linearRGB(x + lane, y) }
+                                    let terms = labTerms(r, g, b, scales: scales.baseAddress!)
+                                    for lane in 0..<lanes { add((terms.l[lane], terms.a[lane], terms.b[lane])) }
+                                }
+                                x += 4
                             }
-                            x += 4
                         }
                     }
                 }
@@ -224,6 +268,56 @@ public enum QualityMeasures {
         }
         let n = Double(region.count)
         return (sumL / n, sumA / n, sumB / n)
+    }
+
+    /// A direct-mapped table of the L*, a*, b* terms of recently seen colours for ``meanLab``:
+    /// 2^bits slots of (colour + 1, L, a, b), slot = Fibonacci hash of the key. Sized to the
+    /// region (a quarter of its pixels, 256 to 65536 slots) so a small face does not clear a
+    /// large table.
+    struct LabTermCache {
+        var keys: [UInt32]
+        var terms: [Double]
+        let shift: UInt32
+
+        init(pixels: Int) {
+            var bits = 8
+            while bits < 16 && (1 << bits) < pixels / 4 { bits += 1 }
+            keys = [UInt32](repeating: 0, count: 1 << bits)
+            terms = [Double](repeating: 0, count: 3 << bits)
+            shift = UInt32(32 - bits)
+        }
+
+        struct Table {
+            let keys: UnsafeMutablePointer<UInt32>
+            let terms: UnsafeMutablePointer<Double>
+            let shift: UInt32
+
+            @inline(__always) func slots(_ keys: SIMD4<UInt32>) -> SIMD4<UInt32> {
+                (keys &* 2_654_435_769) &>> shift
+            }
+            @inline(__always) func holds(_ keys: SIMD4<UInt32>, at slots: SIMD4<UInt32>) -> Bool {
+                self.keys[Int(slots[0])] == keys[0] && self.keys[Int(slots[1])] == keys[1]
+                    && self.keys[Int(slots[2])] == keys[2] && self.keys[Int(slots[3])] == keys[3]
+            }
+            @inline(__always) func terms(at slot: UInt32) -> (l: Double, a: Double, b: Double) {
+                let p = terms + 3 * Int(slot)
+                return (p[0], p[1], p[2])
+            }
+            @inline(__always) func store(_ t: (l: Double, a: Double, b: Double), key: UInt32, at slot: UInt32) {
+                keys[Int(slot)] = key
+                let p = terms + 3 * Int(slot)
+                (p[0], p[1], p[2]) = t
+            }
+        }
+
+        mutating func withTable<R>(_ body: (Table) -> R) -> R {
+            let shift = self.shift
+            return keys.withUnsafeMutableBufferPointer { keys in
+                terms.withUnsafeMutableBufferPointer { terms in
+                    body(Table(keys: keys.baseAddress!, terms: terms.baseAddress!, shift: shift))
+                }
+            }
+        }
     }
 
     /// Per lane: X/Xn, Y, Z/Zn from linear sRGB; f(t) = cube root above (6/29)^3, else the

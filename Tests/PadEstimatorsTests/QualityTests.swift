@@ -307,6 +307,49 @@ import Testing
         #expect(compared == 54)
     }
 
+    /// meanLab keeps recent colours' terms in a direct-mapped table (256 slots for a region this
+    /// size). On images of a few colours repeated in varying orders (groups all in the table,
+    /// groups with one new colour, colours that evict each other's slot), RGB and gray, it equals
+    /// the one-pixel-at-a-time sum bit for bit, and the table is hit.
+    @Test func meanLabColourTableEqualsThePixelLoop() {
+        var state: UInt64 = 99
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        var palette: [[UInt8]] = []
+        for k in 0..<600 {
+            let r = UInt8(k % 256), g = UInt8((k * 7) % 256), b = UInt8((k * 13) % 251)
+            palette.append([r, g, b])
+        }
+        for colours in [1, 3, 40, 600] {
+            let rgb = Image(
+                width: 64, height: 40, format: .rgb,
+                pixels: (0..<(64 * 40)).flatMap { _ in palette[next(colours)] })
+            let gray = Image(
+                width: 64, height: 40, format: .gray, pixels: (0..<(64 * 40)).map { _ in UInt8(next(colours) % 256) })
+            for image in [rgb, gray] {
+                for region in [Region(x0: 0, y0: 0, x1: 64, y1: 40), Region(x0: 5, y0: 3, x1: 62, y1: 39)] {
+                    let lab = QualityMeasures.meanLab(image, region: region)
+                    let reference = Self.pixelLoopMeanLab(image, region: region)
+                    #expect(lab.l.bitPattern == reference.l.bitPattern, "\(colours) \(image.format) \(region)")
+                    #expect(lab.a.bitPattern == reference.a.bitPattern, "\(colours) \(image.format) \(region)")
+                    #expect(lab.b.bitPattern == reference.b.bitPattern, "\(colours) \(image.format) \(region)")
+                }
+            }
+        }
+        var cache = QualityMeasures.LabTermCache(pixels: 64 * 40)
+        #expect(cache.keys.count == 1024)
+        let hit = cache.withTable { table in
+            let keys = SIMD4<UInt32>(1, 2, 3, 1)
+            let slots = table.slots(keys)
+            let before = table.holds(keys, at: slots)
+            for lane in 0..<4 { table.store((Double(lane), 0, 0), key: keys[lane], at: slots[lane]) }
+            return (before, table.holds(keys, at: slots), table.terms(at: slots[0]).l)
+        }
+        #expect(hit.0 == false && hit.1 == true && hit.2 == 3, "the last store of a key wins its slot")
+    }
+
     /// Crete's blur as first written (whole-region Double planes, column-order vertical pass),
     /// kept here as the definition the row-order integer version must equal bit for bit.
     static func plainCreteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
