@@ -107,59 +107,55 @@ public enum QualityMeasures {
     /// (no differences at all) or one smaller than 2x2.
     public static func creteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
         guard region.width >= 2, region.height >= 2 else { return .nan }
-        let vertical = creteDirection(l, width: width, region: region, horizontal: false)
-        let horizontal = creteDirection(l, width: width, region: region, horizontal: true)
+        let (vertical, horizontal) = creteDirections(l, width: width, region: region)
         if vertical.isNaN && horizontal.isNaN { return .nan }
         if vertical.isNaN { return horizontal }
         if horizontal.isNaN { return vertical }
         return max(vertical, horizontal)
     }
 
-    /// One direction of Crete's measure: F the region's L, B = F re-blurred by a 9-tap mean along
-    /// the direction (edge pixels replicated), D_F and D_B absolute differences between
+    /// Both directions of Crete's measure: F the region's L, B = F re-blurred by a 9-tap mean
+    /// along the direction (edge pixels replicated), D_F and D_B absolute differences between
     /// neighbours along it; b = (sum D_F - sum max(0, D_F - D_B)) / sum D_F, NaN when sum D_F = 0.
-    /// The 9-tap sums are integers (at most 9 x 255, kept as running sums row by row, so the
-    /// vertical pass reads the plane in row order); B = sum / 9 is read from ``ninths`` (the same
-    /// division, done once per possible sum), sum D_F is an integer sum (exact, so its order does
-    /// not matter) and sum max(0, D_F - D_B) accumulates in double in row-major order, so the bits
-    /// are those of the plain definition (`QualityTests.creteBlurEqualsThePlainDefinition`).
-    static func creteDirection(_ l: [UInt8], width: Int, region: Region, horizontal: Bool) -> Double {
+    ///
+    /// Row by row: the 9-tap sums are integers (at most 9 x 255; running sums along the row, and
+    /// per column down the rows, so the plane is read in row order); B = sum / 9 is read from
+    /// ``ninths`` (the same division, done once per possible sum); each row's terms
+    /// max(0, D_F - D_B) are computed into a buffer, then added to the two directions' sums in
+    /// one loop: the sums keep the row-major order of the plain definition (so its bits,
+    /// `QualityTests.creteBlurEqualsThePlainDefinition`), and their two chains of additions
+    /// overlap. sum D_F is an integer sum, exact in any order.
+    static func creteDirections(_ l: [UInt8], width: Int, region: Region) -> (vertical: Double, horizontal: Double) {
         let w = region.width, h = region.height
-        var columns = [Int32](repeating: 0, count: w) // vertical: 9-tap column sums at the current row
-        var blurred = [Double](repeating: 0, count: 2 * w) // B of the current and the previous row
-        var sumF = 0, sumV = 0.0
+        var columns = [Int32](repeating: 0, count: w) // 9-tap column sums at the current row
+        // B of the current and previous row (vertical), B along the row (horizontal), the terms.
+        var scratch = [Double](repeating: 0, count: 5 * w)
+        var sums = CreteSums()
         l.withUnsafeBufferPointer { plane in
             columns.withUnsafeMutableBufferPointer { columns in
-                blurred.withUnsafeMutableBufferPointer { blurred in
+                scratch.withUnsafeMutableBufferPointer { scratch in
                     let ninths = Self.ninths.withUnsafeBufferPointer { $0.baseAddress! }
                     let origin = plane.baseAddress! + region.y0 * width + region.x0
                     @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> {
                         origin + min(max(y, 0), h - 1) * width
                     }
-                    var current = blurred.baseAddress!, previous = current + w
-                    // Vertical: column sums over rows -4...4 around row 0, slid down row by row.
-                    if !horizontal { for d in -4...4 { let r = row(d); for x in 0..<w { columns[x] &+= Int32(r[x]) } } }
+                    var current = scratch.baseAddress!, previous = current + w
+                    let along = current + 2 * w, verticalTerms = current + 3 * w, horizontalTerms = current + 4 * w
+                    for d in -4...4 { let r = row(d); for x in 0..<w { columns[x] &+= Int32(r[x]) } }
                     for y in 0..<h {
                         let f = row(y)
-                        if horizontal {
-                            Self.slidingNineTapMeans(f, count: w, ninths: ninths, into: current)
-                            for x in 1..<w {
-                                let d = abs(Int32(f[x]) - Int32(f[x - 1]))
-                                let dB = abs(current[x] - current[x - 1])
-                                sumF += Int(d)
-                                sumV += max(0, Double(d) - dB)
-                            }
-                            continue
-                        }
+                        Self.slidingNineTapMeans(f, count: w, ninths: ninths, into: along)
+                        sums.horizontalF += Self.creteTerms(
+                            f, f - 1, along, along - 1, range: 1..<w, into: horizontalTerms)
                         for x in 0..<w { current[x] = ninths[Int(columns[x])] }
                         if y > 0 {
-                            let above = row(y - 1)
-                            for x in 0..<w {
-                                let d = abs(Int32(f[x]) - Int32(above[x]))
-                                let dB = abs(current[x] - previous[x])
-                                sumF += Int(d)
-                                sumV += max(0, Double(d) - dB)
-                            }
+                            sums.verticalF += Self.creteTerms(
+                                f, row(y - 1), current, previous, range: 0..<w, into: verticalTerms)
+                            sums.add(vertical: verticalTerms, horizontal: horizontalTerms + 1, count: w)
+                        } else {
+                            sums.add(
+                                vertical: verticalTerms, horizontal: horizontalTerms + 1, count: 0,
+                                horizontalOnly: w - 1)
                         }
                         // Next row's column sums: add row y + 5, drop row y - 4 (both clamped).
                         let incoming = row(y + 5), outgoing = row(y - 4)
@@ -169,8 +165,55 @@ public enum QualityMeasures {
                 }
             }
         }
-        let total = Double(sumF)
-        return sumF > 0 ? (total - sumV) / total : .nan
+        return (sums.blur(f: sums.verticalF, v: sums.verticalV), sums.blur(f: sums.horizontalF, v: sums.horizontalV))
+    }
+
+    /// Crete's running sums of both directions.
+    struct CreteSums {
+        var verticalF = 0, horizontalF = 0
+        var verticalV = 0.0, horizontalV = 0.0
+
+        /// Adds one row's terms in order: vertical[0..<count] and horizontal[0..<count - 1], two
+        /// chains in one loop; with `horizontalOnly`, just that many horizontal terms.
+        @inline(__always)
+        mutating func add(
+            vertical: UnsafePointer<Double>, horizontal: UnsafePointer<Double>, count: Int, horizontalOnly: Int = 0
+        ) {
+            var v = verticalV, hz = horizontalV
+            if count > 0 {
+                for x in 0..<(count - 1) {
+                    v += vertical[x]
+                    hz += horizontal[x]
+                }
+                v += vertical[count - 1]
+            }
+            for x in 0..<horizontalOnly { hz += horizontal[x] }
+            verticalV = v
+            horizontalV = hz
+        }
+
+        func blur(f: Int, v: Double) -> Double {
+            let total = Double(f)
+            return f > 0 ? (total - v) / total : .nan
+        }
+    }
+
+    /// terms[x] = max(0, D_F - D_B) for x in `range`, D_F = |f[x] - g[x]|, D_B = |b[x] - c[x]|;
+    /// returns sum D_F. Written to vectorise: no running sum in double here.
+    @inline(__always)
+    static func creteTerms(
+        _ f: UnsafePointer<UInt8>, _ g: UnsafePointer<UInt8>, _ b: UnsafePointer<Double>, _ c: UnsafePointer<Double>,
+        range: Range<Int>, into terms: UnsafeMutablePointer<Double>
+    ) -> Int {
+        var sumF = 0
+        for x in range {
+            let d = abs(Int32(f[x]) &- Int32(g[x]))
+            let v = Double(d) - abs(b[x] - c[x])
+            // max(0, v) as Swift.max computes it (v >= 0 ? v : 0), which adds the same.
+            terms[x] = v >= 0 ? v : 0
+            sumF &+= Int(d)
+        }
+        return sumF
     }
 
     /// k / 9 for every 9-tap sum k of 8-bit values (0...9 x 255), each the correctly rounded quotient.

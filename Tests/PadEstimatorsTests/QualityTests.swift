@@ -354,6 +354,16 @@ import Testing
     /// kept here as the definition the row-order integer version must equal bit for bit.
     static func plainCreteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
         guard region.width >= 2, region.height >= 2 else { return .nan }
+        let (vertical, horizontal) = plainCreteDirections(l, width: width, region: region)
+        if vertical.isNaN && horizontal.isNaN { return .nan }
+        if vertical.isNaN { return horizontal }
+        if horizontal.isNaN { return vertical }
+        return max(vertical, horizontal)
+    }
+
+    /// Each direction of the plain definition (a region of at least 2x2).
+    static func plainCreteDirections(_ l: [UInt8], width: Int, region: Region) -> (vertical: Double, horizontal: Double)
+    {
         let w = region.width, h = region.height
         var f = [Double](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { f[y * w + x] = Double(l[(region.y0 + y) * width + region.x0 + x]) } }
@@ -381,11 +391,7 @@ import Testing
             }
             return sumF > 0 ? (sumF - sumV) / sumF : .nan
         }
-        let vertical = directional(horizontal: false), horizontal = directional(horizontal: true)
-        if vertical.isNaN && horizontal.isNaN { return .nan }
-        if vertical.isNaN { return horizontal }
-        if horizontal.isNaN { return vertical }
-        return max(vertical, horizontal)
+        return (directional(horizontal: false), directional(horizontal: true))
     }
 
     /// The row-order Crete blur equals the plain definition bit for bit on a photo's L plane, for
@@ -404,6 +410,11 @@ import Testing
             let fast = QualityMeasures.creteBlur(l, width: width, region: region)
             let plain = Self.plainCreteBlur(l, width: width, region: region)
             #expect(fast.bitPattern == plain.bitPattern, "\(region): \(fast) vs \(plain)")
+            // Both directions, not only the larger: they are summed in one interleaved loop.
+            let both = QualityMeasures.creteDirections(l, width: width, region: region)
+            let plainBoth = Self.plainCreteDirections(l, width: width, region: region)
+            #expect(both.vertical.bitPattern == plainBoth.vertical.bitPattern, "vertical \(region)")
+            #expect(both.horizontal.bitPattern == plainBoth.horizontal.bitPattern, "horizontal \(region)")
         }
         let flat = [UInt8](repeating: 90, count: 12 * 10)
         let region = Region(x0: 0, y0: 0, x1: 12, y1: 10)
