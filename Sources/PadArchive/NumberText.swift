@@ -42,18 +42,28 @@ public enum NumberText {
         return n + writeDigits(value.magnitude, to: out + n)
     }
 
-    /// The digits of `magnitude`, most significant first.
+    /// The digits of `magnitude`, most significant first, two at a time from a table (a
+    /// division per digit was a third of the formatting time).
     @inlinable
     static func writeDigits(_ magnitude: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 1, probe = magnitude
-        while probe >= 10 { probe /= 10; length += 1 }
-        var rest = magnitude
-        for k in stride(from: length - 1, through: 0, by: -1) {
-            out[k] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        while probe >= 100 { probe /= 100; length += 2 }
+        if probe >= 10 { length += 1 }
+        var rest = magnitude, k = length
+        while k >= 2 {
+            let pair = Int(rest % 100) * 2
+            rest /= 100
+            out[k - 1] = digitPairs[pair + 1]
+            out[k - 2] = digitPairs[pair]
+            k -= 2
         }
+        if k == 1 { out[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest) }
         return length
     }
+
+    /// "00", "01", ... "99" back to back.
+    @usableFromInline
+    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     /// Exact powers of ten 10^0 ... 10^22 (every one is a Double exactly).
     @usableFromInline
