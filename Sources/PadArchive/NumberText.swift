@@ -49,6 +49,12 @@ public enum NumberText {
         var length = 1, probe = magnitude
         while probe >= 100 { probe /= 100; length += 2 }
         if probe >= 10 { length += 1 }
+        return writeDigits(magnitude, count: length, to: out)
+    }
+
+    /// The same when the number of digits is known.
+    @inlinable
+    static func writeDigits(_ magnitude: UInt64, count length: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var rest = magnitude, k = length
         while k >= 2 {
             let pair = Int(rest % 100) * 2
@@ -85,7 +91,9 @@ public enum NumberText {
             scaled = a * powers[14 - e]
         }
         guard scaled >= 1e14, scaled < 1e15 - 0.5 else { return nil }
-        var m = UInt64(scaled.rounded())
+        // Round half up by adding 0.5 (exact below 2^52) and truncating: `rounded()` is a call
+        // into libm. A wrong neighbour could only fail the check below.
+        var m = UInt64(scaled + 0.5)
         guard Double(m) / powers[14 - e] == a else { return nil }
         var digitCount = 15
         while m % 10 == 0 { m /= 10; digitCount -= 1 }
@@ -104,11 +112,11 @@ public enum NumberText {
             out[0] = UInt8(ascii: "0")  // placeholder for the first digit
             var n = 1
             if digitCount > 1 {
-                n = 1 + writeDigits(digits, to: out + 1)
+                n = 1 + writeDigits(digits, count: digitCount, to: out + 1)
                 out[0] = out[1]
                 out[1] = UInt8(ascii: ".")
             } else {
-                _ = writeDigits(digits, to: out)
+                _ = writeDigits(digits, count: 1, to: out)
             }
             out[n] = UInt8(ascii: "e"); out[n + 1] = UInt8(ascii: "-")
             let magnitude = -e
@@ -120,10 +128,10 @@ public enum NumberText {
             out[0] = UInt8(ascii: "0"); out[1] = UInt8(ascii: ".")
             var n = 2
             for _ in 0..<(-e - 1) { out[n] = UInt8(ascii: "0"); n += 1 }
-            return n + writeDigits(digits, to: out + n)
+            return n + writeDigits(digits, count: digitCount, to: out + n)
         }
         // A non-integer has more digits than its integer part.
-        let written = writeDigits(digits, to: out + 1)
+        let written = writeDigits(digits, count: digitCount, to: out + 1)
         for k in 0...e { out[k] = out[k + 1] }
         out[e + 1] = UInt8(ascii: ".")
         return written + 1
