@@ -69,7 +69,9 @@ public enum NumberText {
 
     /// "00", "01", ... "99" back to back.
     @usableFromInline
-    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    static let digitPairs: [UInt8] = (0..<100).flatMap {
+        [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)]
+    }
 
     /// Exact powers of ten 10^0 ... 10^22 (every one is a Double exactly).
     @usableFromInline
@@ -109,7 +111,7 @@ public enum NumberText {
         -> Int
     {
         if e < -4 {
-            out[0] = UInt8(ascii: "0")  // placeholder for the first digit
+            out[0] = UInt8(ascii: "0") // placeholder for the first digit
             var n = 1
             if digitCount > 1 {
                 n = 1 + writeDigits(digits, count: digitCount, to: out + 1)

@@ -269,8 +269,10 @@ public struct ProfileEvaluator: Sendable {
             // In the order ``middle(_:_:)`` numbers them.
             for split in [Split.train, .dev, .eval, .none] {
                 for s in -1..<speciesNames.count {
-                    let label = Array((s < 0 ? "bonafide," : "attack,").utf8) + (s < 0 ? [] : Self.escaped(speciesNames[s]))
-                    pieces.add([UInt8(ascii: ",")] + name + Array(",\(split.rawValue),".utf8) + label + [UInt8(ascii: ",")])
+                    let label =
+                        Array((s < 0 ? "bonafide," : "attack,").utf8) + (s < 0 ? [] : Self.escaped(speciesNames[s]))
+                    pieces.add(
+                        [UInt8(ascii: ",")] + name + Array(",\(split.rawValue),".utf8) + label + [UInt8(ascii: ",")])
                 }
             }
             firstTail = pieces.add(
@@ -278,7 +280,10 @@ public struct ProfileEvaluator: Sendable {
             for gate in profile.gates {
                 for nan in [false, true] {
                     let code = ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: nan))
-                    pieces.add(Array("ok,0,".utf8) + Self.escaped(code) + [UInt8(ascii: ",")] + Self.escaped(gate.message) + [0x0A])
+                    pieces.add(
+                        Array("ok,0,".utf8) + Self.escaped(code) + [UInt8(ascii: ",")] + Self.escaped(gate.message) + [
+                            0x0A
+                        ])
                 }
             }
         }

@@ -175,7 +175,7 @@ public enum ReportTables {
             // fresh pages each time (ten million curve points are 800 MB of text).
             let rowBytes = prefix.count + columns * (NumberText.maximumLength + 1) + 1
             let chunks = (0..<workers).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: block * rowBytes) }
-            defer { chunks.forEach { $0.deallocate() } }
+            defer { for chunk in chunks { chunk.deallocate() } }
             let rows = CurveRows(result: r, metrics: m, names: names, prefix: prefix)
             let blocks = (m.curve.count + block - 1) / block
             var next = 0
@@ -246,7 +246,9 @@ struct CurveRows: Sendable {
                     values[1] = curve.bpcer(k)
                     values[2] = curve.apcerMax(k).value
                     values[3] = curve.apcerPooled(k)
-                    for (c, column) in columns.enumerated() { values[4 + c] = column.map { curve.apcer($0, k) } ?? .nan }
+                    for (c, column) in columns.enumerated() {
+                        values[4 + c] = column.map { curve.apcer($0, k) } ?? .nan
+                    }
                     n += row.write(prefix: prefix, UnsafeBufferPointer(values), to: out + n)
                 }
             }
@@ -285,7 +287,9 @@ final class RepeatedNumberRow {
 
     /// Writes `prefix`, each value after a comma, and a newline at `out` (room for
     /// `prefix.count + values.count * (slot + 1) + 1` bytes); returns the bytes written.
-    func write(prefix: UnsafeBufferPointer<UInt8>, _ values: UnsafeBufferPointer<Double>, to out: UnsafeMutablePointer<UInt8>)
+    func write(
+        prefix: UnsafeBufferPointer<UInt8>, _ values: UnsafeBufferPointer<Double>, to out: UnsafeMutablePointer<UInt8>
+    )
         -> Int
     {
         if prefix.count > 0 { out.update(from: prefix.baseAddress!, count: prefix.count) }

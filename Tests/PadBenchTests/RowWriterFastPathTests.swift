@@ -15,7 +15,8 @@ import PadMetrics
 /// code `ok`), NaN, -0/+0, infinities, long and short numbers.
 @Suite struct RowWriterFastPathTests {
     static let ids = [
-        "a.jpg", "with,comma", "say \"hi\"", "line\nbreak", "cr\rid", "Zoë/数据.png", "", String(repeating: "long", count: 3000),
+        "a.jpg", "with,comma", "say \"hi\"", "line\nbreak", "cr\rid", "Zoë/数据.png", "",
+        String(repeating: "long", count: 3000),
     ]
     static let species = ["print", "mask, \"3D\"", "réplay"]
     static let scores: [Double] = [0.5, -0.0, 0, .infinity, -.infinity, .nan, 1.845584192, 1.0 / 3, -2e-7, 1e300, 42]
@@ -30,7 +31,8 @@ import PadMetrics
             let label: Label = k % 4 == 0 ? .bonaFide : .attack(species: species[k % 3])
             let score = scores[k % scores.count]
             let status: SampleStatus =
-                k % 13 == 5 ? .failed(code: "no_score", message: "no score, \"none\"")
+                k % 13 == 5
+                ? .failed(code: "no_score", message: "no score, \"none\"")
                 : k % 29 == 7 && okCodedFailure ? .failed(code: "ok", message: "") : .ok
             let id = ids[k % ids.count] + "\(k)"
             table.append(id: id, label: label, split: splits[k % 4], status: status, values: [score, Double(k % 7)])
@@ -117,7 +119,9 @@ import PadMetrics
         for (appended, okCoded) in [(false, false), (true, false), (false, true), (true, true)] {
             let table = Self.table(appended: appended, okCodedFailure: okCoded)
             let written = try Self.file { _ = try ProfileEvaluator(table: table).evaluate([profile], decisions: $0) }
-            #expect(written == Self.plainDecisions(table, profile, notCalibrated: false), "appended: \(appended), ok-coded failure: \(okCoded)")
+            #expect(
+                written == Self.plainDecisions(table, profile, notCalibrated: false),
+                "appended: \(appended), ok-coded failure: \(okCoded)")
         }
     }
 
