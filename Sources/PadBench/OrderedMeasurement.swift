@@ -1,4 +1,6 @@
+import Foundation
 import PadDataset
+import PadText
 
 /// Runs a ``SampleMeasurer`` over samples on all cores and hands the outcomes to a consumer
 /// **in dataset order**, with a bounded number of samples in flight.
@@ -34,7 +36,7 @@ public struct OrderedMeasurement: Sendable {
         _ samples: Samples, firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {
-        let measurer = self.measurer
+        let measurer = self.measurer, cores = Processors.available
         try await withThrowingTaskGroup(of: SampleOutcome.self) { group in
             var nextToStart = 0
             var nextToConsume = 0
@@ -46,8 +48,10 @@ public struct OrderedMeasurement: Sendable {
                 {
                     let index = nextToStart
                     let sample = samples[samples.index(samples.startIndex, offsetBy: index)]
+                    let threads = Self.threadsPerSample(
+                        cores: cores, concurrency: concurrency, remaining: samples.count - index)
                     group.addTask {
-                        var outcome = measurer.measure(sample, index: index)
+                        var outcome = measurer.measure(sample, index: index, threads: threads)
                         outcome.index = index
                         return outcome
                     }
@@ -68,5 +72,13 @@ public struct OrderedMeasurement: Sendable {
                 startMore()
             }
         }
+    }
+
+    /// Threads one sample may use: the cores shared among the samples that can be in flight
+    /// (the worker count, or fewer when fewer samples remain), at least 1. `--concurrency 1` on
+    /// 2 cores gives every sample 2 threads; the default (a worker per core) gives 1, except to
+    /// the last samples of a run.
+    static func threadsPerSample(cores: Int, concurrency: Int, remaining: Int) -> Int {
+        max(1, cores / max(1, min(concurrency, remaining)))
     }
 }

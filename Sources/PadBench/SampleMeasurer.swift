@@ -68,7 +68,8 @@ public struct SampleMeasurer: Sendable {
         self.columns = columns
     }
 
-    public func measure(_ sample: Sample, index: Int) -> SampleOutcome {
+    /// `threads`: how many threads the sample may use (``EstimatorInput/threads``).
+    public func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         var values = [Double](repeating: .nan, count: columnCount)
         var estimatorNanoseconds = [UInt64](repeating: 0, count: estimators.count)
         let decodeStart = MonotonicClock.nanoseconds()
@@ -93,6 +94,7 @@ public struct SampleMeasurer: Sendable {
         for chain in chains {
             var input = EstimatorInput(sample: sample, image: image)
             input.gray = gray
+            input.threads = threads
             for estimator in chain.estimators {
                 let start = MonotonicClock.nanoseconds()
                 let result: [Double]

@@ -14,6 +14,9 @@ public struct EstimatorInput: Sendable {
     public var outputs: [String: Double]
     /// The gray plane (OpenCV weights), computed once by the first estimator that needs it.
     public var gray: GrayPlane?
+    /// Threads this sample may use: more than 1 when a run has fewer samples in flight than
+    /// cores (``OrderedMeasurement`` sets it); the cascade estimators then scan scales in parallel.
+    public var threads: Int = 1
 
     public init(
         sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [],

@@ -50,7 +50,8 @@ public struct EyesEstimator: Estimator {
             x: x0, y: y0, width: Int(face.width.rounded()), height: Int((face.height * 0.6).rounded()))
         guard region.width > 24, region.height > 24 else { return [0, .nan, .nan] }
         let minimum = max(12, Int(face.width / 10))
-        let found = detector.detect(in: region, scaleFactor: 1.1, minNeighbors: 3, minSize: (minimum, minimum))
+        let found = detector.detect(
+            in: region, scaleFactor: 1.1, minNeighbors: 3, minSize: (minimum, minimum), workers: input.threads)
         let offsetX = Double(max(0, min(x0, input.image.width))), offsetY = Double(max(0, min(y0, input.image.height)))
         let midline = face.centerX
         let centres = found.map { d in (x: offsetX + d.box.centerX, y: offsetY + d.box.centerY, support: d.neighbors) }

@@ -102,7 +102,8 @@ public struct FaceEstimator: Estimator {
             if input.gray == nil { input.gray = GrayPlane(input.image) }
             let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
             let found = detector.detect(
-                in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum))
+                in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum),
+                workers: input.threads)
             // The best-supported face: most neighbours (raw windows that agree), ties by area, then
             // leftmost. Background false positives are usually small clusters; choosing the largest
             // box picked them over the real face (sample image 000008: 5 neighbours vs 40).

@@ -7,6 +7,16 @@ import Testing
 @testable import PadProfiles
 
 @Suite struct BenchRunnerTests {
+    /// Each sample's thread share: the CPUs divided among the samples that can be in flight.
+    @Test func threadsPerSampleShareTheSpareCores() {
+        #expect(OrderedMeasurement.threadsPerSample(cores: 2, concurrency: 1, remaining: 100) == 2)
+        #expect(OrderedMeasurement.threadsPerSample(cores: 2, concurrency: 2, remaining: 100) == 1)
+        #expect(OrderedMeasurement.threadsPerSample(cores: 2, concurrency: 2, remaining: 1) == 2)
+        #expect(OrderedMeasurement.threadsPerSample(cores: 8, concurrency: 3, remaining: 100) == 2)
+        #expect(OrderedMeasurement.threadsPerSample(cores: 1, concurrency: 4, remaining: 100) == 1)
+        #expect(OrderedMeasurement.threadsPerSample(cores: 16, concurrency: 64, remaining: 100) == 1)
+    }
+
     /// 6 good images and 5 broken ones of every kind; the run finishes, every sample is in
     /// samples.csv with its status, and counts add up.
     @Test func brokenInputsAreRecordedAndCountsAddUp() async throws {

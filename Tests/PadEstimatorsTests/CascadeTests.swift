@@ -133,6 +133,40 @@ import Testing
         #expect(Lanes.squareRoots(SIMD8(repeating: -4))[0].isNaN)
     }
 
+    /// Scales scanned on several threads give the one-thread windows in the same order (so the
+    /// same grouping), for both Haar cascades and the LBP one, with and without a minimum size,
+    /// for more workers than scales too; and the detections of `detect` are the same.
+    @Test(arguments: [
+        "haarcascades/haarcascade_frontalface_default.xml", "haarcascades/haarcascade_eye.xml",
+        "lbpcascades/lbpcascade_frontalface_improved.xml",
+    ])
+    func parallelScalesGiveTheSameWindows(_ file: String) throws {
+        let detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/" + file))
+        let plane = GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/photo_astronaut_s100.jpg"))
+        for minSize in [(0, 0), (40, 40)] {
+            let one = detector.detectWindows(in: plane, scaleFactor: 1.1, minSize: minSize).map {
+                [$0.0, $0.1, $0.2, $0.3]
+            }
+            #expect(one.count > 5, "\(file): the photo must give windows")
+            for workers in [2, 64] {
+                let many = detector.detectWindows(in: plane, scaleFactor: 1.1, minSize: minSize, workers: workers)
+                #expect(many.map { [$0.0, $0.1, $0.2, $0.3] } == one, "\(file) min \(minSize) workers \(workers)")
+            }
+            #expect(
+                detector.detect(in: plane, minSize: minSize, workers: 2) == detector.detect(in: plane, minSize: minSize)
+            )
+        }
+    }
+
+    /// Longest-processing-time grouping by hand: work [10, 1, 1, 8] on 2 workers puts 10 alone
+    /// and 8 + 1 + 1 together; more workers than scales give one scale each; one worker, one group.
+    @Test func scaleGroupsBalanceWork() {
+        #expect(CascadeDetector.scaleGroups(work: [10, 1, 1, 8], workers: 2) == [[0], [1, 2, 3]])
+        #expect(CascadeDetector.scaleGroups(work: [5, 5], workers: 4) == [[0], [1]])
+        #expect(CascadeDetector.scaleGroups(work: [5, 4, 3], workers: 1) == [[0, 1, 2]])
+        #expect(CascadeDetector.scaleGroups(work: [9, 7, 6, 5, 4, 3], workers: 3) == [[0, 5], [1, 4], [2, 3]])
+    }
+
     /// detectWindows written one window at a time: OpenCV's variance factor in double, every
     /// stage from the first with ``HaarScanner/run(_:factor:from:)``, OpenCV's row walk.
     static func scalarWindows(_ cascade: CascadeClassifier, _ plane: GrayPlane, scaleFactor: Double) -> [[Int]] {

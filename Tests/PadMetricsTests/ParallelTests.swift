@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import PadText
 
 /// The structured helpers eval's concurrent steps use: results in order, errors in argument order.
@@ -18,5 +19,23 @@ import PadText
                 { () throws -> Int in throw Failure(step: 1) }, { () throws -> Int in throw Failure(step: 2) })
         }
         #expect(throws: Failure(step: 2)) { try Parallel.both({ 1 }, { () throws -> Int in throw Failure(step: 2) }) }
+    }
+}
+
+/// The CPU count that the default worker count and each sample's thread share start from.
+@Suite struct ProcessorsTests {
+    @Test func cpuListsAreCounted() {
+        #expect(Processors.cpuCount(list: "0-3,8,10-11") == 7)
+        #expect(Processors.cpuCount(list: "0") == 1)
+        #expect(Processors.cpuCount(list: " 2-2\n") == 1)
+        #expect(Processors.cpuCount(list: "a") == nil)
+        #expect(Processors.cpuCount(list: "3-1") == nil)
+        #expect(Processors.cpuCount(list: "1-2-3") == nil)
+    }
+
+    /// This process's own mask, read the way `taskset -c 0` would change it: a count from 1 to
+    /// the online CPUs.
+    @Test func availableIsWithinTheMachine() {
+        #expect((1...ProcessInfo.processInfo.activeProcessorCount).contains(Processors.available))
     }
 }

@@ -1,4 +1,5 @@
 import PadImage
+import PadText
 
 /// One grouped detection: a box in image pixels and how many raw windows support it.
 public struct Detection: Sendable, Equatable {
@@ -24,11 +25,14 @@ public struct CascadeDetector: Sendable {
 
     public init(cascade: CascadeClassifier) { self.cascade = cascade }
 
+    /// `workers` > 1 scans the scales on that many threads (``detectWindows(in:scaleFactor:minSize:maxSize:workers:)``);
+    /// the detections are the same.
     public func detect(
         in plane: GrayPlane, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
-        minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil
+        minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil, workers: Int = 1
     ) -> [Detection] {
-        let raw = detectWindows(in: plane, scaleFactor: scaleFactor, minSize: minSize, maxSize: maxSize)
+        let raw = detectWindows(
+            in: plane, scaleFactor: scaleFactor, minSize: minSize, maxSize: maxSize, workers: workers)
         // Grouped on the unclipped windows, then each box intersected with the image (OpenCV's
         // order: its averages include the parts of windows outside the image).
         return RectangleGrouping.group(raw, minNeighbors: minNeighbors, eps: 0.2).map { d in
@@ -40,40 +44,81 @@ public struct CascadeDetector: Sendable {
 
     /// Every window the cascade accepts, before grouping: (x, y, width, height), in OpenCV's
     /// order (scale by scale, row by row, left to right). A window may reach past the image by
-    /// the rounding of its scaled position and size; ``detect(in:scaleFactor:minNeighbors:minSize:maxSize:)``
+    /// the rounding of its scaled position and size; ``detect(in:scaleFactor:minNeighbors:minSize:maxSize:workers:)``
     /// clips after grouping, as OpenCV does.
+    ///
+    /// With `workers` > 1 (a run with fewer images in flight than cores) the scales are split
+    /// into that many groups of about equal work (``scaleGroups(_:workers:)``), each scanned on
+    /// its own thread with its own buffers; the windows are then put back in scale order, so the
+    /// list, and the grouping made from it, are the same as on one thread.
     public func detectWindows(
         in plane: GrayPlane, scaleFactor: Double = 1.1, minSize: (width: Int, height: Int) = (0, 0),
-        maxSize: (width: Int, height: Int)? = nil
+        maxSize: (width: Int, height: Int)? = nil, workers: Int = 1
     ) -> [(Int, Int, Int, Int)] {
         let W = cascade.windowWidth, H = cascade.windowHeight
         guard plane.width >= W, plane.height >= H, scaleFactor > 1 else { return [] }
         let scales = Self.scales(
             width: plane.width, height: plane.height, window: (W, H), scaleFactor: scaleFactor,
             minSize: minSize, maxSize: maxSize ?? (plane.width, plane.height))
-        guard let largest = scales.first.map({ Self.scaledSize(plane, $0) }) else { return [] }
-        // One set of integral buffers with the largest scale's stride serves every scale, so the
-        // cascade's corner offsets are computed once per image, not once per scale.
+        guard !scales.isEmpty else { return [] }
+        // A scale's work: its window positions, a quarter of its area below scale 2 (step 2).
+        let work = scales.map { scale in
+            let size = Self.scaledSize(plane, scale)
+            return size.width * size.height / (scale >= 2 ? 1 : 4)
+        }
+        let groups = Self.scaleGroups(work: work, workers: workers)
+        if groups.count < 2 { return scanScales(scales, of: plane, largest: scales[0]).flatMap { $0 } }
+        let perGroup = Parallel.map(groups) { group in
+            scanScales(group.map { scales[$0] }, of: plane, largest: scales[0])
+        }
+        var perScale = [[(Int, Int, Int, Int)]](repeating: [], count: scales.count)
+        for (group, found) in zip(groups, perGroup) {
+            for (index, windows) in zip(group, found) { perScale[index] = windows }
+        }
+        return perScale.flatMap { $0 }
+    }
+
+    /// The accepted windows of each of `scales`, one list per scale. One set of integral buffers
+    /// with the stride of the image's largest scale (`largest`) serves every scale, so the
+    /// cascade's corner offsets are computed once; OpenCV cuts every scale's rows into as many
+    /// stripes as that largest scale has 32-column blocks, and rows past the last whole stripe
+    /// are never scanned (see `rowLimit`).
+    func scanScales(_ scales: [Float], of plane: GrayPlane, largest: Float) -> [[(Int, Int, Int, Int)]] {
+        let W = cascade.windowWidth, H = cascade.windowHeight
+        let largestSize = Self.scaledSize(plane, largest)
         var integral = StridedIntegral(
-            width: largest.width, height: largest.height, squares: cascade.featureType == .haar)
-        var scanner = RowScanner(cascade: cascade, stride: integral.stride, positions: largest.width + 1)
-        // OpenCV cuts every scale's rows into as many stripes as the first scale has 32-column
-        // blocks; rows past the last whole stripe are never scanned (see `rowLimit`).
-        let stripes = (max(largest.width + 1 - W, 0) + 31) / 32
-        var found: [(Int, Int, Int, Int)] = []
-        for scale in scales {
+            width: largestSize.width, height: largestSize.height, squares: cascade.featureType == .haar)
+        var scanner = RowScanner(cascade: cascade, stride: integral.stride, positions: largestSize.width + 1)
+        let stripes = (max(largestSize.width + 1 - W, 0) + 31) / 32
+        return scales.map { scale in
             let size = Self.scaledSize(plane, scale)
             integral.fill(
                 size == (plane.width, plane.height) ? plane : plane.resized(width: size.width, height: size.height))
             let window = (Self.round(Double(Float(W) * scale)), Self.round(Double(Float(H) * scale)))
             let step = scale >= 2 ? 1 : 2
             let rows = Self.rowLimit(workingHeight: size.height + 1 - H, step: step, stripes: stripes)
+            var found: [(Int, Int, Int, Int)] = []
             scanner.scan(integral, width: size.width, height: size.height, step: step, rows: rows) { x, y in
                 found.append(
                     (Self.round(Double(Float(x) * scale)), Self.round(Double(Float(y) * scale)), window.0, window.1))
             }
+            return found
         }
-        return found
+    }
+
+    /// Scale indices split into at most `workers` groups of about equal `work` (per scale): the
+    /// scales, most work first, each go to the group with the least so far (longest processing
+    /// time first). One group for one worker or one scale; each group in ascending scale order.
+    static func scaleGroups(work: [Int], workers: Int) -> [[Int]] {
+        let count = min(max(1, workers), work.count)
+        guard count > 1 else { return [Array(work.indices)] }
+        var groups = [[Int]](repeating: [], count: count), load = [Int](repeating: 0, count: count)
+        for index in work.indices.sorted(by: { work[$0] > work[$1] }) {
+            let lightest = load.indices.min { load[$0] < load[$1] }!
+            groups[lightest].append(index)
+            load[lightest] += work[index]
+        }
+        return groups.map { $0.sorted() }
     }
 
     /// OpenCV's scale list: f = scaleFactor^k while the window (round(W f) x round(H f)) fits in

@@ -213,30 +213,15 @@ struct FlatStages<Stump> {
 /// the stump loop spills every live vector register. Each lane is the same IEEE operation, so
 /// the values are the same.
 enum Lanes {
-    @inline(__always) static func floats(_ v: SIMD8<Int32>) -> SIMD8<Float> {
-        SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
-    }
-    @inline(__always) static func floats(_ v: SIMD8<Double>) -> SIMD8<Float> {
-        SIMD8(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
-    }
-    @inline(__always) static func doubles(_ v: SIMD8<Int32>) -> SIMD8<Double> {
-        SIMD8(
-            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
-            Double(v[7]))
-    }
-    @inline(__always) static func doubles(_ v: SIMD8<UInt32>) -> SIMD8<Double> {
-        SIMD8(
-            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
-            Double(v[7]))
-    }
-    @inline(__always) static func doubles(_ v: SIMD8<Float>) -> SIMD8<Double> {
-        SIMD8(
-            Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]), Double(v[4]), Double(v[5]), Double(v[6]),
-            Double(v[7]))
-    }
-    @inline(__always) static func squareRoots(_ v: SIMD8<Double>) -> SIMD8<Double> {
-        SIMD8(
-            v[0].squareRoot(), v[1].squareRoot(), v[2].squareRoot(), v[3].squareRoot(), v[4].squareRoot(),
-            v[5].squareRoot(), v[6].squareRoot(), v[7].squareRoot())
+    @inline(__always) static func floats(_ v: SIMD8<Int32>) -> SIMD8<Float> { map(v) { Float($0) } }
+    @inline(__always) static func floats(_ v: SIMD8<Double>) -> SIMD8<Float> { map(v) { Float($0) } }
+    @inline(__always) static func doubles(_ v: SIMD8<Int32>) -> SIMD8<Double> { map(v) { Double($0) } }
+    @inline(__always) static func doubles(_ v: SIMD8<UInt32>) -> SIMD8<Double> { map(v) { Double($0) } }
+    @inline(__always) static func doubles(_ v: SIMD8<Float>) -> SIMD8<Double> { map(v) { Double($0) } }
+    @inline(__always) static func squareRoots(_ v: SIMD8<Double>) -> SIMD8<Double> { map(v) { $0.squareRoot() } }
+
+    /// `f` of each lane, spelled out lane by lane.
+    @inline(__always) static func map<T: SIMDScalar, R: SIMDScalar>(_ v: SIMD8<T>, _ f: (T) -> R) -> SIMD8<R> {
+        SIMD8(f(v[0]), f(v[1]), f(v[2]), f(v[3]), f(v[4]), f(v[5]), f(v[6]), f(v[7]))
     }
 }

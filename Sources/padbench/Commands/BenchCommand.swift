@@ -4,6 +4,7 @@ import PadBench
 import PadDataset
 import PadEstimators
 import PadProfiles
+import PadText
 
 /// `padbench bench`: measure a dataset once and score every profile on it.
 struct BenchCommand: AsyncParsableCommand {
@@ -31,8 +32,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run folder (default: reports/<dataset>-<timestamp>).")
     var out: String?
 
-    @Option(help: "Samples measured at once (default: number of cores).")
-    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(
+        help: """
+            Samples measured at once (default: the CPUs this process may use, as taskset, Slurm \
+            or a cpuset allow). Fewer samples in flight than CPUs: each sample's face and eye \
+            detection scans its scales on the spare CPUs.
+            """)
+    var concurrency: Int = Processors.available
 
     @Option(help: "Refuse images with more pixels than this.")
     var maxPixels: Int = 100_000_000

@@ -2,6 +2,7 @@ import ArgumentParser
 import PadBench
 import PadEstimators
 import PadImage
+import PadText
 
 /// `padbench estimators list`: every built-in estimator with its outputs, ranges, directions,
 /// version and parameters.
@@ -31,7 +32,8 @@ struct EstimatorsCommand: ParsableCommand {
             for path in images {
                 let plane = GrayPlane(try ImageDecoder().decode(fileAt: path))
                 let found = detector.detect(
-                    in: plane, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minSize, minSize))
+                    in: plane, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minSize, minSize),
+                    workers: Processors.available)
                 print(
                     path + ": "
                         + found.map { "\($0.x) \($0.y) \($0.width) \($0.height) \($0.neighbors)" }.joined(
