@@ -165,15 +165,17 @@ public struct ProfileEvaluator: Sendable {
     func calibrationSet(column: Int, split: Split?) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
         set.reserveCapacity(rowCount(split: split))
-        let gateValues = table.values[column], species = table.speciesIndex
-        for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let value = gateValues[i]
-            if !table.statuses[i].isOK {
-                set.append(score: .nan, speciesIndex: species[i])
-            } else if value.isNaN {
-                set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
-            } else {
-                set.append(score: value, speciesIndex: species[i])
+        let gateValues = table.values[column], species = table.speciesIndex, statuses = table.statuses
+        statuses.withCodeNumbers { codes, ok in
+            for i in 0..<table.count where split == nil || table.splits[i] == split {
+                let value = gateValues[i]
+                if ok != codes[i] && !statuses[i].isOK {
+                    set.append(score: .nan, speciesIndex: species[i])
+                } else if value.isNaN {
+                    set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
+                } else {
+                    set.append(score: value, speciesIndex: species[i])
+                }
             }
         }
         return set
@@ -394,18 +396,22 @@ public struct ProfileEvaluator: Sendable {
         var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
         let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
         if sweeps { tally.scores.reserveCapacity(rowCount(split: split)) }
-        for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let species = speciesIndex[i]
-            guard table.statuses[i].isOK else {
-                tally.countFailure(species: species)
-                continue
-            }
-            tally.count(compiled.decide { values[$0][i] }, species: species)
-            if sweeps {
-                if let score = compiled.sweptScore({ values[$0][i] }) {
-                    tally.scores.append(score: score, speciesIndex: species)
-                } else {
-                    tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species)
+        // `.ok` by the status's code number (one load), not a SampleStatus built per row.
+        let statuses = table.statuses
+        statuses.withCodeNumbers { codes, ok in
+            for i in 0..<table.count where split == nil || table.splits[i] == split {
+                let species = speciesIndex[i]
+                guard ok == codes[i] || statuses[i].isOK else {
+                    tally.countFailure(species: species)
+                    continue
+                }
+                tally.count(compiled.decide { values[$0][i] }, species: species)
+                if sweeps {
+                    if let score = compiled.sweptScore({ values[$0][i] }) {
+                        tally.scores.append(score: score, speciesIndex: species)
+                    } else {
+                        tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species)
+                    }
                 }
             }
         }

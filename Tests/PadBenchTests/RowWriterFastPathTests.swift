@@ -28,7 +28,7 @@ import PadMetrics
         var table = MeasurementTable(columns: [EvalRunner.scoreOutput, "other"])
         let splits: [Split] = [.eval, .dev, .train, .none]
         for k in 0..<120 {
-            let label: Label = k % 4 == 0 ? .bonaFide : .attack(species: species[k % 3])
+            let label: Label = k % 5 < 2 ? .bonaFide : .attack(species: species[k % 3])
             let score = scores[k % scores.count]
             let status: SampleStatus =
                 k % 13 == 5
@@ -160,5 +160,32 @@ import PadMetrics
         var plain = MeasurementTable(columns: ["x"])
         plain.append(id: "n", label: .bonaFide, split: .eval, status: .ok, values: [.nan])
         #expect(DatasetFingerprint.outputs(table) == DatasetFingerprint.outputs(plain))
+    }
+
+    /// Scoring and calibration test `.ok` by the status's code number: failures (one with code
+    /// `ok`) are counted as failed and calibrate as NaN, as the per-row statuses say.
+    @Test func talliesAndCalibrationSetsFollowTheStatuses() throws {
+        let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .eer, outputFolder: "")
+        let profile = EvalRunner.scoreProfile(job, files: ["x.csv"])
+        for okCoded in [false, true] {
+            let table = Self.table(appended: true, okCodedFailure: okCoded)
+            let result = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first)
+            let eval = (0..<table.count).filter { table.splits[$0] == .eval }
+            #expect(result.reported.failedCount == eval.filter { !table.statuses[$0].isOK }.count)
+            var dev = ScoreSet(speciesNames: table.speciesNames)
+            for i in 0..<table.count where table.splits[i] == .dev {
+                let value = table.values[0][i]
+                if !table.statuses[i].isOK {
+                    dev.append(score: .nan, speciesIndex: table.speciesIndex[i])
+                } else if value.isNaN {
+                    dev.appendRejectedAtEveryThreshold(speciesIndex: table.speciesIndex[i])
+                } else {
+                    dev.append(score: value, speciesIndex: table.speciesIndex[i])
+                }
+            }
+            let expected = try ThresholdCriterion.eer.choose(on: ErrorCurve(dev)).threshold
+            #expect(result.calibrations.first?.threshold.bitPattern == expected.bitPattern, "ok-coded: \(okCoded)")
+        }
+        #expect(Self.table(appended: true, okCodedFailure: true).statuses.failedCount == 13)
     }
 }
