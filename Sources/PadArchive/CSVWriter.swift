@@ -44,6 +44,12 @@ public final class CSVWriter {
         try file.write(bytes)
     }
 
+    /// The same from memory the caller owns (``CSVBlock``).
+    public func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
+        try flush()
+        try file.write(bytes)
+    }
+
     public func flush() throws {
         guard !buffer.isEmpty else { return }
         try file.write(buffer)
@@ -81,45 +87,13 @@ public enum CSVFormat {
     }
 
     /// Appends exactly the bytes of ``number(_:)`` to `buffer`, with no String in between: the
-    /// fast path for files of millions of rows (integers digit by digit, other values through
-    /// `description` with no intermediate array).
+    /// fast path for files of millions of rows (``NumberText``).
     @inlinable
     public static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
-        if value.isNaN { return }
-        if value.isInfinite {
-            if value < 0 { buffer.append(UInt8(ascii: "-")) }
-            buffer.append(contentsOf: [UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "f")])
-            return
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
+            let n = NumberText.write(value, to: text.baseAddress!)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
         }
-        if value == value.rounded(.towardZero), abs(value) < 1e15 {
-            appendInteger(Int64(value), to: &buffer)
-            return
-        }
-        // Shortest round-trip text: `write(to:)` hands the very bytes of `description` (the
-        // standard library's float printer, into a stack buffer) to the stream, with no String.
-        var stream = ByteAppender()
-        swap(&stream.bytes, &buffer)
-        value.write(to: &stream)
-        swap(&stream.bytes, &buffer)
-    }
-
-    /// A text stream appending to a byte array. `Double.write(to:)` passes its digits to
-    /// `_writeASCII` as bytes (the standard library's hook for ASCII output); `write(_:)` takes
-    /// any other text, so the bytes are the same either way and only the speed depends on the hook.
-    @usableFromInline
-    struct ByteAppender: TextOutputStream {
-        @usableFromInline var bytes: [UInt8] = []
-
-        @inlinable init() {}
-
-        @inlinable
-        mutating func write(_ string: String) {
-            var text = string
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-        }
-
-        @inlinable
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
     /// Appends the decimal digits of `value` (what `String(value)` gives).

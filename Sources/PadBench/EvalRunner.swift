@@ -298,38 +298,75 @@ public struct EvalRunner: Sendable {
             gates: [gate], yaml: yaml, origin: "eval --scores")
     }
 
-    /// `samples.csv` of a score run, written in blocks (ten million rows take seconds).
+    /// `samples.csv` of a score run, formatted into one reused block of memory (ten million rows
+    /// take seconds): a row is its id, one fixed text per class and split
+    /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
     static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
         try writer.writeRow(["id", "path", "label", "species", "split", "status", "error", scoreOutput, "decode_ns"])
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        let scores = table.values[0]
-        for i in 0..<table.count {
-            CSVFormat.appendField(table.ids[i], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(UInt8(ascii: ","))
-            let label = table.labels[i]
-            buffer.append(contentsOf: label.csvLabel.utf8)
-            buffer.append(UInt8(ascii: ","))
-            if let species = label.species { CSVFormat.appendField(species, to: &buffer) }
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(contentsOf: table.splits[i].rawValue.utf8)
-            buffer.append(UInt8(ascii: ","))
-            let status = table.statuses[i]
-            buffer.append(contentsOf: status.code.utf8)
-            buffer.append(UInt8(ascii: ","))
-            CSVFormat.appendField(status.message, to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            CSVFormat.appendNumber(scores[i], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(0x0A)
-            if buffer.count > (1 << 20) - 4096 {
-                try writer.writeRaw(buffer)
-                buffer.removeAll(keepingCapacity: true)
+        let block = CSVBlock(writer: writer)
+        let pieces = samplePieces(speciesNames: table.speciesNames)
+        let classCount = table.speciesNames.count + 1, statuses = table.statuses
+        try pieces.withPieces { pieces in
+            try table.values[0].withUnsafeBufferPointer { scores in
+                try table.splits.withUnsafeBufferPointer { splits in
+                    try table.speciesIndex.withUnsafeBufferPointer { species in
+                        try statuses.withCodeNumbers { codes, ok in
+                            try table.ids.forEachUTF8(0..<table.count) { i, id in
+                                try block.appendField(utf8: id)
+                                try block.append(pieces[splitNumber(splits[i]) * classCount + Int(species[i]) + 1])
+                                if ok == codes[i] || statuses[i].isOK {
+                                    try block.append(pieces[4 * classCount])
+                                } else {
+                                    try appendFailure(statuses[i], to: block)
+                                }
+                                try block.appendNumber(scores[i])
+                                try block.append(pieces[4 * classCount + 1])
+                            }
+                        }
+                    }
+                }
             }
         }
-        try writer.writeRaw(buffer)
+        try block.flush()
         try writer.close()
+    }
+
+    /// The fixed texts of `samples.csv` rows: after the id, one per split (numbered by
+    /// ``splitNumber(_:)``) and class (bona fide, then each species): `,,label,species,split,`;
+    /// then `ok,,` and the row's end after the score.
+    static func samplePieces(speciesNames: [String]) -> CSVPieces {
+        var pieces = CSVPieces()
+        for split in [Split.train, .dev, .eval, .none] {
+            for s in -1..<speciesNames.count {
+                var text = Array((s < 0 ? ",,bonafide," : ",,attack,").utf8)
+                if s >= 0 { CSVFormat.appendField(speciesNames[s], to: &text) }
+                text += Array(",\(split.rawValue),".utf8)
+                pieces.add(text)
+            }
+        }
+        pieces.add("ok,,")
+        pieces.add(",\n")
+        return pieces
+    }
+
+    @inline(__always)
+    static func splitNumber(_ split: Split) -> Int {
+        switch split {
+        case .train: return 0
+        case .dev: return 1
+        case .eval: return 2
+        case .none: return 3
+        }
+    }
+
+    /// A failed sample's status code (as it is) and message (escaped), each followed by a comma.
+    static func appendFailure(_ status: SampleStatus, to block: CSVBlock) throws {
+        var code = status.code, message: [UInt8] = []
+        try code.withUTF8 { try block.append($0) }
+        CSVFormat.appendField(status.message, to: &message)
+        message.append(UInt8(ascii: ","))
+        try block.append(byte: UInt8(ascii: ","))
+        try message.withUnsafeBufferPointer { try block.append($0) }
     }
 }
 

@@ -43,6 +43,34 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[i]])) }
     }
 
+    /// Calls `body` with each row of `rows` and its string's UTF-8 bytes, in order: the
+    /// per-row writers and fingerprints of ten million ids, with no `String` copied per row
+    /// (``withUTF8(_:_:)`` per row retains and releases the column and the string).
+    public func forEachUTF8(
+        _ rows: Range<Int>, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        if let strings {
+            try strings.withUnsafeBufferPointer { strings in
+                for i in rows {
+                    let done = try strings[i].utf8.withContiguousStorageIfAvailable { try body(i, $0) }
+                    if done == nil {
+                        var copy = strings[i]
+                        try copy.withUTF8 { try body(i, $0) }
+                    }
+                }
+            }
+            return
+        }
+        try bytes.withUnsafeBufferPointer { bytes in
+            try ends.withUnsafeBufferPointer { ends in
+                for i in rows {
+                    let start = i == 0 ? 0 : ends[i - 1]
+                    try body(i, UnsafeBufferPointer(rebasing: bytes[start..<ends[i]]))
+                }
+            }
+        }
+    }
+
     /// True when string `i` and string `j` of `other` have the same bytes.
     public func equals(_ i: Int, _ other: StringColumn, _ j: Int) -> Bool {
         withUTF8(i) { a in other.withUTF8(j) { b in a.elementsEqual(b) } }

@@ -16,6 +16,14 @@ public enum FNV1a {
 
     public static func hash(_ text: String, seed: UInt64 = offsetBasis) -> UInt64 { hash(bytes: text.utf8, seed: seed) }
 
+    /// The same over bytes in memory, inlined into callers' loops (fingerprints of ten million ids).
+    @inlinable
+    public static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64 = offsetBasis) -> UInt64 {
+        var hash = seed
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
     /// 16 hex digits, zero-padded.
     public static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

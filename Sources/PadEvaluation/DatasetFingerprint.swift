@@ -1,3 +1,4 @@
+import PadArchive
 import PadDataset
 
 /// Identities of a run's data, as wrapping sums over samples of FNV-1a 64 hashes, in hex. A sum
@@ -15,21 +16,80 @@ public enum DatasetFingerprint {
         FNV1a.hex(samples.reduce(UInt64(0)) { $0 &+ hash(id: $1.id, label: $1.label, split: $1.split) })
     }
 
+    /// The sum over the table's rows, each term hashed over the id's bytes and then the row's
+    /// fixed tail (`\tlabel\tspecies\tsplit\n`, one per class and split): exactly the bytes
+    /// ``FNV1a/sampleHash(id:label:species:split:)`` hashes, with no String per row.
     public static func of(_ table: MeasurementTable) -> String {
+        var tails = CSVPieces()
+        let classCount = table.speciesNames.count + 1
+        for split in splitOrder {
+            for s in -1..<table.speciesNames.count {
+                let label: Label = s < 0 ? .bonaFide : .attack(species: table.speciesNames[s])
+                tails.add("\t\(label.csvLabel)\t\(label.species ?? "")\t\(split.rawValue)\n")
+            }
+        }
         var total: UInt64 = 0
-        for i in 0..<table.count { total &+= hash(id: table.ids[i], label: table.labels[i], split: table.splits[i]) }
+        tails.withPieces { tails in
+            table.splits.withUnsafeBufferPointer { splits in
+                table.speciesIndex.withUnsafeBufferPointer { species in
+                    table.ids.forEachUTF8(0..<table.count) { i, id in
+                        let tail = tails[splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
+                        total &+= FNV1a.hash(tail, seed: FNV1a.hash(id))
+                    }
+                }
+            }
+        }
         return FNV1a.hex(total)
     }
 
+    /// The splits in the order ``splitNumber(_:)`` numbers them.
+    static let splitOrder: [Split] = [.train, .dev, .eval, .none]
+
+    @inline(__always)
+    static func splitNumber(_ split: Split) -> Int {
+        switch split {
+        case .train: return 0
+        case .dev: return 1
+        case .eval: return 2
+        case .none: return 3
+        }
+    }
+
+    /// The sum of ``outputsHash(id:status:values:)`` over the table's rows, hashed over the
+    /// id's bytes in place and, for the samples whose status is `ok`, a fixed `\tok`.
     public static func outputs(_ table: MeasurementTable) -> String {
         if let sum = table.outputsHashSum { return FNV1a.hex(sum) }
         var total: UInt64 = 0
-        var row = [Double](repeating: .nan, count: table.columns.count)
-        for i in 0..<table.count {
-            for c in table.columns.indices { row[c] = table.values[c][i] }
-            total &+= outputsHash(id: table.ids[i], status: table.statuses[i], values: row)
+        let okTail = Array("\tok".utf8), values = table.values, statuses = table.statuses
+        okTail.withUnsafeBufferPointer { okTail in
+            statuses.withCodeNumbers { codes, ok in
+                table.ids.forEachUTF8(0..<table.count) { i, id in
+                    var h = FNV1a.hash(id)
+                    if ok == codes[i] || statuses[i].isOK {
+                        h = FNV1a.hash(okTail, seed: h)
+                    } else {
+                        h = FNV1a.hash(bytes: [9], seed: h)
+                        h = FNV1a.hash(bytes: statuses[i].code.utf8, seed: h)
+                    }
+                    for column in values { h = hashBits(column[i], seed: h) }
+                    total &+= h
+                }
+            }
         }
         return FNV1a.hex(total)
+    }
+
+    /// A value's bits, little-endian, into the hash; every NaN alike (not assessable), whatever
+    /// its payload.
+    @inline(__always)
+    static func hashBits(_ value: Double, seed: UInt64) -> UInt64 {
+        var bits = value.isNaN ? Double.nan.bitPattern : value.bitPattern
+        var h = seed
+        for _ in 0..<8 {
+            h = (h ^ (bits & 0xFF)) &* FNV1a.prime
+            bits >>= 8
+        }
+        return h
     }
 
     /// One sample's term of ``outputs(_:)``: id, a tab, the status code, every output's bits.

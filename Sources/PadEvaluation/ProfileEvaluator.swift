@@ -165,15 +165,17 @@ public struct ProfileEvaluator: Sendable {
     func calibrationSet(column: Int, split: Split?) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
         set.reserveCapacity(rowCount(split: split))
-        let gateValues = table.values[column], species = table.speciesIndex
-        for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let value = gateValues[i]
-            if !table.statuses[i].isOK {
-                set.append(score: .nan, speciesIndex: species[i])
-            } else if value.isNaN {
-                set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
-            } else {
-                set.append(score: value, speciesIndex: species[i])
+        let gateValues = table.values[column], species = table.speciesIndex, statuses = table.statuses
+        statuses.withCodeNumbers { codes, ok in
+            for i in 0..<table.count where split == nil || table.splits[i] == split {
+                let value = gateValues[i]
+                if ok != codes[i] && !statuses[i].isOK {
+                    set.append(score: .nan, speciesIndex: species[i])
+                } else if value.isNaN {
+                    set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
+                } else {
+                    set.append(score: value, speciesIndex: species[i])
+                }
             }
         }
         return set
@@ -214,89 +216,104 @@ public struct ProfileEvaluator: Sendable {
 
     // MARK: decisions
 
-    /// `decisions.csv` rows of one profile, formatted into a byte buffer (ten million rows take
-    /// seconds): code and message are escaped once per gate, not per row.
+    /// `decisions.csv` rows of one profile, formatted into one reused block of memory (ten
+    /// million rows take seconds): everything after the id is one of a few fixed texts made once
+    /// per profile (``DecisionText``), so a row is its id and two copies, with no String, array
+    /// or reference count touched per row.
     func writeDecisions(_ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?)
         throws
     {
         guard let writer else { return }
-        let text = DecisionText(profile, speciesNames: table.speciesNames)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        for i in 0..<table.count {
-            appendDecisionRow(i, compiled, text, notCalibrated: notCalibrated != nil, to: &buffer)
-            if buffer.count > (1 << 20) - 4096 {
-                try writer.writeRaw(buffer)
-                buffer.removeAll(keepingCapacity: true)
+        let text = DecisionText(profile, speciesNames: table.speciesNames, notCalibrated: notCalibrated != nil)
+        let block = CSVBlock(writer: writer)
+        let values = table.values, statuses = table.statuses
+        try text.pieces.withPieces { pieces in
+            try table.splits.withUnsafeBufferPointer { splits in
+                try table.speciesIndex.withUnsafeBufferPointer { species in
+                    try statuses.withCodeNumbers { codes, ok in
+                        try table.ids.forEachUTF8(0..<table.count) { i, id in
+                            try block.appendField(utf8: id)
+                            try block.append(pieces[text.middle(splits[i], species[i])])
+                            guard ok == codes[i] || statuses[i].isOK else {
+                                return try Self.appendFailure(statuses[i], to: block)
+                            }
+                            try block.append(pieces[text.tail(compiled.decide { values[$0][i] })])
+                        }
+                    }
+                }
             }
         }
-        try writer.writeRaw(buffer)
+        try block.flush()
     }
 
-    /// The CSV-escaped texts of one profile's `decisions.csv` rows, made once per profile.
-    struct DecisionText {
-        var name: [UInt8]
-        var species: [[UInt8]]
-        /// Per gate: its reject code, the code when the value was not assessable, its message.
-        var gates: [(plain: [UInt8], nan: [UInt8], message: [UInt8])]
-        var notCalibrated = Array("NOT_CALIBRATED,the profile's calibration could not run".utf8)
+    /// The end of a failed sample's row: its status code, then empty accepted, code and message.
+    static func appendFailure(_ status: SampleStatus, to block: CSVBlock) throws {
+        var code = status.code
+        try code.withUTF8 { try block.appendField(utf8: $0) }
+        for byte in ",,,\n".utf8 { try block.append(byte: byte) }
+    }
 
-        init(_ profile: Profile, speciesNames: [String]) {
-            name = Self.escaped(profile.name)
-            species = speciesNames.map(Self.escaped)
-            gates = profile.gates.map { gate in
-                (
-                    plain: Self.escaped(ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0))),
-                    nan: Self.escaped(
-                        ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: true))),
-                    message: Self.escaped(gate.message)
-                )
+    /// The fixed texts of one profile's `decisions.csv` rows (CSV-escaped), made once per profile:
+    /// after the id, `,profile,split,label,species,` (one per split and class) and the end of a
+    /// processed row: accepted, not calibrated, or rejected by a gate (its code, plain or not
+    /// assessable, and its message).
+    struct DecisionText {
+        var pieces = CSVPieces()
+        let classCount: Int
+        /// The number of the first tail: accepted (or not calibrated), then per gate plain and NaN.
+        var firstTail = 0
+        let notCalibrated: Bool
+
+        init(_ profile: Profile, speciesNames: [String], notCalibrated: Bool) {
+            classCount = speciesNames.count + 1
+            self.notCalibrated = notCalibrated
+            let name = Self.escaped(profile.name)
+            // In the order ``middle(_:_:)`` numbers them.
+            for split in [Split.train, .dev, .eval, .none] {
+                for s in -1..<speciesNames.count {
+                    let label =
+                        Array((s < 0 ? "bonafide," : "attack,").utf8) + (s < 0 ? [] : Self.escaped(speciesNames[s]))
+                    pieces.add(
+                        [UInt8(ascii: ",")] + name + Array(",\(split.rawValue),".utf8) + label + [UInt8(ascii: ",")])
+                }
             }
+            firstTail = pieces.add(
+                notCalibrated ? "ok,,NOT_CALIBRATED,the profile's calibration could not run\n" : "ok,1,,\n")
+            for gate in profile.gates {
+                for nan in [false, true] {
+                    let code = ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: nan))
+                    pieces.add(
+                        Array("ok,0,".utf8) + Self.escaped(code) + [UInt8(ascii: ",")] + Self.escaped(gate.message) + [
+                            0x0A
+                        ])
+                }
+            }
+        }
+
+        /// The piece after the id of a sample of this split and species (-1 = bona fide).
+        @inline(__always)
+        func middle(_ split: Split, _ species: Int32) -> Int {
+            let row: Int
+            switch split {
+            case .train: row = 0
+            case .dev: row = 1
+            case .eval: row = 2
+            case .none: row = 3
+            }
+            return row * classCount + Int(species) + 1
+        }
+
+        /// The piece that ends a processed sample's row with this decision.
+        @inline(__always)
+        func tail(_ decision: Decision) -> Int {
+            if notCalibrated || decision.isAccepted { return firstTail }
+            return firstTail + 1 + decision.failedGate * 2 + (decision.valueWasNaN ? 1 : 0)
         }
 
         static func escaped(_ text: String) -> [UInt8] {
             var bytes: [UInt8] = []
             CSVFormat.appendField(text, to: &bytes)
             return bytes
-        }
-    }
-
-    /// Sample `i`'s row: id, profile, split, label, species, status, then accepted, code and
-    /// message (empty for a failed sample; NOT_CALIBRATED when the calibration could not run).
-    func appendDecisionRow(
-        _ i: Int, _ compiled: CompiledProfile, _ text: DecisionText, notCalibrated: Bool, to buffer: inout [UInt8]
-    ) {
-        CSVFormat.appendField(table.ids[i], to: &buffer)
-        buffer.append(UInt8(ascii: ","))
-        buffer += text.name
-        buffer.append(UInt8(ascii: ","))
-        buffer += table.splits[i].rawValue.utf8
-        buffer.append(UInt8(ascii: ","))
-        let s = table.speciesIndex[i]
-        buffer += (s < 0 ? "bonafide," : "attack,").utf8
-        if s >= 0 { buffer += text.species[Int(s)] }
-        buffer.append(UInt8(ascii: ","))
-        let status = table.statuses[i]
-        if !status.isOK {
-            buffer += DecisionText.escaped(status.code)
-            buffer += ",,,\n".utf8
-        } else if notCalibrated {
-            buffer += "ok,,".utf8
-            buffer += text.notCalibrated
-            buffer.append(0x0A)
-        } else {
-            let values = table.values
-            let decision = compiled.decide { values[$0][i] }
-            if decision.isAccepted {
-                buffer += "ok,1,,\n".utf8
-            } else {
-                let gate = text.gates[decision.failedGate]
-                buffer += "ok,0,".utf8
-                buffer += decision.valueWasNaN ? gate.nan : gate.plain
-                buffer.append(UInt8(ascii: ","))
-                buffer += gate.message
-                buffer.append(0x0A)
-            }
         }
     }
 
@@ -379,18 +396,22 @@ public struct ProfileEvaluator: Sendable {
         var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
         let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
         if sweeps { tally.scores.reserveCapacity(rowCount(split: split)) }
-        for i in 0..<table.count where split == nil || table.splits[i] == split {
-            let species = speciesIndex[i]
-            guard table.statuses[i].isOK else {
-                tally.countFailure(species: species)
-                continue
-            }
-            tally.count(compiled.decide { values[$0][i] }, species: species)
-            if sweeps {
-                if let score = compiled.sweptScore({ values[$0][i] }) {
-                    tally.scores.append(score: score, speciesIndex: species)
-                } else {
-                    tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species)
+        // `.ok` by the status's code number (one load), not a SampleStatus built per row.
+        let statuses = table.statuses
+        statuses.withCodeNumbers { codes, ok in
+            for i in 0..<table.count where split == nil || table.splits[i] == split {
+                let species = speciesIndex[i]
+                guard ok == codes[i] || statuses[i].isOK else {
+                    tally.countFailure(species: species)
+                    continue
+                }
+                tally.count(compiled.decide { values[$0][i] }, species: species)
+                if sweeps {
+                    if let score = compiled.sweptScore({ values[$0][i] }) {
+                        tally.scores.append(score: score, speciesIndex: species)
+                    } else {
+                        tally.scores.appendRejectedAtEveryThreshold(speciesIndex: species)
+                    }
                 }
             }
         }

@@ -22,48 +22,66 @@ public struct EqualErrorRate: Sendable {
     /// - Throws: ``MetricsError/noBonaFide`` or ``MetricsError/noAttacks`` for a one-class set.
     public init(_ curve: ErrorCurve) throws(MetricsError) {
         try curve.requireBothClasses()
+        let (bestPoint, bestHTERPoint) = Self.sweep(curve)
+        threshold = Self.candidate(curve, bestPoint)
+        minHTERThreshold = Self.candidate(curve, bestHTERPoint)
+        apcerMax = curve.apcerMax(bestPoint).value
+        bpcer = curve.bpcer(bestPoint)
+    }
+
+    /// The points minimising |APCER_max - BPCER| and the HTER (the last one on ties), by bob's
+    /// running sums. The curve's arrays are read through buffer pointers: ten million points,
+    /// each touching a few of them (the same operations in the same order as indexing them).
+    static func sweep(_ curve: ErrorCurve) -> (eer: Int, minHTER: Int) {
         var bestDifference = Double.infinity, bestPoint = 0
         var bestHTER = Double.infinity, bestHTERPoint = 0
         // Running rates kept as bob keeps them: far starts at 1 and loses 1/n per attack passed,
         // frr starts at 0 and gains 1/n per bona fide passed. Exact ties between candidates are then
         // broken by the same floating-point sums as bob's, so thresholds equal bob's exactly.
         // Samples rejected at every threshold (another gate failed) start far below 1 and frr above 0.
-        let speciesCount = curve.attackCounts.count
+        let speciesCount = curve.attackCounts.count, points = curve.count
         let farDecrease = curve.attackCounts.map { $0 > 0 ? 1.0 / Double($0) : 0 }
         var far = (0..<speciesCount).map { s in
             curve.accepted(s, 0) == curve.attackCounts[s]
                 ? 1.0 : Double(curve.accepted(s, 0)) / Double(max(1, curve.attackCounts[s]))
         }
-        let frrIncrease = 1.0 / Double(curve.bonaFideCount)
+        let frrIncrease = 1.0 / Double(curve.bonaFideCount), bonaFideCount = curve.bonaFideCount
         var frr = curve.bonaFideRejected[0] == 0 ? 0.0 : Double(curve.bonaFideRejected[0]) / Double(curve.bonaFideCount)
-        var k = 0
-        while k < curve.count {
-            if k > 0 {
-                for s in 0..<speciesCount {
-                    for _ in 0..<(curve.accepted(s, k - 1) - curve.accepted(s, k)) { far[s] -= farDecrease[s] }
+        let measured = curve.attackCounts.map { $0 > 0 }
+        curve.attackAccepted.withUnsafeBufferPointer { accepted in
+            curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
+                curve.pooledAccepted.withUnsafeBufferPointer { pooled in
+                    far.withUnsafeMutableBufferPointer { far in
+                        var k = 0
+                        while k < points {
+                            if k > 0 {
+                                for s in 0..<speciesCount {
+                                    let passed = accepted[s * points + k - 1] - accepted[s * points + k]
+                                    for _ in 0..<passed { far[s] -= farDecrease[s] }
+                                }
+                                for _ in 0..<(rejected[k] - rejected[k - 1]) { frr += frrIncrease }
+                            }
+                            var apcer = -Double.infinity
+                            for s in 0..<speciesCount where measured[s] { apcer = max(apcer, far[s]) }
+                            let difference = abs(apcer - frr)
+                            if difference <= bestDifference {
+                                bestDifference = difference
+                                bestPoint = k
+                            }
+                            let hter = 0.5 * apcer + 0.5 * frr
+                            if hter <= bestHTER {
+                                bestHTER = hter
+                                bestHTERPoint = k
+                            }
+                            // bob stops once one class is entirely rejected.
+                            if pooled[k] == 0 || rejected[k] == bonaFideCount { break }
+                            k += 1
+                        }
+                    }
                 }
-                for _ in 0..<(curve.bonaFideRejected[k] - curve.bonaFideRejected[k - 1]) { frr += frrIncrease }
             }
-            var apcer = -Double.infinity
-            for s in 0..<speciesCount where curve.attackCounts[s] > 0 { apcer = max(apcer, far[s]) }
-            let difference = abs(apcer - frr)
-            if difference <= bestDifference {
-                bestDifference = difference
-                bestPoint = k
-            }
-            let hter = 0.5 * apcer + 0.5 * frr
-            if hter <= bestHTER {
-                bestHTER = hter
-                bestHTERPoint = k
-            }
-            // bob stops once one class is entirely rejected.
-            if curve.pooledAccepted[k] == 0 || curve.bonaFideRejected[k] == curve.bonaFideCount { break }
-            k += 1
         }
-        threshold = Self.candidate(curve, bestPoint)
-        minHTERThreshold = Self.candidate(curve, bestHTERPoint)
-        apcerMax = curve.apcerMax(bestPoint).value
-        bpcer = curve.bpcer(bestPoint)
+        return (bestPoint, bestHTERPoint)
     }
 
     /// bob's candidate for point k: the lowest score for k = 0, otherwise a threshold between the

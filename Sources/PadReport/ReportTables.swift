@@ -163,51 +163,33 @@ public enum ReportTables {
             ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
         let block = 250_000
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        // One text buffer per worker, sized once for the longest rows a block can have and reused
-        // for every block: growing (and freeing) tens of megabytes per block faulted in fresh pages
-        // each time (ten million curve points are 800 MB of text).
-        var chunks = Array(repeating: [UInt8](), count: workers)
         for r in results {
             guard let m = r.scoreMetrics else { continue }
-            let c = m.curve, sign = r.thresholdSign
-            let columnOf = Dictionary(uniqueKeysWithValues: c.speciesNames.enumerated().map { ($1, $0) })
-            let columns = names.map { columnOf[$0] }
             var prefix: [UInt8] = []
             CSVFormat.appendField(r.profile.name, to: &prefix)
             prefix.append(UInt8(ascii: ","))
             CSVFormat.appendField(m.score, to: &prefix)
-            let rowPrefix = prefix
-            // A number is at most 24 characters (shortest round-trip form), plus its comma.
-            let rowBytes = rowPrefix.count + (4 + names.count) * 25 + 1
-            let blocks = (c.count + block - 1) / block
+            let columns = 4 + names.count
+            // One text buffer per worker, allocated once for the longest rows a block can have and
+            // reused for every block: growing (and freeing) tens of megabytes per block faulted in
+            // fresh pages each time (ten million curve points are 800 MB of text).
+            let rowBytes = prefix.count + columns * (NumberText.maximumLength + 1) + 1
+            let chunks = (0..<workers).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: block * rowBytes) }
+            defer { for chunk in chunks { chunk.deallocate() } }
+            let rows = CurveRows(result: r, metrics: m, names: names, prefix: prefix)
+            let blocks = (m.curve.count + block - 1) / block
             var next = 0
             while next < blocks {
-                let batch = min(workers, blocks - next)
-                let firstBlock = next
-                chunks.withUnsafeMutableBufferPointer { buffer in
-                    nonisolated(unsafe) let out = buffer
+                let batch = min(workers, blocks - next), firstBlock = next
+                var lengths = [Int](repeating: 0, count: batch)
+                lengths.withUnsafeMutableBufferPointer { lengths in
+                    nonisolated(unsafe) let lengths = lengths, chunks = chunks
                     DispatchQueue.concurrentPerform(iterations: batch) { j in
-                        let first = (firstBlock + j) * block, last = min(c.count, first + block)
-                        var bytes = out[j]
-                        out[j] = []
-                        bytes.removeAll(keepingCapacity: true)
-                        bytes.reserveCapacity((last - first) * rowBytes)
-                        var values = [Double](repeating: .nan, count: 4 + names.count)
-                        var row = RepeatedNumberRow(columns: values.count)
-                        for k in first..<last {
-                            values[0] = c.thresholds[k] * sign
-                            values[1] = c.bpcer(k)
-                            values[2] = c.apcerMax(k).value
-                            values[3] = c.apcerPooled(k)
-                            for (n, column) in columns.enumerated() {
-                                values[4 + n] = column.map { c.apcer($0, k) } ?? .nan
-                            }
-                            row.append(prefix: rowPrefix, values, to: &bytes)
-                        }
-                        out[j] = bytes
+                        let first = (firstBlock + j) * block
+                        lengths[j] = rows.write(first..<min(m.curve.count, first + block), to: chunks[j])
                     }
                 }
-                for chunk in chunks.prefix(batch) { try writer.writeRaw(chunk) }
+                for j in 0..<batch { try writer.writeRaw(UnsafeRawBufferPointer(start: chunks[j], count: lengths[j])) }
                 next += batch
             }
         }
@@ -234,42 +216,112 @@ public enum ReportTables {
     }
 }
 
+/// The rows of one profile's curve in `curves.csv`: `profile,score,threshold,bpcer,apcer_max,
+/// apcer_pooled` and one APCER per species of the run's union (empty where this curve lacks it).
+struct CurveRows: Sendable {
+    let curve: ErrorCurve
+    let sign: Double
+    let prefix: [UInt8]
+    /// Per union species, its index in this curve.
+    let columns: [Int?]
+
+    init(result: ProfileResult, metrics: ProfileResult.ScoreMetrics, names: [String], prefix: [UInt8]) {
+        curve = metrics.curve
+        sign = result.thresholdSign
+        self.prefix = prefix
+        let columnOf = Dictionary(uniqueKeysWithValues: curve.speciesNames.enumerated().map { ($1, $0) })
+        columns = names.map { columnOf[$0] }
+    }
+
+    /// Writes the rows of `points` at `out` (room for their longest possible text) and returns
+    /// the number of bytes.
+    func write(_ points: Range<Int>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let row = RepeatedNumberRow(columns: 4 + columns.count)
+        var values = [Double](repeating: .nan, count: 4 + columns.count)
+        var n = 0
+        prefix.withUnsafeBufferPointer { prefix in
+            values.withUnsafeMutableBufferPointer { values in
+                for k in points {
+                    values[0] = curve.thresholds[k] * sign
+                    values[1] = curve.bpcer(k)
+                    values[2] = curve.apcerMax(k).value
+                    values[3] = curve.apcerPooled(k)
+                    for (c, column) in columns.enumerated() {
+                        values[4 + c] = column.map { curve.apcer($0, k) } ?? .nan
+                    }
+                    n += row.write(prefix: prefix, UnsafeBufferPointer(values), to: out + n)
+                }
+            }
+        }
+        return n
+    }
+}
+
 /// CSV rows of numbers where most columns repeat the row above (a curve point moves one class's
 /// rate): a value bit-equal to the previous row's in its column reuses that column's text, so
 /// only the numbers that changed are formatted. The bytes are exactly
-/// `CSVFormat.appendRawPrefixNumberRow`'s.
-struct RepeatedNumberRow {
-    static let slot = 32
-    private var previous: [UInt64]
-    private var lengths: [Int]
-    private var text: [UInt8]
+/// `CSVFormat.appendRawPrefixNumberRow`'s. Its state is plain memory of its own, so a row touches
+/// no array (ten million rows).
+final class RepeatedNumberRow {
+    static let slot = NumberText.maximumLength
+    private let columns: Int
+    private let previous: UnsafeMutablePointer<UInt64>
+    /// -1: nothing formatted yet.
+    private let lengths: UnsafeMutablePointer<Int>
+    private let text: UnsafeMutablePointer<UInt8>
 
     init(columns: Int) {
-        previous = [UInt64](repeating: 0, count: columns)
-        lengths = [Int](repeating: -1, count: columns) // -1: nothing formatted yet
-        text = [UInt8](repeating: 0, count: columns * Self.slot)
+        self.columns = columns
+        previous = .allocate(capacity: columns)
+        previous.initialize(repeating: 0, count: columns)
+        lengths = .allocate(capacity: columns)
+        lengths.initialize(repeating: -1, count: columns)
+        text = .allocate(capacity: columns * Self.slot)
     }
 
-    mutating func append(prefix: [UInt8], _ values: [Double], to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: prefix)
-        for n in values.indices {
-            buffer.append(UInt8(ascii: ","))
-            let bits = values[n].bitPattern
-            if lengths[n] >= 0 && previous[n] == bits {
-                buffer.append(contentsOf: text[(n * Self.slot)..<(n * Self.slot + lengths[n])])
+    deinit {
+        previous.deallocate()
+        lengths.deallocate()
+        text.deallocate()
+    }
+
+    /// Writes `prefix`, each value after a comma, and a newline at `out` (room for
+    /// `prefix.count + values.count * (slot + 1) + 1` bytes); returns the bytes written.
+    func write(
+        prefix: UnsafeBufferPointer<UInt8>, _ values: UnsafeBufferPointer<Double>, to out: UnsafeMutablePointer<UInt8>
+    )
+        -> Int
+    {
+        if prefix.count > 0 { out.update(from: prefix.baseAddress!, count: prefix.count) }
+        var n = prefix.count
+        for c in 0..<min(columns, values.count) {
+            out[n] = UInt8(ascii: ",")
+            n += 1
+            let bits = values[c].bitPattern, slot = text + c * Self.slot
+            if lengths[c] >= 0 && previous[c] == bits {
+                (out + n).update(from: slot, count: lengths[c])
+                n += lengths[c]
                 continue
             }
-            let start = buffer.count
-            CSVFormat.appendNumber(values[n], to: &buffer)
-            let length = buffer.count - start
-            guard length <= Self.slot else {
-                lengths[n] = -1
-                continue
-            }
-            for b in 0..<length { text[n * Self.slot + b] = buffer[start + b] }
-            previous[n] = bits
-            lengths[n] = length
+            let length = NumberText.write(values[c], to: out + n)
+            slot.update(from: out + n, count: length)
+            previous[c] = bits
+            lengths[c] = length
+            n += length
         }
-        buffer.append(0x0A)
+        out[n] = 0x0A
+        return n + 1
+    }
+
+    /// The same appended to an array.
+    func append(prefix: [UInt8], _ values: [Double], to buffer: inout [UInt8]) {
+        let room = prefix.count + values.count * (Self.slot + 1) + 1
+        var row = [UInt8](repeating: 0, count: room)
+        let n = prefix.withUnsafeBufferPointer { prefix in
+            values.withUnsafeBufferPointer { values in
+                row.withUnsafeMutableBufferPointer { write(prefix: prefix, values, to: $0.baseAddress!) }
+            }
+        }
+        buffer += row[0..<n]
     }
 }

@@ -61,6 +61,22 @@ import Testing
         #expect(answered > 100_000)
     }
 
+    /// Id hashes over the bytes in place equal FNV-1a 64 (published test vectors: "" is the
+    /// offset basis, "a" 0xaf63dc4c8601ec8c, "foobar" 0x85944171f73967e8) and the generic walk
+    /// over `utf8` on short, long (heap), non-ASCII and sliced ids; the two-core array keeps order.
+    @Test func idHashesInPlaceEqualThePlainWalk() {
+        #expect(ImportedScores.hash("") == 0xcbf2_9ce4_8422_2325)
+        #expect(ImportedScores.hash("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(ImportedScores.hash("foobar") == 0x8594_4171_f739_67e8)
+        let long = String(repeating: "ïd/数据,\"x\"", count: 50)
+        var ids = ["", "a", "b0", "Zoë", long, String(long.dropFirst(3)), "a\nb", "x"]
+        ids += (0..<5000).map { "s\($0)" }
+        let plain = ids.map { $0.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 } }
+        #expect(ids.map(ImportedScores.hash) == plain)
+        #expect(ImportedScores.hashes(ids) == plain)
+        #expect(ImportedScores.hashes([]) == [] && ImportedScores.hashes(["a"]) == [0xaf63_dc4c_8601_ec8c])
+    }
+
     static func write(_ bytes: [UInt8]) -> String {
         let path = NSTemporaryDirectory() + "padbench-fast-\(UUID().uuidString).csv"
         FileManager.default.createFile(atPath: path, contents: Data(bytes))

@@ -65,6 +65,29 @@ import Testing
         #expect(!a.isIdentical(to: c))
     }
 
+    /// Scores are compared bit for bit (one memcmp over the buffers): -0 differs from +0, a NaN
+    /// payload from the plain NaN, a change in the last score is seen, and copies in buffers of
+    /// their own are identical; empty sets are identical.
+    @Test func scoreSetIdentityIsBitForBit() {
+        func set(_ scores: [Double]) -> ScoreSet {
+            var set = ScoreSet()
+            for s in scores { set.append(score: s, species: nil) }
+            return set
+        }
+        let scores = (0..<1000).map { Double($0) / 7 } + [.infinity, -.infinity, .nan, 0]
+        #expect(set(scores).isIdentical(to: set(scores)))
+        #expect(ScoreSet().isIdentical(to: ScoreSet()))
+        var zero = scores
+        zero[zero.count - 1] = -0.0
+        #expect(!set(scores).isIdentical(to: set(zero)))
+        var payload = scores
+        payload[payload.count - 2] = Double(nan: 1, signaling: false)
+        #expect(!set(scores).isIdentical(to: set(payload)))
+        var last = scores
+        last[last.count - 1] = Double.leastNonzeroMagnitude
+        #expect(!set(scores).isIdentical(to: set(last)))
+    }
+
     @Test func curveIsExactSteps() throws {
         let curve = try ErrorCurve(Self.set())
         // Distinct processed scores ascending, then the terminal threshold: the shortest decimal

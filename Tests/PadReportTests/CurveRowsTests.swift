@@ -9,7 +9,7 @@ import Testing
     @Test func repeatedNumberRowWritesTheSameBytesAsFormattingEveryNumber() {
         var generator = SystemRandomNumberGenerator()
         let specials: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, 1, 0.1, 1e300, 5e-324, 123_456_789_012_345_678]
-        var row = RepeatedNumberRow(columns: 5)
+        let row = RepeatedNumberRow(columns: 5)
         var fast: [UInt8] = [], reference: [UInt8] = []
         var values = [Double](repeating: 0.5, count: 5)
         let prefix = Array("scores,\"a,b\"".utf8)

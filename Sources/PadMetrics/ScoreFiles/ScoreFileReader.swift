@@ -27,14 +27,28 @@ public struct ImportedScores: Sendable {
     /// FNV-1a 64 of an id (PadMetrics depends on no other module, so it keeps this one line of
     /// its own rather than importing PadDataset's `FNV1a`).
     static func hash(_ id: String) -> UInt64 {
-        id.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+        // The bytes in place when the string has them contiguous (every native string): the
+        // generic walk over `utf8` was most of the time of hashing ten million ids.
+        id.utf8.withContiguousStorageIfAvailable { bytes in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return h
+        } ?? id.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
     }
 
-    /// ``hash(_:)`` of every id, the two halves on two cores.
+    /// ``hash(_:)`` of every id, the two halves on two cores, each written into its place of
+    /// one array (no halves joined by copying).
     static func hashes(_ ids: [String]) -> [UInt64] {
         let middle = ids.count / 2
-        let halves = Parallel.map([0..<middle, middle..<ids.count]) { range in ids[range].map(Self.hash) }
-        return halves[0] + halves[1]
+        return [UInt64](unsafeUninitializedCapacity: ids.count) { out, initialized in
+            ids.withUnsafeBufferPointer { ids in
+                nonisolated(unsafe) let (ids, out) = (ids, out)
+                _ = Parallel.map([0..<middle, middle..<ids.count]) { range in
+                    for i in range { out[i] = Self.hash(ids[i]) }
+                }
+            }
+            initialized = ids.count
+        }
     }
 
     /// bob formats name a presentation by its `test_label` and write one row per frame scored, so
