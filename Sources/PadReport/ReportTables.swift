@@ -155,13 +155,13 @@ public enum ReportTables {
     }
 
     /// ``writeCurves(_:to:)`` into a writer (a file also compressed for the archive); closes it.
-    public static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter) throws {
+    /// `block`: rows per formatting block (tests make it tiny to run many batches).
+    public static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int = 250_000) throws {
         var species = Set<String>()
         for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
         let names = species.sorted()
         try writer.writeRow(
             ["profile", "score", "threshold", "bpcer", "apcer_max", "apcer_pooled"] + names.map { "apcer[\($0)]" })
-        let block = 250_000
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for r in results {
             guard let m = r.scoreMetrics else { continue }
@@ -174,26 +174,63 @@ public enum ReportTables {
             // reused for every block: growing (and freeing) tens of megabytes per block faulted in
             // fresh pages each time (ten million curve points are 800 MB of text).
             let rowBytes = prefix.count + columns * (NumberText.maximumLength + 1) + 1
-            let chunks = (0..<workers).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: block * rowBytes) }
-            defer { for chunk in chunks { chunk.deallocate() } }
             let rows = CurveRows(result: r, metrics: m, names: names, prefix: prefix)
-            let blocks = (m.curve.count + block - 1) / block
-            var next = 0
-            while next < blocks {
-                let batch = min(workers, blocks - next), firstBlock = next
-                var lengths = [Int](repeating: 0, count: batch)
-                lengths.withUnsafeMutableBufferPointer { lengths in
-                    nonisolated(unsafe) let lengths = lengths, chunks = chunks
-                    DispatchQueue.concurrentPerform(iterations: batch) { j in
-                        let first = (firstBlock + j) * block
-                        lengths[j] = rows.write(first..<min(m.curve.count, first + block), to: chunks[j])
-                    }
-                }
-                for j in 0..<batch { try writer.writeRaw(UnsafeRawBufferPointer(start: chunks[j], count: lengths[j])) }
-                next += batch
-            }
+            try writeBlocks(
+                of: rows, count: m.curve.count, rowBytes: rowBytes, workers: workers, block: block, into: writer)
         }
         try writer.close()
+    }
+
+    /// Writes `count` curve rows in blocks of `block` rows: each batch of blocks (one per worker) is
+    /// formatted on the workers into one of two sets of buffers while the previous batch is
+    /// written (file and compressor) on a serial queue of its own, so formatting and writing
+    /// overlap instead of taking turns. Batches are written in order; a write error stops the
+    /// loop and is rethrown. The buffers (one per worker per set, sized once for the longest rows
+    /// and reused: growing and freeing tens of megabytes per block faulted in fresh pages each
+    /// time) are freed when all writes have finished.
+    static func writeBlocks(
+        of rows: CurveRows, count: Int, rowBytes: Int, workers: Int, block: Int, into writer: CSVWriter
+    ) throws {
+        let sets = (0..<2).map { _ in
+            (0..<workers).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: block * rowBytes) }
+        }
+        let lengths = (0..<2).map { _ in UnsafeMutablePointer<Int>.allocate(capacity: workers) }
+        let queue = DispatchQueue(label: "curves.csv writer"), group = DispatchGroup(), failure = WriteFailure()
+        defer {
+            group.wait()
+            for set in sets { for chunk in set { chunk.deallocate() } }
+            for set in lengths { set.deallocate() }
+        }
+        nonisolated(unsafe) let output = writer
+        let blocks = (count + block - 1) / block
+        var next = 0, turn = 0
+        while next < blocks {
+            let batch = min(workers, blocks - next), firstBlock = next
+            nonisolated(unsafe) let chunks = sets[turn % 2], sizes = lengths[turn % 2]
+            DispatchQueue.concurrentPerform(iterations: batch) { j in
+                let first = (firstBlock + j) * block
+                sizes[j] = rows.write(first..<min(count, first + block), to: chunks[j])
+            }
+            group.wait() // the previous batch is written: its buffers are free, its error known
+            if let error = failure.error { throw error }
+            queue.async(group: group) {
+                do {
+                    for j in 0..<batch {
+                        try output.writeRaw(UnsafeRawBufferPointer(start: chunks[j], count: sizes[j]))
+                    }
+                } catch { failure.error = error }
+            }
+            next += batch
+            turn += 1
+        }
+        group.wait()
+        if let error = failure.error { throw error }
+    }
+
+    /// The first error of ``writeBlocks(of:count:rowBytes:workers:block:into:)``'s writing queue: set
+    /// by a queued write, read after the group has waited for it.
+    final class WriteFailure: @unchecked Sendable {
+        var error: Error?
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.

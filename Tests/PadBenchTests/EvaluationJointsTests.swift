@@ -64,6 +64,13 @@ import Testing
         try ReportTables.writeCurves([result], to: path)
         let curves = try CSVTable(path: path)
         #expect(curves.records.map { $0.fields[2] } == ["5", "10", "15", "20", "25", "30", "40"])
+        // Blocks of 1 and 2 rows: many batches, formatted while the one before is written, with
+        // the two buffer sets taking turns: the same bytes as one block.
+        for block in [1, 2, 3] {
+            let small = Fixture.folder() + "/curves-\(block).csv"
+            try ReportTables.writeCurves([result], into: CSVWriter(path: small), block: block)
+            #expect(FileManager.default.contents(atPath: small) == FileManager.default.contents(atPath: path))
+        }
         // Headline at the gate threshold 18: bona fide 30, 20 accepted (BPCER 2/4), attack 25 (APCER 1/4).
         #expect(result.headline?.bpcer == Proportion(errors: 2, total: 4))
         #expect(result.headline?.apcerMax == Proportion(errors: 1, total: 4))
