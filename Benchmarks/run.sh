@@ -5,7 +5,7 @@
 # Goal figures (issue 16), each printed beside its baseline:
 #   decode        padbench's decode alone (decode-timing) / tjbench, same 640x480 q90 JPEG  >= 0.9
 #   end to end    padbench bench images/s / best of OpenCV+NumPy script (1 and 2 processes)  >= 3
-#   workers       padbench bench images/s with 2 workers / with 1 worker                     >= 1.8
+#   workers       padbench bench images/s with 2 workers / 1 worker pinned to one CPU         >= 1.8
 #   eval          padbench eval of 10 million scores, whole command                          < 10 s
 #   memory        peak RSS of bench at the largest size (1M by default; Benchmarks/memory.sh)  < 250 MB
 #
