@@ -313,7 +313,9 @@ public struct EvalRunner: Sendable {
                         try statuses.withCodeNumbers { codes, ok in
                             try table.ids.forEachUTF8(0..<table.count) { i, id in
                                 try block.appendField(utf8: id)
-                                try block.append(pieces[splitNumber(splits[i]) * classCount + Int(species[i]) + 1])
+                                try block.append(
+                                    pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
+                                )
                                 if ok == codes[i] || statuses[i].isOK {
                                     try block.append(pieces[4 * classCount])
                                 } else {
@@ -332,11 +334,11 @@ public struct EvalRunner: Sendable {
     }
 
     /// The fixed texts of `samples.csv` rows: after the id, one per split (numbered by
-    /// ``splitNumber(_:)``) and class (bona fide, then each species): `,,label,species,split,`;
+    /// ``DatasetFingerprint/splitNumber(_:)``) and class (bona fide, then each species): `,,label,species,split,`;
     /// then `ok,,` and the row's end after the score.
     static func samplePieces(speciesNames: [String]) -> CSVPieces {
         var pieces = CSVPieces()
-        for split in [Split.train, .dev, .eval, .none] {
+        for split in DatasetFingerprint.splitOrder {
             for s in -1..<speciesNames.count {
                 var text = Array((s < 0 ? ",,bonafide," : ",,attack,").utf8)
                 if s >= 0 { CSVFormat.appendField(speciesNames[s], to: &text) }
@@ -347,16 +349,6 @@ public struct EvalRunner: Sendable {
         pieces.add("ok,,")
         pieces.add(",\n")
         return pieces
-    }
-
-    @inline(__always)
-    static func splitNumber(_ split: Split) -> Int {
-        switch split {
-        case .train: return 0
-        case .dev: return 1
-        case .eval: return 2
-        case .none: return 3
-        }
     }
 
     /// A failed sample's status code (as it is) and message (escaped), each followed by a comma.

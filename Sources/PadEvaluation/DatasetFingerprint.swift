@@ -43,10 +43,12 @@ public enum DatasetFingerprint {
     }
 
     /// The splits in the order ``splitNumber(_:)`` numbers them.
-    static let splitOrder: [Split] = [.train, .dev, .eval, .none]
+    public static let splitOrder: [Split] = [.train, .dev, .eval, .none]
 
+    /// A split's index in ``splitOrder``: per-split, per-class row pieces are kept in tables
+    /// indexed by it (here and in eval's `samples.csv` writer).
     @inline(__always)
-    static func splitNumber(_ split: Split) -> Int {
+    public static func splitNumber(_ split: Split) -> Int {
         switch split {
         case .train: return 0
         case .dev: return 1
