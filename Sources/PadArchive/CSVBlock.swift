@@ -81,10 +81,7 @@ public final class CSVBlock {
     /// doubled when it holds a comma, a quote, CR or LF.
     @inlinable
     public func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
-        for byte in bytes where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D
-        {
-            return try appendQuoted(bytes)
-        }
+        if CSVFormat.needsQuotes(bytes) { return try appendQuoted(bytes) }
         try append(bytes)
     }
 

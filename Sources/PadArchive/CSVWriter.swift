@@ -99,16 +99,9 @@ public enum CSVFormat {
     /// Appends the decimal digits of `value` (what `String(value)` gives).
     @inlinable
     public static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var n = 0
-            repeat {
-                digits[19 - n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                n += 1
-            } while magnitude > 0
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
+            let n = NumberText.writeInteger(value, to: text.baseAddress!)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
         }
     }
 
@@ -161,14 +154,17 @@ public enum CSVFormat {
         buffer.append(0x0A)
     }
 
+    /// RFC 4180: a field holding a comma, a quote, CR or LF is quoted (quotes doubled).
+    @inlinable
+    public static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    }
+
     public static func appendField(_ field: String, to buffer: inout [UInt8]) {
         // One look at contiguous bytes (ids of ten million rows pass here): most fields need no quotes.
         var text = field
         let plain = text.withUTF8 { bytes -> Bool in
-            for byte in bytes
-            where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-                return false
-            }
+            if needsQuotes(bytes) { return false }
             buffer.append(contentsOf: bytes)
             return true
         }

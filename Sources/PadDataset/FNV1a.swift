@@ -20,7 +20,7 @@ public enum FNV1a {
     @inlinable
     public static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64 = offsetBasis) -> UInt64 {
         var hash = seed
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
         return hash
     }
 

@@ -99,11 +99,7 @@ public enum DatasetFingerprint {
         var h = FNV1a.hash(bytes: id.utf8)
         h = FNV1a.hash(bytes: [9], seed: h)
         h = FNV1a.hash(bytes: status.code.utf8, seed: h)
-        for value in values {
-            // Every NaN hashes alike (not assessable), whatever its payload.
-            let bits = value.isNaN ? Double.nan.bitPattern : value.bitPattern
-            h = withUnsafeBytes(of: bits.littleEndian) { FNV1a.hash(bytes: $0, seed: h) }
-        }
+        for value in values { h = hashBits(value, seed: h) }
         return h
     }
 
