@@ -1,5 +1,6 @@
 import Foundation
 import PadEvaluation
+import PadText
 
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ public final class RunFolder: @unchecked Sendable {
         resuming = resume
         self.resumable = resumable
         lockDescriptor = -1
-        let parent = (final as NSString).deletingLastPathComponent
+        let parent = Paths.parent(final)
         if !parent.isEmpty {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         }

@@ -19,10 +19,11 @@ import Testing
 
     struct Result { var status: Int32; var out: String; var err: String }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -76,6 +77,18 @@ import Testing
         #expect(other.status == 2 && other.err.contains("decides differently"))
         // Nothing gated: latency only, on score runs without timing.
         #expect(try Self.run(["compare", dir + "/base", dir + "/base", "--gate", "latency"]).status == 2)
+    }
+
+    /// A run folder named by one character, relative to the working directory: Foundation's
+    /// `deletingLastPathComponent` trapped on it (`--out g` crashed with SIGILL).
+    @Test func oneCharacterOutFolderIsWritten() throws {
+        let dir = Self.folder()
+        try "id,label,species,score\na,bonafide,,0.9\nb,attack,print,0.1\n".write(
+            toFile: dir + "/s.csv", atomically: true, encoding: .utf8)
+        let run = try Self.run(["eval", "--scores", "s.csv", "--out", "g"], in: dir)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/g/results.tar.zst"))
+        #expect(try Self.run(["compare", "g", "g"], in: dir).status == 0)
     }
 
     @Test func runtimeErrorsAreOneLineWithoutUsage() throws {

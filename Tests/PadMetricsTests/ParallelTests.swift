@@ -39,3 +39,14 @@ import PadText
         #expect((1...ProcessInfo.processInfo.activeProcessorCount).contains(Processors.available))
     }
 }
+
+/// Path folders as `RunFolder` and the synthesiser take them.
+@Suite struct PathsTests {
+    @Test func parentsOfPaths() {
+        #expect(Paths.parent("g") == "")
+        #expect(Paths.parent("runs/g") == "runs")
+        #expect(Paths.parent("/g") == "/")
+        #expect(Paths.parent("/a/b/c.jpg") == "/a/b")
+        #expect(Paths.parent("eval/bonafide/000001.jpg") == "eval/bonafide")
+    }
+}

@@ -92,7 +92,7 @@ public struct SyntheticDatasetGenerator: Sendable {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let plan = self.plan(count: count, attackKinds: attackKinds, splitOf: splitOf)
-        for folderName in Set(plan.map { ($0.relative as NSString).deletingLastPathComponent }) {
+        for folderName in Set(plan.map { Paths.parent($0.relative) }) {
             try fm.createDirectory(atPath: folder + "/" + folderName, withIntermediateDirectories: true)
         }
         let rows = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
