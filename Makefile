@@ -5,7 +5,8 @@ DATASET      ?= datasets/sample
 PROFILES     ?= basic
 OUT          ?=
 RELEASE_BIN  := .build/release/padbench
-APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev opencv-data pkg-config zstd python3
+APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
+                opencv-data pkg-config zstd python3
 
 .PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
 

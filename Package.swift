@@ -22,12 +22,21 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // FFmpeg 5.1 (Debian bookworm): demuxers, decoders and encoders, pixel format conversion.
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        .systemLibrary(name: "CSwScale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+        .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
 
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
         .target(name: "PadText", exclude: ["README.md"]),
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
+        // Videos (AVI, MOV, MP4, MKV, WebM) read and written through FFmpeg's libraries.
         .target(
-            name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
+            name: "PadVideo", dependencies: ["CAVFormat", "CAVCodec", "CSwScale", "CAVUtil", "PadImage"],
+            exclude: ["README.md"]),
+        .target(
+            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
@@ -74,6 +83,7 @@ let package = Package(
         .executableTarget(name: "decode-timing", dependencies: ["PadImage"], path: "Benchmarks/DecodeTiming"),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
         .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
         .testTarget(
             name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"],

@@ -12,6 +12,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int, limit: Int)
     /// Encoding failed (for fixtures and generated data).
     case encodeError(String)
+    /// A video over a limit other than the frame size (frame count, duration); nothing was
+    /// allocated for the frames beyond it.
+    case overLimit(String)
 
     /// The stable status code written to `samples.csv`.
     public var statusCode: String {
@@ -21,6 +24,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decodeError: return "decode_error"
         case .tooLarge: return "too_large"
         case .encodeError: return "encode_error"
+        case .overLimit: return "too_large"
         }
     }
 
@@ -32,6 +36,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let width, let height, let limit):
             return "image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit)"
         case .encodeError(let message): return message
+        case .overLimit(let message): return message
         }
     }
 }

@@ -39,6 +39,16 @@ public struct PresentationSynthesizer: Sendable {
     public func make(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) throws(ImageError) -> (
         jpeg: [UInt8], face: Box
     ) {
+        var scene = self.scene(kind, from: source, face: face, rng: &rng)
+        let quality = applyCamera(&scene.image, rng: &rng)
+        return (try ImageEncoder.jpeg(scene.image.toImage(), quality: quality), scene.face)
+    }
+
+    /// Everything in front of the camera, in the output frame: the placed photo (printed and held,
+    /// or shown on a screen and re-captured, for attacks), the face box and the backdrop colour.
+    func scene(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) -> (
+        image: FloatImage, face: Box, backdrop: (Float, Float, Float)
+    ) {
         var image = FloatImage(source)
         // Mean border colour as the backdrop.
         var border: (Float, Float, Float) = (0, 0, 0)
@@ -76,14 +86,11 @@ public struct PresentationSynthesizer: Sendable {
         }
         var output = image.warped(
             width: width, height: height, inverse: Homography.inverse(forward), background: border)
-        let outFace = Homography.mapBox(forward, face)
-
         if kind == .replay { applyRecapturedScreen(&output, rng: &rng) }
-        let quality = applyCamera(&output, rng: &rng)
-        return (try ImageEncoder.jpeg(output.toImage(), quality: quality), outFace)
+        return (output, Homography.mapBox(forward, face), border)
     }
 
-    private func applyPrint(_ image: inout FloatImage, rng: inout SplitMix64) {
+    func applyPrint(_ image: inout FloatImage, rng: inout SplitMix64) {
         let low = Float(rng.uniform(20, 45)), high = Float(rng.uniform(200, 235))
         let saturation = Float(rng.uniform(0.55, 0.85))
         let cell = rng.uniform(3, 5), mix = Float(rng.uniform(0.25, 0.5))
@@ -116,7 +123,7 @@ public struct PresentationSynthesizer: Sendable {
         image.gaussianBlur(sigma: rng.uniform(0.6, 1.4))
     }
 
-    private func applyDisplay(_ image: inout FloatImage, rng: inout SplitMix64) {
+    func applyDisplay(_ image: inout FloatImage, rng: inout SplitMix64) {
         let gamma = Float(rng.uniform(1.8, 2.6) / 2.2)
         let blue = Float(rng.uniform(1.0, 1.12)), red = Float(rng.uniform(0.9, 1.0))
         for i in stride(from: 0, to: image.pixels.count, by: 3) {
@@ -127,7 +134,7 @@ public struct PresentationSynthesizer: Sendable {
     }
 
     /// Subpixel grid seen by the camera (moire), glare and bezel, in output coordinates.
-    private func applyRecapturedScreen(_ image: inout FloatImage, rng: inout SplitMix64) {
+    func applyRecapturedScreen(_ image: inout FloatImage, rng: inout SplitMix64) {
         let pitch = rng.uniform(2.2, 3.6), angle = rng.uniform(-4, 4) * Double.pi / 180
         let strength = Float(rng.uniform(0.25, 0.5))
         let glareAmplitude = Float(rng.uniform(30, 90))
@@ -167,16 +174,34 @@ public struct PresentationSynthesizer: Sendable {
     }
 
     /// Exposure, white balance, optical blur and sensor noise; returns the JPEG quality to use.
-    private func applyCamera(_ image: inout FloatImage, rng: inout SplitMix64) -> Int {
-        let gain = Float(rng.uniform(0.75, 1.25))
-        let balance = (0..<3).map { _ in Float(rng.uniform(0.92, 1.08)) }
-        image.gaussianBlur(sigma: rng.uniform(0.3, 0.9))
-        let sigma = rng.uniform(1.0, 4.0)
+    func applyCamera(_ image: inout FloatImage, rng: inout SplitMix64) -> Int {
+        CameraModel(rng: &rng).apply(&image, rng: &rng)
+        return rng.integer(80, 95)
+    }
+}
+
+/// The camera's settings, drawn once per capture (a still, or every frame of a clip): exposure
+/// gain [0.75, 1.25], white balance per channel [0.92, 1.08], optical blur sigma [0.3, 0.9] px,
+/// sensor noise sigma [1.0, 4.0]; the noise itself is drawn anew for every frame.
+struct CameraModel {
+    var gain: Float
+    var balance: [Float]
+    var blur: Double
+    var noise: Double
+
+    init(rng: inout SplitMix64) {
+        gain = Float(rng.uniform(0.75, 1.25))
+        balance = (0..<3).map { _ in Float(rng.uniform(0.92, 1.08)) }
+        blur = rng.uniform(0.3, 0.9)
+        noise = rng.uniform(1.0, 4.0)
+    }
+
+    func apply(_ image: inout FloatImage, rng: inout SplitMix64) {
+        image.gaussianBlur(sigma: blur)
         for i in stride(from: 0, to: image.pixels.count, by: 3) {
             for c in 0..<3 {
-                image.pixels[i + c] = image.pixels[i + c] * gain * balance[c] + Float(sigma * rng.gaussian())
+                image.pixels[i + c] = image.pixels[i + c] * gain * balance[c] + Float(noise * rng.gaussian())
             }
         }
-        return rng.integer(80, 95)
     }
 }

@@ -1,0 +1,123 @@
+import CAVCodec
+import CAVFormat
+import CAVUtil
+import PadImage
+
+/// What a video holds, read from its container without decoding a frame: the frame count is
+/// the number of video packets (not the header's claim, which hostile or damaged files get wrong)
+/// and each frame's time is its packet's presentation time stamp, in display order.
+public struct VideoInfo: Sendable, Equatable {
+    /// Frame size as decoded (before rotation).
+    public var width: Int
+    public var height: Int
+    public var codec: String
+    public var container: String
+    public var rotation: DisplayRotation
+    /// Seconds from the stream's first frame, one per frame in display order.
+    public var frameTimes: [Double]
+
+    public var frameCount: Int { frameTimes.count }
+}
+
+/// One decoded frame: its number in display order (0-based, the `n` of FFmpeg's `select`
+/// filter), its time stamp in seconds from the stream's first frame, and the upright RGB image.
+public struct DecodedFrame: Sendable {
+    public var index: Int
+    public var seconds: Double
+    public var image: Image
+}
+
+/// Reads videos (AVI, MOV, MP4, MKV, WebM) with FFmpeg's libraries: ``probe(path:)`` lists the
+/// frames, ``decode(path:frames:threads:_:)`` decodes the stream once from the start and hands
+/// over the frames asked for, upright and in RGB, byte for byte what
+/// `ffmpeg -i IN -vf "select=eq(n\,K)" -vsync passthrough -pix_fmt rgb24 -f rawvideo -` writes.
+///
+/// Example: `PadVideoDocExamples.probeAndDecode`
+/// in `Tests/PadVideoTests/VideoDecoderTests.swift` (compiled and run by `swift test`).
+///
+/// Bounded: the pixel limit per frame (checked on the container's declaration, given to the
+/// decoder as `max_pixels`, and checked on every decoded frame before converting it), a frame
+/// limit and a duration limit per video. A stream with fewer frames than its container lists, or
+/// whose packets its codec cannot decode, is a `decode_error` naming the reason.
+public struct VideoDecoder: Sendable {
+    public var limits: VideoLimits
+
+    public init(limits: VideoLimits = VideoLimits()) { self.limits = limits }
+
+    public func probe(path: String) throws(ImageError) -> VideoInfo {
+        try probe(VideoInput(path: path))
+    }
+
+    public func probe(bytes: [UInt8]) throws(ImageError) -> VideoInfo {
+        try probe(VideoInput(bytes: bytes))
+    }
+
+    private func probe(_ input: VideoInput) throws(ImageError) -> VideoInfo {
+        let video = try VideoStream(input: input, limits: limits, threads: 1)
+        guard let packet = av_packet_alloc() else { throw .decodeError("FFmpeg: out of memory") }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        var stamps: [Int64] = []
+        while true {
+            let status = av_read_frame(input.format, packet)
+            if status == padbench_averror_eof { break }
+            guard status >= 0 else { throw .decodeError("cannot read the container: \(averror(status))") }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == video.index, packet.pointee.size > 0 else { continue }
+            guard stamps.count < limits.maxFrames else { throw VideoStream.tooManyFrames(limits) }
+            let pts = packet.pointee.pts != Int64.min ? packet.pointee.pts : packet.pointee.dts
+            stamps.append(pts)
+        }
+        let times = Self.times(stamps, video: video)
+        if let last = times.last, last > limits.maxSeconds { throw VideoStream.tooLong(last, limits) }
+        let parameters = video.stream.pointee.codecpar.pointee
+        return VideoInfo(
+            width: Int(parameters.width), height: Int(parameters.height), codec: video.codecName,
+            container: video.containerName, rotation: video.rotation, frameTimes: times)
+    }
+
+    /// Packet time stamps in display order, as seconds from the first; a stream without time
+    /// stamps gets frame number / frame rate.
+    static func times(_ stamps: [Int64], video: VideoStream) -> [Double] {
+        if stamps.contains(Int64.min) || stamps.isEmpty {
+            let rate = av_q2d(video.stream.pointee.avg_frame_rate)
+            return stamps.indices.map { rate > 0 ? Double($0) / rate : 0 }
+        }
+        let sorted = stamps.sorted()
+        return sorted.map { video.seconds($0, start: sorted[0]) }
+    }
+
+    /// Decodes the stream from its start and calls `body` with each frame whose number is in
+    /// `frames` (any order; each at most once), stopping after the last of them.
+    /// - Parameter threads: decoder threads (FFmpeg's frame and slice threading).
+    /// - Throws: the first failure; `body` may already have been called for earlier frames.
+    public func decode(path: String, frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
+        throws(ImageError)
+    {
+        try decode(VideoInput(path: path), frames: frames, threads: threads, body)
+    }
+
+    public func decode(bytes: [UInt8], frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
+        throws(ImageError)
+    {
+        try decode(VideoInput(bytes: bytes), frames: frames, threads: threads, body)
+    }
+
+    private func decode(_ input: VideoInput, frames: [Int], threads: Int, _ body: (DecodedFrame) -> Void)
+        throws(ImageError)
+    {
+        let wanted = Set(frames)
+        guard let last = wanted.max() else { return }
+        var state = try DecodeState(video: VideoStream(input: input, limits: limits, threads: threads), limits: limits)
+        var finished = false
+        while !finished {
+            let more = try state.sendNextPacket()
+            finished = try state.receiveFrames(wanted: wanted, last: last, body) || !more
+        }
+        guard state.decoded > last else {
+            throw .decodeError(
+                "the stream ends after \(state.decoded) frames; frame \(last) was asked for "
+                    + "(the container lists \(state.packets) packets read so far)")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+@testable import PadImage
+@testable import PadVideo
+
+/// padbench's frames against the `ffmpeg` command line's, byte for byte, in every container
+/// padbench reads, with B-frame reordering and the display matrix's rotations.
+@Suite struct FFmpegByteIdentityTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var file: String
+        var codec: [String]
+        /// A display matrix written into the file (MP4/MOV), and whether it swaps width and height.
+        var matrix: [Int32]? = nil
+        var rotated = false
+        var testDescription: String { file }
+    }
+
+    // Display matrices (16.16 fixed point, w in 2.30): 90 degrees clockwise (ffmpeg: transpose=clock),
+    // 90 counter-clockwise (cclock), 180 (hflip and vflip), and 90 clockwise mirrored (cclock_flip).
+    static let clockwise: [Int32] = [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x4000_0000]
+    static let counterClockwise: [Int32] = [0, -0x10000, 0, 0x10000, 0, 0, 0, 0, 0x4000_0000]
+    static let halfTurn: [Int32] = [-0x10000, 0, 0, 0, -0x10000, 0, 0, 0, 0x4000_0000]
+    static let mirrored: [Int32] = [0, 0x10000, 0, 0x10000, 0, 0, 0, 0, 0x4000_0000]
+
+    static let cases: [Case] = [
+        Case(file: "mpeg4-bframes.avi", codec: ["-c:v", "mpeg4", "-bf", "2", "-q:v", "4"]),
+        Case(file: "mjpeg.avi", codec: ["-c:v", "mjpeg", "-q:v", "3"]),
+        Case(file: "h264.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "3"]),
+        Case(file: "h264-clockwise.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], matrix: clockwise, rotated: true),
+        Case(file: "mjpeg-counterclockwise.mov", codec: ["-c:v", "mjpeg"], matrix: counterClockwise, rotated: true),
+        Case(file: "mpeg4-halfturn.mov", codec: ["-c:v", "mpeg4"], matrix: halfTurn),
+        Case(file: "mpeg4-mirrored.mp4", codec: ["-c:v", "mpeg4"], matrix: mirrored, rotated: true),
+        Case(file: "ffv1.mkv", codec: ["-c:v", "ffv1"]),
+        Case(file: "vp9.webm", codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-b:v", "200k"]),
+    ]
+
+    @Test(arguments: cases)
+    func framesEqualTheCommandLines(_ clip: Case) throws {
+        let folder = try FFmpegCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/" + clip.file
+        try FFmpegCLI.makeClip(path, codec: clip.codec)
+        if let matrix = clip.matrix { try FFmpegCLI.setDisplayMatrix(path, matrix) }
+        let decoder = VideoDecoder()
+        let info = try decoder.probe(path: path)
+        #expect(info.frameCount == 12)
+        #expect(info.width == 64 && info.height == 48)
+        let indices = [0, 3, 7, 11]
+        var frames: [DecodedFrame] = []
+        try decoder.decode(path: path, frames: indices) { frames.append($0) }
+        #expect(frames.map(\.index) == indices)
+        // testsrc2 at 10 frames/s: frame n is shown at n / 10 s.
+        #expect(frames.map { ($0.seconds * 10).rounded() } == indices.map(Double.init))
+        let reference = try FFmpegCLI.referenceFrames(path, indices: indices, frameBytes: 64 * 48 * 3)
+        for (frame, expected) in zip(frames, reference) {
+            #expect(frame.image.width == (clip.rotated ? 48 : 64))
+            #expect(frame.image.height == (clip.rotated ? 64 : 48))
+            #expect(frame.image.pixels == expected, "frame \(frame.index) of \(clip.file)")
+        }
+    }
+}
+
+@Suite struct FrameSamplingTests {
+    @Test func evenSpreadTakesTheMiddleOfEachPart() {
+        // 150 frames (OULU-NPU's 5 s at 30 fps) in 10 parts of 15: middles at 7, 22, ..., 142.
+        #expect(FrameSampling.count(10).indices(frameCount: 150) == [7, 22, 37, 52, 67, 82, 97, 112, 127, 142])
+        // 12 frames in 4 parts of 3: floor((2i + 1) * 12 / 8) = 1, 4, 7, 10.
+        #expect(FrameSampling.count(4).indices(frameCount: 12) == [1, 4, 7, 10])
+        #expect(FrameSampling.count(20).indices(frameCount: 3) == [0, 1, 2])
+        #expect(FrameSampling.count(3).indices(frameCount: 0) == [])
+    }
+
+    @Test func stepTakesEveryKthFrameFromTheFirst() {
+        #expect(FrameSampling.step(5).indices(frameCount: 12) == [0, 5, 10])
+        #expect(FrameSampling.step(1).indices(frameCount: 3) == [0, 1, 2])
+    }
+}
+
+@Suite struct VideoEncoderTests {
+    static func frames(_ count: Int, width: Int = 48, height: Int = 32) -> [Image] {
+        (0..<count).map { t in
+            var image = Image(width: width, height: height, format: .rgb)
+            // Smooth ramps (4:2:0 chroma keeps them), shifted by the frame number.
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 3
+                    image.pixels[i] = UInt8(x * 4 + t * 3)
+                    image.pixels[i + 1] = UInt8(y * 6 + t)
+                    image.pixels[i + 2] = UInt8(128 + t)
+                }
+            }
+            return image
+        }
+    }
+
+    @Test func mjpegClipDecodesBackWithItsFrameCount() throws {
+        let bytes = try VideoEncoder.encode(Self.frames(7), rate: 10, codec: .mjpeg)
+        #expect(try VideoEncoder.encode(Self.frames(7), rate: 10, codec: .mjpeg) == bytes)  // deterministic
+        let info = try VideoDecoder().probe(bytes: bytes)
+        #expect(info.frameCount == 7 && info.codec == "mjpeg" && info.container == "avi")
+        #expect(info.frameTimes.map { ($0 * 10).rounded() } == [0, 1, 2, 3, 4, 5, 6])
+        var got: [Int] = []
+        try VideoDecoder().decode(bytes: bytes, frames: [6, 2]) { got.append($0.index) }
+        #expect(got == [2, 6])
+    }
+
+    @Test func ffv1IsLosslessUpToTheYUV420Conversion() throws {
+        let frames = Self.frames(3)
+        let bytes = try VideoEncoder.encode(frames, rate: 5, codec: .ffv1)
+        #expect(try VideoDecoder().probe(bytes: bytes).container == "matroska,webm")
+        var decoded: [Image] = []
+        try VideoDecoder().decode(bytes: bytes, frames: [0, 1, 2]) { decoded.append($0.image) }
+        // 4:2:0 halves the chroma resolution: pixels differ from the source, but by a bounded amount.
+        let worst = zip(decoded[1].pixels, frames[1].pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(decoded.count == 3)
+        #expect(worst > 0 && worst <= 8, "worst \(worst)")
+    }
+}
+
+@Suite struct VideoLimitTests {
+    static func clip() throws -> [UInt8] { try VideoEncoder.encode(VideoEncoderTests.frames(12), rate: 10, codec: .mjpeg) }
+
+    @Test func framesOverThePixelLimitAreRefusedBeforeDecoding() throws {
+        let decoder = VideoDecoder(limits: VideoLimits(maxPixels: 48 * 32 - 1))
+        #expect(throws: ImageError.tooLarge(width: 48, height: 32, limit: 48 * 32 - 1)) {
+            try decoder.probe(bytes: try Self.clip())
+        }
+    }
+
+    @Test func moreFramesThanTheLimitIsTooLarge() throws {
+        let decoder = VideoDecoder(limits: VideoLimits(maxFrames: 5))
+        #expect(throws: ImageError.overLimit("video has more than 5 frames, the limit")) {
+            try decoder.probe(bytes: try Self.clip())
+        }
+        #expect(throws: ImageError.overLimit("video has more than 5 frames, the limit")) {
+            try decoder.decode(bytes: try Self.clip(), frames: [11]) { _ in }
+        }
+    }
+
+    @Test func longerThanTheDurationLimitIsTooLarge() throws {
+        let decoder = VideoDecoder(limits: VideoLimits(maxSeconds: 0.5))
+        let error = #expect(throws: ImageError.self) { try decoder.probe(bytes: try Self.clip()) }
+        #expect(error?.statusCode == "too_large")
+        #expect(error?.description.hasSuffix("over the limit of 0.5 s") == true)
+    }
+
+    @Test func aFrameBeyondTheStreamIsADecodeErrorWithTheReason() throws {
+        let error = #expect(throws: ImageError.self) {
+            try VideoDecoder().decode(bytes: try Self.clip(), frames: [3, 12]) { _ in }
+        }
+        #expect(error?.statusCode == "decode_error")
+        #expect(error?.description.hasPrefix("the stream ends after 12 frames; frame 12 was asked for") == true)
+    }
+
+    @Test func aContainerThatNamesTheWrongCodecIsADecodeError() throws {
+        // The AVI's stream header and format say MJPG; rename the codec to XVID (MPEG-4 part 2):
+        // the demuxer believes it, the MPEG-4 decoder cannot read JPEG data.
+        var bytes = try Self.clip()
+        for at in 0..<(bytes.count - 4) where Array(bytes[at..<(at + 4)]) == Array("MJPG".utf8) {
+            bytes.replaceSubrange(at..<(at + 4), with: Array("XVID".utf8))
+        }
+        let error = #expect(throws: ImageError.self) {
+            try VideoDecoder().decode(bytes: bytes, frames: [0, 5]) { _ in }
+        }
+        #expect(error?.statusCode == "decode_error")
+    }
+
+    @Test func bytesThatAreNoVideoAreUnsupported() {
+        let error = #expect(throws: ImageError.self) { try VideoDecoder().probe(bytes: Array("not a video".utf8)) }
+        #expect(error?.statusCode == "unsupported_format")
+        #expect(throws: ImageError.missingFile(path: "/nonexistent.avi", reason: "no such file")) {
+            try VideoDecoder().probe(path: "/nonexistent.avi")
+        }
+    }
+
+    @Test func anImageFileNamedAsAVideoIsNotReadAsOne() throws {
+        // A JPEG is not an AVI: only the AVI, MOV/MP4 and Matroska demuxers may open a file.
+        let jpeg = try ImageEncoder.jpeg(VideoEncoderTests.frames(1)[0])
+        let error = #expect(throws: ImageError.self) { try VideoDecoder().probe(bytes: jpeg) }
+        #expect(error?.statusCode == "unsupported_format")
+    }
+}
