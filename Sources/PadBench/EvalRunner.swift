@@ -175,6 +175,11 @@ public struct EvalRunner: Sendable {
     static func table(eval: ImportedScores, dev: ImportedScores?) throws -> MeasurementTable {
         var all = eval
         if let dev {
+            if !eval.presentations.isEmpty || !dev.presentations.isEmpty {
+                all.presentations =
+                    (eval.presentations.isEmpty ? eval.ids : eval.presentations)
+                    + (dev.presentations.isEmpty ? dev.ids : dev.presentations)
+            }
             all.ids += dev.ids
             all.lineNumbers += dev.lineNumbers
             all.fileIndex += dev.fileIndex.map { $0 + UInt16(eval.files.count) }
@@ -191,9 +196,16 @@ public struct EvalRunner: Sendable {
                 return rows
             })
         let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
+        var presentations: InternedStrings?
+        if !all.presentations.isEmpty {
+            all.set = ScoreSet(speciesNames: speciesNames)
+            all.set.append(scores: rows.values, speciesIndex: speciesIndex)
+            try all.checkPresentations { rows.splits[$0].rawValue }
+            presentations = InternedStrings(all.presentations)
+        }
         return MeasurementTable(
             columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames)
+            speciesIndex: speciesIndex, speciesNames: speciesNames, presentations: presentations)
     }
 
     /// One species list for several files (in order of first appearance) and each row's index
@@ -302,8 +314,12 @@ public struct EvalRunner: Sendable {
     /// take seconds): a row is its id, one fixed text per class and split
     /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
     static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
-        try writer.writeRow(["id", "path", "label", "species", "split", "status", "error", scoreOutput, "decode_ns"])
+        let presentations = table.hasPresentations
+        try writer.writeRow(
+            ["id", "path", "label", "species", "split"] + (presentations ? ["presentation"] : [])
+                + ["status", "error", scoreOutput, "decode_ns"])
         let block = CSVBlock(writer: writer)
+        let names = table.presentations.names, codes = table.presentations.codes
         let pieces = samplePieces(speciesNames: table.speciesNames)
         let classCount = table.speciesNames.count + 1, statuses = table.statuses
         try pieces.withPieces { pieces in
@@ -316,6 +332,11 @@ public struct EvalRunner: Sendable {
                                 try block.append(
                                     pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
                                 )
+                                if presentations {
+                                    var name = names[Int(codes[i])]
+                                    try name.withUTF8 { try block.appendField(utf8: $0) }
+                                    try block.append(byte: UInt8(ascii: ","))
+                                }
                                 if ok == codes[i] || statuses[i].isOK {
                                     try block.append(pieces[4 * classCount])
                                 } else {
