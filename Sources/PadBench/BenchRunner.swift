@@ -123,12 +123,13 @@ public struct BenchRunner: Sendable {
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         let folder = runFolder.work
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+        let frameResults = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
         try decisions.close()
         let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        try RunFolderWriter(folder: folder).write(
-            manifest: manifest(wallSeconds), table: table, results: results, timing: steps,
-            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        let results = try RunFolderWriter(folder: folder).write(
+            manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
+            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
+        ).results
         try FileManager.default.removeItem(atPath: folder + "/" + RunFolder.resumableMarker)
         try runFolder.commit()
         return (results, wallSeconds)

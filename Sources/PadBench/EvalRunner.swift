@@ -79,13 +79,14 @@ public struct EvalRunner: Sendable {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
-        let (results, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
+        let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
         let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
-        try RunFolderWriter(folder: folder).write(
-            manifest: manifest, table: table, results: results, timing: [],
-            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed)
+        let results = try RunFolderWriter(folder: folder).write(
+            manifest: manifest, table: table, results: frameResults, timing: [],
+            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed
+        ).results
         try runFolder.commit()
         let t3 = MonotonicClock.nanoseconds()
         return ScoreOutcome(
@@ -418,7 +419,7 @@ extension EvalRunner {
         try samples.close()
         let decisionsMember = try writer.member("decisions.csv", rows: table.count)
         let decisions = CSVWriter(member: decisionsMember)
-        let results = try ProfileEvaluator(
+        let frameResults = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
         )
         .evaluate(profiles, decisions: decisions)
@@ -432,10 +433,11 @@ extension EvalRunner {
                 to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        try writer.write(
-            manifest: manifest, table: table, results: results, timing: [],
+        let results = try writer.write(
+            manifest: manifest, table: table, results: frameResults, timing: [],
             profiles: profiles, streamedFiles: streamed,
-            precompressed: [try samples.finished(), try decisionsMember.finished()])
+            precompressed: [try samples.finished(), try decisionsMember.finished()]
+        ).results
         try runFolder.commit()
         return RunOutcome(
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)
