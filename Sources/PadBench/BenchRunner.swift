@@ -65,7 +65,9 @@ public struct BenchRunner: Sendable {
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
         let header =
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
+            ["id", "path", "label", "species", "split", "subject"]
+            + (samples.hasPresentations ? SamplesColumns.presentationColumns : []) + ["status", "error"]
+            + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
 
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
@@ -121,12 +123,13 @@ public struct BenchRunner: Sendable {
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         let folder = runFolder.work
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+        let frameResults = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
         try decisions.close()
         let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        try RunFolderWriter(folder: folder).write(
-            manifest: manifest(wallSeconds), table: table, results: results, timing: steps,
-            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        let results = try RunFolderWriter(folder: folder).write(
+            manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
+            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
+        ).results
         try FileManager.default.removeItem(atPath: folder + "/" + RunFolder.resumableMarker)
         try runFolder.commit()
         return (results, wallSeconds)
@@ -161,7 +164,7 @@ public struct BenchRunner: Sendable {
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
-                try samplesCSV.writeRow(Self.row(sample, outcome))
+                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: samples.hasPresentations))
                 table.append(status: outcome.status, values: outcome.values)
                 timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
                 progress.advance(failed: !outcome.status.isOK)
@@ -174,13 +177,20 @@ public struct BenchRunner: Sendable {
         try samplesCSV.close()
     }
 
-    /// One `samples.csv` row.
-    static func row(_ sample: Sample, _ outcome: SampleOutcome) -> [String] {
+    /// One `samples.csv` row (with its presentation, frame index and time stamp when the dataset
+    /// has presentations).
+    static func row(_ sample: Sample, _ outcome: SampleOutcome, presentations: Bool = false) -> [String] {
         var row = [
             sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
             sample.subject,
-            outcome.status.code, outcome.status.message,
         ]
+        if presentations {
+            row += [
+                sample.presentation, sample.frameIndex.map(String.init) ?? "",
+                sample.timestamp.map { CSVFormat.number($0) } ?? "",
+            ]
+        }
+        row += [outcome.status.code, outcome.status.message]
         row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
         for value in outcome.values { row.append(CSVFormat.number(value)) }
         row.append(String(outcome.decodeNanoseconds))
@@ -212,7 +222,7 @@ public struct BenchRunner: Sendable {
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
         let same = { (i: Int, sample: Sample) in
             taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
-                && taken.subject(i) == sample.subject
+                && taken.subject(i) == sample.subject && taken.presentation(i) == sample.presentation
         }
         guard taken.count <= samples.count, zip(0..<taken.count, samples).allSatisfy(same) else {
             throw EvaluationError(

@@ -58,12 +58,13 @@ public struct MergeRunner: Sendable {
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged) // the row locations are not needed any more
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
+        let frameResults = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
         let manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
-        try RunFolderWriter(folder: outputFolder).write(
-            manifest: manifest, table: merged, results: results, timing: timing,
-            profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        let results = try RunFolderWriter(folder: outputFolder).write(
+            manifest: manifest, table: merged, results: frameResults, timing: timing,
+            profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"]
+        ).results
         try runFolder.commit()
         return RunOutcome(
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: merged)

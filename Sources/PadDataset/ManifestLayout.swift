@@ -2,9 +2,14 @@ import Foundation
 import PadImage
 import PadText
 
-/// The manifest layout: `manifest.csv` with header `path,label,species,split,subject[,x,y,w,h]`,
-/// paths relative to the manifest's folder. Each bad line is a problem naming file and line; the
-/// remaining lines still load so that `dataset check` can show every problem at once.
+/// The manifest layout: `manifest.csv` with header `path,label,species,split,subject[,x,y,w,h]`
+/// and an optional `presentation` column, paths relative to the manifest's folder. Each bad line
+/// is a problem naming file and line; the remaining lines still load so that `dataset check` can
+/// show every problem at once.
+///
+/// `presentation` names the capture attempt a line is a frame of (frames extracted from one
+/// video share it); empty or absent, the line is a presentation of its own. A presentation
+/// never spans two labels, species, subjects or splits (``PresentationIndex``).
 enum ManifestLayout {
     static func load(root: String, manifest: String) throws(DatasetProblem) -> LoadedDataset {
         let data: [UInt8]
@@ -18,6 +23,7 @@ enum ManifestLayout {
         // seen, instead of a dictionary of every id string.
         var lines: [Int32] = []
         var seen = IDIndex()
+        var presentations = PresentationIndex()
         var columns: Columns?
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
@@ -42,6 +48,8 @@ enum ManifestLayout {
                                 + "'\(TextBytes.quote(sample.id))'"
                         )
                     }
+                    try checkPresentation(
+                        sample, of: samples, lines: lines, line: record.line, index: &presentations, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
                 } catch {
@@ -56,12 +64,45 @@ enum ManifestLayout {
         return LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
     }
 
+    /// The problem when `sample` (on `line`) is of a presentation whose first line has another
+    /// label, species, subject or split.
+    static func checkPresentation(
+        _ sample: Sample, of samples: SampleList, lines: [Int32], line: Int, index: inout PresentationIndex,
+        manifest: String
+    ) throws(DatasetProblem) {
+        let conflict = index.add(sample.presentation, row: samples.count) { first in
+            let other = samples[first]
+            if other.label.isBonaFide != sample.label.isBonaFide { return "label" }
+            if other.label != sample.label { return "species" }
+            if other.subject != sample.subject { return "subject" }
+            return other.split != sample.split ? "split" : nil
+        }
+        guard let conflict else { return }
+        let other = samples[conflict.first]
+        func value(_ s: Sample) -> String {
+            switch conflict.attribute {
+            case "label": return s.label.csvLabel
+            case "species": return s.label.species ?? ""
+            case "subject": return s.subject
+            default: return s.split.rawValue
+            }
+        }
+        throw DatasetProblem(
+            .badLine, file: manifest, line: line,
+            "presentation '\(TextBytes.quote(sample.presentation))' spans two \(conflict.plural): "
+                + "'\(TextBytes.quote(value(sample)))' on line \(line), "
+                + "'\(TextBytes.quote(value(other)))' on line \(lines[conflict.first])"
+        )
+    }
+
     /// Where each column is: the five required ones and, when all four are present, the face box.
     struct Columns {
         static let required = ["path", "label", "species", "split", "subject"]
         let index: [String: Int]
         let count: Int
         let box: [Int]?
+        /// The optional `presentation` column.
+        let presentation: Int?
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
             let index = Dictionary(
@@ -76,6 +117,7 @@ enum ManifestLayout {
             count = header.fields.count
             let boxColumns = ["x", "y", "w", "h"].compactMap { index[$0] }
             box = boxColumns.count == 4 ? boxColumns : nil
+            presentation = index["presentation"]
         }
     }
 
@@ -112,8 +154,10 @@ enum ManifestLayout {
         if let boxColumns = columns.box {
             box = try parseBox(boxColumns.map { f[$0].trimmingCharacters(in: .whitespaces) }, problem: problem)
         }
+        let presentation = columns.presentation.map { f[$0].trimmingCharacters(in: .whitespaces) } ?? ""
         return Sample(
-            id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box)
+            id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box,
+            presentation: presentation.isEmpty ? nil : presentation)
     }
 
     /// `bonafide` (or bona_fide, bona-fide, live, real) or `attack`/`spoof` with a species.

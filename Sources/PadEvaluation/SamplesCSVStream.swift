@@ -85,6 +85,9 @@ public struct SamplesColumns: Sendable {
     public let header: [String]
     public let id: Int, label: Int, species: Int, split: Int
     public let status: Int?, error: Int?, decode: Int?, subject: Int?
+    /// Written only for datasets of videos or frame groups (`presentation`, `frame`, `time`
+    /// after `subject`): absent, every sample is a presentation of its own.
+    public let presentation: Int?, frame: Int?, time: Int?
 
     public init(header: [String], path: String) throws {
         self.header = header
@@ -103,7 +106,13 @@ public struct SamplesColumns: Sendable {
         decode = header.firstIndex(of: "decode_ns")
         // Optional: archives written before subjects were recorded have no such column.
         subject = header.firstIndex(of: "subject")
+        presentation = header.firstIndex(of: "presentation")
+        frame = header.firstIndex(of: "frame")
+        time = header.firstIndex(of: "time")
     }
+
+    /// The columns `samples.csv` has after `subject` when the dataset has presentations.
+    public static let presentationColumns = ["presentation", "frame", "time"]
 
     /// The output columns (between `error` and `decode_ns`), or the error that keeps the file
     /// from being a measurement table.

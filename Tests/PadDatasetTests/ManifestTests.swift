@@ -38,3 +38,61 @@ import Testing
         #expect(throws: DatasetProblem.self) { try DatasetLoader().load("/nonexistent/padbench") }
     }
 }
+
+@Suite struct ManifestPresentationTests {
+    /// The optional `presentation` column groups lines; an empty field is a presentation of its own.
+    @Test func presentationColumnGroupsFrames() throws {
+        let root = temporaryFolder()
+        try """
+        path,label,species,split,subject,presentation
+        v1/f0.jpg,bonafide,,eval,s1,v1
+        v1/f1.jpg,bonafide,,eval,s1,v1
+        still.jpg,attack,print,eval,s2,
+        """.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.problems.isEmpty)
+        #expect(loaded.samples.map(\.presentation) == ["v1", "v1", "still.jpg"])
+        #expect(loaded.samples.hasPresentations)
+        #expect(loaded.samples[2].isOwnPresentation && !loaded.samples[0].isOwnPresentation)
+    }
+
+    /// A presentation never spans two labels, species, subjects or splits: the line is a problem
+    /// naming both lines, and it is left out.
+    @Test func presentationSpanningTwoLabelsSubjectsOrSplitsIsAProblem() throws {
+        let root = temporaryFolder()
+        try """
+        path,label,species,split,subject,presentation
+        a.jpg,bonafide,,eval,s1,v1
+        b.jpg,attack,print,eval,s1,v1
+        c.jpg,bonafide,,eval,s2,v1
+        d.jpg,bonafide,,dev,s1,v1
+        e.jpg,attack,print,eval,s3,v2
+        f.jpg,attack,replay,eval,s3,v2
+        g.jpg,bonafide,,eval,s1,v1
+        """.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.samples.map(\.id) == ["a.jpg", "e.jpg", "g.jpg"])
+        #expect(
+            loaded.problems.map(\.message) == [
+                "presentation 'v1' spans two labels: 'attack' on line 3, 'bonafide' on line 2",
+                "presentation 'v1' spans two subjects: 's2' on line 4, 's1' on line 2",
+                "presentation 'v1' spans two splits: 'dev' on line 5, 'eval' on line 2",
+                "presentation 'v2' spans two species: 'replay' on line 7, 'print' on line 6",
+            ])
+    }
+
+    /// Still images: no presentation column in the list, no frames.
+    @Test func stillImagesAreTheirOwnPresentations() {
+        let list: SampleList = [Sample(id: "a.jpg", path: "/a.jpg", label: .bonaFide)]
+        #expect(!list.hasPresentations && list.presentationColumn == nil && list[0].presentation == "a.jpg")
+        var frames = SampleList(root: "/d")
+        frames.append(Sample(id: "x.jpg", path: "/d/x.jpg", label: .bonaFide))
+        frames.append(
+            Sample(
+                id: Sample.frameID(presentation: "v.avi", frameIndex: 3), path: "/d/v.avi", label: .bonaFide,
+                presentation: "v.avi", frameIndex: 3, timestamp: 0.1))
+        #expect(frames[0].presentation == "x.jpg" && frames[0].frameIndex == nil)
+        #expect(frames[1].id == "v.avi#3" && frames[1].presentation == "v.avi")
+        #expect(frames[1].frameIndex == 3 && frames[1].timestamp == 0.1 && frames[1].path == "/d/v.avi")
+    }
+}

@@ -17,6 +17,9 @@ struct CSVScoreScanner {
         var speciesNames: [String] = []
         var splits: [String] = []
         var ids: [String] = []
+        /// Only for files with a presentation column (generic `presentation`; bob.pad `test_label`
+        /// when `sample_n` makes the ids).
+        var presentations: [String] = []
         var lineNumbers: [Int32] = []
     }
 
@@ -24,7 +27,7 @@ struct CSVScoreScanner {
     struct Columns {
         var names: [String]
         var label: Int, species: Int, score: Int
-        var split = -1, id = -1, sample = -1
+        var split = -1, id = -1, sample = -1, presentation = -1
     }
 
     static let maxFields = 64
@@ -149,6 +152,8 @@ struct CSVScoreScanner {
         columns.split = generic ? (names.firstIndex(of: "split") ?? -1) : -1
         columns.id = names.firstIndex(of: generic ? "id" : "test_label") ?? -1
         columns.sample = generic ? -1 : (names.firstIndex(of: "sample_n") ?? -1)
+        columns.presentation =
+            generic ? (names.firstIndex(of: "presentation") ?? -1) : (columns.sample >= 0 ? columns.id : -1)
         return columns
     }
 
@@ -167,6 +172,10 @@ struct CSVScoreScanner {
             rows.ids.append(id)
         } else {
             rows.ids.append("\(baseName):\(line)")
+        }
+        if columns.presentation >= 0 {
+            let presentation = text(columns.presentation).trimmingWhitespace()
+            rows.presentations.append(presentation.isEmpty ? rows.ids[rows.ids.count - 1] : presentation)
         }
         rows.lineNumbers.append(Int32(clamping: line))
     }
