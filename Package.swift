@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
-                "PadEvaluation", "PadReport", "PadText",
+                "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics",
+                "PadArchive", "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]
         ),
@@ -74,7 +74,7 @@ let package = Package(
             name: "padbench",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport", "PadText",
+                "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,6 +6,7 @@ import PadEvaluation
 import PadImage
 import PadMetrics
 import PadProfiles
+import PadVideo
 
 /// Runs `padbench bench`: measure every sample once (concurrently, streaming rows to
 /// `samples.csv`), then decide and score every profile, write the CSV reports and pack
@@ -63,7 +64,10 @@ public struct BenchRunner: Sendable {
         var declared: [String: OutputDescriptor] = [:]
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
-        let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
+        var videoLimits = job.dataset.videoOptions.limits
+        videoLimits.maxPixels = job.maxPixels
+        let measurer = SampleMeasurer(
+            chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels), video: VideoDecoder(limits: videoLimits))
         let header =
             ["id", "path", "label", "species", "split", "subject"]
             + (samples.hasPresentations ? SamplesColumns.presentationColumns : []) + ["status", "error"]

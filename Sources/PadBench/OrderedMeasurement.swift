@@ -1,6 +1,7 @@
 import Foundation
 import PadDataset
 import PadText
+import PadVideo
 
 /// Runs a ``SampleMeasurer`` over samples on all cores and hands the outcomes to a consumer
 /// **in dataset order**, with a bounded number of samples in flight.
@@ -12,8 +13,9 @@ import PadText
 /// ```
 ///
 /// A sample is started only while its index is within `window` of the next index to hand over,
-/// so the reorder buffer never holds more than `window` outcomes however slow one sample is:
-/// memory does not grow with the dataset.
+/// so the reorder buffer never holds more than `window` outcomes (plus one video's frames) however
+/// slow one sample is: memory does not grow with the dataset. The frames of one video that follow
+/// each other are one task (``SampleMeasurer/measureVideo(_:threads:)``: one decoding pass).
 public struct OrderedMeasurement: Sendable {
     public var measurer: SampleMeasurer
     /// Worker tasks measuring at once (default: active processor count).
@@ -37,7 +39,7 @@ public struct OrderedMeasurement: Sendable {
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {
         let measurer = self.measurer, cores = Processors.available
-        try await withThrowingTaskGroup(of: SampleOutcome.self) { group in
+        try await withThrowingTaskGroup(of: [SampleOutcome].self) { group in
             var nextToStart = 0
             var nextToConsume = 0
             var running = 0
@@ -47,22 +49,21 @@ public struct OrderedMeasurement: Sendable {
                     !shouldStop()
                 {
                     let index = nextToStart
-                    let sample = samples[samples.index(samples.startIndex, offsetBy: index)]
+                    let unit = Self.unit(samples, from: index)
                     let threads = Self.threadsPerSample(
                         cores: cores, concurrency: concurrency, remaining: samples.count - index)
                     group.addTask {
-                        var outcome = measurer.measure(sample, index: index, threads: threads)
-                        outcome.index = index
-                        return outcome
+                        if unit.count == 1 { return [measurer.measure(unit[0].sample, index: index, threads: threads)] }
+                        return measurer.measureVideo(unit, threads: threads)
                     }
-                    nextToStart += 1
+                    nextToStart += unit.count
                     running += 1
                 }
             }
             startMore()
-            while let outcome = try await group.next() {
+            while let outcomes = try await group.next() {
                 running -= 1
-                buffer[outcome.index] = outcome
+                for outcome in outcomes { buffer[outcome.index] = outcome }
                 while var ready = buffer.removeValue(forKey: nextToConsume) {
                     ready.index += firstIndex
                     try consume(ready)
@@ -72,6 +73,25 @@ public struct OrderedMeasurement: Sendable {
                 startMore()
             }
         }
+    }
+
+    /// The samples measured as one task from `start` on: the run of consecutive frames of one
+    /// video (decoded in one pass), or the one still image.
+    static func unit<Samples: RandomAccessCollection>(_ samples: Samples, from start: Int)
+        -> [(index: Int, sample: Sample)] where Samples.Element == Sample
+    {
+        let at = { (i: Int) in samples[samples.index(samples.startIndex, offsetBy: i)] }
+        let first = at(start)
+        var unit = [(index: start, sample: first)]
+        guard VideoFiles.isVideo(first.path) else { return unit }
+        var next = start + 1
+        while next < samples.count {
+            let sample = at(next)
+            guard sample.path == first.path else { break }
+            unit.append((next, sample))
+            next += 1
+        }
+        return unit
     }
 
     /// Threads one sample may use: the cores shared among the samples that can be in flight

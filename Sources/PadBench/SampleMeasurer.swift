@@ -2,6 +2,7 @@ import PadDataset
 import PadEstimators
 import PadEvaluation
 import PadImage
+import PadVideo
 
 /// Decodes one sample and runs every estimator on it, timing each step on the monotonic clock.
 ///
@@ -29,6 +30,8 @@ public struct SampleMeasurer: Sendable {
 
     public let chains: [Chain]
     public let decoder: ImageDecoder
+    /// Reads the frames of video samples (the pixel limit is the image decoder's).
+    public let video: VideoDecoder
     /// Every estimator of every chain, in column order (timing is indexed by this list).
     public let estimators: [any Estimator]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
@@ -41,13 +44,14 @@ public struct SampleMeasurer: Sendable {
     /// Full output names in column order (`face.count`, ..., `face.count@dataset_box`, ...).
     public let columns: [String]
 
-    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder()) {
-        self.init(chains: [Chain(estimators: estimators)], decoder: decoder)
+    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
+        self.init(chains: [Chain(estimators: estimators)], decoder: decoder, video: video)
     }
 
-    public init(chains: [Chain], decoder: ImageDecoder = ImageDecoder()) {
+    public init(chains: [Chain], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.chains = chains
         self.decoder = decoder
+        self.video = video ?? VideoDecoder(limits: VideoLimits(maxPixels: decoder.maxPixels))
         var offsets: [Int] = [], names: [[String]] = [], steps: [String] = [], columns: [String] = []
         var total = 0
         for chain in chains {
@@ -68,21 +72,36 @@ public struct SampleMeasurer: Sendable {
         self.columns = columns
     }
 
-    /// `threads`: how many threads the sample may use (``EstimatorInput/threads``).
+    /// `threads`: how many threads the sample may use (``EstimatorInput/threads``). A video frame
+    /// is measured as a video of one frame (``measureVideo(_:threads:)``).
     public func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
-        var values = [Double](repeating: .nan, count: columnCount)
-        var estimatorNanoseconds = [UInt64](repeating: 0, count: estimators.count)
+        if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
         let decodeStart = MonotonicClock.nanoseconds()
         let image: Image
         do {
             image = try decoder.decode(fileAt: sample.path)
         } catch {
-            return SampleOutcome(
-                index: index, status: .failed(code: error.statusCode, message: error.description),
-                values: values, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
-                estimatorNanoseconds: estimatorNanoseconds)
+            return failure(error, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart)
         }
-        let decodeNanoseconds = MonotonicClock.nanoseconds() - decodeStart
+        return measure(
+            image, of: sample, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
+            threads: threads)
+    }
+
+    /// A sample that could not be decoded: every value NaN, no estimator time.
+    func failure(_ error: ImageError, index: Int, decodeNanoseconds: UInt64) -> SampleOutcome {
+        SampleOutcome(
+            index: index, status: .failed(code: error.statusCode, message: error.description),
+            values: [Double](repeating: .nan, count: columnCount), decodeNanoseconds: decodeNanoseconds,
+            estimatorNanoseconds: [UInt64](repeating: 0, count: estimators.count))
+    }
+
+    /// Every estimator chain on a decoded image.
+    func measure(_ image: Image, of sample: Sample, index: Int, decodeNanoseconds: UInt64, threads: Int)
+        -> SampleOutcome
+    {
+        var values = [Double](repeating: .nan, count: columnCount)
+        var estimatorNanoseconds = [UInt64](repeating: 0, count: estimators.count)
         func failed(_ status: SampleStatus) -> SampleOutcome {
             SampleOutcome(
                 index: index, status: status, values: values, decodeNanoseconds: decodeNanoseconds,

@@ -1,9 +1,11 @@
 import Foundation
 import PadImage
 import PadText
+import PadVideo
 
 /// What `padbench dataset check` reports: counts by label, species, split and subject, and every
-/// problem (loader problems, missing files, images that fail to decode, duplicate content).
+/// problem (loader problems, missing files, images that fail to decode, duplicate content, videos
+/// that cannot be opened), and for datasets of videos or frames the frames per presentation.
 ///
 /// Example: `PadDatasetDocExamples.loaderAndCheck`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
@@ -13,6 +15,8 @@ public struct DatasetCheck: Sendable {
     public var bySpecies: [String: Int] = [:]
     public var bySplit: [String: Int] = [:]
     public var bySubject: [String: Int] = [:]
+    /// Samples (frames) per presentation, when some presentation has several or a video was listed.
+    public var framesPerPresentation: [Int] = []
     public var problems: [DatasetProblem]
 
     /// Decodes every image (to find damaged ones) and hashes its bytes (FNV-1a 64) to find
@@ -23,11 +27,22 @@ public struct DatasetCheck: Sendable {
         var check = DatasetCheck(dataset: dataset, problems: dataset.problems)
         var firstWithHash: [UInt64: String] = [:]
         let realRoot = ManifestLayout.realPath(dataset.root) ?? dataset.root
+        check.countPresentations()
+        for video in dataset.videos {
+            guard let error = video.error else { continue }
+            check.problems.append(
+                DatasetProblem(
+                    .undecodable, file: dataset.root + "/" + video.presentation,
+                    "video cannot be opened: \(error.statusCode): \(error)"))
+        }
         for sample in dataset.samples {
             check.byLabel[sample.label.csvLabel, default: 0] += 1
             if let species = sample.label.species { check.bySpecies[species, default: 0] += 1 }
             check.bySplit[sample.split == .none ? "(none)" : sample.split.rawValue, default: 0] += 1
             if !sample.subject.isEmpty { check.bySubject[sample.subject, default: 0] += 1 }
+            // A video was opened (or found unopenable) when the dataset was listed; its frames are
+            // not read one by one.
+            if sample.frameIndex != nil || VideoFiles.isVideo(sample.path) { continue }
             if let target = ManifestLayout.leavesRoot(root: realRoot, path: sample.path) {
                 check.problems.append(
                     DatasetProblem(
@@ -61,6 +76,40 @@ public struct DatasetCheck: Sendable {
         return check
     }
 
+    /// Frames per presentation, in the order of first appearance (frames of one presentation
+    /// need not be adjacent in a manifest).
+    mutating func countPresentations() {
+        let samples = dataset.samples
+        guard samples.hasPresentations || !dataset.videos.isEmpty else { return }
+        var counts: [String: Int] = [:]
+        for i in samples.indices { counts[samples[i].presentation, default: 0] += 1 }
+        framesPerPresentation = counts.values.sorted()
+    }
+
+    /// `presentations: N; frames per presentation: min a, median b, max c` and the video counts.
+    var presentationText: String {
+        guard let least = framesPerPresentation.first, let most = framesPerPresentation.last else { return "" }
+        let n = framesPerPresentation.count
+        let middle =
+            n % 2 == 1
+            ? Double(framesPerPresentation[n / 2])
+            : Double(framesPerPresentation[n / 2 - 1] + framesPerPresentation[n / 2]) / 2
+        var out =
+            "presentations: \(n); frames per presentation: min \(least), median \(String(format: "%g", middle)), "
+            + "max \(most)\n"
+        let videos = dataset.videos
+        if !videos.isEmpty {
+            let failed = videos.filter { $0.error != nil }.count
+            let held = videos.filter { $0.error == nil }.map(\.frameCount).sorted()
+            out += "videos: \(videos.count) (\(failed) cannot be opened)"
+            if let first = held.first, let last = held.last {
+                out += "; frames in the files: min \(first), max \(last)"
+            }
+            out += "\n"
+        }
+        return out
+    }
+
     public var text: String {
         func section(_ title: String, _ counts: [String: Int]) -> String {
             guard !counts.isEmpty else { return "" }
@@ -68,6 +117,7 @@ public struct DatasetCheck: Sendable {
                 + counts.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
         }
         var out = "dataset \(dataset.root) (layout \(dataset.layout.rawValue)): \(dataset.samples.count) samples\n"
+        out += presentationText
         out += section("label", byLabel) + section("species", bySpecies) + section("split", bySplit)
         if bySubject.count <= 50 {
             out += section("subject", bySubject)

@@ -37,6 +37,11 @@ public struct LoadedDataset: Sendable {
     /// Problems that make the listing untrustworthy (a bad manifest line, a path escaping the
     /// root). `bench` refuses to start when there are any; `dataset check` prints them all.
     public var problems: [DatasetProblem]
+    /// Every video the listing named, with its frame counts or why it cannot be opened (such a
+    /// video is one failed sample, not a problem: `bench` records it and goes on).
+    public var videos: [VideoEntry] = []
+    /// The frame sampling and limits the videos were listed with (measuring applies the same).
+    public var videoOptions = VideoOptions()
 
     public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root
@@ -64,6 +69,23 @@ public enum DatasetLayout: String, Sendable, CaseIterable {
     case manifest
     /// CelebA-Spoof: `Data/{train,test}/...`, `metas/intra_test/*_label.json`, `_BB.txt` boxes.
     case celebASpoof = "celeba-spoof"
-    /// OULU-NPU extracted frames with `Protocols/Protocol_<p>/` lists.
+    /// OULU-NPU videos (`Train_files/`, `Dev_files/`, `Test_files/`) or frames extracted from them,
+    /// with `Protocols/Protocol_<p>/` lists.
     case ouluNPU = "oulu-npu"
+    /// Idiap's Replay-Attack and Replay-Mobile: `train|devel|test/real/` and
+    /// `train|devel|test/attack/fixed|hand/` videos; `enroll/` is not PAD data and is skipped.
+    case replayAttack = "replay-attack"
+}
+
+extension LoadedDataset {
+    /// The listing with its videos expanded into frame samples (``VideoFrames``), still images
+    /// unchanged; ``videos`` lists every video.
+    func expandingVideos(_ options: VideoOptions) -> LoadedDataset {
+        let (samples, videos) = VideoFrames.expand(self.samples, options: options)
+        var expanded = self
+        expanded.samples = samples
+        expanded.videos = videos
+        expanded.videoOptions = options
+        return expanded
+    }
 }

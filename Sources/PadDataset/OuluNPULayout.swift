@@ -1,11 +1,16 @@
 import Foundation
 import PadText
+import PadVideo
 
-/// OULU-NPU frames (Boulkenafet et al., FG 2017) extracted from the videos: file names
-/// `Phone_Session_User_File[_anything].ext`; File 1 is real access, 2 and 3 print attacks (two
-/// printers), 4 and 5 video replay (two displays). Protocol lists `Protocols/Protocol_<p>/
-/// {Train,Dev,Test}[_<fold>].txt` hold lines `+1,1_1_01_1` (label, video name); frames of videos a
-/// list names get its split. Without protocol lists every frame is loaded without a split.
+/// OULU-NPU (Boulkenafet et al., FG 2017), its videos (`Train_files/`, `Dev_files/`, `Test_files/`
+/// hold `Phone_Session_User_File.avi`) or frames extracted from them (`Phone_Session_User_File
+/// [_anything].ext`, anywhere): File 1 is real access, 2 and 3 print attacks (two printers), 4 and
+/// 5 video replay (two displays). Protocol lists `Protocols/Protocol_<p>/{Train,Dev,Test}[_<fold>].txt`
+/// hold lines `+1,1_1_01_1` (label, video name); videos and frames of videos a list names get its
+/// split, others are left out. Without protocol lists a video gets the split of its folder
+/// (`Train_files` train, `Dev_files` dev, `Test_files` eval) and a frame none. Every frame of one
+/// video is one presentation: a video's frames have the video file as presentation, extracted
+/// frames the video name (`1_1_01_1`).
 enum OuluNPULayout {
     static func parse(_ name: String) -> (phone: Int, session: Int, user: String, file: Int, video: String)? {
         let stem = (name as NSString).deletingPathExtension
@@ -74,7 +79,7 @@ enum OuluNPULayout {
         var seenVideos = Set<String>()
         guard let walker = FileManager.default.enumerator(atPath: root) else { return (samples, seenVideos) }
         while let relative = walker.nextObject() as? String {
-            guard DatasetLoader.imageExtensions.contains((relative as NSString).pathExtension.lowercased()),
+            guard DatasetLoader.mediaExtensions.contains((relative as NSString).pathExtension.lowercased()),
                 !relative.hasPrefix("Protocols/")
             else { continue }
             guard let parsed = parse((relative as NSString).lastPathComponent) else {
@@ -83,7 +88,8 @@ enum OuluNPULayout {
                         .unknownLabel, file: relative, "name is not Phone_Session_User_File[_frame] (OULU-NPU)"))
                 continue
             }
-            var split = Split.none
+            let isVideo = VideoFiles.isVideo(relative)
+            var split = isVideo ? folderSplit(relative) : Split.none
             if let splitOf {
                 guard let listed = splitOf[parsed.video] else { continue } // not in this protocol
                 split = listed
@@ -91,8 +97,21 @@ enum OuluNPULayout {
             seenVideos.insert(parsed.video)
             let label: Label = parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
             samples.append(
-                Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
+                Sample(
+                    id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user,
+                    presentation: isVideo ? relative : parsed.video))
         }
         return (samples, seenVideos)
+    }
+
+    /// The split OULU-NPU's folder gives a video: `Train_files/` train, `Dev_files/` dev,
+    /// `Test_files/` eval, anything else none.
+    static func folderSplit(_ relative: String) -> Split {
+        switch relative.split(separator: "/").first {
+        case "Train_files": return .train
+        case "Dev_files": return .dev
+        case "Test_files": return .eval
+        default: return .none
+        }
     }
 }

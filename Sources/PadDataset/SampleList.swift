@@ -111,10 +111,12 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
             presentations = made
         }
         presentations?.append(sample.presentation)
-        if sample.frameIndex != nil && frames.isEmpty { frames = Array(repeating: -1, count: number) }
-        if !frames.isEmpty { frames.append(sample.frameIndex.map { Int32(clamping: $0) } ?? -1) }
-        if sample.timestamp != nil && times.isEmpty { times = Array(repeating: .nan, count: number) }
-        if !times.isEmpty { times.append(sample.timestamp ?? .nan) }
+        // Tested on the count, not on emptiness: when the first sample is a frame, the column
+        // made for the samples before it is empty.
+        if sample.frameIndex != nil && frames.count < number { frames = Array(repeating: -1, count: number) }
+        if sample.frameIndex != nil || !frames.isEmpty { frames.append(sample.frameIndex.map { Int32(clamping: $0) } ?? -1) }
+        if sample.timestamp != nil && times.count < number { times = Array(repeating: .nan, count: number) }
+        if sample.timestamp != nil || !times.isEmpty { times.append(sample.timestamp ?? .nan) }
     }
 
     public mutating func reserveCapacity(_ count: Int) {

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`.
-/// Ids are paths relative to the root; samples are sorted by id so runs are reproducible.
+/// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`
+/// (images or videos).
+/// Ids are paths relative to the root; samples are sorted by id so runs are reproducible (a video's
+/// frames follow in frame order, expanded after sorting).
 enum TreeLayout {
     static func load(root: String) -> LoadedDataset {
         var samples = SampleList(root: root)
@@ -14,7 +16,7 @@ enum TreeLayout {
                 guard let walker = fm.enumerator(atPath: folder) else { continue }
                 while let relative = walker.nextObject() as? String {
                     let ext = (relative as NSString).pathExtension.lowercased()
-                    guard DatasetLoader.imageExtensions.contains(ext) else { continue }
+                    guard DatasetLoader.mediaExtensions.contains(ext) else { continue }
                     let id = base + labelFolder + "/" + relative
                     let label: Label
                     if labelFolder == "bonafide" {

@@ -2,6 +2,7 @@ import ArgumentParser
 import PadDataset
 import PadMetrics
 import PadReport
+import PadVideo
 
 // Typed command-line values: ArgumentParser rejects a bad value as a usage error (exit 64) with
 // the accepted values listed, before any work starts.
@@ -41,10 +42,12 @@ struct FiniteDouble: ExpressibleByArgument, Sendable {
     var defaultValueDescription: String { "\(value)" }
 }
 
-/// How a dataset folder is read, the same three options wherever a dataset is loaded with its
-/// layout chosen by the user (`bench`, `dataset check`).
+/// How a dataset folder is read, the same options wherever a dataset is loaded with its layout
+/// chosen by the user (`bench`, `dataset check`): the layout, OULU-NPU's protocol and fold, and
+/// which frames of each video are measured within which limits.
 struct DatasetLayoutOptions: ParsableArguments {
-    @Option(help: "Dataset layout: tree, manifest, celeba-spoof or oulu-npu (auto-detected when omitted).")
+    @Option(
+        help: "Dataset layout: tree, manifest, celeba-spoof, oulu-npu or replay-attack (auto-detected when omitted).")
     var layout: DatasetLayout?
 
     @Option(help: "OULU-NPU protocol (1-4) whose lists give the splits.")
@@ -52,4 +55,39 @@ struct DatasetLayoutOptions: ParsableArguments {
 
     @Option(help: "OULU-NPU fold (1-6) for protocols 3 and 4.")
     var ouluFold: Int?
+
+    @Option(help: "Frames measured per video, spread evenly over it (default 10; or --frame-step).")
+    var frames: Int?
+
+    @Option(help: "Measure every K-th frame of each video from the first (instead of --frames).")
+    var frameStep: Int?
+
+    @Option(help: "Refuse videos with more frames than this.")
+    var maxVideoFrames: Int = VideoLimits().maxFrames
+
+    @Option(help: "Refuse videos longer than this many seconds.")
+    var maxVideoSeconds: Double = VideoLimits().maxSeconds
+
+    func validate() throws {
+        if frames != nil && frameStep != nil { throw ValidationError("give --frames or --frame-step, not both") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        if let frameStep, frameStep < 1 { throw ValidationError("--frame-step must be at least 1, got \(frameStep)") }
+        guard maxVideoFrames >= 1 else { throw ValidationError("--max-video-frames must be at least 1") }
+        guard maxVideoSeconds.isFinite && maxVideoSeconds > 0 else {
+            throw ValidationError("--max-video-seconds must be a positive number")
+        }
+    }
+
+    /// The video options these flags give, with the still-image pixel limit for frames too.
+    func video(maxPixels: Int = VideoLimits().maxPixels) -> VideoOptions {
+        let sampling: FrameSampling = frameStep.map { .step($0) } ?? frames.map { .count($0) } ?? .standard
+        return VideoOptions(
+            sampling: sampling,
+            limits: VideoLimits(maxPixels: maxPixels, maxFrames: maxVideoFrames, maxSeconds: maxVideoSeconds))
+    }
+
+    /// The loader these options describe.
+    func loader(maxPixels: Int = VideoLimits().maxPixels) -> DatasetLoader {
+        DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold, video: video(maxPixels: maxPixels))
+    }
 }

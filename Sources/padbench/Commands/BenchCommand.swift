@@ -40,7 +40,7 @@ struct BenchCommand: AsyncParsableCommand {
             """)
     var concurrency: Int = Processors.available
 
-    @Option(help: "Refuse images with more pixels than this.")
+    @Option(help: "Refuse images and video frames with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
     @Option(help: "Measure only shard k of n (k/n, 1 <= k <= n), deterministic by sample id.")
@@ -114,8 +114,7 @@ struct BenchCommand: AsyncParsableCommand {
     func execute(resuming: Bool) async throws {
         guard let dataset else { throw ValidationError("give --dataset DIR") }
         let loaded = try CommandSupport.loadDataset(
-            dataset, layout: datasetLayout.layout, ouluProtocol: datasetLayout.ouluProtocol,
-            ouluFold: datasetLayout.ouluFold)
+            dataset, layout: datasetLayout.layout, loader: datasetLayout.loader(maxPixels: maxPixels))
         let profileList = try CommandSupport.loadProfiles(profiles)
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)

@@ -36,12 +36,10 @@ enum CommandSupport {
         }
     }
 
-    static func loadDataset(_ path: String, layout: DatasetLayout?, ouluProtocol: Int? = nil, ouluFold: Int? = nil)
+    static func loadDataset(_ path: String, layout: DatasetLayout?, loader: DatasetLoader = DatasetLoader())
         throws -> LoadedDataset
     {
-        let loaded = try atRunTime {
-            try DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold).load(path, layout: layout)
-        }
+        let loaded = try atRunTime { try loader.load(path, layout: layout) }
         if !loaded.problems.isEmpty {
             let shown = loaded.problems.prefix(20).map { "  \($0)" }.joined(separator: "\n")
             let more = loaded.problems.count > 20 ? "\n  ... and \(loaded.problems.count - 20) more" : ""

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadDataset
+import PadVideo
 
 /// `padbench dataset check|synth`.
 struct DatasetCommand: ParsableCommand {
@@ -24,8 +25,7 @@ struct DatasetCommand: ParsableCommand {
         func run() throws {
             let loaded: LoadedDataset
             do {
-                loaded = try DatasetLoader(ouluProtocol: datasetLayout.ouluProtocol, ouluFold: datasetLayout.ouluFold)
-                    .load(folder, layout: datasetLayout.layout)
+                loaded = try datasetLayout.loader().load(folder, layout: datasetLayout.layout)
             } catch {
                 // A missing folder or unreadable manifest is bad data, not a bad command line.
                 throw RuntimeFailure("\(error)")
@@ -50,7 +50,10 @@ struct DatasetCommand: ParsableCommand {
         @Option(help: "Number of images (half bona fide).") var count: Int = 100
         @Option(help: "Seed of every random draw.") var seed: UInt64 = 1
         @Option(help: "Attack species, comma-separated (print, replay).") var species: String = "print,replay"
-        @Option(help: "Output size WxH.") var size: String = "640x480"
+        @Option(help: "Output size WxH (default 640x480, clips 320x240).") var size: String?
+        @Flag(help: "Write short video clips instead of still images.") var video = false
+        @Option(help: "Frames per clip (with --video).") var clipFrames: Int = 15
+        @Option(help: "Clip codec (with --video): mpeg4 or mjpeg in .avi, ffv1 in .mkv.") var codec: String = "mpeg4"
 
         func run() throws {
             let kinds = try species.split(separator: ",").map { name -> PresentationSynthesizer.Kind in
@@ -59,7 +62,8 @@ struct DatasetCommand: ParsableCommand {
                 }
                 return kind
             }
-            let parts = size.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+            let parts = (size ?? (video ? "320x240" : "640x480")).split(separator: "x", omittingEmptySubsequences: false)
+                .map { Int($0) }
             let side = SyntheticDatasetGenerator.maximumSide
             guard parts.count == 2, let width = parts[0], let height = parts[1], (32...side).contains(width),
                 (32...side).contains(height)
@@ -72,6 +76,17 @@ struct DatasetCommand: ParsableCommand {
             }
             let generator = try SyntheticDatasetGenerator(sourcesFolder: sources)
             let start = Date()
+            if video {
+                guard let clipCodec = VideoEncoder.Codec(rawValue: codec) else {
+                    throw ValidationError("--codec must be mpeg4, mjpeg or ffv1")
+                }
+                try generator.generateClips(
+                    into: out, count: count, seed: seed, species: kinds, width: width, height: height,
+                    frames: clipFrames, codec: clipCodec)
+                let seconds = Date().timeIntervalSince(start)
+                print("wrote \(count) clips of \(clipFrames) frames and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s")
+                return
+            }
             try generator.generate(into: out, count: count, seed: seed, species: kinds, width: width, height: height)
             let seconds = Date().timeIntervalSince(start)
             print(
