@@ -84,7 +84,7 @@ let package = Package(
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
-        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
+        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo"]),
         .testTarget(
             name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
             resources: [.copy("Fixtures")]),
@@ -101,7 +101,7 @@ let package = Package(
             name: "PadBenchTests",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport",
+                "PadMetrics", "PadProfiles", "PadReport", "PadVideo",
             ]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).
