@@ -36,7 +36,8 @@ let package = Package(
             name: "PadVideo", dependencies: ["CAVFormat", "CAVCodec", "CSwScale", "CAVUtil", "PadImage"],
             exclude: ["README.md"]),
         .target(
-            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
+            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText"],
+            exclude: ["README.md", "Synthesis/README.md"]),
         .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
@@ -81,6 +82,9 @@ let package = Package(
 
         // `make benchmark` only: padbench's decode timed alone, beside tjbench on the same file.
         .executableTarget(name: "decode-timing", dependencies: ["PadImage"], path: "Benchmarks/DecodeTiming"),
+        // `make benchmark` only: padbench's video decode timed alone, beside `ffmpeg -benchmark`.
+        .executableTarget(
+            name: "video-decode-timing", dependencies: ["PadVideo"], path: "Benchmarks/VideoDecodeTiming"),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
@@ -119,6 +123,7 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
         ("FuzzLunaOSL", ["PadImport"]), ("FuzzMisnapMibi", ["PadImport"]), ("FuzzIdemiaStatus", ["PadImport"]),
         ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
+        ("FuzzVideo", ["PadVideo"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

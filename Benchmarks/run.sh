@@ -4,6 +4,8 @@
 #
 # Goal figures (issue 16), each printed beside its baseline:
 #   decode        padbench's decode alone (decode-timing) / tjbench, same 640x480 q90 JPEG  >= 0.9
+#   video decode  padbench's video decode (video-decode-timing) / ffmpeg -benchmark, same clip,
+#                 same decoder threads, both to rgb24                                         >= 0.9
 #   end to end    padbench bench images/s / best of OpenCV+NumPy script (1 and 2 processes)  >= 3
 #   workers       padbench bench images/s with 2 workers / 1 worker pinned to one CPU         >= 1.8
 #   eval          padbench eval of 10 million scores, whole command                          < 10 s
@@ -25,6 +27,8 @@ python3 -c "import bob.measure, cv2, numpy, PIL" 2>/dev/null || python3 -m pip i
 command -v tjbench >/dev/null || { apt-get install -y -q libjpeg-turbo-progs >/dev/null 2>&1 \
     || { apt-get update -q >/dev/null && apt-get install -y -q libjpeg-turbo-progs >/dev/null; }; }
 [ -x "$DECODE" ] || swift build -c release --product decode-timing >/dev/null
+VIDEO_DECODE=.build/release/video-decode-timing
+[ -x "$VIDEO_DECODE" ] || swift build -c release --product video-decode-timing >/dev/null
 
 now() { date +%s.%N; }
 ratio() { python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2]), 2))" "$1" "$2"; }
@@ -59,6 +63,31 @@ echo "| tjbench (libjpeg-turbo) | $tj | $(python3 -c "print(f'{640 * 480 / 1e3 /
 echo "| ratio padbench / tjbench | $(ratio "$ours_mp" "$tj") | |"
 echo
 goal "decode, padbench / tjbench (Mpixels/s)" "$(ratio "$ours_mp" "$tj")" "tjbench $tj Mpixels/s" ">=" 0.9
+
+# 1b. Video decode alone: padbench's VideoDecoder vs the ffmpeg command line, same file, same
+# decoder threads, both converting every frame to rgb24 (ffmpeg's filter graph on one thread, as
+# padbench converts on one); fastest of 3 passes each. The clip: 10 s of 1280x720 H.264 at 30 fps.
+VIDEO_THREADS=${BENCH_VIDEO_THREADS:-$CORES}
+[ -f "$DATA/video-1280x720-h264.mp4" ] || ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=size=1280x720:rate=30 \
+    -t 10 -c:v libx264 -pix_fmt yuv420p "$DATA/video-1280x720-h264.mp4"
+ours_video=$($VIDEO_DECODE "$DATA/video-1280x720-h264.mp4" "$VIDEO_THREADS" 3)
+ours_fps=$(json "$ours_video" frames_per_s)
+ff_best=""
+for pass in 1 2 3; do
+    rt=$(ffmpeg -nostdin -benchmark -threads "$VIDEO_THREADS" -i "$DATA/video-1280x720-h264.mp4" -filter_threads 1 \
+        -vsync passthrough -pix_fmt rgb24 -f null - 2>&1 | sed -n 's/.*rtime=\([0-9.]*\)s.*/\1/p')
+    ff_best=$(python3 -c "import sys; a = [float(v) for v in sys.argv[1:] if v]; print(min(a))" $ff_best "$rt")
+done
+ff_fps=$(python3 -c "print(round(300 / $ff_best, 1))")
+echo "## Video decode alone: 300 frames of 1280x720 H.264 to rgb24, $VIDEO_THREADS decoder threads, fastest of 3 passes"
+echo
+echo "| measure | frames/s |"
+echo "|---|---|"
+echo "| padbench VideoDecoder (video-decode-timing) | $(printf %.1f "$ours_fps") |"
+echo "| ffmpeg -benchmark -threads $VIDEO_THREADS -i FILE -filter_threads 1 -vsync passthrough -pix_fmt rgb24 -f null - | $ff_fps |"
+echo "| ratio padbench / ffmpeg | $(ratio "$ours_fps" "$ff_fps") |"
+echo
+goal "video decode, padbench / ffmpeg (frames/s)" "$(ratio "$ours_fps" "$ff_fps")" "ffmpeg $ff_fps frames/s" ">=" 0.9
 
 # 2. Estimators end to end: bench throughput with 1 and all workers against the OpenCV script.
 bench_rate() {  # $1 = concurrency, $2 = repeat, $3 = CPU list or "" (all); prints images/s of the whole command

@@ -59,3 +59,18 @@ with tempfile.TemporaryDirectory() as work:
     archive = os.path.join(work, "results.tar.zst")
     subprocess.run(["tar", "--format=pax", "--zstd", "-cf", archive, "-C", work, "manifest.json", "samples.csv", long_name], check=True)
     put("FuzzArchive", "results.tar.zst", open(archive, "rb").read())
+
+# FuzzVideo: tiny clips of every container padbench reads, made by the ffmpeg command line
+# (Debian's ffmpeg): 16x16, 3 frames, with B-frames (mpeg4, h264) and a rotated MP4.
+def clip(name, *codec):
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, name)
+        subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=16x16:rate=5",
+                        "-frames:v", "3", "-fflags", "+bitexact", "-flags", "+bitexact", *codec, out], check=True)
+        put("FuzzVideo", name, open(out, "rb").read())
+clip("mjpeg.avi", "-c:v", "mjpeg")
+clip("mpeg4-bframes.avi", "-c:v", "mpeg4", "-bf", "2")
+clip("h264.mp4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "2")
+clip("mjpeg.mov", "-c:v", "mjpeg")
+clip("ffv1.mkv", "-c:v", "ffv1")
+clip("vp9.webm", "-c:v", "libvpx-vp9", "-deadline", "realtime")

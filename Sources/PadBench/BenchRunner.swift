@@ -64,10 +64,7 @@ public struct BenchRunner: Sendable {
         var declared: [String: OutputDescriptor] = [:]
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
-        var videoLimits = job.dataset.videoOptions.limits
-        videoLimits.maxPixels = job.maxPixels
-        let measurer = SampleMeasurer(
-            chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels), video: VideoDecoder(limits: videoLimits))
+        let measurer = Self.measurer(job, chains: chains)
         let header =
             ["id", "path", "label", "species", "split", "subject"]
             + (samples.hasPresentations ? SamplesColumns.presentationColumns : []) + ["status", "error"]
@@ -117,6 +114,15 @@ public struct BenchRunner: Sendable {
             if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
             throw error
         }
+    }
+
+    /// The run's measurer: images and video frames under the job's pixel limit, videos under the
+    /// frame and duration limits the dataset was listed with.
+    static func measurer(_ job: BenchJob, chains: [SampleMeasurer.Chain]) -> SampleMeasurer {
+        var videoLimits = job.dataset.videoOptions.limits
+        videoLimits.maxPixels = job.maxPixels
+        return SampleMeasurer(
+            chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels), video: VideoDecoder(limits: videoLimits))
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by

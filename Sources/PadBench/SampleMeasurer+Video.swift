@@ -14,7 +14,7 @@ extension SampleMeasurer {
         let start = MonotonicClock.nanoseconds()
         guard let first = frames.first else { return [] }
         let path = first.sample.path
-        var wanted: [Int: Int] = [:]  // frame index -> position in `frames`
+        var wanted: [Int: Int] = [:] // frame index -> position in `frames`
         for (position, frame) in frames.enumerated() {
             guard let k = frame.sample.frameIndex else {
                 return failAll(frames, unlisted(path), since: start)

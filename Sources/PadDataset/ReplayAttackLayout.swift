@@ -21,8 +21,10 @@ enum ReplayAttackLayout {
                 guard let walker = FileManager.default.enumerator(atPath: root + "/" + folder + "/" + labelFolder)
                 else { continue }
                 while let inner = walker.nextObject() as? String {
-                    guard VideoFiles.isVideo(inner) || DatasetLoader.imageExtensions.contains(
-                        (inner as NSString).pathExtension.lowercased())
+                    guard
+                        VideoFiles.isVideo(inner)
+                            || DatasetLoader.imageExtensions.contains(
+                                (inner as NSString).pathExtension.lowercased())
                     else { continue }
                     let relative = folder + "/" + labelFolder + "/" + inner
                     let name = (inner as NSString).lastPathComponent.lowercased()

@@ -114,7 +114,9 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
         // Tested on the count, not on emptiness: when the first sample is a frame, the column
         // made for the samples before it is empty.
         if sample.frameIndex != nil && frames.count < number { frames = Array(repeating: -1, count: number) }
-        if sample.frameIndex != nil || !frames.isEmpty { frames.append(sample.frameIndex.map { Int32(clamping: $0) } ?? -1) }
+        if sample.frameIndex != nil || !frames.isEmpty {
+            frames.append(sample.frameIndex.map { Int32(clamping: $0) } ?? -1)
+        }
         if sample.timestamp != nil && times.count < number { times = Array(repeating: .nan, count: number) }
         if sample.timestamp != nil || !times.isEmpty { times.append(sample.timestamp ?? .nan) }
     }

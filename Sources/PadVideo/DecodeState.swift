@@ -68,7 +68,8 @@ struct DecodeState: ~Copyable {
             let status = avcodec_receive_frame(video.codec, frame)
             if status == padbench_averror_eagain || status == padbench_averror_eof { return false }
             guard status >= 0 else {
-                throw .decodeError("the '\(video.codecName)' stream does not decode at frame \(decoded): \(averror(status))")
+                throw .decodeError(
+                    "the '\(video.codecName)' stream does not decode at frame \(decoded): \(averror(status))")
             }
             defer { av_frame_unref(frame) }
             guard frame.pointee.flags & AV_FRAME_FLAG_CORRUPT == 0, frame.pointee.decode_error_flags == 0 else {
@@ -83,10 +84,13 @@ struct DecodeState: ~Copyable {
             // the stream's average rate.
             let rate = av_q2d(video.stream.pointee.avg_frame_rate)
             let seconds =
-                stamp == Int64.min || start == Int64.min ? (rate > 0 ? Double(n) / rate : 0) : video.seconds(stamp, start: start)
+                stamp == Int64.min || start == Int64.min
+                ? (rate > 0 ? Double(n) / rate : 0) : video.seconds(stamp, start: start)
             guard seconds <= limits.maxSeconds else { throw VideoStream.tooLong(seconds, limits) }
             if wanted.contains(n) {
-                body(DecodedFrame(index: n, seconds: seconds, image: try converter.image(of: frame, rotation: video.rotation)))
+                body(
+                    DecodedFrame(
+                        index: n, seconds: seconds, image: try converter.image(of: frame, rotation: video.rotation)))
                 if n == last { return true }
             }
         }

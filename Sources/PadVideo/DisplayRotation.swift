@@ -39,7 +39,9 @@ public struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
             self = .none
             return
         }
-        let values = raw.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+        let values = raw.withMemoryRebound(to: Int32.self, capacity: 9) {
+            Array(UnsafeBufferPointer(start: $0, count: 9))
+        }
         try self.init(matrix: values)
     }
 

@@ -32,7 +32,8 @@ public enum VideoEncoder {
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height && $0.format == .rgb }) else {
             throw .encodeError("video: every frame must be RGB and of the first frame's size")
         }
-        let writer = try ClipWriter(codec: codec, width: first.width, height: first.height, rate: rate, quality: quality)
+        let writer = try ClipWriter(
+            codec: codec, width: first.width, height: first.height, rate: rate, quality: quality)
         for (n, frame) in frames.enumerated() { try writer.write(frame, number: n) }
         return try writer.finish()
     }
@@ -171,13 +172,17 @@ final class OutputBuffer {
 
     func write(_ source: UnsafePointer<UInt8>, count: Int) -> Int32 {
         if position + count > bytes.count { bytes += [UInt8](repeating: 0, count: position + count - bytes.count) }
-        bytes.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: position).update(from: source, count: count) }
+        bytes.withUnsafeMutableBufferPointer {
+            $0.baseAddress!.advanced(by: position).update(from: source, count: count)
+        }
         position += count
         return Int32(count)
     }
 }
 
-private func outputWrite(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
+private func outputWrite(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32)
+    -> Int32
+{
     guard let opaque, let buffer, size >= 0 else { return -1 }
     return Unmanaged<OutputBuffer>.fromOpaque(opaque).takeUnretainedValue().write(buffer, count: Int(size))
 }

@@ -34,14 +34,15 @@ import PadVideo
         // The same frames decoded alone and measured as images give the same values.
         var expected: [Int: [Double]] = [:]
         try VideoDecoder().decode(path: path, frames: [2, 5, 9]) { frame in
-            expected[frame.index] = measurer.measure(
-                frame.image, of: Self.frames(path, [frame.index])[0].sample, index: 0, decodeNanoseconds: 0,
-                threads: 1
-            ).values
+            expected[frame.index] =
+                measurer.measure(
+                    frame.image, of: Self.frames(path, [frame.index])[0].sample, index: 0, decodeNanoseconds: 0,
+                    threads: 1
+                ).values
         }
         let sharpness = measurer.columns.firstIndex(of: "quality.sharpness")!
         #expect(outcomes.map { $0.values[sharpness] } == [9, 2, 5].map { expected[$0]![sharpness] })
-        #expect(Set(outcomes.map { $0.values[sharpness] }).count == 3)  // three different frames
+        #expect(Set(outcomes.map { $0.values[sharpness] }).count == 3) // three different frames
         #expect(outcomes.allSatisfy { $0.decodeNanoseconds > 0 })
     }
 
@@ -52,7 +53,8 @@ import PadVideo
         let outcomes = SampleMeasurer(estimators: []).measureVideo(Self.frames(path, [3, 20]))
         let expected = SampleStatus.failed(
             code: "decode_error",
-            message: "the stream ends after 12 frames; frame 20 was asked for (the container lists 12 packets read so far)")
+            message:
+                "the stream ends after 12 frames; frame 20 was asked for (the container lists 12 packets read so far)")
         #expect(outcomes.map(\.status.code) == [expected.code, expected.code])
         #expect(outcomes.map(\.status.message) == [expected.message, expected.message])
         #expect(outcomes.map(\.values.count) == [0, 0])

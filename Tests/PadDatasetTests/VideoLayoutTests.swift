@@ -10,7 +10,8 @@ import PadVideo
     /// A 12-frame clip at 10 frames/s (Motion JPEG in AVI, whatever the extension says).
     static func writeClip(_ path: String, frames: Int = 12) throws {
         let images = (0..<frames).map { t in
-            Image(width: 32, height: 24, format: .rgb, pixels: (0..<(32 * 24 * 3)).map { UInt8(($0 / 3 + t * 5) % 200) })
+            Image(
+                width: 32, height: 24, format: .rgb, pixels: (0..<(32 * 24 * 3)).map { UInt8(($0 / 3 + t * 5) % 200) })
         }
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -43,14 +44,19 @@ import PadVideo
         let loaded = try DatasetLoader(video: VideoOptions(sampling: .count(4))).load(root)
         let samples = Array(loaded.samples)
         // 12 frames in 4 parts: frames 1, 4, 7, 10, shown at 0.1, 0.4, 0.7 and 1.0 s.
-        #expect(samples.map(\.id) == ["eval/bonafide/a.avi#1", "eval/bonafide/a.avi#4", "eval/bonafide/a.avi#7",
-            "eval/bonafide/a.avi#10", "eval/bonafide/b.png", "eval/attack/print/c.avi"])
-        #expect(samples.map(\.presentation) == Array(repeating: "eval/bonafide/a.avi", count: 4) + [
-            "eval/bonafide/b.png", "eval/attack/print/c.avi"])
+        #expect(
+            samples.map(\.id) == [
+                "eval/bonafide/a.avi#1", "eval/bonafide/a.avi#4", "eval/bonafide/a.avi#7",
+                "eval/bonafide/a.avi#10", "eval/bonafide/b.png", "eval/attack/print/c.avi",
+            ])
+        #expect(
+            samples.map(\.presentation) == Array(repeating: "eval/bonafide/a.avi", count: 4) + [
+                "eval/bonafide/b.png", "eval/attack/print/c.avi",
+            ])
         #expect(samples.map(\.frameIndex) == [1, 4, 7, 10, nil, nil])
         #expect(samples.prefix(4).map { ($0.timestamp! * 10).rounded() } == [1, 4, 7, 10])
         #expect(samples[0].path == root + "/eval/bonafide/a.avi" && samples[0].subject == "s1")
-        #expect(loaded.problems.isEmpty)  // an unopenable video is a failed sample, not a listing problem
+        #expect(loaded.problems.isEmpty) // an unopenable video is a failed sample, not a listing problem
         #expect(loaded.videos.map(\.frameCount) == [12, 0])
         #expect(loaded.videos[1].error?.statusCode == "unsupported_format")
 
@@ -67,7 +73,8 @@ import PadVideo
         try Self.writeClip(root + "/attack/replay/z.mkv")
         let loaded = try DatasetLoader(video: VideoOptions(sampling: .step(5))).load(root)
         #expect(loaded.layout == .tree)
-        #expect(loaded.samples.map(\.id) == ["attack/replay/z.mkv#0", "attack/replay/z.mkv#5", "attack/replay/z.mkv#10"])
+        #expect(
+            loaded.samples.map(\.id) == ["attack/replay/z.mkv#0", "attack/replay/z.mkv#5", "attack/replay/z.mkv#10"])
         #expect(loaded.samples.allSatisfy { $0.label == .attack(species: "replay") })
     }
 
@@ -80,18 +87,25 @@ import PadVideo
         try Self.write("+1,1_1_01_1\n", root + "/Protocols/Protocol_1/Train.txt")
         try Self.write("-1,1_1_21_2\n", root + "/Protocols/Protocol_1/Dev.txt")
         try Self.write("-1,2_3_36_5\n", root + "/Protocols/Protocol_1/Test.txt")
-        for loader in [DatasetLoader(video: VideoOptions(sampling: .count(2))),
-            DatasetLoader(ouluProtocol: 1, video: VideoOptions(sampling: .count(2)))]
-        {
+        for loader in [
+            DatasetLoader(video: VideoOptions(sampling: .count(2))),
+            DatasetLoader(ouluProtocol: 1, video: VideoOptions(sampling: .count(2))),
+        ] {
             let loaded = try loader.load(root)
             #expect(loaded.layout == .ouluNPU && loaded.problems.isEmpty)
             let samples = Array(loaded.samples)
-            #expect(samples.map(\.id) == ["Dev_files/1_1_21_2.avi#3", "Dev_files/1_1_21_2.avi#9",
-                "Test_files/2_3_36_5.avi#3", "Test_files/2_3_36_5.avi#9",
-                "Train_files/1_1_01_1.avi#3", "Train_files/1_1_01_1.avi#9"])
+            #expect(
+                samples.map(\.id) == [
+                    "Dev_files/1_1_21_2.avi#3", "Dev_files/1_1_21_2.avi#9",
+                    "Test_files/2_3_36_5.avi#3", "Test_files/2_3_36_5.avi#9",
+                    "Train_files/1_1_01_1.avi#3", "Train_files/1_1_01_1.avi#9",
+                ])
             #expect(samples.map(\.split) == [.dev, .dev, .eval, .eval, .train, .train])
-            #expect(samples.map(\.label) == [.attack(species: "print"), .attack(species: "print"),
-                .attack(species: "replay"), .attack(species: "replay"), .bonaFide, .bonaFide])
+            #expect(
+                samples.map(\.label) == [
+                    .attack(species: "print"), .attack(species: "print"),
+                    .attack(species: "replay"), .attack(species: "replay"), .bonaFide, .bonaFide,
+                ])
             #expect(samples.map(\.subject) == ["21", "21", "36", "36", "01", "01"])
             #expect(samples[0].presentation == "Dev_files/1_1_21_2.avi")
         }
@@ -136,8 +150,12 @@ import PadVideo
 
     @Test func aListWhoseFirstSampleIsAFrameKeepsItsFrameIndexAndTime() {
         var list = SampleList(root: "r")
-        list.append(Sample(id: "v.avi#3", path: "r/v.avi", label: .bonaFide, presentation: "v.avi", frameIndex: 3, timestamp: 0.1))
-        list.append(Sample(id: "v.avi#9", path: "r/v.avi", label: .bonaFide, presentation: "v.avi", frameIndex: 9, timestamp: 0.3))
+        list.append(
+            Sample(
+                id: "v.avi#3", path: "r/v.avi", label: .bonaFide, presentation: "v.avi", frameIndex: 3, timestamp: 0.1))
+        list.append(
+            Sample(
+                id: "v.avi#9", path: "r/v.avi", label: .bonaFide, presentation: "v.avi", frameIndex: 9, timestamp: 0.3))
         #expect(list.map(\.frameIndex) == [3, 9])
         #expect(list.map(\.timestamp) == [0.1, 0.3])
     }

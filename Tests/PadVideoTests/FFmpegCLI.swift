@@ -29,7 +29,9 @@ enum FFmpegCLI {
     }
 
     /// A clip of `frames` frames of FFmpeg's `testsrc2` pattern (moving, so every frame differs).
-    static func makeClip(_ path: String, size: String = "64x48", frames: Int = 12, codec: [String], extra: [String] = [])
+    static func makeClip(
+        _ path: String, size: String = "64x48", frames: Int = 12, codec: [String], extra: [String] = []
+    )
         throws
     {
         try run(

@@ -26,7 +26,9 @@ import Testing
         Case(file: "mpeg4-bframes.avi", codec: ["-c:v", "mpeg4", "-bf", "2", "-q:v", "4"]),
         Case(file: "mjpeg.avi", codec: ["-c:v", "mjpeg", "-q:v", "3"]),
         Case(file: "h264.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "3"]),
-        Case(file: "h264-clockwise.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], matrix: clockwise, rotated: true),
+        Case(
+            file: "h264-clockwise.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], matrix: clockwise,
+            rotated: true),
         Case(file: "mjpeg-counterclockwise.mov", codec: ["-c:v", "mjpeg"], matrix: counterClockwise, rotated: true),
         Case(file: "mpeg4-halfturn.mov", codec: ["-c:v", "mpeg4"], matrix: halfTurn),
         Case(file: "mpeg4-mirrored.mp4", codec: ["-c:v", "mpeg4"], matrix: mirrored, rotated: true),
@@ -95,7 +97,7 @@ import Testing
 
     @Test func mjpegClipDecodesBackWithItsFrameCount() throws {
         let bytes = try VideoEncoder.encode(Self.frames(7), rate: 10, codec: .mjpeg)
-        #expect(try VideoEncoder.encode(Self.frames(7), rate: 10, codec: .mjpeg) == bytes)  // deterministic
+        #expect(try VideoEncoder.encode(Self.frames(7), rate: 10, codec: .mjpeg) == bytes) // deterministic
         let info = try VideoDecoder().probe(bytes: bytes)
         #expect(info.frameCount == 7 && info.codec == "mjpeg" && info.container == "avi")
         #expect(info.frameTimes.map { ($0 * 10).rounded() } == [0, 1, 2, 3, 4, 5, 6])
@@ -118,7 +120,9 @@ import Testing
 }
 
 @Suite struct VideoLimitTests {
-    static func clip() throws -> [UInt8] { try VideoEncoder.encode(VideoEncoderTests.frames(12), rate: 10, codec: .mjpeg) }
+    static func clip() throws -> [UInt8] {
+        try VideoEncoder.encode(VideoEncoderTests.frames(12), rate: 10, codec: .mjpeg)
+    }
 
     @Test func framesOverThePixelLimitAreRefusedBeforeDecoding() throws {
         let decoder = VideoDecoder(limits: VideoLimits(maxPixels: 48 * 32 - 1))
@@ -178,5 +182,29 @@ import Testing
         let jpeg = try ImageEncoder.jpeg(VideoEncoderTests.frames(1)[0])
         let error = #expect(throws: ImageError.self) { try VideoDecoder().probe(bytes: jpeg) }
         #expect(error?.statusCode == "unsupported_format")
+    }
+}
+
+/// The committed sample's synthetic clips (written by `dataset synth --video`, MPEG-4 part 2 in
+/// AVI) decode to the `ffmpeg` command line's frames, every frame.
+@Suite struct SampleClipTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test func everyFrameOfEverySampleClipEqualsTheCommandLines() throws {
+        let folder = Self.root + "/datasets/sample/video"
+        let clips = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".avi") }.sorted()
+        #expect(clips.count == 8)
+        for clip in clips {
+            let path = folder + "/" + clip
+            let info = try VideoDecoder().probe(path: path)
+            #expect(info.frameCount == 8 && info.codec == "mpeg4" && info.width == 320 && info.height == 240)
+            let indices = Array(0..<info.frameCount)
+            var frames: [[UInt8]] = []
+            try VideoDecoder().decode(path: path, frames: indices) { frames.append($0.image.pixels) }
+            let reference = try FFmpegCLI.referenceFrames(path, indices: indices, frameBytes: 320 * 240 * 3)
+            #expect(frames == reference, "\(clip)")
+        }
     }
 }

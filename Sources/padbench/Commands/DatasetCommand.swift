@@ -62,8 +62,10 @@ struct DatasetCommand: ParsableCommand {
                 }
                 return kind
             }
-            let parts = (size ?? (video ? "320x240" : "640x480")).split(separator: "x", omittingEmptySubsequences: false)
-                .map { Int($0) }
+            let parts = (size ?? (video ? "320x240" : "640x480")).split(
+                separator: "x", omittingEmptySubsequences: false
+            )
+            .map { Int($0) }
             let side = SyntheticDatasetGenerator.maximumSide
             guard parts.count == 2, let width = parts[0], let height = parts[1], (32...side).contains(width),
                 (32...side).contains(height)
@@ -84,7 +86,9 @@ struct DatasetCommand: ParsableCommand {
                     into: out, count: count, seed: seed, species: kinds, width: width, height: height,
                     frames: clipFrames, codec: clipCodec)
                 let seconds = Date().timeIntervalSince(start)
-                print("wrote \(count) clips of \(clipFrames) frames and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s")
+                print(
+                    "wrote \(count) clips of \(clipFrames) frames and manifest.csv to \(out) in \(String(format: "%.2f", seconds)) s"
+                )
                 return
             }
             try generator.generate(into: out, count: count, seed: seed, species: kinds, width: width, height: height)
