@@ -1,6 +1,7 @@
 /// A deterministic part `k` of `n` of a dataset: a sample belongs to shard
-/// `fnv1a64(id) % n == k - 1`, so shards are disjoint, cover the dataset, and a sample's shard
-/// does not change when other samples are added or removed.
+/// `fnv1a64(presentation) % n == k - 1`, so shards are disjoint, cover the dataset, a sample's shard
+/// does not change when other samples are added or removed, and the frames of one video stay in
+/// one shard (decoded in one pass; a still image's presentation is its own id).
 ///
 /// Example: `PadDatasetDocExamples.shard`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
@@ -23,7 +24,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 
     public func contains(_ sample: Sample) -> Bool {
-        Int(Self.fnv1a64(sample.id) % UInt64(count)) == index - 1
+        Int(Self.fnv1a64(sample.presentation) % UInt64(count)) == index - 1
     }
 
     /// FNV-1a, 64-bit (Fowler, Noll, Vo): stable across runs and platforms, unlike `Hasher`.

@@ -57,7 +57,7 @@ public enum PresentationTable {
             let frames = groups.frames(p)
             let processed = frames.filter { table.statuses[Int($0)].isOK }
             guard !processed.isEmpty else {
-                statuses.append(table.statuses[Int(frames[0])])
+                statuses.append(table.statuses[Int(frames[frames.startIndex])])
                 continue
             }
             if case .aggregate = rule {

@@ -50,6 +50,7 @@ final class ClipWriter {
     let output = OutputBuffer()
 
     init(codec: VideoEncoder.Codec, width: Int, height: Int, rate: Int, quality: Int) throws(ImageError) {
+        av_log_set_level(AV_LOG_QUIET)
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, codec.container, nil) >= 0, let context,
             let encoderCodec = avcodec_find_encoder_by_name(codec.rawValue),

@@ -16,11 +16,10 @@ final class VideoStream {
     let codec: UnsafeMutablePointer<AVCodecContext>
     let rotation: DisplayRotation
 
-    /// FFmpeg's messages are off: every failure reaches the caller as an ``ImageError``.
-    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
-
     init(input: VideoInput, limits: VideoLimits, threads: Int) throws(ImageError) {
-        _ = Self.quiet
+        // FFmpeg's messages are off (libswscale's "deprecated pixel format" included): every
+        // failure reaches the caller as an ``ImageError``.
+        av_log_set_level(AV_LOG_QUIET)
         self.input = input
         let format = input.format
         try Self.checkDeclaredSizes(format, limits: limits)

@@ -41,7 +41,8 @@ import Testing
         #expect(first[0].hasSuffix(".avi#1") && first[7] == "1" && first[9] == "ok")
         #expect(abs(Double(first[8])! - 1.0 / 15) < 1e-9)
         let broken = rows.first { $0.hasPrefix("broken.avi,") }
-        #expect(broken?.contains(",unsupported_format,not a video padbench reads") == true)
+        #expect(
+            broken?.contains(",unsupported_format,\"not a video padbench reads (AVI, MOV, MP4, MKV, WebM): ") == true)
     }
 
     @Test func bothFrameOptionsAtOnceIsAUsageError() throws {

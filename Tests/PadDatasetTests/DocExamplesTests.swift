@@ -38,13 +38,16 @@ import PadText
         #expect(Label.bonaFide.csvLabel == "bonafide" && Label.bonaFide.species == nil)
     }
 
-    /// ``DatasetLoader`` and ``DatasetCheck`` on the committed sample (80 images, manifest layout).
+    /// ``DatasetLoader`` and ``DatasetCheck`` on the committed sample (80 images and 8 clips of 8
+    /// frames, each frame a sample: 144 samples in 88 presentations, manifest layout).
     @Test func loaderAndCheck() throws {
         let dataset = try DatasetLoader().load(Self.sample)
-        #expect(dataset.samples.count == 80 && dataset.problems.isEmpty && dataset.layout == .manifest)
+        #expect(dataset.samples.count == 144 && dataset.problems.isEmpty && dataset.layout == .manifest)
+        #expect(dataset.videos.count == 8 && dataset.videos.allSatisfy { $0.frameCount == 8 && $0.error == nil })
         let report = DatasetCheck.run(dataset, decode: false)
         #expect(report.problems.isEmpty)
-        #expect(report.byLabel["bonafide", default: 0] + report.byLabel["attack", default: 0] == 80)
+        #expect(report.byLabel["bonafide", default: 0] + report.byLabel["attack", default: 0] == 144)
+        #expect(report.framesPerPresentation.count == 88)
     }
 
     /// ``SplitMix64``: seeded, reproducible, `uniform(low, high)` within its range.

@@ -160,3 +160,23 @@ import PadVideo
         #expect(list.map(\.timestamp) == [0.1, 0.3])
     }
 }
+
+@Suite struct VideoShardTests {
+    @Test func theFramesOfOneVideoStayInOneShard() {
+        let frames = (0..<40).map { k in
+            Sample(
+                id: "v\(k % 4).avi#\(k)", path: "r/v\(k % 4).avi", label: .bonaFide, presentation: "v\(k % 4).avi",
+                frameIndex: k)
+        }
+        for n in 2...5 {
+            for video in 0..<4 {
+                let of = frames.filter { $0.presentation == "v\(video).avi" }
+                let shards = Set(of.map { sample in (1...n).first { Shard(index: $0, count: n).contains(sample) }! })
+                #expect(shards.count == 1)
+            }
+        }
+        // Still images keep their shard: their presentation is their id.
+        let still = Sample(id: "a.jpg", path: "r/a.jpg", label: .bonaFide)
+        #expect(Shard(index: Int(Shard.fnv1a64("a.jpg") % 3) + 1, count: 3).contains(still))
+    }
+}
