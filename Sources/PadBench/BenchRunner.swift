@@ -264,10 +264,12 @@ public struct BenchRunner: Sendable {
     ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
         if resumed > 0 { counts["resumed_samples"] = resumed }
+        var conventions = Conventions.current
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         return RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
-            conventions: Conventions.current,
+            conventions: conventions,
             dataset: .init(
                 name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
                 fingerprint: DatasetFingerprint.of(samples), samples: samples.count,

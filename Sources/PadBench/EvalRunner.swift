@@ -29,6 +29,8 @@ public struct EvalRunner: Sendable {
         /// Replace a complete run under `outputFolder` (otherwise refused).
         public var force: Bool
         public var commandLine: [String]
+        /// How frame scores combine into a presentation's (`--aggregate`, nil = mean).
+        public var aggregate: FrameAggregate?
 
         public init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
@@ -140,6 +142,7 @@ public struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         let failed = table.failedCount
         var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -393,7 +396,7 @@ extension EvalRunner {
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false
+        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil
     ) throws -> RunOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
@@ -424,8 +427,9 @@ extension EvalRunner {
         )
         .evaluate(profiles, decisions: decisions)
         try decisions.close()
-        let manifest = Self.reDecidedManifest(
+        var manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
+        if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {

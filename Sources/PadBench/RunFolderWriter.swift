@@ -56,6 +56,8 @@ public struct RunFolderWriter: Sendable {
             streamedFiles.append(Self.presentationDecisions)
         } else {
             frameResults = []
+            // Still images: nothing was aggregated, and the manifest stays as it always was.
+            manifest.conventions["frame_aggregate"] = nil
         }
         let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)

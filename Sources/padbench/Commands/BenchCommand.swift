@@ -3,6 +3,7 @@ import Foundation
 import PadBench
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadProfiles
 import PadText
 
@@ -59,6 +60,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Per-sample timeout of external estimators, seconds.")
     var externalTimeout: Double = 30
 
+    @Option(
+        help: "How the frames of one presentation (a video) combine into its outputs: mean (default), median, min, max."
+    )
+    var aggregate: FrameAggregate?
     @Flag(help: "No progress display.")
     var quiet = false
 
@@ -138,6 +143,7 @@ struct BenchCommand: AsyncParsableCommand {
         withExternals.force = force
         withExternals.resume = resuming
         withExternals.strict = strict
+        withExternals.aggregate = aggregate
         let interrupt = InterruptFlag()
         withExternals.interrupt = interrupt
         interrupt.watchSignals()
