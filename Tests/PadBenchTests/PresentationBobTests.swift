@@ -3,6 +3,7 @@ import PadArchive
 import PadBench
 import PadEvaluation
 import PadMetrics
+import PadReport
 import Testing
 
 /// bob's per-frame score files counted per presentation: every expected value was computed once
@@ -96,5 +97,30 @@ import Testing
         let decisions = try String(contentsOfFile: outcome.folder + "/presentation_decisions.csv", encoding: .utf8)
         #expect(decisions.split(separator: "\n").count == 1 + 12 + 9 + 7)
         #expect(decisions.contains("\nreal/client00/video00,scores,,bonafide,,ok,"))
+    }
+
+    /// compare's paired test pairs presentations: the McNemar counts are videos (12 bona fide, 7
+    /// replay), not frames (83, 43): the new run raises every attack frame by 0.6 (threshold fixed
+    /// at 0.25), bona fide frames unchanged.
+    @Test func compareCountsPresentations() throws {
+        let folder = Fixture.folder()
+        let raised = folder + "/raised.txt"
+        let lines = try String(contentsOfFile: Self.folder + "/frames_two_species.txt", encoding: .utf8)
+            .split(separator: "\n").map { line -> String in
+                var f = line.split(separator: " ").map(String.init)
+                if f[1] == "attack", let s = Double(f[3]) { f[3] = String(s + 0.6) }
+                return f.joined(separator: " ")
+            }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: raised, atomically: true, encoding: .utf8)
+        let base = try Self.run("frames_two_species.txt", threshold: 0.25, out: "compareBase").folder
+        let new = try EvalRunner().evaluateScores(
+            EvalRunner.ScoreJob(scoreFiles: [raised], threshold: 0.25, outputFolder: folder + "/new")
+        ).folder
+        let comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new))
+        #expect(comparison.paired)
+        let replay = try #require(comparison.checks.first { $0.name == "scores apcer[replay]" })
+        #expect(replay.test == "mcnemar" && replay.detail.hasPrefix("2/7 -> "))
+        let bpcer = try #require(comparison.checks.first { $0.name == "scores bpcer" })
+        #expect(bpcer.detail.hasPrefix("1/12 -> 1/12"))
     }
 }
