@@ -29,6 +29,9 @@ public struct BenchJob: Sendable {
     /// How frame values combine into a presentation's (`--aggregate`); recorded in the manifest
     /// (`frame_aggregate`) when the dataset has presentations of several frames. nil is `mean`.
     public var aggregate: FrameAggregate?
+    /// PAI species -> attack potential level (`--attack-potential`, merged over the manifest's
+    /// `attack_potential` column); nil when neither gives one.
+    public var attackPotential: [String: String]?
 
     public init(
         dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],

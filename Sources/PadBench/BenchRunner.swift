@@ -266,7 +266,7 @@ public struct BenchRunner: Sendable {
         if resumed > 0 { counts["resumed_samples"] = resumed }
         var conventions = Conventions.current
         if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
-        return RunManifest(
+        var manifest = RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: conventions,
@@ -293,6 +293,8 @@ public struct BenchRunner: Sendable {
                 finished: ISO8601DateFormatter().string(from: Date()),
                 wallSeconds: wallSeconds),
             counts: counts)
+        manifest.attackPotential = job.attackPotential
+        return manifest
     }
 
     /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,

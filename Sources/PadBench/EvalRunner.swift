@@ -31,6 +31,8 @@ public struct EvalRunner: Sendable {
         public var commandLine: [String]
         /// How frame scores combine into a presentation's (`--aggregate`, nil = mean).
         public var aggregate: FrameAggregate?
+        /// PAI species -> attack potential level (`--attack-potential`).
+        public var attackPotential: [String: String]?
 
         public init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
@@ -84,7 +86,8 @@ public struct EvalRunner: Sendable {
         let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
-        let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
+        var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
+        manifest.attackPotential = job.attackPotential
         let results = try RunFolderWriter(folder: folder).write(
             manifest: manifest, table: table, results: frameResults, timing: [],
             profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed
@@ -396,7 +399,7 @@ extension EvalRunner {
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil
+        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil, attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
@@ -430,6 +433,7 @@ extension EvalRunner {
         var manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
         if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
+        if let attackPotential { manifest.attackPotential = attackPotential }
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {

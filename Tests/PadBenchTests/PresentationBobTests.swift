@@ -123,4 +123,32 @@ import Testing
         let bpcer = try #require(comparison.checks.first { $0.name == "scores bpcer" })
         #expect(bpcer.detail.hasPrefix("1/12 -> 1/12"))
     }
+
+    /// APCER_AP per attack potential level = the highest APCER among the level's species
+    /// (ISO/IEC 30107-3:2023): print and replay both level 1 gives replay's 2/7 (bob.measure, see
+    /// expected.json), a level of its own each gives each species' APCER.
+    @Test func apcerPerAttackPotentialLevel() throws {
+        let expected = try Self.expected()["presentations"] as! [String: Any]
+        let apcer = expected["apcer"] as! [String: Any]
+        for (levels, columns) in [
+            (["print": "1", "replay": "1"], ["apcer_ap[1]": Self.number(apcer["replay"])]),
+            (["print": "A", "replay": "B"], ["apcer_ap[A]": Self.number(apcer["print"]), "apcer_ap[B]": Self.number(apcer["replay"])]),
+        ] {
+            var job = EvalRunner.ScoreJob(
+                scoreFiles: [Self.folder + "/frames_two_species.txt"], threshold: 0.25,
+                outputFolder: Fixture.folder() + "/run")
+            job.attackPotential = levels
+            let outcome = try EvalRunner().evaluateScores(job)
+            let path = outcome.folder + "/summary.csv"
+            let table = try CSVTable(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
+            for (column, value) in columns {
+                #expect(Double(table.records[0].fields[try table.requireColumn(column)]) == value, "\(column)")
+            }
+            #expect(table.header.filter { $0.hasPrefix("apcer_ap[") }.count == 2 * columns.count)
+            let species = try Self.perSpecies(outcome.folder + "/per_species.csv")
+            #expect(species.count == 2)
+            let perSpecies = try String(contentsOfFile: outcome.folder + "/per_species.csv", encoding: .utf8)
+            #expect(perSpecies.hasPrefix("profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,attack_potential\n"))
+        }
+    }
 }

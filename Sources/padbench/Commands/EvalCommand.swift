@@ -56,6 +56,10 @@ struct EvalCommand: ParsableCommand {
             combine into the presentation's score: mean (default), median, min, max.
             """)
     var aggregate: FrameAggregate?
+    @Option(
+        name: .customLong("attack-potential"),
+        help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
+    var attackPotential: String?
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
     @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
@@ -75,7 +79,8 @@ struct EvalCommand: ParsableCommand {
                 try EvalRunner().evaluateArchive(
                     archive, profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
                     strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
-                    requireOutputs: score != nil, aggregate: aggregate)
+                    requireOutputs: score != nil, aggregate: aggregate,
+                    attackPotential: try attackPotential.map { try AttackPotential.read($0).levels })
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
@@ -91,6 +96,9 @@ struct EvalCommand: ParsableCommand {
             outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
         job.aggregate = aggregate
+        job.attackPotential = try CommandSupport.atRunTime {
+            try attackPotential.map { try AttackPotential.read($0).levels }
+        }
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))
         CommandSupport.printWarnings(outcome.results)
