@@ -107,6 +107,9 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// Per profile name: its definition hash and its estimator options key ("" = defaults).
     public var profileDefinitions: [String: String]?
     public var profileOptions: [String: String]?
+    /// PAI species -> attack potential level (`--attack-potential`, a manifest's
+    /// `attack_potential` column); absent when none was given.
+    public var attackPotential: [String: String]?
 
     public init(
         schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],

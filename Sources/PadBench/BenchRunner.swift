@@ -274,10 +274,12 @@ public struct BenchRunner: Sendable {
     ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
         if resumed > 0 { counts["resumed_samples"] = resumed }
-        return RunManifest(
+        var conventions = Conventions.current
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
+        var manifest = RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
-            conventions: Conventions.current,
+            conventions: conventions,
             dataset: .init(
                 name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
                 fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
@@ -301,6 +303,8 @@ public struct BenchRunner: Sendable {
                 finished: ISO8601DateFormatter().string(from: Date()),
                 wallSeconds: wallSeconds),
             counts: counts)
+        manifest.attackPotential = job.attackPotential
+        return manifest
     }
 
     /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,

@@ -29,6 +29,10 @@ public struct EvalRunner: Sendable {
         /// Replace a complete run under `outputFolder` (otherwise refused).
         public var force: Bool
         public var commandLine: [String]
+        /// How frame scores combine into a presentation's (`--aggregate`, nil = mean).
+        public var aggregate: FrameAggregate?
+        /// PAI species -> attack potential level (`--attack-potential`).
+        public var attackPotential: [String: String]?
 
         public init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
@@ -82,7 +86,8 @@ public struct EvalRunner: Sendable {
         let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
-        let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
+        var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
+        manifest.attackPotential = job.attackPotential
         let results = try RunFolderWriter(folder: folder).write(
             manifest: manifest, table: table, results: frameResults, timing: [],
             profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed
@@ -140,6 +145,7 @@ public struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         let failed = table.failedCount
         var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -393,7 +399,7 @@ extension EvalRunner {
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false
+        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil, attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
@@ -424,8 +430,10 @@ extension EvalRunner {
         )
         .evaluate(profiles, decisions: decisions)
         try decisions.close()
-        let manifest = Self.reDecidedManifest(
+        var manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
+        if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
+        if let attackPotential { manifest.attackPotential = attackPotential }
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {

@@ -56,11 +56,16 @@ public struct RunFolderWriter: Sendable {
             streamedFiles.append(Self.presentationDecisions)
         } else {
             frameResults = []
+            // Still images: nothing was aggregated, and the manifest stays as it always was.
+            manifest.conventions["frame_aggregate"] = nil
         }
         let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
         var reports = try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest)
-        if !frameResults.isEmpty { reports += try Self.frameReportFiles(frameResults) }
+        if !frameResults.isEmpty {
+            reports += try Self.frameReportFiles(
+                frameResults, attackPotential: manifest.attackPotential.map(AttackPotential.init(levels:)))
+        }
         for (name, bytes) in reports {
             if name.contains("/") {
                 try FileManager.default.createDirectory(
@@ -114,11 +119,12 @@ public struct RunFolderWriter: Sendable {
 
     /// The frame-level tables beside the headline ones, labelled by their folder: `frames/summary.csv`,
     /// `frames/per_species.csv`, `frames/reject_reasons.csv` and `frames/results.json`.
-    private static func frameReportFiles(_ results: [ProfileResult]) throws -> [(String, [UInt8])] {
-        
+    private static func frameReportFiles(_ results: [ProfileResult], attackPotential: AttackPotential?) throws
+        -> [(String, [UInt8])]
+    {
         [
-            ("frames/summary.csv", encode(ReportTables.summary(results))),
-            ("frames/per_species.csv", encode(ReportTables.perSpecies(results))),
+            ("frames/summary.csv", encode(ReportTables.summary(results, attackPotential: attackPotential))),
+            ("frames/per_species.csv", encode(ReportTables.perSpecies(results, attackPotential: attackPotential))),
             ("frames/reject_reasons.csv", encode(ReportTables.rejectReasons(results))),
             ("frames/results.json", try RunSummary(results: results).encoded()),
         ]
@@ -171,8 +177,9 @@ public struct RunFolderWriter: Sendable {
         func add(_ name: String, _ table: ReportTables.Table) {
             reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
         }
-        add("summary.csv", ReportTables.summary(results))
-        add("per_species.csv", ReportTables.perSpecies(results))
+        let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
+        add("summary.csv", ReportTables.summary(results, attackPotential: attackPotential))
+        add("per_species.csv", ReportTables.perSpecies(results, attackPotential: attackPotential))
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
         add("outputs.csv", OutputSeparation.table(outputs))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }

@@ -42,6 +42,9 @@ public struct LoadedDataset: Sendable {
     public var videos: [VideoEntry] = []
     /// The frame sampling and limits the videos were listed with (measuring applies the same).
     public var videoOptions = VideoOptions()
+    /// PAI species -> attack potential level, from a manifest's optional `attack_potential`
+    /// column (empty otherwise).
+    public var attackPotential: [String: String] = [:]
 
     public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root

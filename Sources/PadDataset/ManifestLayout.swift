@@ -24,6 +24,7 @@ enum ManifestLayout {
         var lines: [Int32] = []
         var seen = IDIndex()
         var presentations = PresentationIndex()
+        var potential = AttackPotentialColumn()
         var columns: Columns?
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
@@ -50,6 +51,7 @@ enum ManifestLayout {
                     }
                     try checkPresentation(
                         sample, of: samples, lines: lines, line: record.line, index: &presentations, manifest: manifest)
+                    try potential.add(record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
                 } catch {
@@ -61,7 +63,9 @@ enum ManifestLayout {
         }
         if let headerProblem { throw headerProblem }
         guard columns != nil else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
-        return LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
+        var loaded = LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
+        loaded.attackPotential = potential.levels.mapValues(\.level)
+        return loaded
     }
 
     /// The problem when `sample` (on `line`) is of a presentation whose first line has another
@@ -101,8 +105,9 @@ enum ManifestLayout {
         let index: [String: Int]
         let count: Int
         let box: [Int]?
-        /// The optional `presentation` column.
+        /// The optional `presentation` and `attack_potential` columns.
         let presentation: Int?
+        let attackPotential: Int?
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
             let index = Dictionary(
@@ -118,6 +123,7 @@ enum ManifestLayout {
             let boxColumns = ["x", "y", "w", "h"].compactMap { index[$0] }
             box = boxColumns.count == 4 ? boxColumns : nil
             presentation = index["presentation"]
+            attackPotential = index["attack_potential"]
         }
     }
 
@@ -209,5 +215,27 @@ enum ManifestLayout {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// A manifest's `attack_potential` column: each attack line may name its species' level (ISO/IEC
+/// 30107-3:2023 attack potential); one species has one level, or the line is a problem naming
+/// both lines.
+struct AttackPotentialColumn {
+    var levels: [String: (level: String, line: Int)] = [:]
+
+    mutating func add(
+        _ fields: [String], columns: ManifestLayout.Columns, sample: Sample, line: Int, manifest: String
+    ) throws(DatasetProblem) {
+        guard let column = columns.attackPotential, let species = sample.label.species else { return }
+        let level = fields[column].trimmingCharacters(in: .whitespaces)
+        guard !level.isEmpty else { return }
+        if let known = levels[species], known.level != level {
+            throw DatasetProblem(
+                .badLine, file: manifest, line: line,
+                "species '\(TextBytes.quote(species))' has attack potential '\(TextBytes.quote(level))' here and "
+                    + "'\(TextBytes.quote(known.level))' on line \(known.line)")
+        }
+        if levels[species] == nil { levels[species] = (level, line) }
     }
 }

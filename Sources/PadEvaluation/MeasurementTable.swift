@@ -267,7 +267,16 @@ public struct MeasurementTable: Sendable {
     /// True when some presentation has several frames or a frame index (a video, a burst, a bob
     /// score file with one row per frame): presentation-level results are then the headline.
     public var hasPresentations: Bool {
-        !frameIndices.isEmpty || (!presentations.isEmpty && presentations.names.count < presentations.count)
+        if !frameIndices.isEmpty { return true }
+        guard !presentations.isEmpty else { return false }
+        // Codes in use, not the vocabulary: a row's id replaced by its presentation
+        // (``setLastPresentation(_:frameIndex:)``) stays a name no row has.
+        var used = [Bool](repeating: false, count: presentations.names.count)
+        for c in presentations.codes {
+            if used[Int(c)] { return true }
+            used[Int(c)] = true
+        }
+        return false
     }
 
     /// Presentation of sample `i` (its own id when the table has no presentation column).

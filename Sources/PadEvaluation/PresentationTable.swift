@@ -57,7 +57,7 @@ public enum PresentationTable {
             let frames = groups.frames(p)
             let processed = frames.filter { table.statuses[Int($0)].isOK }
             guard !processed.isEmpty else {
-                statuses.append(table.statuses[Int(frames[frames.startIndex])])
+                statuses.append(table.statuses[Int(frames.first!)])
                 continue
             }
             if case .aggregate = rule {
@@ -137,19 +137,28 @@ public struct PresentationGroups: Sendable {
             firsts = rows
             return
         }
-        let codes = table.presentations.codes
-        let n = table.presentations.names.count
+        // Dense numbers in order of first appearance (the vocabulary may hold names no row has
+        // any more: a row's id replaced by its presentation).
+        var dense = [Int32](repeating: -1, count: table.presentations.names.count)
+        var codes = table.presentations.codes
+        for i in codes.indices {
+            let c = Int(codes[i])
+            if dense[c] < 0 {
+                dense[c] = Int32(firsts.count)
+                firsts.append(Int32(i))
+            }
+            codes[i] = dense[c]
+        }
+        let n = firsts.count
         var counts = [Int](repeating: 0, count: n + 1)
         for c in codes { counts[Int(c) + 1] += 1 }
         for p in 0..<n { counts[p + 1] += counts[p] }
         starts = counts
         var next = Array(counts.dropLast())
         rows = [Int32](repeating: 0, count: codes.count)
-        firsts = [Int32](repeating: -1, count: n)
         for (i, c) in codes.enumerated() {
             rows[next[Int(c)]] = Int32(i)
             next[Int(c)] += 1
-            if firsts[Int(c)] < 0 { firsts[Int(c)] = Int32(i) }
         }
         guard !table.frameIndices.isEmpty else { return }
         let frameIndex = table.frameIndices

@@ -96,3 +96,22 @@ import Testing
         #expect(frames[1].frameIndex == 3 && frames[1].timestamp == 0.1 && frames[1].path == "/d/v.avi")
     }
 }
+
+@Suite struct ManifestAttackPotentialTests {
+    @Test func attackPotentialColumnGivesEachSpeciesOneLevel() throws {
+        let root = temporaryFolder()
+        try """
+        path,label,species,split,subject,attack_potential
+        a.jpg,attack,print,eval,s1,1
+        b.jpg,attack,mask,eval,s1,2
+        c.jpg,attack,print,eval,s2,
+        d.jpg,bonafide,,eval,s2,
+        e.jpg,attack,print,eval,s3,2
+        """.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.attackPotential == ["print": "1", "mask": "2"])
+        #expect(
+            loaded.problems.map(\.message) == ["species 'print' has attack potential '2' here and '1' on line 2"])
+        #expect(loaded.problems.map(\.line) == [6])
+    }
+}

@@ -74,3 +74,33 @@ import Testing
         ) { try g.checkPresentations { g.splits[$0] } }
     }
 }
+
+@Suite struct AttackPotentialTests {
+    /// Hand-computed: level 1 holds print 2/10 and replay 3/10 -> 0.3 (replay); level 2 mask 0/4;
+    /// a species without a level is `unassigned`; a species with no attack processed takes no part.
+    @Test func apcerPerLevelIsTheHighestOfItsSpecies() {
+        let ap = AttackPotential(levels: ["print": "1", "replay": "1", "mask": "2"])
+        let levels = ap.apcerPerLevel(
+            speciesNames: ["print", "replay", "mask", "cutout", "paper"],
+            apcer: [
+                Proportion(errors: 2, total: 10), Proportion(errors: 3, total: 10), Proportion(errors: 0, total: 4),
+                Proportion(errors: 1, total: 2), Proportion(errors: 0, total: 0),
+            ])
+        #expect(levels.map(\.level) == ["1", "2", "unassigned"])
+        #expect(levels.map(\.species) == ["replay", "mask", "cutout"])
+        #expect(levels.map(\.apcer.value) == [0.3, 0, 0.5])
+    }
+
+    @Test func tableIsReadAndConflictsNameBothLines() throws {
+        let good = PresentationScoreFileTests.write("species,attack_potential\n# level 1\nprint,1\nmask,2\n", "ap.csv")
+        #expect(try AttackPotential.read(good).levels == ["print": "1", "mask": "2"])
+        let bad = PresentationScoreFileTests.write("species,attack_potential\nprint,1\nprint,2\n", "ap.csv")
+        #expect(throws: ScoreFileError(file: bad, line: 3, "species 'print' is level '2' here and '1' on line 2")) {
+            try AttackPotential.read(bad)
+        }
+        let header = PresentationScoreFileTests.write("species,level\n", "ap.csv")
+        #expect(throws: ScoreFileError(file: header, line: 1, "header must be species,attack_potential")) {
+            try AttackPotential.read(header)
+        }
+    }
+}
