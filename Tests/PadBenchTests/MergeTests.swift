@@ -6,6 +6,7 @@ import Testing
 @testable import PadEvaluation
 @testable import PadImage
 @testable import PadProfiles
+@testable import PadReport
 
 @Suite struct MergeTests {
     /// Three shards merged give byte-identical reports to one run over everything (including a
@@ -58,6 +59,8 @@ import Testing
             from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json"))
         #expect(singleManifest.dataset.fingerprint == mergedManifest.dataset.fingerprint)
         #expect(merged.table.count == 25 && merged.table.failedCount == 1)
+        // Every run here agrees with itself (results.json against decisions.csv, one row per sample).
+        for path in [single.archivePath, merged.archivePath] + parts { try StoredRun(path: path).verify() }
         let timing = try CSVTable(path: root + "/merged/timing.csv")
         #expect(timing.records.first { $0.fields[0] == "decode" }?.fields[1] == "25")
 
