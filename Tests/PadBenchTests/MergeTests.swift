@@ -71,4 +71,25 @@ import Testing
             try MergeRunner().merge([parts[0], parts[0], parts[1]], outputFolder: root + "/bad2")
         }
     }
+
+    /// Shards measured with another `--max-pixels` were merged as if alike (nothing recorded it);
+    /// now the manifest records it and merge names what differs.
+    @Test func shardsMeasuredWithOtherOptionsAreRefused() async throws {
+        let root = Fixture.folder()
+        try Fixture.writeSharpAndBlurred(root)
+        let dataset = try DatasetLoader().load(root)
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
+        var parts: [String] = []
+        for (k, pixels) in [(1, 100_000_000), (2, 5_000)] {
+            let shard = try await BenchRunner().run(
+                BenchJob(
+                    dataset: dataset, profiles: [profile], outputFolder: root + "/shard\(k)", concurrency: 2,
+                    maxPixels: pixels, shard: Shard(index: k, count: 2)))
+            parts.append(shard.archivePath)
+        }
+        #expect { try MergeRunner().merge(parts, outputFolder: root + "/merged") } throws: {
+            "\($0)" == "\(parts[1]): measured with other options than \(parts[0]): max_pixels '5000' vs '100000000'"
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
+    }
 }
