@@ -100,10 +100,12 @@ enum ManifestLayout {
         // under two ids.
         if written.utf8.contains(0) {
             throw problem(
-                .badLine, "path '\(TextBytes.quote(written.replacingOccurrences(of: "\0", with: "\\0")))' holds a NUL byte")
+                .badLine,
+                "path '\(TextBytes.quote(written.replacingOccurrences(of: "\0", with: "\\0")))' holds a NUL byte")
         }
         if !isUTF8 && written.contains("\u{FFFD}") {
-            throw problem(.badLine, "path '\(TextBytes.quote(written))': name is not UTF-8 (write the manifest in UTF-8)")
+            throw problem(
+                .badLine, "path '\(TextBytes.quote(written))': name is not UTF-8 (write the manifest in UTF-8)")
         }
         guard let path = normalised(written) else {
             throw problem(

@@ -124,7 +124,8 @@ extension StoredRun {
             throw StoredRunMismatch(
                 "\(at) has APCER for species \(storedSpecies), decisions.csv for \(countedSpecies)")
         }
-        for ((name, s), (_, c)) in zip(rates(stored), rates(counted)) where s?.errors != c?.errors || s?.total != c?.total {
+        for ((name, s), (_, c)) in zip(rates(stored), rates(counted))
+        where s?.errors != c?.errors || s?.total != c?.total {
             func text(_ r: RunSummary.Rate?) -> String { r.map { "\($0.errors)/\($0.total)" } ?? "none" }
             throw StoredRunMismatch("\(at) has \(name) \(text(s)), decisions.csv gives \(text(c))")
         }

@@ -30,7 +30,8 @@ import Testing
         #expect(listed == 0)
         #expect(try tar(["--zstd", "-xf", archive, "-C", folder]).0 == 0)
         let path = folder + "/" + member
-        try edit(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
+        try edit(try String(contentsOfFile: path, encoding: .utf8)).write(
+            toFile: path, atomically: true, encoding: .utf8)
         let members = names.split(separator: "\n").map(String.init)
         #expect(try tar(["--zstd", "--format=ustar", "-cf", copy, "-C", folder] + members).0 == 0)
     }
@@ -63,7 +64,8 @@ import Testing
             $0.replacingOccurrences(of: ",bonafide,,ok,1,,", with: ",bonafide,,ok,0,score,below the threshold")
         }
         try Self.refused(
-            base, dir + "/rejected.tar.zst", ":results.json: profile scores on all has BPCER 0/20, decisions.csv gives 20/20")
+            base, dir + "/rejected.tar.zst",
+            ":results.json: profile scores on all has BPCER 0/20, decisions.csv gives 20/20")
     }
 
     @Test func aClaimedIntervalThatIsNotTheCountsExits2() throws {
@@ -90,7 +92,8 @@ import Testing
             $0.split(separator: "\n").prefix(20).joined(separator: "\n") + "\n"
         }
         try Self.refused(
-            base, dir + "/cut.tar.zst", ":decisions.csv: profile scores has 19 rows, the manifest 40 samples (rows missing)")
+            base, dir + "/cut.tar.zst",
+            ":decisions.csv: profile scores has 19 rows, the manifest 40 samples (rows missing)")
         try Self.edited(base, "decisions.csv", dir + "/doubled.tar.zst") { text in
             let lines = text.split(separator: "\n")
             return ([lines[0]] + lines.dropFirst().flatMap { [$0, $0] }).joined(separator: "\n") + "\n"
@@ -107,7 +110,10 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: base))
         let junit = try CLI.run(["compare", dir + "/base", dir + "/base", "--junit", base])
         #expect(junit.status == 64)
-        #expect(junit.err == "padbench compare: --junit \(base) is the input \(dir)/base/results.tar.zst; refusing to overwrite it\n")
+        #expect(
+            junit.err
+                == "padbench compare: --junit \(base) is the input \(dir)/base/results.tar.zst; refusing to overwrite it\n"
+        )
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.html", withDestinationPath: base)
         let html = try CLI.run(["compare", base, base, "--html", dir + "/link.html"])
         #expect(html.status == 64 && html.err.split(separator: "\n").count == 1, "\(html.err)")

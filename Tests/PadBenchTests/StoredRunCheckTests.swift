@@ -11,7 +11,8 @@ import Testing
 /// (threshold 0.5: every bona fide accepted, every attack rejected), 40 decision rows.
 @Suite struct StoredRunCheckTests {
     /// A copy of `archive` with `edit` applied to the member `name`.
-    static func edited(_ archive: String, _ name: String, to copy: String, _ edit: (String) -> String) throws -> String {
+    static func edited(_ archive: String, _ name: String, to copy: String, _ edit: (String) -> String) throws -> String
+    {
         let reader = try ResultArchiveReader(path: archive)
         let writer = try ResultArchiveWriter(finalPath: copy)
         for member in reader.entryNames {
@@ -54,7 +55,9 @@ import Testing
         }
         let message = try #require(Self.mismatch(copy))
         #expect(message == "\(copy):results.json: profile scores on all has BPCER 0/20, decisions.csv gives 20/20")
-        #expect(throws: ComparisonError.self) { try RunComparison(base: StoredRun(path: archive), new: StoredRun(path: copy)) }
+        #expect(throws: ComparisonError.self) {
+            try RunComparison(base: StoredRun(path: archive), new: StoredRun(path: copy))
+        }
         #expect(throws: StoredRunMismatch.self) {
             try FoldSummary(runs: [StoredRun(path: archive), StoredRun(path: copy)])
         }

@@ -29,7 +29,9 @@ import Testing
         touch(root + "/bonafide/ok.jpg")
         touch(root + "/bonafide/real\u{FFFD}.jpg")
         let latin: [UInt8] = Array((root + "/bonafide/caf").utf8) + [0xE9] + Array(".jpg".utf8) + [0]
-        let fd = latin.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        let fd = latin.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
         #expect(fd >= 0)
         close(fd)
         let loaded = try DatasetLoader().load(root)

@@ -250,8 +250,7 @@ struct CSVScoreScanner {
             throw ScoreFileError(
                 file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
         }
-        if value.isInfinite && !TextBytes.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
-        {
+        if value.isInfinite && !TextBytes.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(text(field)))' overflows a double (write inf for an infinite score)")
