@@ -304,6 +304,14 @@ public struct BenchRunner: Sendable {
                 wallSeconds: wallSeconds),
             counts: counts)
         manifest.attackPotential = job.attackPotential
+        manifest.measurementOptions = ["max_pixels": String(job.maxPixels)]
+        if !job.dataset.videos.isEmpty {
+            // Frames over these limits fail; which frames are sampled is in the samples' ids.
+            let limits = job.dataset.videoOptions.limits
+            manifest.measurementOptions?["max_video_frames"] = String(limits.maxFrames)
+            manifest.measurementOptions?["max_video_seconds"] = String(limits.maxSeconds)
+            manifest.measurementOptions?["video_frames"] = job.dataset.videoOptions.sampling.description
+        }
         return manifest
     }
 
