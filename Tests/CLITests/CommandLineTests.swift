@@ -146,7 +146,8 @@ import Testing
             let result = try Self.run(command + ["--layout", "sideways"])
             #expect(result.status == 64, "\(command): exit \(result.status)")
             #expect(
-                result.err.contains("'tree', 'manifest', 'celeba-spoof' or 'oulu-npu'"), "\(command): \(result.err)")
+                result.err.contains("'tree', 'manifest', 'celeba-spoof', 'oulu-npu' or 'replay-attack'"),
+                "\(command): \(result.err)")
             let help = try Self.run(command.prefix(command[0] == "bench" ? 1 : 2) + ["--help"])
             #expect(help.out.contains("--oulu-protocol") && help.out.contains("--oulu-fold"))
         }
