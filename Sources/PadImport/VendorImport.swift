@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadText
 
 /// One vendor result for one image, before it is joined onto a dataset's samples.
@@ -148,9 +149,8 @@ public struct VendorImporter: Sendable {
         var byKey: [String: VendorRecord] = [:]
         var order: [String] = []
         for (line, f) in try csvLines(data, path: path, header: ["id", "output", "value"]) {
-            guard f[1].split(separator: ".").count == 2 else {
-                throw VendorImportError("\(path):\(line): output '\(f[1])' must be <estimator>.<name>")
-            }
+            // The one output-name grammar (an archive written from this import must read back).
+            if let problem = OutputDescriptor.fullNameProblem(f[1]) { throw VendorImportError("\(path):\(line): \(problem)") }
             guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
                 throw VendorImportError("\(path):\(line): value '\(f[2])' is not a number")
             }
