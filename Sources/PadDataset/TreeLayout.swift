@@ -1,12 +1,17 @@
 import Foundation
+import PadText
 
 /// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`.
 /// Ids are paths relative to the root; samples are sorted by id so runs are reproducible.
+/// A file that is a symbolic link leading outside the dataset folder (to `/proc/self/pagemap`,
+/// `/etc/shadow`, another user's data) is an `escapes_root` problem and no sample, as in the
+/// manifest layout.
 enum TreeLayout {
     static func load(root: String) -> LoadedDataset {
         var samples = SampleList(root: root)
         var problems: [DatasetProblem] = []
         let fm = FileManager.default
+        let realRoot = ManifestLayout.realPath(root) ?? root
         for split in [Split.none, .train, .dev, .eval] {
             let base = split == .none ? "" : split.rawValue + "/"
             for labelFolder in ["bonafide", "attack"] {
@@ -16,6 +21,13 @@ enum TreeLayout {
                     let ext = (relative as NSString).pathExtension.lowercased()
                     guard DatasetLoader.imageExtensions.contains(ext) else { continue }
                     let id = base + labelFolder + "/" + relative
+                    if let target = ManifestLayout.leavesRoot(root: realRoot, path: root + "/" + id) {
+                        problems.append(
+                            DatasetProblem(
+                                .escapesRoot, file: id,
+                                "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder"))
+                        continue
+                    }
                     let label: Label
                     if labelFolder == "bonafide" {
                         label = .bonaFide
