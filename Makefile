@@ -45,10 +45,15 @@ FUZZ_BIN     := .build-fuzz/debug
 # (they are only reached through __start_/__stop_ symbols), which leaves libFuzzer with no coverage
 # feedback at all ("no interesting inputs ... Is the code instrumented for coverage?"). The check
 # after each link refuses a target that was linked without them.
+# -Xswiftc -sanitize=fuzzer,address, not `--sanitize fuzzer --sanitize address`: SwiftPM passes
+# those as two flags (-sanitize=fuzzer -sanitize=address) and swiftc keeps only the last one, so
+# the objects had AddressSanitizer but no coverage counters (checked 2026-11-24 with Swift 6.3.1:
+# `swiftc -sanitize=fuzzer -sanitize=address -c` writes no __sancov_cntrs, `-sanitize=fuzzer,address`
+# does). `--sanitize fuzzer` stays: it tells SwiftPM that the targets have no main.
 fuzz-build:
 	@for t in $(FUZZ_TARGETS); do \
-	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product $$t \
-	    -Xlinker --no-gc-sections || exit 1; \
+	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address \
+	    --product $$t -Xlinker --no-gc-sections || exit 1; \
 	  readelf -S $(FUZZ_BIN)/$$t | grep -q __sancov_cntrs || { echo "$$t: no coverage counters in the binary"; exit 1; }; done
 
 # New inputs go to .build-fuzz/corpus/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.

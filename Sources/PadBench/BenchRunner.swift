@@ -63,7 +63,7 @@ public struct BenchRunner: Sendable {
         var declared: [String: OutputDescriptor] = [:]
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
-        let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
+        let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels, maxFileBytes: job.maxImageBytes))
         let header =
             ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }

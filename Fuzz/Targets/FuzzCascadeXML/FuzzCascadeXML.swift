@@ -12,7 +12,7 @@ public func fuzzCascadeXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let cascade = try? CascadeClassifier(contentsOfFile: path) else { return 0 }
     let width = 48, height = 40
     let plane = GrayPlane(
-        width: width, height: height, pixels: (0..<(width * height)).map { UInt8(($0 % width) * 5 + ($0 / width)) })
+        width: width, height: height, pixels: (0..<(width * height)).map { UInt8(truncatingIfNeeded: ($0 % width) * 5 + ($0 / width)) })
     _ = CascadeDetector(cascade: cascade).detect(in: plane, scaleFactor: 1.25, minNeighbors: 1)
     return 0
 }
