@@ -57,10 +57,12 @@ fuzz-build:
 	  readelf -S $(FUZZ_BIN)/$$t | grep -q __sancov_cntrs || { echo "$$t: no coverage counters in the binary"; exit 1; }; done
 
 # New inputs go to .build-fuzz/corpus/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
-# A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1).
+# A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1). Leaks inside the
+# toolchain's libraries (FoundationXML's parse-error strings) are suppressed as in `make test-asan`.
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t; echo "== $$t for $(SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
 	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 \
 	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written|no interesting inputs" ; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done

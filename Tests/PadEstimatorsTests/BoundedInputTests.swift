@@ -28,6 +28,20 @@ import Testing
         }
     }
 
+    /// An element name that is not UTF-8 made FoundationXML trap (found by FuzzCascadeXML in its
+    /// first seconds): refused before parsing.
+    @Test func cascadeWithAnElementNameThatIsNotUTF8IsRefused() throws {
+        let bytes =
+            Array("<?xml version=\"1.0\"?>\n<opencv_storage>\n<cascade>\n<maxWeakCou".utf8) + [0xEE]
+            + Array("t>1</maxWeakCount>\n</cascade>\n</opencv_storage>\n".utf8)
+        let path = NSTemporaryDirectory() + "padbench-bounded-utf8-\(UUID().uuidString).xml"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: CascadeError.malformed("\(path): not UTF-8 text (OpenCV's cascades are ASCII)")) {
+            try CascadeClassifier(contentsOfFile: path)
+        }
+    }
+
     /// The tree itself is released without recursion: a chain far deeper than the parser allows;
     /// an element still held elsewhere keeps its children.
     @Test func elementChainOfAMillionIsReleasedWithoutRecursion() {

@@ -43,6 +43,11 @@ final class XMLElement {
     var trimmed: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     static func parse(_ data: Data) throws -> XMLElement {
+        // FoundationXML traps on an element name that is not UTF-8 (libxml2 hands it over; found
+        // by FuzzCascadeXML): OpenCV's cascades are ASCII, so anything else is refused first.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw CascadeError.malformed("not UTF-8 text (OpenCV's cascades are ASCII)")
+        }
         let builder = Builder()
         let parser = XMLParser(data: data)
         parser.delegate = builder
