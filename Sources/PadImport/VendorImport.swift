@@ -140,7 +140,7 @@ public struct VendorImporter: Sendable {
                     key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"),
                     origin: origin)
             default:
-                throw VendorImportError("\(origin): status '\(f[1])' is not Live, Fake, NoDecision or Unknown")
+                throw VendorImportError("\(origin): status '\(TextBytes.quote(f[1]))' is not Live, Fake, NoDecision or Unknown")
             }
         }
     }
@@ -152,7 +152,7 @@ public struct VendorImporter: Sendable {
             // The one output-name grammar (an archive written from this import must read back).
             if let problem = OutputDescriptor.fullNameProblem(f[1]) { throw VendorImportError("\(path):\(line): \(problem)") }
             guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
-                throw VendorImportError("\(path):\(line): value '\(f[2])' is not a number")
+                throw VendorImportError("\(path):\(line): value '\(TextBytes.quote(f[2]))' is not a number")
             }
             if byKey[f[0]] == nil {
                 byKey[f[0]] = VendorRecord(key: f[0], values: [:], origin: "\(path):\(line)")

@@ -82,7 +82,7 @@ public struct ProfileLoader: Sendable {
                 Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw ProfileError(
                 file: "builtin:\(name)", line: 0, column: 0,
-                "no built-in profile named '\(name)'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
+                "no built-in profile named '\(TextBytes.quote(name))'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
         }
         var profile = try load(file: url.path)
         profile.origin = "builtin:\(name)"
@@ -274,7 +274,7 @@ public struct ProfileLoader: Sendable {
             throw context.error(node, "gate on \(output) needs op (ge, gt, le, lt, eq, between)")
         }
         guard let comparison = Gate.Comparison(rawValue: opText) else {
-            throw context.error(opNode, "unknown op '\(opText)' (ge, gt, le, lt, eq, between)")
+            throw context.error(opNode, "unknown op '\(TextBytes.quote(opText))' (ge, gt, le, lt, eq, between)")
         }
         guard let kindNode = map["kind"] else { return (comparison, .exact) }
         guard let text = kindNode.string, let kind = Gate.Kind(rawValue: text), kind != .calibrated else {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PadText
 
 /// One pass over a comma-separated score file (generic or bob.pad) held in memory: header, then
 /// one row per data line, in named steps on byte offsets. Everything the loop touches is a stored
@@ -187,8 +188,8 @@ struct CSVScoreScanner {
         throw ScoreFileError(
             file: path, line: line,
             generic
-                ? "label '\(text(field))' must be bonafide or attack"
-                : "is_bonafide '\(text(field))' must be True or False")
+                ? "label '\(TextBytes.quote(text(field)))' must be bonafide or attack"
+                : "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
     }
 
     /// The file-local species index of an attack row, cached for runs of the same species; an
