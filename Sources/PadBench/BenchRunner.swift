@@ -38,10 +38,13 @@ public struct BenchRunner: Sendable {
     struct StepTiming {
         var decode = TimingHistogram(), total = TimingHistogram()
         var steps: [TimingHistogram]
+        /// Per presentation code: decode plus estimators summed over its frames (datasets with
+        /// presentations; a capture attempt's latency, as the seed SDKs report it).
+        var presentations: [Int32: UInt64] = [:]
         init(steps: Int) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
 
         /// Only steps that ran count: a sample that failed to decode has no estimator time.
-        mutating func record(decode: UInt64, steps nanoseconds: [UInt64]) {
+        mutating func record(decode: UInt64, steps nanoseconds: [UInt64], presentation: Int32? = nil) {
             self.decode.record(nanoseconds: decode)
             var sum = decode
             for k in steps.indices where nanoseconds[k] > 0 {
@@ -49,6 +52,7 @@ public struct BenchRunner: Sendable {
                 sum += nanoseconds[k]
             }
             total.record(nanoseconds: sum)
+            if let presentation { presentations[presentation, default: 0] += sum }
         }
     }
 
@@ -166,7 +170,9 @@ public struct BenchRunner: Sendable {
                 let sample = samples[outcome.index]
                 try samplesCSV.writeRow(Self.row(sample, outcome, presentations: samples.hasPresentations))
                 table.append(status: outcome.status, values: outcome.values)
-                timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
+                timing.record(
+                    decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
+                    presentation: samples.presentationColumn?.codes[outcome.index])
                 progress.advance(failed: !outcome.status.isOK)
                 // The journal: rows reach the file at least twice a second, so kill -9 loses
                 // at most the samples of the last half second.
@@ -234,7 +240,8 @@ public struct BenchRunner: Sendable {
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
-            timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
+            timing.record(
+                decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return taken.count
@@ -250,6 +257,11 @@ public struct BenchRunner: Sendable {
                 (measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
         }
         steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
+        if !timing.presentations.isEmpty {
+            var histogram = TimingHistogram()
+            for ns in timing.presentations.values { histogram.record(nanoseconds: ns) }
+            steps.append(("presentation_total", histogram.summary(wallSeconds: seconds), 0))
+        }
         return steps
     }
 
