@@ -306,6 +306,7 @@ public struct BenchRunner: Sendable {
                 wallSeconds: wallSeconds),
             counts: counts)
         manifest.attackPotential = job.attackPotential
+        manifest.measurementOptions = ["max_pixels": String(job.maxPixels)]
         return manifest
     }
 
