@@ -54,7 +54,8 @@ enum ManifestLayout {
                     }
                     try checkPresentation(
                         sample, of: samples, lines: lines, line: record.line, index: &presentations, manifest: manifest)
-                    try potential.add(record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
+                    try potential.add(
+                        record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
                 } catch {

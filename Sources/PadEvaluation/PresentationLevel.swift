@@ -41,7 +41,8 @@ public struct PresentationLevel: Sendable {
             var result = try evaluator.evaluate(profile, decisions: decisions)
             result.thresholdSign = frameResult.thresholdSign
             result.notes += frameResult.notes.filter { $0.hasPrefix("scores are attack-high") }
-            result.notes.append(note(profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
+            result.notes.append(
+                note(profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
             level.tables.append(presentations)
             level.results.append(result)
         }

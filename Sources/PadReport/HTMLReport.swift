@@ -240,7 +240,8 @@ public struct HTMLReport {
         }
         guard !rows.isEmpty else { return "" }
         return "<h2>APCER per attack potential (APCER_AP, ISO/IEC 30107-3:2023)</h2>\n"
-            + HTMLPage.table(["profile", "split", "level", "species", "APCER_AP (accepted/attacks)"], rows, numeric: [4])
+            + HTMLPage.table(
+                ["profile", "split", "level", "species", "APCER_AP (accepted/attacks)"], rows, numeric: [4])
     }
 
     /// Outputs ranked by their worst species' AUC (each species in the direction that separates it).

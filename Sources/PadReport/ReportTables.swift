@@ -49,9 +49,10 @@ public enum ReportTables {
         _ set: ProfileResult.SetResult, _ attackPotential: AttackPotential?, levels: [String]
     ) -> [String] {
         guard let attackPotential else { return [] }
-        let found = set.headline.map {
-            attackPotential.apcerPerLevel(speciesNames: $0.speciesNames, apcer: $0.apcer)
-        } ?? []
+        let found =
+            set.headline.map {
+                attackPotential.apcerPerLevel(speciesNames: $0.speciesNames, apcer: $0.apcer)
+            } ?? []
         return levels.flatMap { level in
             found.first { $0.level == level }.map { [n($0.apcer.value), $0.species] } ?? ["", ""]
         }
@@ -139,11 +140,12 @@ public enum ReportTables {
                 guard let p = set.headline else { continue }
                 for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
                     let rate = p.apcer[s], ci = rate.interval
-                    rows.append([
-                        r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
-                        n(rate.value),
-                        n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
-                    ] + (attackPotential.map { [$0.level(of: p.speciesNames[s])] } ?? []))
+                    rows.append(
+                        [
+                            r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
+                            n(rate.value),
+                            n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
+                        ] + (attackPotential.map { [$0.level(of: p.speciesNames[s])] } ?? []))
                 }
             }
         }

@@ -11,7 +11,8 @@ import Testing
 
     @Test func aggregateAndAttackPotentialOptions() throws {
         let folder = CLI.folder()
-        Self.write("a a v1 0.9\na a v1 0.1\nb attack attack/print/v2 0.2\nb attack attack/print/v2 0.6\n", folder + "/s.txt")
+        Self.write(
+            "a a v1 0.9\na a v1 0.1\nb attack attack/print/v2 0.2\nb attack attack/print/v2 0.6\n", folder + "/s.txt")
         Self.write("species,attack_potential\nprint,1\n", folder + "/ap.csv")
         let ok = try CLI.run([
             "eval", "--scores", folder + "/s.txt", "--threshold", "0.45", "--aggregate", "max",
@@ -39,7 +40,8 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.err.contains(
-                "\(folder)/s.txt:2: presentation 'v1' spans two labels: 'attack' here, 'bonafide' at \(folder)/s.txt:1"))
+                "\(folder)/s.txt:2: presentation 'v1' spans two labels: 'attack' here, 'bonafide' at \(folder)/s.txt:1")
+        )
         #expect(!FileManager.default.fileExists(atPath: folder + "/run"))
     }
 }

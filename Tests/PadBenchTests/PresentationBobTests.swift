@@ -32,7 +32,8 @@ import Testing
         let table = try CSVTable(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
         let s = try table.requireColumn("species"), n = try table.requireColumn("n")
         let a = try table.requireColumn("apcer")
-        return Dictionary(uniqueKeysWithValues: table.records.map { ($0.fields[s], (Int($0.fields[n])!, Double($0.fields[a])!)) })
+        return Dictionary(
+            uniqueKeysWithValues: table.records.map { ($0.fields[s], (Int($0.fields[n])!, Double($0.fields[a])!)) })
     }
 
     @Test func presentationRatesEqualBobOnPerVideoMeans() throws {
@@ -132,7 +133,10 @@ import Testing
         let apcer = expected["apcer"] as! [String: Any]
         for (levels, columns) in [
             (["print": "1", "replay": "1"], ["apcer_ap[1]": Self.number(apcer["replay"])]),
-            (["print": "A", "replay": "B"], ["apcer_ap[A]": Self.number(apcer["print"]), "apcer_ap[B]": Self.number(apcer["replay"])]),
+            (
+                ["print": "A", "replay": "B"],
+                ["apcer_ap[A]": Self.number(apcer["print"]), "apcer_ap[B]": Self.number(apcer["replay"])]
+            ),
         ] {
             var job = EvalRunner.ScoreJob(
                 scoreFiles: [Self.folder + "/frames_two_species.txt"], threshold: 0.25,
@@ -148,7 +152,9 @@ import Testing
             let species = try Self.perSpecies(outcome.folder + "/per_species.csv")
             #expect(species.count == 2)
             let perSpecies = try String(contentsOfFile: outcome.folder + "/per_species.csv", encoding: .utf8)
-            #expect(perSpecies.hasPrefix("profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,attack_potential\n"))
+            #expect(
+                perSpecies.hasPrefix(
+                    "profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,attack_potential\n"))
         }
     }
 }
