@@ -11,8 +11,7 @@ import Testing
 /// reads them back.
 @Suite struct PresentationBenchTests {
     /// The 8 images of writeSharpAndBlurred as 4 presentations of 2 frames: b0+b1, b2+b3, a0+a1, a2+a3.
-    static func run(_ root: String) async throws -> BenchRunner.Outcome {
-        try Fixture.writeSharpAndBlurred(root) { i, isAttack in "s\((isAttack ? 2 : 0) + i / 2)" }
+    static func addPresentations(_ root: String) throws {
         var lines = try String(contentsOfFile: root + "/manifest.csv", encoding: .utf8).split(separator: "\n")
         lines[0] += ",presentation"
         for k in 1..<lines.count {
@@ -22,22 +21,11 @@ import Testing
         }
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
-        let sharp = try ProfileLoader(catalogue: EstimatorCatalog.outputs()).load(
-            yaml: """
-                name: sharp
-                source: test
-                score: quality.sharpness
-                gates:
-                  - {output: quality.sharpness, op: ge, value: 100, code: BLUR, message: too blurred}
-                """, file: "sharp.yaml")
-        return try await BenchRunner().run(
-            BenchJob(
-                dataset: DatasetLoader().load(root), profiles: [sharp], outputFolder: root + "/run", concurrency: 2))
     }
 
     @Test func benchCountsPresentationsAndTimesThem() async throws {
         let root = Fixture.folder()
-        let outcome = try await Self.run(root)
+        let outcome = try await ReportOutputsTests.benchRun(root, prepare: Self.addPresentations)
         #expect(outcome.table.hasPresentations)
         let result = outcome.results[0]
         #expect(result.reported.bonaFideCount == 2 && result.reported.attackCount == 2)
