@@ -39,24 +39,31 @@ test-asan:
 
 ## fuzz: build the libFuzzer targets (Fuzz/Targets, PADBENCH_FUZZ=1, .build-fuzz) and run each for SECONDS
 FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLunaOSL FuzzMisnapMibi \
-                FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer FuzzVideo
+                FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer FuzzTarRoundTrip FuzzPNM FuzzCascadeXML FuzzVideo
 SECONDS      ?= 60
 FUZZ_BIN     := .build-fuzz/debug
 # --no-gc-sections: gold's section garbage collection drops the __sancov_cntrs/__sancov_pcs sections
 # (they are only reached through __start_/__stop_ symbols), which leaves libFuzzer with no coverage
 # feedback at all ("no interesting inputs ... Is the code instrumented for coverage?"). The check
 # after each link refuses a target that was linked without them.
+# -Xswiftc -sanitize=fuzzer,address, not `--sanitize fuzzer --sanitize address`: SwiftPM passes
+# those as two flags (-sanitize=fuzzer -sanitize=address) and swiftc keeps only the last one, so
+# the objects had AddressSanitizer but no coverage counters (checked 2026-11-24 with Swift 6.3.1:
+# `swiftc -sanitize=fuzzer -sanitize=address -c` writes no __sancov_cntrs, `-sanitize=fuzzer,address`
+# does). `--sanitize fuzzer` stays: it tells SwiftPM that the targets have no main.
 fuzz-build:
 	@for t in $(FUZZ_TARGETS); do \
-	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer --sanitize address --product $$t \
-	    -Xlinker --no-gc-sections || exit 1; \
+	  PADBENCH_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address \
+	    --product $$t -Xlinker --no-gc-sections || exit 1; \
 	  readelf -S $(FUZZ_BIN)/$$t | grep -q __sancov_cntrs || { echo "$$t: no coverage counters in the binary"; exit 1; }; done
 
 # New inputs go to .build-fuzz/corpus/<target>; the committed seeds in Fuzz/Corpus/<target> are only read.
-# A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1).
+# A crash leaves .build-fuzz/crash-<target>-<hash> and stops the loop (exit 1). Leaks inside the
+# toolchain's libraries (FoundationXML's parse-error strings) are suppressed as in `make test-asan`.
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t; echo "== $$t for $(SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
 	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 \
 	    -artifact_prefix=.build-fuzz/crash-$$t- .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | grep -E "^#.*DONE|ERROR|SUMMARY|Test unit written|no interesting inputs" ; \
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done

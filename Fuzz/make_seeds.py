@@ -60,6 +60,70 @@ with tempfile.TemporaryDirectory() as work:
     subprocess.run(["tar", "--format=pax", "--zstd", "-cf", archive, "-C", work, "manifest.json", "samples.csv", long_name], check=True)
     put("FuzzArchive", "results.tar.zst", open(archive, "rb").read())
 
+# FuzzTarRoundTrip: members as (1 byte name length, name, 2 bytes contents length, contents);
+# a name length of 255 takes the next byte x 20 (so 255, 7 is a 140-byte name, written as pax).
+def member(name, contents):
+    name, contents = name.encode(), contents.encode()
+    head = bytes([len(name)]) if len(name) < 255 else bytes([255, len(name) // 20])
+    return head + name + len(contents).to_bytes(2, "big") + contents
+put("FuzzTarRoundTrip", "two.bin", member("manifest.json", '{"schema": 1}\n') + member("samples.csv", "id,status\na.jpg,ok\n"))
+put("FuzzTarRoundTrip", "pax.bin", member("profiles/" + "y" * 131, "name: y\n") + member("e\u0301 \u00e9.csv", "x" * 600))
+
+# FuzzPNM: the first byte picks P5 (even) or P6 (odd); the rest follows the two signature bytes.
+put("FuzzPNM", "gray8.pgm", b"\x00 # comment\n3 2\n255\n" + bytes(range(0, 60, 10)))
+put("FuzzPNM", "rgb16.ppm", b"\x01\n2 1\n65535\n" + bytes(range(12)))
+put("FuzzPNM", "maxval7.ppm", b"\x01 1 1 7 " + bytes([7, 3, 0]))
+
+# FuzzCascadeXML: two tiny cascades in OpenCV's format (written here, not OpenCV's trained files).
+haar = """<?xml version="1.0"?>
+<opencv_storage>
+<cascade>
+  <stageType>BOOST</stageType>
+  <featureType>HAAR</featureType>
+  <height>8</height>
+  <width>8</width>
+  <stageNum>1</stageNum>
+  <stages>
+    <_>
+      <maxWeakCount>1</maxWeakCount>
+      <stageThreshold>-1.</stageThreshold>
+      <weakClassifiers>
+        <_>
+          <internalNodes>0 -1 0 1.0e-02</internalNodes>
+          <leafValues>-0.5 0.5</leafValues></_></weakClassifiers></_></stages>
+  <features>
+    <_>
+      <rects>
+        <_>0 0 4 8 -1.</_>
+        <_>4 0 4 8 1.</_></rects>
+      <tilted>0</tilted></_></features></cascade>
+</opencv_storage>
+"""
+lbp = """<?xml version="1.0"?>
+<opencv_storage>
+<cascade type_id="opencv-cascade-classifier"><stageType>BOOST</stageType>
+  <featureType>LBP</featureType>
+  <height>9</height>
+  <width>9</width>
+  <stages>
+    <_>
+      <maxWeakCount>1</maxWeakCount>
+      <stageThreshold>-0.5</stageThreshold>
+      <weakClassifiers>
+        <_>
+          <internalNodes>
+            0 -1 0 -1 -1 -1 -1 -1 -1 -1 -1</internalNodes>
+          <leafValues>
+            -1. 1.</leafValues></_></weakClassifiers></_></stages>
+  <features>
+    <_>
+      <rect>
+        0 0 3 3</rect></_></features></cascade>
+</opencv_storage>
+"""
+put("FuzzCascadeXML", "haar.xml", haar)
+put("FuzzCascadeXML", "lbp.xml", lbp)
+
 # FuzzVideo: tiny clips of every container padbench reads, made by the ffmpeg command line
 # (Debian's ffmpeg): 16x16, 3 frames, with B-frames (mpeg4, h264) and a rotated MP4.
 def clip(name, *codec):

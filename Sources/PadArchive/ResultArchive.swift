@@ -166,6 +166,22 @@ public struct ResultArchiveReader: Sendable {
         return bytes
     }
 
+    /// Largest JSON member (`manifest.json`, `results.json`) read: 32 MiB, far below the 1 GiB
+    /// member limit, because parsing JSON takes some 20 times its size in memory (a 100 MB
+    /// `results.json` in a 34 KB archive made `show` peak at 2.3 GB). padbench's own are a few
+    /// hundred KiB (about 300 bytes per species and profile in `results.json`).
+    public static let jsonMemberBytes = 32 << 20
+
+    /// A JSON member, refused above ``jsonMemberBytes`` before it is decompressed.
+    public func jsonEntry(named name: String) throws -> [UInt8] {
+        if let size = sizes[name], size > Self.jsonMemberBytes {
+            throw ArchiveError.limit(
+                path: path,
+                message: "\(name) is \(size) bytes, above the \(Self.jsonMemberBytes)-byte limit for a JSON member")
+        }
+        return try entry(named: name)
+    }
+
     /// Hands a member's bytes to `consume` in chunks (at most 64 KiB each), in bounded memory.
     public func streamEntry(named name: String, to consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let position = positions[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }

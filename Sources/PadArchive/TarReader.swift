@@ -131,13 +131,21 @@ public final class TarReader {
         return digits > 0 ? value : nil
     }
 
+    /// The `path` of a pax extended header: records `<length> <key>=<value>\n` read by their
+    /// length (which counts the whole record), so a name holding a newline comes back whole.
     static func parsePaxPath(_ record: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: record, as: UTF8.self)
-        for line in text.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            let keyValue = line[line.index(after: space)...]
-            if keyValue.hasPrefix("path=") { return String(keyValue.dropFirst(5)) }
+        var i = record.startIndex
+        var path: String?
+        while i < record.endIndex {
+            guard let space = record[i...].firstIndex(of: 0x20),
+                let length = Int(String(decoding: record[i..<space], as: UTF8.self)), length > space - i,
+                length <= record.endIndex - i
+            else { return path }
+            let end = i + length
+            let body = record[(space + 1)..<(record[end - 1] == 0x0A ? end - 1 : end)]
+            if body.starts(with: Array("path=".utf8)) { path = String(decoding: body.dropFirst(5), as: UTF8.self) }
+            i = end
         }
-        return nil
+        return path
     }
 }

@@ -13,6 +13,9 @@ public struct BenchJob: Sendable {
     public var outputFolder: String
     public var concurrency: Int
     public var maxPixels: Int
+    /// Image files larger than this are refused unread (`too_large`); default from `maxPixels`
+    /// (``PadImage/ImageDecoder/defaultFileLimit(maxPixels:)``).
+    public var maxImageBytes: Int?
     /// `k/n` shard of the dataset, or nil for all of it.
     public var shard: Shard?
     public var showProgress: Bool
@@ -32,6 +35,10 @@ public struct BenchJob: Sendable {
     /// PAI species -> attack potential level (`--attack-potential`, merged over the manifest's
     /// `attack_potential` column); nil when neither gives one.
     public var attackPotential: [String: String]?
+
+    /// Most samples measured at once: each holds a decoded image and, with external estimators,
+    /// one process per worker (`--concurrency` above this is a usage error).
+    public static let maximumConcurrency = 1024
 
     public init(
         dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],

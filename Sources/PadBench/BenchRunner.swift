@@ -39,10 +39,13 @@ public struct BenchRunner: Sendable {
     struct StepTiming {
         var decode = TimingHistogram(), total = TimingHistogram()
         var steps: [TimingHistogram]
+        /// Per presentation code: decode plus estimators summed over its frames (datasets with
+        /// presentations; a capture attempt's latency, as the seed SDKs report it).
+        var presentations: [Int32: UInt64] = [:]
         init(steps: Int) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
 
         /// Only steps that ran count: a sample that failed to decode has no estimator time.
-        mutating func record(decode: UInt64, steps nanoseconds: [UInt64]) {
+        mutating func record(decode: UInt64, steps nanoseconds: [UInt64], presentation: Int32? = nil) {
             self.decode.record(nanoseconds: decode)
             var sum = decode
             for k in steps.indices where nanoseconds[k] > 0 {
@@ -50,6 +53,7 @@ public struct BenchRunner: Sendable {
                 sum += nanoseconds[k]
             }
             total.record(nanoseconds: sum)
+            if let presentation { presentations[presentation, default: 0] += sum }
         }
     }
 
@@ -122,7 +126,8 @@ public struct BenchRunner: Sendable {
         var videoLimits = job.dataset.videoOptions.limits
         videoLimits.maxPixels = job.maxPixels
         return SampleMeasurer(
-            chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels), video: VideoDecoder(limits: videoLimits))
+            chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels, maxFileBytes: job.maxImageBytes),
+            video: VideoDecoder(limits: videoLimits))
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
@@ -176,7 +181,9 @@ public struct BenchRunner: Sendable {
                 let sample = samples[outcome.index]
                 try samplesCSV.writeRow(Self.row(sample, outcome, presentations: samples.hasPresentations))
                 table.append(status: outcome.status, values: outcome.values)
-                timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
+                timing.record(
+                    decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
+                    presentation: samples.presentationColumn?.codes[outcome.index])
                 progress.advance(failed: !outcome.status.isOK)
                 // The journal: rows reach the file at least twice a second, so kill -9 loses
                 // at most the samples of the last half second.
@@ -244,7 +251,8 @@ public struct BenchRunner: Sendable {
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
-            timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
+            timing.record(
+                decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return taken.count
@@ -260,6 +268,11 @@ public struct BenchRunner: Sendable {
                 (measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
         }
         steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
+        if !timing.presentations.isEmpty {
+            var histogram = TimingHistogram()
+            for ns in timing.presentations.values { histogram.record(nanoseconds: ns) }
+            steps.append(("presentation_total", histogram.summary(wallSeconds: seconds), 0))
+        }
         return steps
     }
 
@@ -304,7 +317,8 @@ public struct BenchRunner: Sendable {
                 wallSeconds: wallSeconds),
             counts: counts)
         manifest.attackPotential = job.attackPotential
-        manifest.measurementOptions = ["max_pixels": String(job.maxPixels)]
+        let imageBytes = job.maxImageBytes ?? ImageDecoder.defaultFileLimit(maxPixels: job.maxPixels)
+        manifest.measurementOptions = ["max_pixels": String(job.maxPixels), "max_image_bytes": String(imageBytes)]
         if !job.dataset.videos.isEmpty {
             // Frames over these limits fail; which frames are sampled is in the samples' ids.
             let limits = job.dataset.videoOptions.limits

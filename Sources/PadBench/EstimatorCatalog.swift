@@ -1,3 +1,4 @@
+import Foundation
 import PadDataset
 import PadEstimators
 import PadImport
@@ -49,6 +50,29 @@ public enum EstimatorCatalog {
                 })
         }
         return EstimatorRegistry(entries: entries)
+    }
+
+    /// Names an external estimator cannot take: the built-in estimators, and the timing steps
+    /// every run records (`decode`, `sample_total`), whose columns (`decode_ns`, ...) and
+    /// `timing.csv` rows an external of that name would duplicate.
+    public static let reservedStepNames = ["decode", "sample_total"]
+
+    /// Why `name` cannot name an external estimator (`--external NAME=COMMAND`), or nil. `pad` is
+    /// free (an external PAD model is named `pad`, as the presets expect) unless `--model` runs
+    /// the built-in PAD baseline under that name.
+    public static func externalNameProblem(_ name: String, withPadModel: Bool) -> String? {
+        if let problem = OutputDescriptor.nameProblem(name) {
+            return "external estimator name: \(problem)"
+        }
+        guard name.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
+            return "external estimator name '\(name)' must be lower-case letters, digits or _"
+        }
+        let builtIn = registry.entries.map(\.name) + (withPadModel ? ["pad"] : [])
+        if builtIn.contains(name) || reservedStepNames.contains(name) {
+            return "external estimator name '\(name)' is taken by padbench's own "
+                + (builtIn.contains(name) ? "estimator" : "timing step") + " '\(name)'; choose another name"
+        }
+        return nil
     }
 
     /// Every output padbench knows by type, by full name (`quality.sharpness`): the built-in

@@ -5,6 +5,7 @@ import PadEvaluation
 import PadImport
 import PadMetrics
 import PadProfiles
+import PadText
 
 /// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
 /// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply
@@ -110,12 +111,12 @@ public struct ImportRunner: Sendable {
         for record in records {
             if let clash = ambiguous[record.key] {
                 throw VendorImportError(
-                    "\(record.origin): '\(record.key)' matches several samples "
+                    "\(record.origin): '\(TextBytes.quote(record.key))' matches several samples "
                         + "(\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
                 )
             }
             guard let i = index[record.key] else {
-                throw VendorImportError("\(record.origin): '\(record.key)' matches no sample of \(dataset.root)")
+                throw VendorImportError("\(record.origin): '\(TextBytes.quote(record.key))' matches no sample of \(dataset.root)")
             }
             if let previous = byIndex[i] {
                 throw VendorImportError(

@@ -80,7 +80,7 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError("\(path): not a padbench bench archive")
             }
             _ = try StoredRun(path: path)
-            let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
+            let manifest = try RunManifest.decode(from: archive.jsonEntry(named: "manifest.json"))
             guard manifest.kind == "bench" else {
                 throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards")
             }

@@ -26,7 +26,9 @@ public struct OrderedMeasurement: Sendable {
     public init(measurer: SampleMeasurer, concurrency: Int, window: Int? = nil) {
         self.measurer = measurer
         self.concurrency = max(1, concurrency)
-        self.window = max(self.concurrency, window ?? self.concurrency * 8)
+        // Saturating: a huge concurrency (refused by the command, not by this type) must not trap.
+        let (eight, overflow) = self.concurrency.multipliedReportingOverflow(by: 8)
+        self.window = max(self.concurrency, window ?? (overflow ? Int.max : eight))
     }
 
     /// - Parameters:

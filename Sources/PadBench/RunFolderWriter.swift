@@ -53,7 +53,7 @@ public struct RunFolderWriter: Sendable {
         var streamedFiles = streamedFiles
         if table.hasPresentations {
             results = try presentationResults(table, frameResults: frameResults, manifest: &manifest)
-            streamedFiles.append(Self.presentationDecisions)
+            streamedFiles.append(PresentationLevel.decisionsMember)
         } else {
             frameResults = []
             // Still images: nothing was aggregated, and the manifest stays as it always was.
@@ -90,9 +90,6 @@ public struct RunFolderWriter: Sendable {
         public var results: [ProfileResult]
     }
 
-    /// The archive member with one decision per presentation and profile (runs with presentations).
-    public static let presentationDecisions = "presentation_decisions.csv"
-
     /// The headline results of a run whose table has presentations of several frames: each profile
     /// decided per presentation (``PresentationLevel``) with the run's frame aggregate (the
     /// manifest's `frame_aggregate` convention, `mean` unless the command chose another), with
@@ -104,7 +101,7 @@ public struct RunFolderWriter: Sendable {
         let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
         manifest.conventions["frame_aggregate"] = aggregate.rawValue
         manifest.conventions["counted_unit"] = "presentation (frame-level results in frames/)"
-        let decisions = try CSVWriter(path: folder + "/" + Self.presentationDecisions)
+        let decisions = try CSVWriter(path: folder + "/" + PresentationLevel.decisionsMember)
         // Score files without a calibration split choose thresholds on the reported set; so do
         // their presentations.
         let onReported = frameResults.contains { $0.thresholdSource.hasSuffix("chosen on the reported set)") }

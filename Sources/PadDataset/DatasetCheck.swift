@@ -53,11 +53,16 @@ public struct DatasetCheck: Sendable {
                 continue
             }
             let bytes: [UInt8]
-            do { bytes = try RegularFile.read(sample.path) } catch {
-                check.problems.append(
-                    DatasetProblem(
-                        .missingFile, file: sample.path, "missing or unreadable: \(error.message) (sample \(sample.id))"
-                    ))
+            // The decoder's read: bounded by its byte limit, never more than stat announced.
+            do { bytes = try decoder.read(sample.path) } catch {
+                if case .missingFile(_, let reason) = error {
+                    check.problems.append(
+                        DatasetProblem(
+                            .missingFile, file: sample.path, "missing or unreadable: \(reason) (sample \(sample.id))"))
+                } else {
+                    check.problems.append(
+                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode): \(error)"))
+                }
                 continue
             }
             let hash = FNV1a.hash(bytes: bytes)

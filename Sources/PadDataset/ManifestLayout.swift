@@ -169,7 +169,7 @@ enum ManifestLayout {
         }
         let label = try parseLabel(field("label"), species: field("species"), problem: problem)
         guard let split = Split(parsing: field("split")) else {
-            throw problem(.badLine, "unknown split '\(field("split"))' (expected train, dev, eval or empty)")
+            throw problem(.badLine, "unknown split '\(TextBytes.quote(field("split")))' (expected train, dev, eval or empty)")
         }
         var box: Box?
         if let boxColumns = columns.box {
@@ -193,7 +193,7 @@ enum ManifestLayout {
             guard !species.isEmpty else { throw problem(.unknownLabel, "attack without a species") }
             return .attack(species: species)
         default:
-            throw problem(.unknownLabel, "unknown label '\(text)' (expected bonafide or attack)")
+            throw problem(.unknownLabel, "unknown label '\(TextBytes.quote(text))' (expected bonafide or attack)")
         }
     }
 

@@ -1,3 +1,5 @@
+import PadText
+
 /// Which way an output is better. Quality outputs: higher is better. PAD scores: higher is more
 /// bona fide (ISO/IEC 30107-3 convention fixed by padbench). Geometry outputs have no direction.
 public enum Direction: String, Sendable, Codable {
@@ -25,6 +27,40 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
         self.maximum = maximum
         self.direction = direction
         self.summary = summary
+    }
+
+    /// Longest part of an output name, in bytes.
+    public static let maximumNameLength = 64
+
+    /// Why `part` cannot be one part of an output name (`sharpness` in `quality.sharpness`), or
+    /// nil when it can. The one grammar of output names, shared by estimators (external ones'
+    /// `describe` answers included), profiles, imports and archives: 1 to 64 ASCII letters,
+    /// digits, `_` and `-`, starting with a letter or digit. Never a `.` (it separates estimator
+    /// and output), `@` (it tags a profile's option set, `face.count@box`), `,` (lists), space,
+    /// quote or control character (CSV headers, terminal tables, YAML).
+    public static func nameProblem(_ part: String) -> String? {
+        let bytes = Array(part.utf8)
+        guard !bytes.isEmpty else { return "an output name cannot be empty" }
+        guard bytes.count <= maximumNameLength else {
+            return "output name '\(part.prefix(maximumNameLength))...' is longer than \(maximumNameLength) bytes"
+        }
+        func allowed(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
+        }
+        guard bytes.allSatisfy(allowed), bytes[0] != 0x2D, bytes[0] != 0x5F else {
+            let shown = TextBytes.quote(part, limit: maximumNameLength)
+            return "output name '\(shown)' must be ASCII letters, digits, '_' or '-', starting with a letter or digit"
+        }
+        return nil
+    }
+
+    /// Why `name` cannot be a full output name `<estimator>.<output>`, or nil when it can.
+    public static func fullNameProblem(_ name: String) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            return "output '\(TextBytes.quote(name))' must be <estimator>.<name> (one dot)"
+        }
+        return parts.lazy.compactMap { nameProblem(String($0)) }.first
     }
 
     /// The same, with the bounds as one closed range: `0...1`, ``Swift/ClosedRange/unbounded``,

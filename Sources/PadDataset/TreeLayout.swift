@@ -1,14 +1,19 @@
 import Foundation
+import PadText
 
 /// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`
 /// (images or videos).
 /// Ids are paths relative to the root; samples are sorted by id so runs are reproducible (a video's
 /// frames follow in frame order, expanded after sorting).
+/// A file that is a symbolic link leading outside the dataset folder (to `/proc/self/pagemap`,
+/// `/etc/shadow`, another user's data) is an `escapes_root` problem and no sample, as in the
+/// manifest layout.
 enum TreeLayout {
     static func load(root: String) -> LoadedDataset {
         var samples = SampleList(root: root)
         var problems: [DatasetProblem] = []
         let fm = FileManager.default
+        let realRoot = ManifestLayout.realPath(root) ?? root
         for split in [Split.none, .train, .dev, .eval] {
             let base = split == .none ? "" : split.rawValue + "/"
             for labelFolder in ["bonafide", "attack"] {
@@ -24,6 +29,13 @@ enum TreeLayout {
                         problems.append(
                             DatasetProblem(
                                 .badLayout, file: root + "/" + id, "name is not UTF-8 (rename the file or its folder)"))
+                        continue
+                    }
+                    if let target = ManifestLayout.leavesRoot(root: realRoot, path: root + "/" + id) {
+                        problems.append(
+                            DatasetProblem(
+                                .escapesRoot, file: id,
+                                "symbolic link to '\(TextBytes.quote(target))', outside the dataset folder"))
                         continue
                     }
                     let label: Label

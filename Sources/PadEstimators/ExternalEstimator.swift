@@ -58,13 +58,10 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
                     + "it must answer {\"describe\": true} with {\"outputs\": [...]}"
             )
         }
-        guard let names = reply["outputs"] as? [String], !names.isEmpty,
-            names.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains(",") })
-        else {
+        let names: [String]
+        do { names = try Self.outputNames(reply) } catch {
             worker.terminate()
-            throw EstimatorSetupError(
-                estimator: name,
-                message: "'\(command)' answered describe without a list of output names (no dots or commas)")
+            throw EstimatorSetupError(estimator: name, message: "'\(TextBytes.quote(command))' \(error.message)")
         }
         let ranges = reply["ranges"] as? [String: [Double]] ?? [:]
         let directions = reply["directions"] as? [String: String] ?? [:]
@@ -122,13 +119,13 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
         else {
             throw AnswerError(
-                outOfStep: true, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+                outOfStep: true, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
         }
         guard (reply["id"] as? String) == id else {
-            let other = reply["id"].map { String(String(describing: $0).prefix(80)) } ?? "none"
-            throw AnswerError(outOfStep: true, "answered for id '\(other)' instead of '\(String(id.prefix(120)))'")
+            let other = reply["id"].map { TextBytes.quote(String(describing: $0), limit: 80) } ?? "none"
+            throw AnswerError(outOfStep: true, "answered for id '\(other)' instead of '\(TextBytes.quote(id, limit: 120))'")
         }
-        if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, String(message.prefix(200))) }
+        if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, TextBytes.quote(message)) }
         guard let values = reply["outputs"] as? [String: Any] else {
             throw AnswerError(outOfStep: false, "answer has neither 'outputs' nor 'error'")
         }
@@ -137,10 +134,29 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             guard let number = JSONNumber.value(value) else {
                 throw AnswerError(
                     outOfStep: false,
-                    "output '\(output)' is not a number: \(String(String(describing: value).prefix(80)))")
+                    "output '\(output)' is not a number: \(TextBytes.quote(String(describing: value), limit: 80))")
             }
             return number
         }
+    }
+
+    /// The output names of a `describe` answer: a non-empty list of distinct names, each in the
+    /// one grammar of output names (``PadDataset/OutputDescriptor/nameProblem(_:)``) that profiles,
+    /// imports and archives accept, so a run never writes a column its own archive would refuse.
+    static func outputNames(_ reply: [String: Any]) throws(AnswerError) -> [String] {
+        guard let names = reply["outputs"] as? [String], !names.isEmpty else {
+            throw AnswerError(outOfStep: false, "answered describe without a list of output names")
+        }
+        var seen = Set<String>()
+        for output in names {
+            if let problem = OutputDescriptor.nameProblem(output) {
+                throw AnswerError(outOfStep: false, "answered describe with a bad name: \(problem)")
+            }
+            guard seen.insert(output).inserted else {
+                throw AnswerError(outOfStep: false, "answered describe with output '\(output)' twice")
+            }
+        }
+        return names
     }
 
     private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {
@@ -155,7 +171,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
         else {
             throw EstimatorFailure(
-                .estimatorError, "answer is not a JSON object: '\(String(decoding: line.prefix(80), as: UTF8.self))'")
+                .estimatorError, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
         }
         return reply
     }
@@ -178,7 +194,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
                 throw EstimatorFailure(
                     .estimatorError,
                     "restarted program described outputs "
-                        + "\(String(String(describing: reply["outputs"] ?? "none").prefix(120))), "
+                        + "\(TextBytes.quote(String(describing: reply["outputs"] ?? "none"), limit: 120)), "
                         + "expected \(outputNames)"
                 )
             }

@@ -18,6 +18,9 @@ final class ExternalProcess {
     static let gracePeriod = 1.0
     static let stderrTailBytes = 4096
     static let stderrTailLines = 20
+    /// Longest answer line (`describe` or one sample's answer) read: 1 MiB, room for some
+    /// 20,000 outputs with their ranges.
+    static let maximumLineBytes = 1 << 20
 
     let pid: pid_t
     private var stdinFD: Int32
@@ -92,12 +95,17 @@ final class ExternalProcess {
     func exchange(_ request: [UInt8], timeout: Double) throws(EstimatorFailure) -> [UInt8] {
         try send(request + [0x0A])
         let deadline = Date().addingTimeInterval(timeout)
+        // Bytes of `pending` already searched for a newline: each byte is looked at once.
+        var searched = 0
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
+            if let newline = pending[searched...].firstIndex(of: 0x0A) {
+                guard newline <= Self.maximumLineBytes else { throw lineTooLong() }
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
                 return line
             }
+            searched = pending.count
+            if pending.count > Self.maximumLineBytes { throw lineTooLong() }
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { throw EstimatorFailure(.timeout, "no answer within \(timeout) s" + stderrSuffix()) }
             var fds = [
@@ -116,6 +124,14 @@ final class ExternalProcess {
                     .estimatorError, "the program exited without answering\(exitDescription())" + stderrSuffix())
             }
         }
+    }
+
+    /// An answer line longer than ``maximumLineBytes`` fails its sample at once; what the
+    /// program sends after it cannot be trusted to be in step, so the caller ends the program.
+    private func lineTooLong() -> EstimatorFailure {
+        pending = []
+        return EstimatorFailure(
+            .estimatorError, "answer line longer than \(Self.maximumLineBytes) bytes (the limit of one answer)")
     }
 
     private func send(_ line: [UInt8]) throws(EstimatorFailure) {

@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadText
 
 extension MeasurementTable {
     /// Reads `samples.csv` (as `bench` writes it) back into a table: the output columns are those
@@ -42,17 +43,17 @@ extension MeasurementTable {
         case "attack": parsedLabel = .attack(species: f[columns.species])
         default:
             throw ArchiveError.csv(
-                path: path, line: line, message: "label '\(f[columns.label])' is neither bonafide nor attack")
+                path: path, line: line, message: "label '\(TextBytes.quote(f[columns.label]))' is neither bonafide nor attack")
         }
         guard let parsedSplit = Split(parsing: f[columns.split]) else {
-            throw ArchiveError.csv(path: path, line: line, message: "unknown split '\(f[columns.split])'")
+            throw ArchiveError.csv(path: path, line: line, message: "unknown split '\(TextBytes.quote(f[columns.split]))'")
         }
         var values: [Double] = []
         values.reserveCapacity(outputs.count)
         for c in outputs {
             guard let v = CSVFormat.parseNumber(Substring(f[c])) else {
                 throw ArchiveError.csv(
-                    path: path, line: line, message: "\(columns.header[c]) '\(f[c])' is not a number")
+                    path: path, line: line, message: "\(columns.header[c]) '\(TextBytes.quote(f[c]))' is not a number")
             }
             values.append(v)
         }

@@ -7,15 +7,17 @@ import PadProfiles
 /// not frames). Thresholds of calibrated gates are chosen again on the presentations of the
 /// calibration split; a best shot or k-of-n frame is selected with the frame-level thresholds.
 ///
-/// ```swift
-/// let level = try PresentationLevel.evaluate(table, frameResults: results, aggregate: .mean, decisions: writer)
-/// level.results[0].reported.headline   // counted in presentations
-/// ```
+/// Example: `PresentationBobTests.presentationRatesEqualBobOnPerVideoMeans`
+/// in `Tests/PadBenchTests/PresentationBobTests.swift` (compiled and run by `swift test`).
 public struct PresentationLevel: Sendable {
     /// Per profile, in the order of the frame results: its presentation table and its result.
     public var tables: [MeasurementTable]
     public var results: [ProfileResult]
     public var aggregate: FrameAggregate
+
+    /// The archive member with one decision per presentation and profile (`decisions.csv`'s
+    /// columns), written beside `decisions.csv` (one row per frame).
+    public static let decisionsMember = "presentation_decisions.csv"
 
     /// Every profile of `frameResults` decided per presentation; `decisions` (when given) gets
     /// `decisions.csv`'s columns with one row per presentation and profile.

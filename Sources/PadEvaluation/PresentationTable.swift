@@ -32,10 +32,8 @@ public enum FrameAggregate: String, Sendable, CaseIterable {
 /// capture attempt, one decision), built for one profile by its ``FramesRule`` so that the same
 /// ``ProfileEvaluator`` counts, calibrates and sweeps presentations instead of frames.
 ///
-/// ```swift
-/// let groups = PresentationGroups(table)          // frames of each presentation, in frame order
-/// let presentations = PresentationTable.make(table, groups: groups, profile: p, compiled: c, aggregate: .mean)
-/// ```
+/// Example: `PresentationLevelTests.bestShotIsTheFirstFramePassingEveryCaptureGate`
+/// in `Tests/PadEvaluationTests/PresentationLevelTests.swift` (compiled and run by `swift test`).
 /// A presentation keeps its first frame's label, species, split and subject (readers refuse a
 /// presentation that spans two, ``PresentationIndex``). It failed to process when none of its
 /// frames was processed (the first frame's failure), or, under `aggregate`, when none of its

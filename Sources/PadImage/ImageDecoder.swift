@@ -12,29 +12,51 @@ import PadText
 /// Errors are values (``ImageError``), never crashes, and a damaged file never yields a
 /// half-decoded image: TurboJPEG runs with `TJFLAG_STOPONWARNING` so that a truncated JPEG fails
 /// instead of "succeeding" with its missing part filled with gray. The pixel limit is checked
-/// on the header before any pixel buffer is allocated (decompression bombs).
+/// on the header before any pixel buffer is allocated (decompression bombs), the bytes read per
+/// file are bounded by ``maxFileBytes`` (a valid JPEG followed by 2 GB of zeros is refused by its
+/// size, before it is read), and progressive JPEGs with more than 500 scans are refused
+/// (`TJFLAG_LIMITSCANS`: a 1 MB file of 2,647 scans took 43 s and 1.5 GB to decode).
 public struct ImageDecoder: Sendable {
     /// Refuse images with more pixels than this (default 100 megapixels).
     public var maxPixels: Int
+    /// Refuse image files larger than this many bytes (default ``defaultFileLimit(maxPixels:)``).
+    public var maxFileBytes: Int
     /// Apply the EXIF orientation tag of JPEG files (default on).
     public var applyExifOrientation: Bool
 
-    public init(maxPixels: Int = 100_000_000, applyExifOrientation: Bool = true) {
+    public init(maxPixels: Int = 100_000_000, maxFileBytes: Int? = nil, applyExifOrientation: Bool = true) {
         self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes ?? Self.defaultFileLimit(maxPixels: maxPixels)
         self.applyExifOrientation = applyExifOrientation
     }
 
-    /// Reads and decodes a file; a missing or unreadable file is ``ImageError/missingFile(path:reason:)``.
+    /// The file size limit that goes with a pixel limit: 6 bytes per pixel (a 16-bit RGB PPM, the
+    /// largest encoding padbench reads; PNG and JPEG of the same pixels are smaller except for
+    /// pathological cases) plus 16 MiB for metadata (EXIF, ICC profiles, comments). Default:
+    /// 100 megapixels give 616,777,216 bytes.
+    public static func defaultFileLimit(maxPixels: Int) -> Int {
+        let (pixelBytes, tooMany) = maxPixels.multipliedReportingOverflow(by: 6)
+        let (total, tooMuch) = pixelBytes.addingReportingOverflow(16 << 20)
+        return tooMany || tooMuch ? Int.max : total
+    }
+
+    /// Reads and decodes a file; a missing or unreadable file is ``ImageError/missingFile(path:reason:)``,
+    /// a file over ``maxFileBytes`` is ``ImageError/fileTooLarge(bytes:limit:)`` (status `too_large`).
     public func decode(fileAt path: String) throws(ImageError) -> Image {
-        let bytes: [UInt8]
-        do {
-            // Directories, FIFOs and devices are refused after stat, before open (never blocks).
-            bytes = try RegularFile.read(path)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? error.message : "no such file"
-            throw .missingFile(path: path, reason: reason)
+        try decode(try read(path))
+    }
+
+    /// The bytes of an image file: a regular file (directories, FIFOs and devices are refused
+    /// after stat, before open, so nothing blocks) of at most ``maxFileBytes``, never more than
+    /// its size (a `/proc` file that reports 0 bytes but is endless is refused).
+    public func read(_ path: String) throws(ImageError) -> [UInt8] {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > maxFileBytes {
+            throw .fileTooLarge(bytes: Int(info.st_size), limit: maxFileBytes)
         }
-        return try decode(bytes)
+        do { return try RegularFile.read(path, limit: maxFileBytes) } catch {
+            throw .missingFile(path: path, reason: error.message)
+        }
     }
 
     /// Decodes bytes, choosing the format by signature.
@@ -79,11 +101,11 @@ public struct ImageDecoder: Sendable {
                 status = bytes.withUnsafeBufferPointer { source in
                     tjDecompress2(
                         handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                        width, 0, height, pixelFormat.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                        width, 0, height, pixelFormat.rawValue, Self.jpegFlags)
                 }
                 initialized = status == 0 ? target.count : 0
             }
-            if status != 0 { throw .decodeError("JPEG data: \(Self.turboError(handle))") }
+            if status != 0 { throw .decodeError("JPEG data: \(Self.turboError(handle))\(Self.scanLimitNote(handle))") }
             image = Image(width: w, height: h, format: format, pixels: pixels)
         }
         if applyExifOrientation, let orientation = ExifOrientation.read(fromJPEG: bytes), orientation != .up {
@@ -103,10 +125,12 @@ public struct ImageDecoder: Sendable {
             cmyk.withUnsafeMutableBufferPointer { target in
                 tjDecompress2(
                     handle, source.baseAddress, UInt(source.count), target.baseAddress,
-                    Int32(w), 0, Int32(h), TJPF_CMYK.rawValue, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+                    Int32(w), 0, Int32(h), TJPF_CMYK.rawValue, Self.jpegFlags)
             }
         }
-        if status != 0 { throw .decodeError("JPEG data (CMYK): \(Self.turboError(handle))") }
+        if status != 0 {
+            throw .decodeError("JPEG data (CMYK): \(Self.turboError(handle))\(Self.scanLimitNote(handle))")
+        }
         let inverted = Self.hasAdobeMarker(bytes)
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
         for i in 0..<(w * h) {
@@ -132,6 +156,16 @@ public struct ImageDecoder: Sendable {
             i += 2 + length
         }
         return false
+    }
+
+    /// Strict (a warning is an error, so a truncated file fails), accurate DCT, and at most 500
+    /// progressive scans (libjpeg-turbo 2.1's limit behind `TJFLAG_LIMITSCANS`).
+    static let jpegFlags = TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS
+
+    /// Names the limit when libjpeg-turbo stopped a scan bomb ("Progressive JPEG image has more
+    /// than 500 scans").
+    private static func scanLimitNote(_ handle: tjhandle) -> String {
+        turboError(handle).contains("scans") ? " (scan limit, TJFLAG_LIMITSCANS)" : ""
     }
 
     private static func turboError(_ handle: tjhandle) -> String {

@@ -10,6 +10,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case decodeError(String)
     /// The header announces more pixels than the configured limit; nothing was allocated.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// The file is larger than the byte limit (`--max-image-bytes`); it was not read.
+    case fileTooLarge(bytes: Int, limit: Int)
     /// Encoding failed (for fixtures and generated data).
     case encodeError(String)
     /// A video over a limit other than the frame size (frame count, duration); nothing was
@@ -22,7 +24,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingFile: return "missing_file"
         case .unsupportedFormat: return "unsupported_format"
         case .decodeError: return "decode_error"
-        case .tooLarge: return "too_large"
+        case .tooLarge, .fileTooLarge: return "too_large"
         case .encodeError: return "encode_error"
         case .overLimit: return "too_large"
         }
@@ -35,6 +37,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decodeError(let message): return message
         case .tooLarge(let width, let height, let limit):
             return "image is \(width)x\(height) = \(width * height) pixels, over the limit of \(limit)"
+        case .fileTooLarge(let bytes, let limit):
+            return "file is \(bytes) bytes, over the limit of \(limit) bytes (--max-image-bytes); not read"
         case .encodeError(let message): return message
         case .overLimit(let message): return message
         }

@@ -24,7 +24,7 @@ enum LunaOSL {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) else {
                 let text = TextBytes.quote(String(decoding: line, as: UTF8.self), limit: 80)
                 throw VendorImportError(
-                    "\(path):\(number): not JSON: '\(text)' "
+                    "\(path):\(number): not JSON: '\(TextBytes.quote(String(text)))' "
                         + "(expected an OSL response object, an array of them, or JSON lines)"
                 )
             }

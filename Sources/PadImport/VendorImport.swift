@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadText
 
 /// One vendor result for one image, before it is joined onto a dataset's samples.
@@ -139,7 +140,7 @@ public struct VendorImporter: Sendable {
                     key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"),
                     origin: origin)
             default:
-                throw VendorImportError("\(origin): status '\(f[1])' is not Live, Fake, NoDecision or Unknown")
+                throw VendorImportError("\(origin): status '\(TextBytes.quote(f[1]))' is not Live, Fake, NoDecision or Unknown")
             }
         }
     }
@@ -148,11 +149,10 @@ public struct VendorImporter: Sendable {
         var byKey: [String: VendorRecord] = [:]
         var order: [String] = []
         for (line, f) in try csvLines(data, path: path, header: ["id", "output", "value"]) {
-            guard f[1].split(separator: ".").count == 2 else {
-                throw VendorImportError("\(path):\(line): output '\(f[1])' must be <estimator>.<name>")
-            }
+            // The one output-name grammar (an archive written from this import must read back).
+            if let problem = OutputDescriptor.fullNameProblem(f[1]) { throw VendorImportError("\(path):\(line): \(problem)") }
             guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
-                throw VendorImportError("\(path):\(line): value '\(f[2])' is not a number")
+                throw VendorImportError("\(path):\(line): value '\(TextBytes.quote(f[2]))' is not a number")
             }
             // As in score files: `1e400` overflows (Double gives infinity), only `inf` is infinite.
             if value.isInfinite && !TextBytes.isInfinityLiteral(f[2].utf8) {

@@ -4,11 +4,8 @@ import PadText
 /// 30107-3:2023 reports them: per level, APCER_AP = the highest APCER among that level's species
 /// (FIDO's face certification and iBeta's level 1 / level 2 tests group the same way).
 ///
-/// ```swift
-/// let ap = AttackPotential(levels: ["print": "1", "replay": "1", "mask": "2"])
-/// ap.apcerPerLevel(speciesNames: ["print", "replay", "mask"], apcer: rates)
-/// // level 1: the higher of print and replay; level 2: mask
-/// ```
+/// Example: `AttackPotentialTests.apcerPerLevelIsTheHighestOfItsSpecies`
+/// in `Tests/PadMetricsTests/PresentationScoreFileTests.swift` (compiled and run by `swift test`).
 /// Species without a level are reported under ``unassigned``.
 public struct AttackPotential: Sendable, Equatable {
     /// Species -> level.

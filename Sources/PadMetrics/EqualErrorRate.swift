@@ -48,35 +48,36 @@ public struct EqualErrorRate: Sendable {
         let frrIncrease = 1.0 / Double(curve.bonaFideCount), bonaFideCount = curve.bonaFideCount
         var frr = curve.bonaFideRejected[0] == 0 ? 0.0 : Double(curve.bonaFideRejected[0]) / Double(curve.bonaFideCount)
         let measured = curve.attackCounts.map { $0 > 0 }
-        curve.attackAccepted.withUnsafeBufferPointer { accepted in
-            curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
-                curve.pooledAccepted.withUnsafeBufferPointer { pooled in
-                    far.withUnsafeMutableBufferPointer { far in
-                        var k = 0
-                        while k < points {
-                            if k > 0 {
-                                for s in 0..<speciesCount {
-                                    let passed = accepted[s * points + k - 1] - accepted[s * points + k]
-                                    for _ in 0..<passed { far[s] -= farDecrease[s] }
-                                }
-                                for _ in 0..<(rejected[k] - rejected[k - 1]) { frr += frrIncrease }
+        // Attacks passed between points k - 1 and k, species by species, read from each species'
+        // steps with a cursor (one species: from the pooled counts).
+        var passes = PassedAttacks(curve)
+        curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
+            curve.pooledAccepted.withUnsafeBufferPointer { pooled in
+                far.withUnsafeMutableBufferPointer { far in
+                    var k = 0
+                    while k < points {
+                        if k > 0 {
+                            for s in 0..<speciesCount {
+                                let passed = passes.passed(s, at: k)
+                                for _ in 0..<passed { far[s] -= farDecrease[s] }
                             }
-                            var apcer = -Double.infinity
-                            for s in 0..<speciesCount where measured[s] { apcer = max(apcer, far[s]) }
-                            let difference = abs(apcer - frr)
-                            if difference <= bestDifference {
-                                bestDifference = difference
-                                bestPoint = k
-                            }
-                            let hter = 0.5 * apcer + 0.5 * frr
-                            if hter <= bestHTER {
-                                bestHTER = hter
-                                bestHTERPoint = k
-                            }
-                            // bob stops once one class is entirely rejected.
-                            if pooled[k] == 0 || rejected[k] == bonaFideCount { break }
-                            k += 1
+                            for _ in 0..<(rejected[k] - rejected[k - 1]) { frr += frrIncrease }
                         }
+                        var apcer = -Double.infinity
+                        for s in 0..<speciesCount where measured[s] { apcer = max(apcer, far[s]) }
+                        let difference = abs(apcer - frr)
+                        if difference <= bestDifference {
+                            bestDifference = difference
+                            bestPoint = k
+                        }
+                        let hter = 0.5 * apcer + 0.5 * frr
+                        if hter <= bestHTER {
+                            bestHTER = hter
+                            bestHTERPoint = k
+                        }
+                        // bob stops once one class is entirely rejected.
+                        if pooled[k] == 0 || rejected[k] == bonaFideCount { break }
+                        k += 1
                     }
                 }
             }
@@ -90,6 +91,31 @@ public struct EqualErrorRate: Sendable {
         if k == 0 { return curve.thresholds[0] }
         if curve.hasTerminalPoint && k == curve.count - 1 { return curve.thresholds[k] }
         return ShortestDecimal.between(curve.thresholds[k - 1], curve.thresholds[k])
+    }
+}
+
+/// Attacks of each species passed between consecutive points of a curve, read in point order:
+/// one cursor per species into its steps (``ErrorCurve/accepted(_:_:)`` without a search).
+struct PassedAttacks {
+    let curve: ErrorCurve
+    var cursor: [Int]
+
+    init(_ curve: ErrorCurve) {
+        self.curve = curve
+        cursor = curve.attackCounts.count > 1 ? Array(curve.stepStarts.dropLast()) : []
+    }
+
+    /// Attacks of species s accepted at point k - 1 but not at k; k must not decrease between calls.
+    mutating func passed(_ s: Int, at k: Int) -> Int {
+        if cursor.isEmpty { return curve.pooledAccepted[k - 1] - curve.pooledAccepted[k] }
+        var j = cursor[s], passed = 0
+        let end = curve.stepStarts[s + 1]
+        while j + 1 < end && curve.stepPoints[j + 1] <= k {
+            if curve.stepPoints[j + 1] == k { passed = curve.stepAccepted[j] - curve.stepAccepted[j + 1] }
+            j += 1
+        }
+        cursor[s] = j
+        return passed
     }
 }
 

@@ -27,12 +27,21 @@ public struct ErrorCurve: Sendable {
     public let attackCounts: [Int]
     /// Bona fide with score < thresholds[k] (rejected), per point.
     public let bonaFideRejected: [Int]
-    /// Attacks of species s with score >= thresholds[k] (accepted), flattened species-major:
-    /// element `s * count + k`, read with ``accepted(_:_:)`` (one array, so hot loops do not
-    /// retain an inner array per access).
-    public let attackAccepted: [Int]
     /// All attacks accepted at point k.
     public let pooledAccepted: [Int]
+    /// Attacks of each species accepted, as steps (two or more species; with one, its counts
+    /// are ``pooledAccepted``): species s changes at points `stepPoints[stepStarts[s]..<stepStarts[s + 1]]`
+    /// (the first is point 0) to the counts in `stepAccepted`. A species changes only where the
+    /// sweep passes one of its own distinct scores, so the steps of all species together are at
+    /// most the distinct scores of each species summed plus one per species: memory grows with
+    /// the samples, never with points x species (6,000 species over 20,000 points would be 120
+    /// million counts, 960 MB, as one dense table).
+    let stepStarts: [Int]
+    let stepPoints: [Int]
+    let stepAccepted: [Int]
+    /// APCER_max and its species at each point (two or more species), computed during the sweep.
+    let maxAPCER: [Double]
+    let maxSpecies: [Int32]
     /// Failures (NaN scores) by class; the headline rates leave them out.
     public let bonaFideFailed: Int
     public let attackFailed: [Int]
@@ -56,8 +65,12 @@ public struct ErrorCurve: Sendable {
         self.bonaFideCount = sorted.length(ofClass: 0) + sorted.heldBonaFide
         self.attackCounts = sorted.speciesNames.indices.map { sorted.length(ofClass: $0 + 1) + sorted.heldAttacks[$0] }
         self.bonaFideRejected = sweep.bonaFideRejected
-        self.attackAccepted = sweep.attackAccepted
         self.pooledAccepted = sweep.pooledAccepted
+        self.stepStarts = sweep.stepStarts
+        self.stepPoints = sweep.stepPoints
+        self.stepAccepted = sweep.stepAccepted
+        self.maxAPCER = sweep.maxAPCER
+        self.maxSpecies = sweep.maxSpecies
         self.bonaFideFailed = sorted.bonaFideFailed
         self.attackFailed = sorted.attackFailed
         self.hasTerminalPoint = sweep.thresholds[points - 1] > sorted.highest
@@ -84,9 +97,57 @@ public struct ErrorCurve: Sendable {
     public var count: Int { thresholds.count }
     public var attackCount: Int { attackCounts.reduce(0, +) }
 
-    /// Attacks of species s accepted at point k.
+    /// Attacks of species s accepted at point k (a binary search among the species' steps).
     @inline(__always)
-    public func accepted(_ s: Int, _ k: Int) -> Int { attackAccepted[s * thresholds.count + k] }
+    public func accepted(_ s: Int, _ k: Int) -> Int {
+        attackCounts.count == 1 ? pooledAccepted[k] : stepAccepted[cursor(species: s, at: k).step]
+    }
+
+    /// The steps of species s in point order: (point where the count changes, attacks accepted
+    /// from there on). The first is at point 0.
+    public func steps(ofSpecies s: Int) -> [(point: Int, accepted: Int)] {
+        if attackCounts.count == 1 {
+            return (0..<count).compactMap { k in
+                k == 0 || pooledAccepted[k] != pooledAccepted[k - 1] ? (k, pooledAccepted[k]) : nil
+            }
+        }
+        return (stepStarts[s]..<stepStarts[s + 1]).map { (stepPoints[$0], stepAccepted[$0]) }
+    }
+
+    /// A position in species s's steps, for reading its APCER at increasing points without a
+    /// search per point (`curves.csv` writes every species at every point).
+    public struct SpeciesCursor: Sendable {
+        let species: Int
+        var step: Int
+    }
+
+    /// A cursor on species s at point k: the last of its steps at or before k (its first step is
+    /// at point 0), found by one binary search.
+    public func cursor(species s: Int, at k: Int) -> SpeciesCursor {
+        if attackCounts.count == 1 { return SpeciesCursor(species: s, step: 0) }
+        var low = stepStarts[s], high = stepStarts[s + 1] - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if stepPoints[mid] <= k { low = mid } else { high = mid - 1 }
+        }
+        return SpeciesCursor(species: s, step: low)
+    }
+
+    /// APCER of the cursor's species at point k, moving the cursor there; k must not decrease.
+    public func apcer(_ cursor: inout SpeciesCursor, at k: Int) -> Double {
+        let s = cursor.species
+        guard attackCounts[s] > 0 else { return .nan }
+        if attackCounts.count == 1 { return Double(pooledAccepted[k]) / Double(attackCounts[s]) }
+        let end = stepStarts[s + 1]
+        while cursor.step + 1 < end && stepPoints[cursor.step + 1] <= k { cursor.step += 1 }
+        return Double(stepAccepted[cursor.step]) / Double(attackCounts[s])
+    }
+
+    /// Every species' accepted counts as one dense table, species-major (element `s * count + k`).
+    /// Its size is species x points: for tests and small curves only.
+    public var attackAccepted: [Int] {
+        attackCounts.indices.flatMap { s in (0..<count).map { accepted(s, $0) } }
+    }
 
     /// NaN when the set has no processed bona fide.
     public func bpcer(_ k: Int) -> Double {
@@ -101,12 +162,9 @@ public struct ErrorCurve: Sendable {
     /// The maximum APCER over species (species with processed attacks only) and the species.
     /// (NaN, -1) when the set has no processed attacks.
     public func apcerMax(_ k: Int) -> (value: Double, species: Int) {
-        var best = -1.0, which = -1
-        for s in attackCounts.indices where attackCounts[s] > 0 {
-            let v = apcer(s, k)
-            if v > best { best = v; which = s }
-        }
-        return which < 0 ? (.nan, -1) : (best, which)
+        if attackCounts.count == 1 { return attackCounts[0] > 0 ? (apcer(0, k), 0) : (.nan, -1) }
+        if attackCounts.isEmpty { return (.nan, -1) }
+        return (maxAPCER[k], Int(maxSpecies[k]))
     }
 
     public func apcerPooled(_ k: Int) -> Double {
@@ -234,14 +292,17 @@ public struct SortedScores: Sendable {
     }
 
     /// Distinct scores of each class, summed: at least the distinct scores of the whole set.
-    var distinctWithinClasses: Int {
+    var distinctWithinClasses: Int { distinctPerClass.reduce(0, +) }
+
+    /// Distinct scores of class c (0 = bona fide, s + 1 = species s), for every class.
+    var distinctPerClass: [Int] {
         flat.withUnsafeBufferPointer { flat in
-            var distinct = 0
-            for c in 0..<classCount where starts[c] < starts[c + 1] {
-                distinct += 1
+            (0..<classCount).map { c in
+                guard starts[c] < starts[c + 1] else { return 0 }
+                var distinct = 1
                 for k in (starts[c] + 1)..<starts[c + 1] where flat[k] != flat[k - 1] { distinct += 1 }
+                return distinct
             }
-            return distinct
         }
     }
 
@@ -284,31 +345,41 @@ public struct SortedScores: Sendable {
 
 /// The ascending sweep of ``ErrorCurve``: at point k every sample with score < thresholds[k] is
 /// rejected. A k-way merge over the sorted class segments with raw pointers (it runs once per
-/// distinct score); the species counts are flattened species-major with stride `points`.
+/// distinct score). With two or more species, each species' accepted count is recorded only where
+/// it changes (``SpeciesSteps``) and APCER_max per point: never a points x species table.
 struct CurveSweep {
     var thresholds: [Double]
     var bonaFideRejected: [Int]
-    var attackAccepted: [Int]
     var pooledAccepted: [Int]
+    var stepStarts: [Int] = [0]
+    var stepPoints: [Int] = []
+    var stepAccepted: [Int] = []
+    var maxAPCER: [Double] = []
+    var maxSpecies: [Int32] = []
     var points = 0
 
     init(_ sorted: SortedScores) {
         // One point per distinct score, plus the terminal one: sized by the distinct scores of
         // each class summed (one pass over the sorted segments), not by the samples, so a score
         // with many ties does not hold 48 bytes per sample (curves of a million samples).
-        let stride = sorted.distinctWithinClasses + 1, speciesCount = sorted.classCount - 1
+        let distinct = sorted.distinctPerClass
+        let stride = distinct.reduce(0, +) + 1, speciesCount = sorted.classCount - 1
         // Sized for the most points there can be; the merge writes each point before anything
         // reads it and `compact` drops the rest, so the arrays are not cleared first (hundreds of
         // megabytes on ten million scores).
         thresholds = Self.unfilled(stride)
         bonaFideRejected = Self.unfilled(stride)
-        attackAccepted = Self.unfilled(stride * speciesCount)
-        // With one species the pooled counts are that species' counts: one array serves both
-        // (outputs.csv sweeps one such curve per species, millions of points each).
-        pooledAccepted = speciesCount == 1 ? [] : Self.unfilled(stride)
-        merge(sorted, stride: stride)
-        compact(stride: stride, speciesCount: speciesCount)
-        if speciesCount == 1 { pooledAccepted = attackAccepted }
+        pooledAccepted = Self.unfilled(stride)
+        var steps = SpeciesSteps(sorted: sorted, distinct: distinct, points: speciesCount > 1 ? stride : 0)
+        merge(sorted, stride: stride, steps: &steps)
+        compact(stride: stride)
+        if speciesCount > 1 {
+            (stepStarts, stepPoints, stepAccepted) = steps.packed()
+            maxAPCER = steps.maxAPCER
+            maxAPCER.removeLast(stride - points)
+            maxSpecies = steps.maxSpecies
+            maxSpecies.removeLast(stride - points)
+        }
     }
 
     /// An array of `count` elements whose values are not set yet (plain numbers: any bits are valid).
@@ -320,7 +391,7 @@ struct CurveSweep {
         [Double](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
-    mutating func merge(_ sorted: SortedScores, stride: Int) {
+    mutating func merge(_ sorted: SortedScores, stride: Int, steps: inout SpeciesSteps) {
         let classCount = sorted.classCount, speciesCount = classCount - 1
         let lengths = (0..<classCount).map(sorted.length(ofClass:))
         let freeAttacks = lengths.dropFirst().reduce(0, +), heldBonaFide = sorted.heldBonaFide
@@ -333,38 +404,34 @@ struct CurveSweep {
             thresholds.withUnsafeMutableBufferPointer { thresholdOut in
                 bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
                     pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
-                        attackAccepted.withUnsafeMutableBufferPointer { acceptedOut in
-                            func record(_ threshold: Double) {
-                                thresholdOut[points] = threshold
-                                bonaFideOut[points] = heldBonaFide + position[0]
-                                var rejectedAttacks = 0
-                                for sp in 0..<speciesCount {
-                                    acceptedOut[sp * stride + points] = lengths[sp + 1] - position[sp + 1]
-                                    rejectedAttacks += position[sp + 1]
-                                }
-                                if speciesCount != 1 { pooledOut[points] = freeAttacks - rejectedAttacks }
-                                points += 1
-                            }
-                            while true {
-                                var next = Double.infinity, remaining = false
-                                for c in 0..<classCount where position[c] < lengths[c] {
-                                    next = min(next, pointers[c][position[c]])
-                                    remaining = true
-                                }
-                                guard remaining else { break }
-                                record(next)
-                                for c in 0..<classCount {
-                                    var p = position[c]
-                                    let pointer = pointers[c], length = lengths[c]
-                                    while p < length && pointer[p] == next { p += 1 }
-                                    position[c] = p
-                                }
-                            }
-                            // Above the highest score nothing is accepted; with a +inf score no
-                            // threshold rejects everything, so there is no terminal point.
-                            let highest = thresholdOut[points - 1]
-                            if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
+                        func record(_ threshold: Double) {
+                            thresholdOut[points] = threshold
+                            bonaFideOut[points] = heldBonaFide + position[0]
+                            var rejectedAttacks = 0
+                            for c in 1..<max(1, classCount) { rejectedAttacks += position[c] }
+                            pooledOut[points] = freeAttacks - rejectedAttacks
+                            if speciesCount > 1 { steps.record(point: points, position: position, lengths: lengths) }
+                            points += 1
                         }
+                        while true {
+                            var next = Double.infinity, remaining = false
+                            for c in 0..<classCount where position[c] < lengths[c] {
+                                next = min(next, pointers[c][position[c]])
+                                remaining = true
+                            }
+                            guard remaining else { break }
+                            record(next)
+                            for c in 0..<classCount {
+                                var p = position[c]
+                                let pointer = pointers[c], length = lengths[c]
+                                while p < length && pointer[p] == next { p += 1 }
+                                position[c] = p
+                            }
+                        }
+                        // Above the highest score nothing is accepted; with a +inf score no
+                        // threshold rejects everything, so there is no terminal point.
+                        let highest = thresholdOut[points - 1]
+                        if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
                     }
                 }
             }
@@ -372,15 +439,74 @@ struct CurveSweep {
         self.points = points
     }
 
-    /// Drops the unused tail and packs the species blocks to `points` elements each.
-    mutating func compact(stride: Int, speciesCount: Int) {
+    /// Drops the unused tail.
+    mutating func compact(stride: Int) {
         thresholds.removeLast(stride - points)
         bonaFideRejected.removeLast(stride - points)
-        if speciesCount != 1 { pooledAccepted.removeLast(stride - points) }
-        guard points < stride else { return }
-        for sp in 0..<speciesCount {
-            for k in 0..<points { attackAccepted[sp * points + k] = attackAccepted[sp * stride + k] }
+        pooledAccepted.removeLast(stride - points)
+    }
+}
+
+/// Each species' accepted counts where they change, and APCER_max per point, filled by the sweep.
+/// Species s has room for its distinct scores plus one (its first count at point 0, then one
+/// change per distinct score passed).
+struct SpeciesSteps {
+    var starts: [Int]
+    var filled: [Int]
+    var points: [Int]
+    var accepted: [Int]
+    var last: [Int]
+    let attackCounts: [Double]
+    var maxAPCER: [Double]
+    var maxSpecies: [Int32]
+
+    init(sorted: SortedScores, distinct: [Int], points: Int) {
+        let speciesCount = sorted.classCount - 1
+        starts = [0]
+        for s in 0..<max(0, speciesCount) { starts.append(starts[s] + distinct[s + 1] + 1) }
+        filled = Array(starts.dropLast())
+        self.points = CurveSweep.unfilled(points > 0 ? starts.last! : 0)
+        accepted = CurveSweep.unfilled(points > 0 ? starts.last! : 0)
+        last = [Int](repeating: -1, count: max(0, speciesCount))
+        attackCounts = (0..<max(0, speciesCount)).map {
+            Double(sorted.length(ofClass: $0 + 1) + sorted.heldAttacks[$0])
         }
-        attackAccepted.removeLast(attackAccepted.count - points * speciesCount)
+        maxAPCER = CurveSweep.unfilled(points)
+        maxSpecies = CurveSweep.unfilled(points)
+    }
+
+    /// Point k: each species whose count changed gets a step; APCER_max is the highest
+    /// accepted / processed over species with processed attacks (the first such species on ties).
+    mutating func record(point k: Int, position: [Int], lengths: [Int]) {
+        var best = -1.0, which: Int32 = -1
+        for s in 0..<last.count {
+            let now = lengths[s + 1] - position[s + 1]
+            if now != last[s] {
+                points[filled[s]] = k
+                accepted[filled[s]] = now
+                filled[s] += 1
+                last[s] = now
+            }
+            if attackCounts[s] > 0 {
+                let v = Double(now) / attackCounts[s]
+                if v > best { best = v; which = Int32(s) }
+            }
+        }
+        maxAPCER[k] = which < 0 ? .nan : best
+        maxSpecies[k] = which
+    }
+
+    /// The steps without the room no change used: (starts, points, accepted).
+    func packed() -> ([Int], [Int], [Int]) {
+        var packedStarts = [0], packedPoints: [Int] = [], packedAccepted: [Int] = []
+        let total = zip(filled, starts).reduce(0) { $0 + $1.0 - $1.1 }
+        packedPoints.reserveCapacity(total)
+        packedAccepted.reserveCapacity(total)
+        for s in 0..<filled.count {
+            packedPoints.append(contentsOf: points[starts[s]..<filled[s]])
+            packedAccepted.append(contentsOf: accepted[starts[s]..<filled[s]])
+            packedStarts.append(packedPoints.count)
+        }
+        return (packedStarts, packedPoints, packedAccepted)
     }
 }

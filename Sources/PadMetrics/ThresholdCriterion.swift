@@ -107,9 +107,14 @@ public enum ThresholdSearch {
             let n = Double(curve.attackCounts[s])
             var speciesPoint: Int?
             var lastSpeciesScore = -1
-            for k in 0..<curve.count where curve.accepted(s, k) > curve.acceptedAfter(s, k) {
+            // The points holding a score of the species are those after which its count drops:
+            // one before each of its steps, and the last point when attacks are still accepted.
+            let steps = curve.steps(ofSpecies: s)
+            for (j, step) in steps.enumerated() {
+                let k = j + 1 < steps.count ? steps[j + 1].point - 1 : curve.count - 1
+                guard j + 1 < steps.count || step.accepted > 0 else { continue }
                 lastSpeciesScore = k
-                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(curve.accepted(s, k)) / n <= x) {
+                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(step.accepted) / n <= x) {
                     speciesPoint = k
                 }
             }

@@ -44,7 +44,7 @@ public struct ProfileLoader: Sendable {
 
     static func unknownOutputMessage(_ name: String, _ catalogue: [String: OutputDescriptor]) -> String {
         let hint = Suggestion.nearest(to: name, in: Array(catalogue.keys)).map { "; did you mean `\($0)`?" } ?? ""
-        return "unknown output `\(name)`\(hint)"
+        return "unknown output `\(TextBytes.quote(name))`\(hint)"
     }
 
     static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options", "frames"]
@@ -54,13 +54,16 @@ public struct ProfileLoader: Sendable {
     static let approximateKeys: Set<String> = ["output", "op", "value", "min", "max", "note"]
     static let calibrateKeys: Set<String> = ["target_apcer", "target_bpcer", "criterion", "on", "apply_to"]
 
+    /// Largest profile file read (the built-in presets are 1 to 3 KB).
+    static let maximumFileBytes = 4 << 20
+
     public func load(file path: String) throws(ProfileError) -> Profile {
-        if let problem = RegularFile.problem(path) {
-            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(problem)")
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(path, limit: Self.maximumFileBytes) } catch {
+            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(error.message)")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ProfileError(file: path, line: 0, column: 0, "the profile file is not UTF-8 text")
         }
         return try load(yaml: text, file: path)
     }
@@ -79,7 +82,7 @@ public struct ProfileLoader: Sendable {
                 Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw ProfileError(
                 file: "builtin:\(name)", line: 0, column: 0,
-                "no built-in profile named '\(name)'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
+                "no built-in profile named '\(TextBytes.quote(name))'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
         }
         var profile = try load(file: url.path)
         profile.origin = "builtin:\(name)"
@@ -119,9 +122,9 @@ public struct ProfileLoader: Sendable {
         } catch let error as ProfileError {
             throw error
         } catch let error as YamlError {
-            throw ProfileError(file: file, line: Self.line(of: error), column: 0, "YAML syntax: \(error)")
+            throw ProfileError(file: file, line: Self.line(of: error), column: 0, "YAML syntax: \(Self.message(error))")
         } catch {
-            throw ProfileError(file: file, line: 0, column: 0, "YAML syntax: \(error)")
+            throw ProfileError(file: file, line: 0, column: 0, "YAML syntax: \(TextBytes.quote("\(error)"))")
         }
         let context = Context(file: file)
         guard let mapping = root.mapping else {
@@ -131,7 +134,8 @@ public struct ProfileLoader: Sendable {
         let name = try context.string(mapping, "name", required: true)
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
             throw context.error(
-                mapping["name"] ?? root, "profile name '\(name)' must be letters, digits, '.', '_' or '-'")
+                mapping["name"] ?? root,
+                "profile name '\(TextBytes.quote(name))' must be letters, digits, '.', '_' or '-'")
         }
         let description = try context.string(mapping, "description", required: false)
         let source = try context.string(mapping, "source", required: true)
@@ -301,7 +305,7 @@ public struct ProfileLoader: Sendable {
             throw context.error(node, "gate on \(output) needs op (ge, gt, le, lt, eq, between)")
         }
         guard let comparison = Gate.Comparison(rawValue: opText) else {
-            throw context.error(opNode, "unknown op '\(opText)' (ge, gt, le, lt, eq, between)")
+            throw context.error(opNode, "unknown op '\(TextBytes.quote(opText))' (ge, gt, le, lt, eq, between)")
         }
         guard let kindNode = map["kind"] else { return (comparison, .exact) }
         guard let text = kindNode.string, let kind = Gate.Kind(rawValue: text), kind != .calibrated else {
@@ -374,8 +378,27 @@ public struct ProfileLoader: Sendable {
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
             return mark.line
+        case .duplicatedKeysInMapping(_, let context):
+            return context.mark.line
         default:
             return 0
+        }
+    }
+
+    /// What went wrong, in one line of at most about 200 characters: Yams' own description
+    /// quotes the document (a duplicate key printed the whole mapping, a 50 MB key 100 MB).
+    static func message(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
+            .composer(let context, let problem, _, _):
+            return TextBytes.quote((context.map { $0.text + " " } ?? "") + problem)
+        case .reader(let problem, _, _, _):
+            return TextBytes.quote(problem)
+        case .duplicatedKeysInMapping(let duplicates, _):
+            let keys = duplicates.sorted().map { "'\(TextBytes.quote($0, limit: 60))'" }.joined(separator: ", ")
+            return TextBytes.quote("duplicate key " + keys)
+        default:
+            return TextBytes.quote("\(error)")
         }
     }
 
@@ -392,7 +415,7 @@ public struct ProfileLoader: Sendable {
                 guard let name = key.string else { throw error(key, "\(what) keys must be text") }
                 if !allowed.contains(name) {
                     let hint = Suggestion.nearest(to: name, in: Array(allowed)).map { "; did you mean `\($0)`?" } ?? ""
-                    throw error(key, "unknown \(what) key `\(name)`\(hint)")
+                    throw error(key, "unknown \(what) key `\(TextBytes.quote(name))`\(hint)")
                 }
             }
         }

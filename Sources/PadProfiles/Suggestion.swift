@@ -3,6 +3,9 @@
 public enum Suggestion {
     /// The closest candidate within a distance of max(2, a third of the name's length).
     public static func nearest(to name: String, in candidates: [String]) -> String? {
+        // A name far longer than any candidate is no typo of one (and a 50 MB key would cost
+        // its length times each candidate's).
+        guard name.utf8.count <= 4 * (candidates.map(\.utf8.count).max() ?? 0) + 8 else { return nil }
         let limit = max(2, name.count / 3)
         var best: (String, Int)?
         for candidate in candidates.sorted() {

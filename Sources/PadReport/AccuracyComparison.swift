@@ -1,4 +1,5 @@
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 /// The accuracy half of ``RunComparison``: per profile, APCER per species and BPCER on the
@@ -138,7 +139,7 @@ struct AccuracyComparison {
     /// (`presentation_decisions.csv`: ISO/IEC 30107-3's trials), not frames.
     static func decisions(_ run: StoredRun) throws -> [String: [String: Decided]] {
         let table = try run.table(
-            run.contains("presentation_decisions.csv") ? "presentation_decisions.csv" : "decisions.csv")
+            run.contains(PresentationLevel.decisionsMember) ? PresentationLevel.decisionsMember : "decisions.csv")
         let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"),
             split = try table.requireColumn("split")
         let label = try table.requireColumn("label"), species = try table.requireColumn("species"),

@@ -102,13 +102,16 @@ struct DecisionTally {
     /// The kind of the row before (rows of one kind come in runs).
     var lastKind = -1
 
-    /// Streams the run's `decisions.csv`; `profiles` are the names `results.json` holds.
-    static func read(_ run: StoredRun, profiles names: [String]) throws -> DecisionTally {
+    /// Streams the run's `decisions.csv` (or `member`: `presentation_decisions.csv`, written with
+    /// the same columns); `profiles` are the names `results.json` holds.
+    static func read(_ run: StoredRun, profiles names: [String], member: String = "decisions.csv") throws
+        -> DecisionTally
+    {
         var tally = DecisionTally(
-            path: run.path + ":decisions.csv",
+            path: run.path + ":" + member,
             profiles: Dictionary(names.map { ($0, ProfileRows()) }, uniquingKeysWith: { a, _ in a }))
-        guard run.contains("decisions.csv") else { throw StoredRunMismatch("\(run.path): no decisions.csv") }
-        try run.archive.streamEntry(named: "decisions.csv") { chunk in try tally.feed(chunk) }
+        guard run.contains(member) else { throw StoredRunMismatch("\(run.path): no \(member)") }
+        try run.archive.streamEntry(named: member) { chunk in try tally.feed(chunk) }
         try tally.finish()
         return tally
     }

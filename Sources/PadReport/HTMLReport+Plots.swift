@@ -35,6 +35,10 @@ extension HTMLReport {
         return candidates.last { $0 <= 0.5 / Double(n) } ?? 0.0001
     }
 
+    /// Most species drawn one line each (DET, histograms): more would be an unreadable plot
+    /// and a page growing with species x points.
+    static let maximumSpeciesLines = 12
+
     mutating func detPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let curve = sm.curve
         let title = "DET, \(r.profile.name)"
@@ -43,7 +47,8 @@ extension HTMLReport {
         plot.probitFloor = Self.detFloor(curve)
         let indices = Self.sample(curve.count)
         let present = curve.speciesNames.indices.filter { curve.attackCounts[$0] > 0 }
-        if present.count > 1 {
+        // One line per species up to a legible number; beyond it APCER_max alone.
+        if present.count > 1 && present.count <= Self.maximumSpeciesLines {
             for s in present {
                 plot.addLine(
                     name: "APCER[\(curve.speciesNames[s])]",
@@ -141,12 +146,20 @@ extension HTMLReport {
             plot.addLine(name: name, points: points, color: color)
         }
         series("bona fide", color: SVGPlot.palette[0], total: curve.bonaFideCount) { curve.bonaFideRejected[$0] }
-        for s in curve.speciesNames.indices {
+        if curve.speciesNames.count <= Self.maximumSpeciesLines {
+            for s in curve.speciesNames.indices {
+                series(
+                    curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count],
+                    total: curve.attackCounts[s]
+                ) {
+                    curve.attackCounts[s] - curve.accepted(s, $0)
+                }
+            }
+        } else {
             series(
-                curve.speciesNames[s], color: SVGPlot.palette[(s + 1) % SVGPlot.palette.count],
-                total: curve.attackCounts[s]
+                "attacks (\(curve.speciesNames.count) species)", color: SVGPlot.palette[1], total: curve.attackCount
             ) {
-                curve.attackCounts[s] - curve.accepted(s, $0)
+                curve.attackCount - curve.pooledAccepted[$0]
             }
         }
         if let t = Self.operatingThreshold(r) {

@@ -177,6 +177,15 @@ public enum ReportTables {
     /// ``writeCurves(_:to:)`` into a writer (a file also compressed for the archive); closes it.
     /// `block`: rows per formatting block (tests make it tiny to run many batches).
     public static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int = 250_000) throws {
+        try writeCurves(results, into: writer, block: block, blockBytes: Self.curveBlockBytes)
+    }
+
+    /// Most text one formatting buffer of `curves.csv` holds: 48 MiB (the 250,000-row blocks of a
+    /// curve with a few species); with two buffers per worker the writer holds at most
+    /// 4 x 48 MiB on two cores, 96 MiB per core, however many species there are.
+    public static let curveBlockBytes = 48 << 20
+
+    static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int, blockBytes: Int) throws {
         var species = Set<String>()
         for r in results { r.scoreMetrics.map { species.formUnion($0.curve.speciesNames) } }
         let names = species.sorted()
@@ -195,8 +204,12 @@ public enum ReportTables {
             // fresh pages each time (ten million curve points are 800 MB of text).
             let rowBytes = prefix.count + columns * (NumberText.maximumLength + 1) + 1
             let rows = CurveRows(result: r, metrics: m, names: names, prefix: prefix)
+            // Blocks hold at most `blockBytes` of text, whatever the number of species columns
+            // (6,000 species made a 250,000-row block ask for 37 GB).
+            let rowsPerBlock = max(1, min(block, blockBytes / rowBytes))
             try writeBlocks(
-                of: rows, count: m.curve.count, rowBytes: rowBytes, workers: workers, block: block, into: writer)
+                of: rows, count: m.curve.count, rowBytes: rowBytes, workers: workers, block: rowsPerBlock,
+                into: writer)
         }
         try writer.close()
     }
@@ -295,6 +308,9 @@ struct CurveRows: Sendable {
     func write(_ points: Range<Int>, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let row = RepeatedNumberRow(columns: 4 + columns.count)
         var values = [Double](repeating: .nan, count: 4 + columns.count)
+        // One cursor per species column: each species' rate is read from its steps in point
+        // order, not searched for at every point (6,000 species columns).
+        var cursors = columns.map { $0.map { curve.cursor(species: $0, at: points.lowerBound) } }
         var n = 0
         prefix.withUnsafeBufferPointer { prefix in
             values.withUnsafeMutableBufferPointer { values in
@@ -303,8 +319,8 @@ struct CurveRows: Sendable {
                     values[1] = curve.bpcer(k)
                     values[2] = curve.apcerMax(k).value
                     values[3] = curve.apcerPooled(k)
-                    for (c, column) in columns.enumerated() {
-                        values[4 + c] = column.map { curve.apcer($0, k) } ?? .nan
+                    for c in cursors.indices {
+                        if cursors[c] != nil { values[4 + c] = curve.apcer(&cursors[c]!, at: k) }
                     }
                     n += row.write(prefix: prefix, UnsafeBufferPointer(values), to: out + n)
                 }

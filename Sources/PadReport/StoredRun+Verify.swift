@@ -1,5 +1,6 @@
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadMetrics
 
 /// A stored run that disagrees with itself: `results.json` against its own counts or against
@@ -23,15 +24,23 @@ extension StoredRun {
     ///    attacks and failures, and BPCER, APCER per species, APCER_max and its species, pooled
     ///    APCER, BPNRR and APNRR, recomputed from the decisions (``OperatingPoint``).
     /// Scores are not in `decisions.csv`: EER, AUC, `bpcer@apcer` targets and the subject
-    /// bootstrap intervals are not recomputed.
+    /// bootstrap intervals are not recomputed. A run with presentations of several frames counts
+    /// presentations in `results.json`: step 3 then reads `presentation_decisions.csv` (step 2
+    /// still holds `decisions.csv`, one row per frame, against the manifest's samples).
     public func verify() throws {
         try checkRates()
-        let tally = try DecisionTally.read(self, profiles: summary.profiles.map(\.name))
+        let names = summary.profiles.map(\.name)
+        let tally = try DecisionTally.read(self, profiles: names)
+        let presentations = PresentationLevel.decisionsMember
+        let headline =
+            contains(presentations) ? try DecisionTally.read(self, profiles: names, member: presentations) : tally
         for profile in summary.profiles {
-            let rows = tally.profiles[profile.name]!
-            try checkRows(rows, profile: profile.name, path: tally.path)
+            try checkRows(tally.profiles[profile.name]!, profile: profile.name, path: tally.path)
+            let rows = headline.profiles[profile.name]!
             for set in [profile.reported] + (profile.calibrationSet.map { [$0] } ?? []) {
-                try checkSet(set, rows.counts(split: set.split), profile: profile.name)
+                try checkSet(
+                    set, rows.counts(split: set.split), profile: profile.name,
+                    decisions: contains(presentations) ? presentations : "decisions.csv")
             }
         }
     }
@@ -91,13 +100,16 @@ extension StoredRun {
     }
 
     /// Step 3: the stored counts and rates of one set against those of its decisions.
-    func checkSet(_ set: RunSummary.SetSummary, _ counts: DecisionTally.SplitCounts, profile: String) throws {
+    func checkSet(
+        _ set: RunSummary.SetSummary, _ counts: DecisionTally.SplitCounts, profile: String,
+        decisions: String = "decisions.csv"
+    ) throws {
         let at = "\(path):results.json: profile \(profile) on \(set.split)"
         for (what, stored, counted) in [
             ("bona fide", set.bonaFide, counts.bonaFide + counts.bonaFideFailed),
             ("attacks", set.attacks, counts.attackCount), ("failed", set.failed, counts.failed),
         ] where stored != counted {
-            throw StoredRunMismatch("\(at) has \(stored) \(what), decisions.csv \(counted)")
+            throw StoredRunMismatch("\(at) has \(stored) \(what), \(decisions) \(counted)")
         }
         var expected = set
         let headline =

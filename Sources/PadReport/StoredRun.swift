@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadText
 
 /// A finished run read back from its archive (or its folder): manifest, typed results and
 /// timing, checked against each other before anything is compared or re-decided.
@@ -33,11 +34,11 @@ public struct StoredRun: Sendable {
         self.path = archivePath
         self.archive = archive
         do {
-            manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
+            manifest = try RunManifest.decode(from: archive.jsonEntry(named: "manifest.json"))
         } catch let error as ArchiveError {
             throw error
         } catch {
-            throw ArchiveError.tar(path: archivePath, message: "manifest.json is not a padbench manifest: \(error)")
+            throw ArchiveError.tar(path: archivePath, message: "manifest.json is not a padbench manifest: \(TextBytes.quote("\(error)"))")
         }
         guard manifest.schema == RunManifest.currentSchema else {
             throw ArchiveError.tar(
@@ -50,7 +51,7 @@ public struct StoredRun: Sendable {
         guard archive.contains("results.json") else {
             throw ArchiveError.tar(path: archivePath, message: "no results.json: not a complete padbench run")
         }
-        summary = try RunSummary.decode(from: archive.entry(named: "results.json"), path: archivePath + ":results.json")
+        summary = try RunSummary.decode(from: archive.jsonEntry(named: "results.json"), path: archivePath + ":results.json")
         timing =
             archive.contains("timing.csv")
             ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil

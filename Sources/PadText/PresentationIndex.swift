@@ -4,13 +4,8 @@
 /// ``Conflict`` naming both rows. One definition for every reader (manifests in PadDataset, score
 /// files in PadMetrics).
 ///
-/// ```swift
-/// var index = PresentationIndex()
-/// let labels = ["bonafide", "bonafide", "attack"]
-/// index.add("v1.avi", row: 0) { _ in nil }                                  // nil: first row
-/// index.add("v1.avi", row: 2) { first in labels[first] == labels[2] ? nil : "label" }
-/// // Conflict(first: 0, row: 2, attribute: "label")
-/// ```
+/// Example: `ManifestPresentationTests.presentationSpanningTwoLabelsSubjectsOrSplitsIsAProblem`
+/// in `Tests/PadDatasetTests/ManifestTests.swift` (compiled and run by `swift test`).
 /// Rows of one presentation usually follow each other (frames of a video), so the last
 /// presentation is compared before the dictionary is consulted.
 public struct PresentationIndex: Sendable {

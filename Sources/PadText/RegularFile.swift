@@ -14,50 +14,95 @@ public enum RegularFile {
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var path: String
         public var message: String
+        /// The `errno` behind the failure (ENOENT, EMFILE, ENOMEM, ...), 0 when it is not a system error.
+        public var code: Int32
+        public init(path: String, message: String, code: Int32 = 0) {
+            self.path = path
+            self.message = message
+            self.code = code
+        }
         public var description: String { "\(path): \(message)" }
     }
 
-    /// Why `path` is not a readable regular file, or nil when it is one.
-    public static func problem(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "is a directory, not a file"
-        case S_IFIFO: return "is a FIFO (named pipe), not a regular file"
-        case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
-        case S_IFSOCK: return "is a socket, not a regular file"
-        default: return "is not a regular file"
+    /// A system error in the words a user acts on: a full descriptor table or exhausted memory
+    /// (`ulimit -n`, `ulimit -v`) say so plainly, never as if the file were missing.
+    public static func errorText(_ code: Int32) -> String {
+        switch code {
+        case EMFILE: return "too many open files (the limit of this process, ulimit -n)"
+        case ENFILE: return "too many open files (the system's limit)"
+        case ENOMEM: return "out of memory"
+        case ENOENT: return "no such file"
+        default: return String(cString: strerror(code))
         }
     }
 
+    /// Why `path` is not a readable regular file, or nil when it is one.
+    public static func problem(_ path: String) -> String? { check(path)?.message }
+
+    /// Why `path` is not a readable regular file (with its errno), or nil when it is one.
+    public static func check(_ path: String) -> Failure? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            return Failure(path: path, message: errorText(code), code: code)
+        }
+        let message: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: message = "is a directory, not a file"
+        case S_IFIFO: message = "is a FIFO (named pipe), not a regular file"
+        case S_IFCHR, S_IFBLK: message = "is a device, not a regular file"
+        case S_IFSOCK: message = "is a socket, not a regular file"
+        default: message = "is not a regular file"
+        }
+        return Failure(path: path, message: message)
+    }
+
+    /// The whole file, at most `limit` bytes. Never more than `stat` announced: a file that
+    /// yields more (a `/proc` or `/sys` file reports size 0 and may be endless, like
+    /// `/proc/self/pagemap`, or a file growing while read) is refused after one byte too many.
     public static func read(_ path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
-        if let problem = problem(path) { throw Failure(path: path, message: problem) }
+        if let failure = check(path) { throw failure }
         // O_NONBLOCK: should the file be swapped for a FIFO after stat, open does not hang.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw Failure(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(path: path, message: "cannot open: \(errorText(code))", code: code)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw Failure(path: path, message: "is not a regular file")
         }
-        guard Int(info.st_size) <= limit else {
-            throw Failure(path: path, message: "is \(info.st_size) bytes, above the limit of \(limit)")
+        let size = Int(info.st_size)
+        guard size <= limit else {
+            throw Failure(path: path, message: "is \(size) bytes, above the limit of \(limit)")
         }
-        var result = [UInt8]()
-        result.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return try readAll(fd, path: path, size: size)
+    }
+
+    /// Reads `size` bytes and checks that nothing follows them.
+    private static func readAll(_ fd: Int32, path: String, size: Int) throws(Failure) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while filled < result.count {
+            let n = result.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Failure(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+                let code = errno
+                throw Failure(path: path, message: "read failed: \(errorText(code))", code: code)
             }
-            if n == 0 { return result }
-            guard result.count + n <= limit else {
-                throw Failure(path: path, message: "grew above the limit of \(limit) bytes while read")
-            }
-            result.append(contentsOf: chunk[0..<n])
+            if n == 0 { break }
+            filled += n
         }
+        guard filled <= size else {
+            throw Failure(
+                path: path,
+                message: size == 0
+                    ? "reports a size of 0 bytes but has data (a /proc or /sys file?); not read"
+                    : "holds more than the \(size) bytes stat reported (growing while read?); not read")
+        }
+        result.removeLast(result.count - filled)
+        return result
     }
 }

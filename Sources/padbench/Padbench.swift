@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PadBench
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
@@ -25,4 +26,14 @@ struct Padbench: AsyncParsableCommand {
             EstimatorsCommand.self,
         ]
     )
+
+    /// One line and exit 1 when the process's limits leave no room for any run (see
+    /// `ResourceLimits`), before a command starts; then the command line as usual.
+    static func main() async {
+        if let problem = ResourceLimits.problem() {
+            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+            Foundation.exit(1)
+        }
+        await main(nil)
+    }
 }

@@ -12,9 +12,13 @@ import Testing
 /// outputs.csv, subjects in samples.csv and the bootstrap, `eval --archive --score`, and the
 /// folds / compare pages, through the runners and the built binary.
 @Suite struct ReportOutputsTests {
-    /// 4 sharp bona fide (subjects s0, s0, s1, s1) and 4 blurred print attacks (s2, s2, s3, s3).
-    static func benchRun(_ root: String) async throws -> BenchRunner.Outcome {
+    /// 4 sharp bona fide (subjects s0, s0, s1, s1) and 4 blurred print attacks (s2, s2, s3, s3);
+    /// `prepare` may edit the dataset folder before it is loaded.
+    static func benchRun(_ root: String, prepare: (String) throws -> Void = { _ in }) async throws
+        -> BenchRunner.Outcome
+    {
         try Fixture.writeSharpAndBlurred(root) { i, isAttack in "s\((isAttack ? 2 : 0) + i / 2)" }
+        try prepare(root)
         let loader = ProfileLoader(catalogue: EstimatorCatalog.outputs())
         let sharp = try loader.load(
             yaml: """

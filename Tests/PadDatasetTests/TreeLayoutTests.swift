@@ -22,6 +22,23 @@ import Testing
         #expect(loaded.problems.count == 1 && loaded.problems[0].file == "eval/attack/loose.jpg")
     }
 
+    /// A tree-layout file that links outside the dataset (here to /proc/self/pagemap, which reads
+    /// until memory runs out) is an escapes_root problem of the loader, as in the manifest
+    /// layout, so `bench` refuses the dataset before reading it; a link inside stays a sample.
+    @Test func linkLeavingTheTreeIsAProblemNotASample() throws {
+        let root = temporaryFolder()
+        touch(root + "/bonafide/ok.jpg")
+        try FileManager.default.createDirectory(atPath: root + "/attack/print", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/attack/print/pagemap.jpg", withDestinationPath: "/proc/self/pagemap")
+        try FileManager.default.createSymbolicLink(atPath: root + "/bonafide/alias.jpg", withDestinationPath: "ok.jpg")
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.samples.map(\.id) == ["bonafide/alias.jpg", "bonafide/ok.jpg"])
+        #expect(loaded.problems.count == 1)
+        #expect(loaded.problems.first?.kind == .escapesRoot && loaded.problems.first?.file == "attack/print/pagemap.jpg")
+        #expect(loaded.problems.first?.message.contains("outside the dataset folder") == true)
+    }
+
     /// `caf\xE9.jpg` (Latin-1) became the id `caf\u{FFFD}.jpg`, measured as a missing file; a name
     /// that really holds U+FFFD is a sample like any other.
     @Test func namesThatAreNotUTF8AreRefusedByName() throws {

@@ -100,3 +100,38 @@ import PadImport
         #expect(profile.requiredOutputs == ["pad.score"])
     }
 }
+
+/// Messages quote at most about 200 characters of the input, with control bytes escaped
+/// (issue 25): a duplicate key used to print the whole document, a 50 MB key 100 MB.
+@Suite struct ProfileMessageBoundsTests {
+    static func error(_ yaml: String) -> ProfileError? {
+        do { _ = try Catalogue.loader.load(yaml: yaml, file: "p.yaml"); return nil } catch { return error }
+    }
+
+    @Test func duplicateKeyNamesTheKeyNotTheDocument() throws {
+        let filler = (0..<400).map { "# comment line \($0) of a long profile" }.joined(separator: "\n")
+        let yaml = "name: t\nsource: test\n\(filler)\ndescription: a\ndescription: b\ngates: []\n"
+        let e = try #require(Self.error(yaml))
+        #expect(e.message.contains("duplicate key 'description'"), "\(e.message)")
+        #expect(e.message.count < 300 && !e.message.contains("\n") && !e.message.contains("comment line"))
+        #expect(e.line > 0)
+    }
+
+    /// A 1 MB key: as a plain key libyaml refuses it (over 1,024 characters), as an explicit key
+    /// (`? key`) it is an unknown key; either way the message stays short.
+    @Test func hugeKeyIsQuotedShort() throws {
+        let key = String(repeating: "k", count: 1 << 20)
+        let plain = try #require(Self.error("name: t\nsource: test\n\(key): 1\ngates: []\n"))
+        #expect(plain.message.hasPrefix("YAML syntax: ") && plain.message.count < 300, "\(plain.message.prefix(300))")
+        let explicit = try #require(Self.error("name: t\nsource: test\n? \(key)\n: 1\ngates: []\n"))
+        #expect(
+            explicit.message.hasPrefix("unknown profile key `kkk") && explicit.message.count < 300,
+            "\(explicit.message.prefix(300))")
+    }
+
+    @Test func controlBytesInAQuotedNameAreEscaped() throws {
+        let e = try #require(Self.error("name: \"a\\0b\\ec\"\nsource: test\ngates: []\n"))
+        #expect(e.message.contains(#"a\u{0}b\u{1b}c"#), "\(e.message)")
+        #expect(!e.message.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}

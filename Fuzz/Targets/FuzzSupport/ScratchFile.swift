@@ -4,10 +4,15 @@ import Foundation
 /// in /dev/shm when it exists (memory, not disk).
 public enum ScratchFile {
     public static func write(_ bytes: UnsafeRawBufferPointer, name: String) -> String {
-        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        let path = "\(folder)/padbench-fuzz-\(getpid())-\(name)"
+        let path = path(name: name)
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
+    }
+
+    /// The scratch path for `name`, for a target that writes the file itself.
+    public static func path(name: String) -> String {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return "\(folder)/padbench-fuzz-\(getpid())-\(name)"
     }
 
     /// A folder of its own per process (manifest datasets).

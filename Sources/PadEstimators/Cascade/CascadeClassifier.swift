@@ -52,6 +52,9 @@ public struct CascadeClassifier: Sendable {
     /// LBP: per stump, 8 x 32-bit masks of the 256 codes that take the left leaf.
     public let lbpSubsets: [[Int32]]
 
+    /// Largest cascade file read (OpenCV's largest, haarcascade_frontalface_alt_tree.xml, is 2.6 MB).
+    static let maximumFileBytes = 64 << 20
+
     /// Largest detection window accepted (OpenCV's cascades use 20 to 24 pixels).
     static let maximumWindow = 1024
 
@@ -74,7 +77,7 @@ public struct CascadeClassifier: Sendable {
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {
             throw CascadeError.unsupported(
-                "\(path): feature type '\(cascade.child("featureType")?.trimmed ?? "?")' (HAAR and LBP are supported)")
+                "\(path): feature type '\(TextBytes.quote(cascade.child("featureType")?.trimmed ?? "?"))' (HAAR and LBP are supported)")
         }
         guard let width = Int(cascade.child("width")?.trimmed ?? ""),
             let height = Int(cascade.child("height")?.trimmed ?? ""),
@@ -125,12 +128,15 @@ public struct CascadeClassifier: Sendable {
 
     /// The `<cascade>` element of a readable, well-formed cascade file.
     static func cascadeElement(_ path: String) throws -> XMLElement {
-        if FileManager.default.fileExists(atPath: path), let problem = RegularFile.problem(path) {
-            throw CascadeError.missing("\(path): \(problem)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CascadeError.missing(
-                "cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
+        let data: Data
+        do { data = Data(try RegularFile.read(path, limit: maximumFileBytes)) } catch {
+            // Only a file that is not there is "not found": a full descriptor table (EMFILE), a
+            // directory or a file over the limit says so instead.
+            guard error.code != ENOENT else {
+                throw CascadeError.missing(
+                    "cascade file not found: \(path) (Debian: apt-get install opencv-data; or set --cascades)")
+            }
+            throw CascadeError.missing(error.description)
         }
         let root: XMLElement
         do { root = try XMLElement.parse(data) } catch let error as CascadeError {

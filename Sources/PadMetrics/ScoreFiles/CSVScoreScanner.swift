@@ -220,8 +220,8 @@ struct CSVScoreScanner {
         throw ScoreFileError(
             file: path, line: line,
             generic
-                ? "label '\(text(field))' must be bonafide or attack"
-                : "is_bonafide '\(text(field))' must be True or False")
+                ? "label '\(TextBytes.quote(text(field)))' must be bonafide or attack"
+                : "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
     }
 
     /// The file-local species index of an attack row, cached for runs of the same species; an

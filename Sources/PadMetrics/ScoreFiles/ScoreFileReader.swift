@@ -232,7 +232,7 @@ public struct ScoreFileReader: Sendable {
             if fields.count == 5 { return .bob5 }
             throw ScoreFileError(
                 file: path, line: 0,
-                "cannot tell the score format from its first line '\(line.prefix(80))'; "
+                "cannot tell the score format from its first line '\(TextBytes.quote(String(line), limit: 80))'; "
                     + "pass --format (\(ScoreFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
             )
         }

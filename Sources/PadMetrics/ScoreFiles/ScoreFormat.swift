@@ -1,3 +1,4 @@
+import PadText
 /// Score-file formats `padbench eval` reads (README: "eval --scores").
 public enum ScoreFormat: String, Sendable, CaseIterable {
     /// padbench generic CSV: `id,label,species,score[,split]`, label `bonafide`/`attack`.
@@ -33,5 +34,5 @@ public struct ScoreFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 
     /// At most 200 characters of an offending input, so a 10 MB field does not flood the terminal.
-    public static func quoted(_ text: String) -> String { text.count > 200 ? String(text.prefix(200)) + "..." : text }
+    public static func quoted(_ text: String) -> String { TextBytes.quote(text) }
 }

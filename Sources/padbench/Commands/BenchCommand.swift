@@ -45,6 +45,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Refuse images and video frames with more pixels than this.")
     var maxPixels: Int = 100_000_000
 
+    @Option(
+        help: """
+            Refuse image files larger than this many bytes, unread (default: 6 bytes per pixel of \
+            --max-pixels plus 16 MiB, 616777216 for 100 megapixels).
+            """)
+    var maxImageBytes: Int?
+
     @Option(help: "Measure only shard k of n (k/n, 1 <= k <= n), deterministic by sample id.")
     var shard: Shard?
 
@@ -89,12 +96,18 @@ struct BenchCommand: AsyncParsableCommand {
                     + "it continues with the options the run was started with"
             )
         }
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
+        guard (1...BenchJob.maximumConcurrency).contains(concurrency) else {
+            throw ValidationError(
+                "--concurrency must be 1 to \(BenchJob.maximumConcurrency) samples at once, got \(concurrency)")
+        }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
+        if let maxImageBytes, maxImageBytes < 1 {
+            throw ValidationError("--max-image-bytes must be at least 1, got \(maxImageBytes)")
+        }
         guard externalTimeout.isFinite && externalTimeout > 0 else {
             throw ValidationError("--external-timeout must be a positive number of seconds")
         }
-        _ = try Self.parseExternals(externals)
+        _ = try Self.parseExternals(externals, withPadModel: model != nil)
     }
 
     func run() async throws {
@@ -132,13 +145,13 @@ struct BenchCommand: AsyncParsableCommand {
             dataset: loaded, profiles: profileList,
             extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             estimatorOptions: EstimatorOptions(
-                cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
+                cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
                 externalTimeout: externalTimeout
             ).with(padModel: model), outputFolder: folder,
             concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
             showProgress: !quiet, commandLine: CommandLine.arguments)
         var extras = job.extraEstimators
-        for name in try Self.parseExternals(externals).keys.sorted() where !extras.contains(name) {
+        for name in try Self.parseExternals(externals, withPadModel: model != nil).keys.sorted() where !extras.contains(name) {
             extras.append(name)
         }
         if model != nil && !extras.contains("pad") { extras.append("pad") }
@@ -147,6 +160,7 @@ struct BenchCommand: AsyncParsableCommand {
         withExternals.force = force
         withExternals.resume = resuming
         withExternals.strict = strict
+        withExternals.maxImageBytes = maxImageBytes
         withExternals.aggregate = aggregate
         withExternals.attackPotential = try Self.attackPotential(attackPotential, dataset: loaded)
         let interrupt = InterruptFlag()
@@ -186,17 +200,18 @@ struct BenchCommand: AsyncParsableCommand {
         return levels.isEmpty ? nil : levels
     }
 
-    static func parseExternals(_ list: [String]) throws -> [String: String] {
+    static func parseExternals(_ list: [String], withPadModel: Bool) throws -> [String: String] {
         var result: [String: String] = [:]
         for item in list {
             guard let eq = item.firstIndex(of: "="), !item[..<eq].isEmpty, !item[item.index(after: eq)...].isEmpty
             else {
-                throw ValidationError("--external takes NAME=COMMAND, got '\(item)'")
+                throw ValidationError("--external takes NAME=COMMAND, got '\(TextBytes.quote(item))'")
             }
             let name = String(item[..<eq])
-            guard name.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
-                throw ValidationError("external estimator name '\(name)' must be lower-case letters, digits or _")
+            if let problem = EstimatorCatalog.externalNameProblem(name, withPadModel: withPadModel) {
+                throw ValidationError(problem)
             }
+            guard result[name] == nil else { throw ValidationError("--external names '\(name)' twice") }
             result[name] = String(item[item.index(after: eq)...])
         }
         return result
