@@ -124,8 +124,8 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
         ("FuzzLunaOSL", ["PadImport"]), ("FuzzMisnapMibi", ["PadImport"]), ("FuzzIdemiaStatus", ["PadImport"]),
         ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
-        ("FuzzTarRoundTrip", ["PadArchive"]), ("FuzzPNM", ["PadImage"]), ("FuzzCascadeXML", ["PadEstimators", "PadImage"]),
-        ("FuzzVideo", ["PadVideo"]),
+        ("FuzzTarRoundTrip", ["PadArchive"]), ("FuzzPNM", ["PadImage"]),
+        ("FuzzCascadeXML", ["PadEstimators", "PadImage"]), ("FuzzVideo", ["PadVideo"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

@@ -465,7 +465,8 @@ extension EvalRunner {
                 table.columns.prefix(8).joined(separator: ", ")
                 + (table.columns.count > 8 ? ", ... (\(table.columns.count) in all)" : "")
             throw EvaluationError(
-                "\(archivePath): output '\(TextBytes.quote(first, limit: 100))' is not in this run; its outputs: \(shown)")
+                "\(archivePath): output '\(TextBytes.quote(first, limit: 100))' is not in this run; its outputs: \(shown)"
+            )
         }
         return profiles.flatMap { p in
             p.requiredOutputs.filter { table.columnIndex(of: $0) == nil }.map { "\(p.name): \($0)" }

@@ -116,7 +116,8 @@ public struct ImportRunner: Sendable {
                 )
             }
             guard let i = index[record.key] else {
-                throw VendorImportError("\(record.origin): '\(TextBytes.quote(record.key))' matches no sample of \(dataset.root)")
+                throw VendorImportError(
+                    "\(record.origin): '\(TextBytes.quote(record.key))' matches no sample of \(dataset.root)")
             }
             if let previous = byIndex[i] {
                 throw VendorImportError(

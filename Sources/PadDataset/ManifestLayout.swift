@@ -169,7 +169,8 @@ enum ManifestLayout {
         }
         let label = try parseLabel(field("label"), species: field("species"), problem: problem)
         guard let split = Split(parsing: field("split")) else {
-            throw problem(.badLine, "unknown split '\(TextBytes.quote(field("split")))' (expected train, dev, eval or empty)")
+            throw problem(
+                .badLine, "unknown split '\(TextBytes.quote(field("split")))' (expected train, dev, eval or empty)")
         }
         var box: Box?
         if let boxColumns = columns.box {

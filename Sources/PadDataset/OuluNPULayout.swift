@@ -61,7 +61,8 @@ enum OuluNPULayout {
                     problems.append(
                         DatasetProblem(
                             .badLine, file: file, line: n + 1,
-                            "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(TextBytes.quote(String(line)))'"))
+                            "expected '+1,<Phone_Session_User_File>' or '-1,...', got '\(TextBytes.quote(String(line)))'"
+                        ))
                     continue
                 }
                 splitOf[fields[1]] = split

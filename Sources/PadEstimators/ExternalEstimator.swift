@@ -123,7 +123,8 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         }
         guard (reply["id"] as? String) == id else {
             let other = reply["id"].map { TextBytes.quote(String(describing: $0), limit: 80) } ?? "none"
-            throw AnswerError(outOfStep: true, "answered for id '\(other)' instead of '\(TextBytes.quote(id, limit: 120))'")
+            throw AnswerError(
+                outOfStep: true, "answered for id '\(other)' instead of '\(TextBytes.quote(id, limit: 120))'")
         }
         if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, TextBytes.quote(message)) }
         guard let values = reply["outputs"] as? [String: Any] else {

@@ -43,10 +43,12 @@ extension MeasurementTable {
         case "attack": parsedLabel = .attack(species: f[columns.species])
         default:
             throw ArchiveError.csv(
-                path: path, line: line, message: "label '\(TextBytes.quote(f[columns.label]))' is neither bonafide nor attack")
+                path: path, line: line,
+                message: "label '\(TextBytes.quote(f[columns.label]))' is neither bonafide nor attack")
         }
         guard let parsedSplit = Split(parsing: f[columns.split]) else {
-            throw ArchiveError.csv(path: path, line: line, message: "unknown split '\(TextBytes.quote(f[columns.split]))'")
+            throw ArchiveError.csv(
+                path: path, line: line, message: "unknown split '\(TextBytes.quote(f[columns.split]))'")
         }
         var values: [Double] = []
         values.reserveCapacity(outputs.count)

@@ -41,7 +41,8 @@ enum MisnapMibi {
                 value = JSONNumber.value(raw)
             }
             guard let value else {
-                throw VendorImportError("\(path): UXP[\(index)] \(code) value '\(TextBytes.quote("\(raw)"))' is not a number")
+                throw VendorImportError(
+                    "\(path): UXP[\(index)] \(code) value '\(TextBytes.quote("\(raw)"))' is not a number")
             }
             values[name] = value
         }

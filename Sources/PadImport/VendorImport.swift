@@ -140,7 +140,8 @@ public struct VendorImporter: Sendable {
                     key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"),
                     origin: origin)
             default:
-                throw VendorImportError("\(origin): status '\(TextBytes.quote(f[1]))' is not Live, Fake, NoDecision or Unknown")
+                throw VendorImportError(
+                    "\(origin): status '\(TextBytes.quote(f[1]))' is not Live, Fake, NoDecision or Unknown")
             }
         }
     }
@@ -150,7 +151,9 @@ public struct VendorImporter: Sendable {
         var order: [String] = []
         for (line, f) in try csvLines(data, path: path, header: ["id", "output", "value"]) {
             // The one output-name grammar (an archive written from this import must read back).
-            if let problem = OutputDescriptor.fullNameProblem(f[1]) { throw VendorImportError("\(path):\(line): \(problem)") }
+            if let problem = OutputDescriptor.fullNameProblem(f[1]) {
+                throw VendorImportError("\(path):\(line): \(problem)")
+            }
             guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
                 throw VendorImportError("\(path):\(line): value '\(TextBytes.quote(f[2]))' is not a number")
             }

@@ -82,7 +82,8 @@ public struct ProfileLoader: Sendable {
                 Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw ProfileError(
                 file: "builtin:\(name)", line: 0, column: 0,
-                "no built-in profile named '\(TextBytes.quote(name))'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))")
+                "no built-in profile named '\(TextBytes.quote(name))'\(suggestion); known: \(Self.builtInNames.joined(separator: ", "))"
+            )
         }
         var profile = try load(file: url.path)
         profile.origin = "builtin:\(name)"

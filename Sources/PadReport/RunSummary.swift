@@ -145,7 +145,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         } catch let error as ArchiveError {
             throw error
         } catch {
-            throw ArchiveError.tar(path: path, message: "results.json is not a padbench run summary: \(TextBytes.quote("\(error)"))")
+            throw ArchiveError.tar(
+                path: path, message: "results.json is not a padbench run summary: \(TextBytes.quote("\(error)"))")
         }
     }
 }

@@ -38,7 +38,8 @@ public struct StoredRun: Sendable {
         } catch let error as ArchiveError {
             throw error
         } catch {
-            throw ArchiveError.tar(path: archivePath, message: "manifest.json is not a padbench manifest: \(TextBytes.quote("\(error)"))")
+            throw ArchiveError.tar(
+                path: archivePath, message: "manifest.json is not a padbench manifest: \(TextBytes.quote("\(error)"))")
         }
         guard manifest.schema == RunManifest.currentSchema else {
             throw ArchiveError.tar(
@@ -51,7 +52,8 @@ public struct StoredRun: Sendable {
         guard archive.contains("results.json") else {
             throw ArchiveError.tar(path: archivePath, message: "no results.json: not a complete padbench run")
         }
-        summary = try RunSummary.decode(from: archive.jsonEntry(named: "results.json"), path: archivePath + ":results.json")
+        summary = try RunSummary.decode(
+            from: archive.jsonEntry(named: "results.json"), path: archivePath + ":results.json")
         timing =
             archive.contains("timing.csv")
             ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil

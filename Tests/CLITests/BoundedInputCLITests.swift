@@ -38,7 +38,8 @@ import Testing
         ])
         #expect(r.status == 64, "\(r.err)")
         #expect(r.err.contains("--concurrency must be 1 to 1024 samples at once, got 9223372036854775807"), "\(r.err)")
-        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
+        #expect(
+            !FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
     }
 
     /// `--external decode=...` duplicated the `decode_ns` column; built-in estimator names and
@@ -76,7 +77,8 @@ import Testing
         #expect(r.status == 1, "\(r.err)")
         #expect(r.err.contains("answered describe with output 'score' twice"), "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
-        #expect(!FileManager.default.fileExists(atPath: out + ".partial") && !FileManager.default.fileExists(atPath: out))
+        #expect(
+            !FileManager.default.fileExists(atPath: out + ".partial") && !FileManager.default.fileExists(atPath: out))
     }
 
     /// With 8 descriptors the face cascade used to be "not found" (FileManager.contents returned
@@ -86,7 +88,10 @@ import Testing
         let out = CommandLineTests.folder() + "/run"
         let r = try Self.limited(
             "-n \(descriptors)",
-            ["bench", "--dataset", "datasets/sample", "--profiles", "basic", "--estimators", "face", "--quiet", "--out", out])
+            [
+                "bench", "--dataset", "datasets/sample", "--profiles", "basic", "--estimators", "face", "--quiet",
+                "--out", out,
+            ])
         #expect(r.status == 1, "\(r.status) \(r.err)")
         #expect(r.err.lowercased().contains("too many open files"), "\(r.err)")
         #expect(!r.err.contains("not found"), "\(r.err)")

@@ -35,7 +35,8 @@ import Testing
         let loaded = try DatasetLoader().load(root)
         #expect(loaded.samples.map(\.id) == ["bonafide/alias.jpg", "bonafide/ok.jpg"])
         #expect(loaded.problems.count == 1)
-        #expect(loaded.problems.first?.kind == .escapesRoot && loaded.problems.first?.file == "attack/print/pagemap.jpg")
+        #expect(
+            loaded.problems.first?.kind == .escapesRoot && loaded.problems.first?.file == "attack/print/pagemap.jpg")
         #expect(loaded.problems.first?.message.contains("outside the dataset folder") == true)
     }
 

@@ -106,7 +106,8 @@ import Testing
     @Test(arguments: [#""a@b""#, #""two words""#, #""line\nbreak""#, #""nul\u0000""#, #""x.y""#, #""""#])
     func describeWithANameOutsideTheGrammarIsRefused(_ name: String) throws {
         let message = try #require(Self.setupMessage(Self.describing("[\(name)]")))
-        #expect(message.contains("answered describe with a bad name: ") && message.contains("output name"), "\(message)")
+        #expect(
+            message.contains("answered describe with a bad name: ") && message.contains("output name"), "\(message)")
         #expect(!message.contains("\n") && !message.contains("\u{0}"), "\(message)")
     }
 

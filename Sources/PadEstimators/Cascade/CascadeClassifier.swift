@@ -77,7 +77,8 @@ public struct CascadeClassifier: Sendable {
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {
             throw CascadeError.unsupported(
-                "\(path): feature type '\(TextBytes.quote(cascade.child("featureType")?.trimmed ?? "?"))' (HAAR and LBP are supported)")
+                "\(path): feature type '\(TextBytes.quote(cascade.child("featureType")?.trimmed ?? "?"))' (HAAR and LBP are supported)"
+            )
         }
         guard let width = Int(cascade.child("width")?.trimmed ?? ""),
             let height = Int(cascade.child("height")?.trimmed ?? ""),

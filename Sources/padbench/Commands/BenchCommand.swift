@@ -145,13 +145,15 @@ struct BenchCommand: AsyncParsableCommand {
             dataset: loaded, profiles: profileList,
             extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             estimatorOptions: EstimatorOptions(
-                cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
+                cascadeDirectory: cascades,
+                externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
                 externalTimeout: externalTimeout
             ).with(padModel: model), outputFolder: folder,
             concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
             showProgress: !quiet, commandLine: CommandLine.arguments)
         var extras = job.extraEstimators
-        for name in try Self.parseExternals(externals, withPadModel: model != nil).keys.sorted() where !extras.contains(name) {
+        for name in try Self.parseExternals(externals, withPadModel: model != nil).keys.sorted()
+        where !extras.contains(name) {
             extras.append(name)
         }
         if model != nil && !extras.contains("pad") { extras.append("pad") }
