@@ -22,13 +22,16 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // Header-only: the Linux calls Swift cannot make through Glibc (prctl, renameat2, fork+exec).
+        .systemLibrary(name: "CLinux"),
 
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
         .target(name: "PadText", exclude: ["README.md"]),
         .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
         .target(
             name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
-        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
+        .target(
+            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
@@ -56,7 +59,7 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
+                "CLinux", "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
                 "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PadBench
+import PadEstimators
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
 /// on labelled datasets.
@@ -25,4 +26,22 @@ struct Padbench: AsyncParsableCommand {
             EstimatorsCommand.self,
         ]
     )
+
+    /// Every process padbench starts, and every orphan of theirs, ends with the command
+    /// (``ChildProcesses``): padbench is their subreaper and ends them before it exits.
+    static func main() async {
+        ChildProcesses.becomeSubreaper()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            ChildProcesses.endAll()
+            exit(withError: error)
+        }
+        ChildProcesses.endAll()
+    }
 }

@@ -22,7 +22,7 @@ enum CommandSupport {
         } catch let error as RuntimeFailure {
             throw error
         } catch {
-            throw RuntimeFailure("\(error)")
+            throw RuntimeFailure(RunFolder.describe(error))
         }
     }
 
@@ -32,7 +32,7 @@ enum CommandSupport {
         } catch let error as RuntimeFailure {
             throw error
         } catch {
-            throw RuntimeFailure("\(error)")
+            throw RuntimeFailure(RunFolder.describe(error))
         }
     }
 
