@@ -28,18 +28,30 @@ extension RunFolder {
     }
 
     /// A work folder is padbench's when it carries the work marker, an interrupted bench's
-    /// `command.json`, or a padbench manifest (a finished run not yet swapped in).
+    /// `command.json`, or a padbench manifest (a finished run not yet swapped in), or is empty
+    /// (what ``removeRun(_:)`` killed at its very end leaves).
     static func isOurWork(_ path: String) -> Bool {
         guard !isLink(path) else { return false }
         let manager = FileManager.default
         return manager.fileExists(atPath: path + "/" + workMarker)
             || manager.fileExists(atPath: path + "/" + resumableMarker) || holdsRun(path)
+            || (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true
     }
 
     static func remove(_ path: String) throws {
         do { try FileManager.default.removeItem(atPath: path) } catch {
             throw EvaluationError("\(path): cannot remove: \(reason(error))")
         }
+    }
+
+    /// Removes a run or work folder of padbench's with the files that mark it as ours last, so a
+    /// kill halfway leaves a folder that is still recognised as ours (and removed next time).
+    static func removeRun(_ path: String) throws {
+        let markers = [workMarker, resumableMarker, "manifest.json"]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for entry in entries where !markers.contains(entry) { try remove(path + "/" + entry) }
+        for entry in markers where entries.contains(entry) { try remove(path + "/" + entry) }
+        try remove(path)
     }
 
     /// rename(2): atomic, and over an empty folder too.

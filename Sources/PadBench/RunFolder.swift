@@ -122,7 +122,7 @@ public final class RunFolder: @unchecked Sendable {
                         + "or pass --force to start over"
                 )
             }
-            try Self.remove(work)
+            try Self.removeRun(work)
         }
         do {
             try manager.createDirectory(atPath: work, withIntermediateDirectories: false)
@@ -170,7 +170,7 @@ public final class RunFolder: @unchecked Sendable {
             if !manager.fileExists(atPath: final) {
                 try Self.rename(work, final)
             } else if Self.holdsRun(final) {
-                try Self.remove(work)
+                try Self.removeRun(work)
             }
         }
         let parent = Paths.parent(final).isEmpty ? "." : Paths.parent(final)
@@ -178,31 +178,35 @@ public final class RunFolder: @unchecked Sendable {
         let asides = ((try? manager.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }
         for aside in asides.sorted() {
             let path = Paths.parent(final).isEmpty ? aside : parent + "/" + aside
-            guard Self.holdsRun(path) else { continue }
-            if !manager.fileExists(atPath: final) { try Self.rename(path, final) } else { try Self.remove(path) }
+            if Self.holdsRun(final) {
+                try Self.removeRun(path)  // swapped out, or its removal was cut short
+            } else if !manager.fileExists(atPath: final) && Self.holdsRun(path) {
+                try Self.rename(path, final)
+            }
         }
     }
 
     /// Swaps the finished work folder in as `<out>` in one step (`renameat2` with
-    /// `RENAME_EXCHANGE` when `<out>` exists, `rename` when not), then removes the old run now
-    /// under the work folder's name. File systems without the exchange fall back to renaming the
-    /// old run aside, which the next writer puts right if killed in between.
+    /// `RENAME_EXCHANGE` when `<out>` exists, `rename` when not), then renames the old run, now
+    /// under the work folder's name, to `<out>.replaced-<pid>` and removes it. File systems without
+    /// the exchange fall back to renaming the old run aside first, which the next writer puts right
+    /// if killed in between.
     public func commit() throws {
         for leftover in [scratch, work + "/" + Self.workMarker, work + "/" + Self.resumableMarker] {
             if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
         }
         if FileManager.default.fileExists(atPath: final) {
+            let aside = final + ".replaced-\(getpid())"
             if Self.exchange(work, final) {
-                try Self.remove(work)
+                try Self.rename(work, aside)
             } else {
-                let aside = final + ".replaced-\(getpid())"
                 try Self.rename(final, aside)
                 do { try Self.rename(work, final) } catch {
                     try? Self.rename(aside, final)  // the old run stays whole
                     throw error
                 }
-                try Self.remove(aside)
             }
+            try Self.removeRun(aside)
         } else {
             try Self.rename(work, final)
         }
@@ -211,7 +215,7 @@ public final class RunFolder: @unchecked Sendable {
 
     /// Removes the work folder after an error (a one-go writer leaves nothing half-written).
     public func abandon() {
-        try? FileManager.default.removeItem(atPath: work)
+        try? Self.removeRun(work)
         releaseLock()
     }
 

@@ -152,13 +152,14 @@ import Testing
         #expect(
             resume.stderr == "Error: \(dir)/nothing: no interrupted run to resume "
                 + "(\(dir)/nothing.partial/command.json does not exist)\n")
-        // Ten descriptors: the journal cannot be created; one line naming it, exit 1.
+        // Ten descriptors: the estimator's pipes cannot be made; one line naming it, exit 1.
         let data = try MergeCLITests.sampleSubset(dir + "/data", count: 2)
         let bench = try ChildProcessesCLITests.bench(dir, data: data, out: dir + "/limited")
         try ChildProcessesCLITests.estimator(dir + "/est.sh")
         let limited = try CLI.padbench(["-c", "ulimit -n 10; exec \"$0\" \"$@\"", CLI.binary] + bench, shell: true)
         #expect(limited.status == 1, "\(limited.stderr)")
         #expect(
-            limited.stderr == "Error: \(dir)/limited.partial/samples.csv: cannot create: Too many open files\n")
+            limited.stderr
+                == "Error: estimator 'mine': cannot start 'sh \(dir)/est.sh': cannot create pipes: Too many open files\n")
     }
 }
