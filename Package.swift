@@ -31,7 +31,8 @@ let package = Package(
         .target(
             name: "PadDataset", dependencies: ["PadImage", "PadText"], exclude: ["README.md", "Synthesis/README.md"]),
         .target(
-            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
+            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText"], exclude: ["README.md"]
+        ),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
@@ -59,7 +60,8 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "CLinux", "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics", "PadArchive",
+                "CLinux", "PadImage", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics",
+                "PadArchive",
                 "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]

@@ -4,7 +4,8 @@
 # a complete run under --out is never lost, and the next command either resumes or starts clean.
 # Run by hand (not part of `make test`), from the repository root, after `swift build`:
 #   scripts/kill-loop.sh [KILLS=30] [PADBENCH=.build/debug/padbench]
-# Prints one line per kill and the totals; exits 1 on the first broken promise.
+# Prints one line per round (a round of kind resume* killed a bench, then its resume) and the
+# totals; exits 1 on the first broken promise.
 set -u
 KILLS=${1:-30}
 PADBENCH=$(realpath "${2:-.build/debug/padbench}")
@@ -59,7 +60,7 @@ run_killed() {  # start a command, kill -9 it after a random delay below $2 ms
   wait "$pid" 2> /dev/null
 }
 
-kills=0 resumed=0 clean=0 completeBefore=0 kept=0
+kills=0 resumeKills=0 resumed=0 clean=0 completeBefore=0 kept=0
 kinds=(bench resume eval import merge)
 for i in $(seq 1 "$KILLS"); do
   kind=${kinds[$(((i - 1) % 5))]}
@@ -71,7 +72,8 @@ for i in $(seq 1 "$KILLS"); do
     bench) run_killed "$cmd$force" 4000 ;;
     resume)  # a bench killed, then its resume killed
       run_killed "$cmd$force" 4000
-      if [ -f "$out.partial/command.json" ]; then run_killed "bench --resume $out" 3000; kind="resume*"; fi ;;
+      if [ -f "$out.partial/command.json" ]; then run_killed "bench --resume $out" 3000
+        kind="resume*"; kills=$((kills + 1)); resumeKills=$((resumeKills + 1)); fi ;;
     *) run_killed "$cmd$force" 1500 ;;
   esac
   kills=$((kills + 1))
@@ -96,5 +98,4 @@ for i in $(seq 1 "$KILLS"); do
   echo "kill $i: $kind, complete run before: $had, next command: $next, ok"
 done
 leftovers=$(find . -maxdepth 1 -name '*.replaced-*' | wc -l)
-tmpLeft=$(find /tmp -maxdepth 1 -name 'padbench-columns-*' -newer "$WORK/mine.yaml" 2> /dev/null | wc -l)
-echo "kills: $kills; next command resumed: $resumed, started clean: $clean; complete runs under --out before a kill: $completeBefore, still complete after: $kept; inputs unchanged; .replaced-* left: $leftovers; /tmp spill folders left: $tmpLeft"
+echo "kills: $kills; next command resumed: $resumed, started clean: $clean; complete runs under --out before a kill: $completeBefore, still complete after: $kept; inputs unchanged; resumes killed: $resumeKills; .replaced-* left: $leftovers"

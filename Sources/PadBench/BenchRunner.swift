@@ -64,9 +64,7 @@ public struct BenchRunner: Sendable {
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
-        let header =
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
-            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
+        let header = Self.journalHeader(measurer)
 
         let runFolder = try RunFolder(
             final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
@@ -114,6 +112,12 @@ public struct BenchRunner: Sendable {
         } catch {
             throw Self.keepingJournal(runFolder, after: error)
         }
+    }
+
+    /// The columns of `samples.csv`, the journal.
+    static func journalHeader(_ measurer: SampleMeasurer) -> [String] {
+        ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
+            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
     }
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
@@ -249,7 +253,7 @@ public struct BenchRunner: Sendable {
         var end = 0
         for (i, byte) in bytes.enumerated() {
             if byte == UInt8(ascii: "\"") {
-                quoted.toggle()  // "" inside quotes toggles twice: still quoted
+                quoted.toggle() // "" inside quotes toggles twice: still quoted
             } else if byte == 0x0A && !quoted {
                 end = i + 1
             }

@@ -179,7 +179,7 @@ public final class RunFolder: @unchecked Sendable {
         for aside in asides.sorted() {
             let path = Paths.parent(final).isEmpty ? aside : parent + "/" + aside
             if Self.holdsRun(final) {
-                try Self.removeRun(path)  // swapped out, or its removal was cut short
+                try Self.removeRun(path) // swapped out, or its removal was cut short
             } else if !manager.fileExists(atPath: final) && Self.holdsRun(path) {
                 try Self.rename(path, final)
             }
@@ -202,7 +202,7 @@ public final class RunFolder: @unchecked Sendable {
             } else {
                 try Self.rename(final, aside)
                 do { try Self.rename(work, final) } catch {
-                    try? Self.rename(aside, final)  // the old run stays whole
+                    try? Self.rename(aside, final) // the old run stays whole
                     throw error
                 }
             }

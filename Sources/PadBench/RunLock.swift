@@ -32,7 +32,8 @@ final class RunLock {
                 let holder = Self.holder(fd)
                 close(fd)
                 throw EvaluationError(
-                    "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
+                    "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out"
+                )
             }
             if Self.stillNamed(path, fd) {
                 descriptor = fd
@@ -41,7 +42,7 @@ final class RunLock {
                 _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
                 return
             }
-            close(fd)  // the holder unlinked it meanwhile: lock the file now under the name
+            close(fd) // the holder unlinked it meanwhile: lock the file now under the name
         }
         throw EvaluationError("\(path): the run's lock keeps changing; is another padbench starting?")
     }
@@ -52,7 +53,8 @@ final class RunLock {
         guard fd >= 0 else {
             let reason =
                 errno == ELOOP
-                ? "it is a symbolic link" : errno == EISDIR ? "it is not a regular file" : String(cString: strerror(errno))
+                ? "it is a symbolic link"
+                : errno == EISDIR ? "it is not a regular file" : String(cString: strerror(errno))
             throw EvaluationError("\(path): cannot use the run's lock: \(reason)")
         }
         var status = stat()

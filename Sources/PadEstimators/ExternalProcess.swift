@@ -70,7 +70,8 @@ final class ExternalProcess {
         }
         if result.pid < 0 {
             return .failure(
-                EstimatorFailure(.estimatorError, "cannot start the program: \(String(cString: strerror(result.error)))"))
+                EstimatorFailure(
+                    .estimatorError, "cannot start the program: \(String(cString: strerror(result.error)))"))
         }
         return .success(result.pid)
     }

@@ -88,10 +88,13 @@ final class ColumnSpill: @unchecked Sendable {
                 continue
             }
             guard k < writtenBlocks else {
-                throw EvaluationError("\(path): \(writtenBlocks * blockRows + pendingRows) rows spilled, row \(row) asked for")
+                throw EvaluationError(
+                    "\(path): \(writtenBlocks * blockRows + pendingRows) rows spilled, row \(row) asked for")
             }
             if k != loaded {
-                try piece.withUnsafeMutableBytes { try Self.readAll(descriptor, $0, at: offset(block: k, slot: s), path: path) }
+                try piece.withUnsafeMutableBytes {
+                    try Self.readAll(descriptor, $0, at: offset(block: k, slot: s), path: path)
+                }
                 loaded = k
             }
             result.append(piece[i])
@@ -106,7 +109,9 @@ final class ColumnSpill: @unchecked Sendable {
         let s = slot[c]
         for k in 0..<writtenBlocks {
             let range = (k * blockRows)..<((k + 1) * blockRows)
-            if let error = values[range].withUnsafeBytes({ Self.writeAll(descriptor, $0, at: offset(block: k, slot: s)) }) {
+            if let error = values[range].withUnsafeBytes({
+                Self.writeAll(descriptor, $0, at: offset(block: k, slot: s))
+            }) {
                 throw EvaluationError("\(path): write failed: \(error)")
             }
         }
@@ -126,7 +131,9 @@ final class ColumnSpill: @unchecked Sendable {
     }
 
     /// pread(2) of all of `buffer`; a short file is an error.
-    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at start: off_t, path: String) throws {
+    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at start: off_t, path: String)
+        throws
+    {
         var done = 0
         while done < buffer.count {
             let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, start + off_t(done))

@@ -75,20 +75,25 @@ import Testing
         for (out, relation) in [(data, "is"), (dir, "contains")] {
             let r = try CLI.padbench(bench + [out])
             #expect(r.status == 1)
-            #expect(r.stderr == "Error: \(out): --out \(relation) the input \(data); padbench never writes over its "
-                + "inputs: choose another --out\n")
+            #expect(
+                r.stderr == "Error: \(out): --out \(relation) the input \(data); padbench never writes over its "
+                    + "inputs: choose another --out\n")
         }
         CommandLineTests.scores(dir + "/s.csv")
-        let scores = try CLI.padbench(["eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--out", dir + "/s.csv", "--force"])
+        let scores = try CLI.padbench([
+            "eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--out", dir + "/s.csv", "--force",
+        ])
         #expect(scores.status == 1 && scores.stderr.contains("--out is the input \(dir)/s.csv"), "\(scores.stderr)")
         // A folder of the user's that is no padbench run, with or without a manifest.json of its own.
         let mine = dir + "/mine"
         try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
-        try "{\"tool\": {\"name\": \"other\"}}".write(toFile: mine + "/manifest.json", atomically: true, encoding: .utf8)
+        try "{\"tool\": {\"name\": \"other\"}}".write(
+            toFile: mine + "/manifest.json", atomically: true, encoding: .utf8)
         let foreign = try CLI.padbench(bench + [mine])
         #expect(foreign.status == 1)
-        #expect(foreign.stderr == "Error: \(mine) exists and is not a padbench run (no padbench manifest.json); "
-            + "padbench replaces only its own runs: choose another --out\n")
+        #expect(
+            foreign.stderr == "Error: \(mine) exists and is not a padbench run (no padbench manifest.json); "
+                + "padbench replaces only its own runs: choose another --out\n")
         #expect(Self.exists(mine + "/manifest.json") && !Self.exists(mine + ".partial"))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: data).sorted() == before)
         #expect(Self.exists(dir + "/s.csv"))
@@ -111,7 +116,8 @@ import Testing
         let newSummary = try Data(contentsOf: URL(fileURLWithPath: out + ".partial/summary.csv"))
         let next = try CLI.padbench(["eval", "--scores", dir + "/s.csv", "--threshold", "0.5", "--out", out])
         #expect(next.status == 1)
-        #expect(next.stderr == "Error: \(out) holds a complete run; pass --force to replace it, or choose another --out\n")
+        #expect(
+            next.stderr == "Error: \(out) holds a complete run; pass --force to replace it, or choose another --out\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/summary.csv")) == newSummary)
         #expect(!Self.exists(out + ".partial") && !Self.exists(out + ".replaced-4242"))
         // The replaced run's leftover alone (the new one never got in): it goes back under <out>.
@@ -160,6 +166,7 @@ import Testing
         #expect(limited.status == 1, "\(limited.stderr)")
         #expect(
             limited.stderr
-                == "Error: estimator 'mine': cannot start 'sh \(dir)/est.sh': cannot create pipes: Too many open files\n")
+                == "Error: estimator 'mine': cannot start 'sh \(dir)/est.sh': cannot create pipes: Too many open files\n"
+        )
     }
 }

@@ -89,11 +89,14 @@ import Testing
         // A folder under the work folder's name that padbench did not make is never removed.
         try FileManager.default.createDirectory(atPath: out + ".partial", withIntermediateDirectories: true)
         try "id,path".write(toFile: out + ".partial/samples.csv", atomically: true, encoding: .utf8)
-        let foreign = try CLI.padbench(["eval", "--scores", dir + "/s.csv", "--threshold", "0.45", "--out", out, "--force"])
+        let foreign = try CLI.padbench([
+            "eval", "--scores", dir + "/s.csv", "--threshold", "0.45", "--out", out, "--force",
+        ])
         #expect(foreign.status == 1)
         #expect(
             foreign.stderr
-                == "Error: \(out).partial exists and is not a padbench work folder; move it away or choose another --out\n")
+                == "Error: \(out).partial exists and is not a padbench work folder; move it away or choose another --out\n"
+        )
         #expect(Self.exists(out + ".partial/samples.csv"))
         // What a killed eval leaves: its marked work folder with half a samples.csv.
         try "".write(toFile: out + ".partial/.padbench-work", atomically: true, encoding: .utf8)

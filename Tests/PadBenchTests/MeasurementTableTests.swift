@@ -28,7 +28,8 @@ import PadProfiles
     @Test func spilledColumnsReadBackTheSameValuesAndFingerprint() throws {
         var full = MeasurementTable(columns: Self.columns)
         Self.fill(&full)
-        var compact = try BenchRunner.table(columns: Self.columns, profiles: [try Self.profile()], scratch: Fixture.folder())
+        var compact = try BenchRunner.table(
+            columns: Self.columns, profiles: [try Self.profile()], scratch: Fixture.folder())
         Self.fill(&compact)
         // basic reads quality.sharpness (gate and score): it and its option-set twin stay in memory.
         #expect((0..<4).map(compact.isInMemory) == [false, true, false, true])
@@ -53,7 +54,8 @@ import PadProfiles
             samples.append(
                 Sample(id: row.id, path: "data/" + row.id, label: row.label, split: row.split, subject: "s\(k % 2)"))
         }
-        var shared = try BenchRunner.table(columns: Self.columns, profiles: [try Self.profile()], samples: samples, scratch: Fixture.folder())
+        var shared = try BenchRunner.table(
+            columns: Self.columns, profiles: [try Self.profile()], samples: samples, scratch: Fixture.folder())
         shared.reserveCapacity(samples.count)
         var copied = MeasurementTable(columns: Self.columns)
         for (k, row) in Self.rows.enumerated() {
@@ -83,7 +85,8 @@ import PadProfiles
     /// `outputs.csv` reads only the reported samples of a column: a spilled column is read block
     /// by block (8192 values) and the chosen values are those of the whole column, across blocks.
     @Test func spilledColumnsReadOnlyTheChosenRows() throws {
-        var table = try BenchRunner.table(columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()], scratch: Fixture.folder())
+        var table = try BenchRunner.table(
+            columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()], scratch: Fixture.folder())
         for i in 0..<20_000 {
             table.append(id: "\(i).jpg", label: .bonaFide, split: .eval, status: .ok, values: [Double(i) * 0.5, -1])
         }
@@ -99,7 +102,9 @@ import PadProfiles
     /// into the scratch folder given (the run's work folder, not /tmp); reordering and reading back
     /// across blocks give every value.
     @Test func fifteenHundredSpilledColumnsUseOneDescriptorInTheWorkFolder() throws {
-        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
         let scratch = Fixture.folder() + "/run.partial/.scratch"
         let columns = ["quality.sharpness"] + (0..<1500).map { "mine.o\($0)" }
         let before = openDescriptors()
