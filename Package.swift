@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         .systemLibrary(name: "CSwScale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
         .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
+        // Header-only: the Linux calls Swift cannot make through Glibc (prctl, renameat2, fork+exec).
+        .systemLibrary(name: "CLinux"),
 
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
         .target(name: "PadText", exclude: ["README.md"]),
@@ -38,7 +40,9 @@ let package = Package(
         .target(
             name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText"],
             exclude: ["README.md", "Synthesis/README.md"]),
-        .target(name: "PadEstimators", dependencies: ["PadImage", "PadDataset", "PadText"], exclude: ["README.md"]),
+        .target(
+            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText"], exclude: ["README.md"]
+        ),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
@@ -66,7 +70,7 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics",
+                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics",
                 "PadArchive", "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]

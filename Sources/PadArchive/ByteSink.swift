@@ -54,6 +54,13 @@ public final class FileSink: ClosableByteSink {
         }
     }
 
+    /// Flushes the written bytes to the disk (fsync(2)): before a rename that replaces a file.
+    public func sync() throws {
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            throw ArchiveError.io(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))")
+        }
+    }
+
     public func close() throws {
         guard descriptor >= 0 else { return }
         let status = Glibc.close(descriptor)

@@ -59,6 +59,14 @@ public struct BenchJob: Sendable {
         self.strict = strict
     }
 
+    /// What the run reads besides the dataset and so may never be its run folder, inside it or
+    /// around it: the cascade folder, the PAD model and the profile files.
+    public var inputs: [String] {
+        var inputs = [estimatorOptions.cascadeDirectory]
+        if let model = estimatorOptions.padModelPath { inputs.append(model) }
+        return inputs + Profile.files(profiles)
+    }
+
     /// Estimator names to build: what the profiles read and the registry can measure (vendor
     /// outputs such as `luna.*` come from `import`, not from an estimator), plus every extra named
     /// (an unknown extra name is an error when building, so a typo never passes silently).

@@ -69,18 +69,20 @@ public struct BenchRunner: Sendable {
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = Self.measurer(job, chains: chains)
-        let header =
-            ["id", "path", "label", "species", "split", "subject"]
-            + (samples.hasPresentations ? SamplesColumns.presentationColumns : []) + ["status", "error"]
-            + measurer.columns
-            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
+        let header = Self.journalHeader(measurer, presentations: samples.hasPresentations)
 
-        let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
+        let runFolder = try RunFolder(
+            final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
+            datasetRoot: job.dataset.root)
         let folder = runFolder.work
         do {
-            try Data(try JSONEncoder().encode(job.commandLine)).write(
-                to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
-            var table = try Self.table(columns: measurer.columns, profiles: job.profiles, samples: samples)
+            // The command line the run started with; a resume keeps it (its own is `bench --resume`).
+            if !runFolder.resuming {
+                try Data(try JSONEncoder().encode(job.commandLine)).write(
+                    to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
+            }
+            var table = try Self.table(
+                columns: measurer.columns, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed =
@@ -113,10 +115,7 @@ public struct BenchRunner: Sendable {
                 folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
                 timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
         } catch {
-            // A failed write (full disk, read-only target) leaves nothing half-written behind; an
-            // interrupted run keeps its partial folder to resume.
-            if job.interrupt?.isRaised == true { runFolder.suspend() } else { runFolder.abandon() }
-            throw error
+            throw Self.keepingJournal(runFolder, after: error)
         }
     }
 
@@ -128,6 +127,23 @@ public struct BenchRunner: Sendable {
         return SampleMeasurer(
             chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels, maxFileBytes: job.maxImageBytes),
             video: VideoDecoder(limits: videoLimits))
+    }
+
+    /// The columns of `samples.csv`, the journal.
+    static func journalHeader(_ measurer: SampleMeasurer, presentations: Bool) -> [String] {
+        ["id", "path", "label", "species", "split", "subject"]
+            + (presentations ? SamplesColumns.presentationColumns : []) + ["status", "error"] + measurer.columns
+            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
+    }
+
+    /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
+    /// since, a torn journal, Ctrl-C) it stays for `bench --resume`, and the error says so.
+    static func keepingJournal(_ runFolder: RunFolder, after error: Error) -> Error {
+        runFolder.suspend()
+        let journal = runFolder.work + "/samples.csv"
+        guard FileManager.default.fileExists(atPath: journal) else { return error }
+        let continued = runFolder.resuming ? "" : "; continue with `padbench bench --resume \(runFolder.final)`"
+        return EvaluationError("\(error); the measured samples are kept in \(journal)\(continued)")
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
@@ -145,36 +161,35 @@ public struct BenchRunner: Sendable {
             manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
             profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
         ).results
-        try FileManager.default.removeItem(atPath: folder + "/" + RunFolder.resumableMarker)
         try runFolder.commit()
         return (results, wallSeconds)
     }
 
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
     /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
-    /// and, for `outputs.csv`, in a spill file in the temporary folder, removed with the table.
-    /// Given `samples` (bench), the table's ids, labels, splits and subjects are the list's own
-    /// columns, not a copy, and rows are appended in sample order.
-    static func table(columns: [String], profiles: [Profile], samples: SampleList? = nil) throws -> MeasurementTable {
+    /// and, for `outputs.csv`, in a spill file under `scratch` (the run's work folder: removed with
+    /// it, also when the run is killed). Given `samples` (bench), the table's ids, labels, splits and
+    /// subjects are the list's own columns, not a copy, and rows are appended in sample order.
+    static func table(columns: [String], profiles: [Profile], samples: SampleList? = nil, scratch: String) throws
+        -> MeasurementTable
+    {
         let read = Set(profiles.flatMap(\.requiredOutputs))
-        let spill =
-            NSTemporaryDirectory()
-            + "/padbench-columns-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let spill = scratch + "/columns-\(UUID().uuidString)"
         let keep = { (column: String) in read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? "")) }
         guard let samples else { return try MeasurementTable(columns: columns, spillFolder: spill, keep: keep) }
         return try MeasurementTable(samples: samples, columns: columns, spillFolder: spill, keep: keep)
     }
 
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
-    /// (`samples.csv`, flushed twice a second) and into the table and the timing histograms.
+    /// (`samples.csv`, flushed by a timer at least twice a second: ``Journal``) and into the table
+    /// and the timing histograms.
     static func measure(
         _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
         journal: String, into table: inout MeasurementTable, timing: inout StepTiming
     ) async throws {
-        let samplesCSV = try CSVWriter(path: journal, append: first > 0)
+        let samplesCSV = try Journal(path: journal, append: first > 0)
         if first == 0 { try samplesCSV.writeRow(header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
-        var lastFlush = MonotonicClock.nanoseconds()
         let interrupt = job.interrupt
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
@@ -185,10 +200,6 @@ public struct BenchRunner: Sendable {
                     decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
                     presentation: samples.presentationColumn?.codes[outcome.index])
                 progress.advance(failed: !outcome.status.isOK)
-                // The journal: rows reach the file at least twice a second, so kill -9 loses
-                // at most the samples of the last half second.
-                let now = MonotonicClock.nanoseconds()
-                if now - lastFlush > 500_000_000 { try samplesCSV.flush(); lastFlush = now }
             }
         progress.finish()
         try samplesCSV.close()
@@ -215,20 +226,22 @@ public struct BenchRunner: Sendable {
         return row
     }
 
-    /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last line
-    /// is cut off) are taken over when they are the first samples of this dataset in order (same
-    /// ids, labels, splits and subjects: the table takes those from the dataset) and the columns
-    /// are this run's; the file is truncated to them. Returns how many were taken.
+    /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last row is
+    /// cut off by CSV rules, ``completeRows(_:)``) are taken over when they are the first samples of
+    /// this dataset in order (same ids, labels, splits and subjects: the table takes those from the
+    /// dataset) and the columns are this run's. A cut journal is rewritten atomically (a temporary
+    /// file renamed over it), so a failure or a kill meanwhile never loses its rows; an empty or
+    /// header-only journal resumes from sample 0. Returns how many rows were taken.
     static func takeOver(
         _ path: String, header: [String], samples: SampleList, into table: inout MeasurementTable,
         timing: inout StepTiming
     ) throws -> Int {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        if let lastNewline = bytes.lastIndex(of: 0x0A) {
-            bytes.removeSubrange((lastNewline + 1)...)
-        } else {
-            bytes = []
+        let read: [UInt8]
+        do { read = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+            throw EvaluationError("\(path): cannot read the journal: \(RunFolder.reason(error))")
         }
+        let bytes = Array(read[..<completeRows(read)])
+        guard !bytes.isEmpty else { return 0 }
         let journal = try CSVTable(bytes: bytes, path: path)
         guard journal.header == header else {
             throw EvaluationError(
@@ -236,6 +249,7 @@ public struct BenchRunner: Sendable {
                     + "this run \(header.count)); start over with --force"
             )
         }
+        if journal.records.isEmpty { return 0 }
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
         let same = { (i: Int, sample: Sample) in
             taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
@@ -254,8 +268,34 @@ public struct BenchRunner: Sendable {
             timing.record(
                 decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        if bytes.count < read.count { try replaceAtomically(path, with: bytes) }
         return taken.count
+    }
+
+    /// How many leading bytes of a CSV file are whole rows: up to the last newline outside quotes
+    /// (RFC 4180: a quoted field may hold newlines, and `""` inside quotes is a quote), so a row
+    /// torn inside a quoted id that holds a newline is cut whole.
+    static func completeRows(_ bytes: [UInt8]) -> Int {
+        var quoted = false
+        var end = 0
+        for (i, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\"") {
+                quoted.toggle() // "" inside quotes toggles twice: still quoted
+            } else if byte == 0x0A && !quoted {
+                end = i + 1
+            }
+        }
+        return end
+    }
+
+    /// Writes `bytes` to `path` through `path.tmp`, flushed and renamed over it.
+    static func replaceAtomically(_ path: String, with bytes: [UInt8]) throws {
+        let temporary = path + ".tmp"
+        let sink = try FileSink(path: temporary)
+        try bytes.withUnsafeBytes { try sink.write($0) }
+        try sink.sync()
+        try sink.close()
+        try RunFolder.rename(temporary, path)
     }
 
     static func timingSteps(

@@ -73,6 +73,10 @@ public struct EvalRunner: Sendable {
     public func evaluateScores(_ job: ScoreJob) throws -> ScoreOutcome {
         let started = Date()
         let t0 = MonotonicClock.nanoseconds()
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(
+            final: job.outputFolder, force: job.force, resume: false, resumable: false,
+            inputs: job.scoreFiles + job.devFiles)
         let reader = ScoreFileReader(polarity: job.polarity)
         let evalScores = try reader.read(job.scoreFiles, format: job.format)
         let devScores = job.devFiles.isEmpty ? nil : try reader.read(job.devFiles, format: job.format)
@@ -80,8 +84,6 @@ public struct EvalRunner: Sendable {
         let t1 = MonotonicClock.nanoseconds()
 
         let profile = Self.scoreProfile(job, files: job.scoreFiles)
-        // Written into the run's work folder, renamed into place when complete, removed on an error.
-        let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
         let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
@@ -402,21 +404,24 @@ extension EvalRunner {
         requireOutputs: Bool = false, aggregate: FrameAggregate? = nil, attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         let started = Date()
+        // Written into the run's work folder (the spill files too), swapped into place when complete,
+        // removed on an error; the archive read may not lie in the folder it would replace.
+        let runFolder = try RunFolder(
+            final: outputFolder, force: force, resume: false, resumable: false,
+            inputs: [archivePath] + Profile.files(profiles))
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
             throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
         let previous = try StoredRun(path: archivePath).manifest
-        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: profiles)
+        let table = try Self.storedTable(
+            archive, path: archivePath, manifest: previous, profiles: profiles, scratch: runFolder.scratch)
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
-        // Written into the run's work folder, renamed into place when complete, removed on an error;
-        // the archive read above may live in the very folder it replaces (it stays until the commit).
-        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
         // Both files are compressed for the new archive as they are written (not read back).
         let writer = RunFolderWriter(folder: outputFolder)
@@ -493,9 +498,9 @@ extension EvalRunner {
 
     /// The measurement table of a stored run, read from its `samples.csv` as it decompresses and
     /// checked against the manifest (``StoredSamplesReader``). In memory only the outputs the
-    /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(columns:profiles:)``).
+    /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(columns:profiles:samples:scratch:)``).
     static func storedTable(
-        _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile]
+        _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile], scratch: String
     ) throws -> MeasurementTable {
         var table: MeasurementTable?
         var columns: SamplesColumns?
@@ -505,7 +510,8 @@ extension EvalRunner {
             header: { found in
                 columns = found
                 outputs = try found.outputColumns(path: member)
-                table = try BenchRunner.table(columns: Array(found.header[outputs]), profiles: profiles)
+                table = try BenchRunner.table(
+                    columns: Array(found.header[outputs]), profiles: profiles, scratch: scratch)
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
                 table!.reserveCapacity(

@@ -37,6 +37,10 @@ public struct ImportRunner: Sendable {
         strict: Bool = false
     ) throws -> Outcome {
         let started = Date()
+        // Written into the run's work folder, renamed into place when complete, removed on an error.
+        let runFolder = try RunFolder(
+            final: outputFolder, force: force, resume: false, resumable: false,
+            inputs: inputs + Profile.files(profiles), datasetRoot: dataset.root)
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
         let byIndex = try Self.match(records, to: dataset)
         var columns = format.outputs
@@ -45,9 +49,6 @@ public struct ImportRunner: Sendable {
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
         let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
-
-        // Written into the run's work folder, renamed into place when complete, removed on an error.
-        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
         try Self.writeSamplesCSV(dataset, table, to: outputFolder + "/samples.csv")
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")

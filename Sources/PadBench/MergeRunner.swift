@@ -33,6 +33,10 @@ public struct MergeRunner: Sendable {
         _ paths: [String], outputFolder: String, force: Bool = false, commandLine: [String] = []
     ) throws -> RunOutcome {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
+        // Written into the run's work folder (the scratch copies too), renamed into place when
+        // complete, removed on an error.
+        let runFolder = try RunFolder(
+            final: outputFolder, force: force, resume: false, resumable: false, inputs: paths)
         let shards = try Self.read(paths)
         try Self.checkComplete(shards)
 
@@ -43,16 +47,12 @@ public struct MergeRunner: Sendable {
         let parsed = try first.profiles.map { name in
             try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
         }
-        let scratch =
-            NSTemporaryDirectory() + "/padbench-merge-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        let scratch = runFolder.scratch
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         var rows = try Self.mergedRows(shards, profiles: parsed, scratch: scratch)
         let merged = rows.table
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
-        // Written into the run's work folder, renamed into place when complete, removed on an error.
-        let runFolder = try RunFolder(final: outputFolder, force: force, resume: false, resumable: false)
         let outputFolder = runFolder.work
         try rows.writeSamples(header: rows.header, to: outputFolder + "/samples.csv")
         let timing = Self.timing(shards, rows.timing)
@@ -177,7 +177,7 @@ public struct MergeRunner: Sendable {
                     let names = Array(found.header[outputs])
                     if k == 0 {
                         rows.header = found.header
-                        rows.table = try BenchRunner.table(columns: names, profiles: profiles)
+                        rows.table = try BenchRunner.table(columns: names, profiles: profiles, scratch: scratch)
                         // Every shard's row count is in its manifest (checked at the end; bounded by the
                         // file's size meanwhile): no growth slack.
                         let total = zip(shards.manifests, shards.archives).reduce(0) {

@@ -6,205 +6,229 @@ import PadText
 import Glibc
 #endif
 
-/// Where a bench run is written, so that a run is never lost, torn or clobbered:
-/// - everything goes into `<out>.partial/` and is renamed to `<out>` only when complete;
+/// Where a run is written, so that a run or an input is never lost, torn or clobbered:
+/// - everything goes into `<out>.partial/` (marked as ours by a `.padbench-work` file) and is
+///   swapped in as `<out>` only when complete, in one atomic step (`renameat2(RENAME_EXCHANGE)`),
+///   so `<out>` holds the old complete run or the new one at every instant;
 /// - `<out>.lock` (an `flock` held while the run lives; the kernel drops it if the process dies)
-///   keeps a second writer out;
-/// - an existing complete run under `<out>` is replaced only with `force`; an interrupted run
+///   keeps a second writer out; it is opened without following links and must be a regular file;
+/// - `<out>` may not be, contain or lie inside an input of the command (score files, archives,
+///   model, profiles, exports; a dataset's root it may lie inside), with or without `force`;
+/// - an existing complete run under `<out>` (one with a padbench `manifest.json`) is replaced only
+///   with `force`, and a folder that is not a padbench run is never replaced; an interrupted bench
 ///   in `<out>.partial/` is continued with `resume` (or discarded with `force`);
-/// - on an error (full disk, read-only target) the partial folder is removed, so no truncated
-///   file ever stands under a final name and nothing stale is left behind.
+/// - a bench's work folder is its journal: it is kept on every failure (`bench --resume` goes on);
+///   a one-go writer (`eval`, `import`, `merge`) removes its work folder unless it committed.
 ///
-/// Every command that writes a run goes through here: `bench` (resumable: its work folder is a
-/// journal) and `eval`, `import` and `merge`, which write a run in one go (`resumable: false`).
-/// A one-go writer's work folder is removed unless committed, also when the writer throws; one
-/// left behind by a killed one-go writer holds nothing worth keeping and is removed by the next
-/// writer (the lock proves its writer is gone); an interrupted bench's work folder is kept.
+/// What a killed writer leaves is put right by the next one (the lock proves the writer is gone):
+/// a finished work folder not yet swapped in is swapped in, an old run swapped out is removed, a
+/// one-go writer's half-written work folder is removed.
 ///
 /// ```swift
-/// let folder = try RunFolder(final: "reports/run", force: false, resume: false)
-/// // ... write into folder.work ...
+/// let folder = try RunFolder(final: "reports/run", force: false, resume: false, inputs: ["datasets/sample"])
+/// // ... write into folder.work, scratch files into folder.scratch ...
 /// try folder.commit()          // reports/run.partial -> reports/run
 /// ```
 public final class RunFolder: @unchecked Sendable {
     public let final: String
     public let work: String
     public let resuming: Bool
-    private var lockDescriptor: Int32
-    private let lockPath: String
+    private var lock: RunLock?
     private let resumable: Bool
 
     /// The file a bench run keeps in its work folder until it completes; its presence marks the
     /// folder as an interrupted bench run that `bench --resume` can continue.
     public static let resumableMarker = "command.json"
 
+    /// The file that marks a work folder as padbench's own (so `--force` may discard it).
+    public static let workMarker = ".padbench-work"
+
     /// Where the run's archive stands once committed.
     public var archivePath: String { final + "/results.tar.zst" }
 
+    /// Scratch space of the run (column spill files, merge copies): inside the work folder, so a
+    /// killed run leaves nothing elsewhere; removed before the commit and with the work folder.
+    public var scratch: String { work + "/.scratch" }
+
     /// The folder's path with its trailing slash dropped (`reports/run/` and `reports/run` are one run).
     public static func normalized(_ path: String) -> String {
-        path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        var path = path
+        while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
+        return path
     }
 
-    /// `resumable`: the caller is a bench run (its work folder may be resumed). Other writers
-    /// remove a stale work folder that is not an interrupted bench run.
-    public init(final: String, force: Bool, resume: Bool, resumable: Bool = true) throws {
-        let final = Self.normalized(final)
+    /// `resumable`: the caller is a bench run (its work folder is a journal, never removed but
+    /// with `force`). `inputs`: every file and folder the command reads; `datasetRoot` the
+    /// dataset's folder (``RunFolderInputs``).
+    public init(
+        final: String, force: Bool, resume: Bool, resumable: Bool = true, inputs: [String] = [],
+        datasetRoot: String? = nil
+    ) throws {
+        let final = try Self.checkedName(final)
         self.final = final
         work = final + ".partial"
-        lockPath = final + ".lock"
         resuming = resume
         self.resumable = resumable
-        lockDescriptor = -1
+        try RunFolderInputs.refuseOverlap(out: final, inputs: inputs, datasetRoot: datasetRoot)
         let parent = Paths.parent(final)
-        if !parent.isEmpty {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch { throw EvaluationError("\(parent): cannot create the folder: \(RunFolder.reason(error))") }
         }
-        lockDescriptor = try Self.acquireLock(lockPath, run: final)
-        try prepareWork(force: force, resume: resume)
+        lock = try RunLock(path: final + ".lock", run: final)
+        do {
+            try recoverInterruptedCommit()
+            try prepareWork(force: force, resume: resume)
+        } catch {
+            releaseLock()
+            throw error
+        }
     }
 
-    /// Takes `<out>.lock` (exclusive, without waiting) and writes this process's id into it, for
-    /// the message a second writer gets.
-    private static func acquireLock(_ lockPath: String, run final: String) throws -> Int32 {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw EvaluationError("\(lockPath): cannot create the run's lock: \(String(cString: strerror(errno)))")
+    /// `--out` must name a folder: not empty, not `.` or `..` (a run cannot be renamed into place
+    /// over the folder padbench stands in) and not `/`.
+    static func checkedName(_ path: String) throws -> String {
+        let final = normalized(path)
+        guard !final.isEmpty else { throw EvaluationError("--out is empty: name the run folder") }
+        let last = final.split(separator: "/").last.map(String.init) ?? "/"
+        guard last != "." && last != ".." && final != "/" else {
+            throw EvaluationError("\(final): --out must name a run folder of its own, not . , .. or /")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder =
-                (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(
-                    in: .whitespacesAndNewlines) ?? "?"
-            close(descriptor)
-            throw EvaluationError(
-                "\(final): another padbench (pid \(holder)) is writing this run; wait for it or choose another --out")
-        }
-        _ = ftruncate(descriptor, 0)
-        let pid = "\(getpid())\n"
-        _ = pid.withCString { write(descriptor, $0, strlen($0)) }
-        return descriptor
+        return final
     }
 
     /// Checks what stands under the run's names and makes the work folder: resuming needs an
-    /// interrupted run; a complete run, an interrupted bench or a foreign folder is replaced only
-    /// with `force`. Every refusal releases the lock first (so the deinit removes nothing).
+    /// interrupted run; a complete run or an interrupted bench is replaced only with `force`; a
+    /// folder that is not padbench's is never replaced.
     private func prepareWork(force: Bool, resume: Bool) throws {
-
         let manager = FileManager.default
-        let complete =
-            manager.fileExists(atPath: final + "/manifest.json")
-            || manager.fileExists(atPath: final + "/results.tar.zst")
         if resume {
             guard manager.fileExists(atPath: work + "/samples.csv") else {
-                releaseLock()
                 throw EvaluationError("\(final): no interrupted run to resume (\(work)/samples.csv does not exist)")
             }
             return
         }
-        if complete && !force {
-            releaseLock()
-            throw EvaluationError("\(final) holds a complete run; pass --force to replace it, or choose another --out")
-        }
-        if manager.fileExists(atPath: work) {
+        try checkFinal(force: force)
+        if manager.fileExists(atPath: work) || Self.isLink(work) {
+            guard Self.isOurWork(work) else {
+                throw EvaluationError(
+                    "\(work) exists and is not a padbench work folder; move it away or choose another --out")
+            }
             let interruptedBench = manager.fileExists(atPath: work + "/" + Self.resumableMarker)
-            guard force || (!resumable && !interruptedBench) else {
-                releaseLock()
+            guard force || !interruptedBench else {
                 throw EvaluationError(
                     "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, "
                         + "or pass --force to start over"
                 )
             }
-            try manager.removeItem(atPath: work)
+            try Self.removeRun(work)
+        }
+        do {
+            try manager.createDirectory(atPath: work, withIntermediateDirectories: false)
+            try Data("padbench work folder of \(final)\n".utf8).write(
+                to: URL(fileURLWithPath: work + "/" + Self.workMarker))
+        } catch { throw EvaluationError("\(work): cannot create the work folder: \(Self.reason(error))") }
+    }
+
+    /// What stands under `<out>`: nothing, an empty folder, or a padbench run (replaced only with
+    /// `force`); anything else is refused, `force` or not.
+    private func checkFinal(force: Bool) throws {
+        if Self.isLink(final) {
+            throw EvaluationError("\(final) is a symbolic link; choose the folder it points to or another --out")
         }
         var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: final, isDirectory: &isDirectory) && !complete {
-            let contents = (try? manager.contentsOfDirectory(atPath: final)) ?? []
-            if !isDirectory.boolValue || (!contents.isEmpty && !force) {
-                releaseLock()
+        guard FileManager.default.fileExists(atPath: final, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            throw EvaluationError("\(final) exists and is not a folder; choose another --out")
+        }
+        if Self.holdsRun(final) {
+            guard force else {
                 throw EvaluationError(
-                    "\(final) exists and is not a padbench run; choose another --out (or --force to replace it)")
+                    "\(final) holds a complete run; pass --force to replace it, or choose another --out")
             }
+            return
         }
-        try manager.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: final)) ?? ["?"]
+        guard contents.isEmpty else {
+            throw EvaluationError(
+                "\(final) exists and is not a padbench run (no padbench manifest.json); "
+                    + "padbench replaces only its own runs: choose another --out")
+        }
     }
 
-    /// Renames the finished work folder into place (an old run under the name is replaced).
-    public func commit() throws {
+    /// Puts right what a writer killed inside ``commit()`` left: a finished work folder (a
+    /// padbench manifest, no work marker, no journal marker) is swapped in when `<out>` holds no
+    /// run, or is the old run swapped out (removed); an `<out>.replaced-*` folder (a commit without
+    /// `RENAME_EXCHANGE`) goes back under `<out>` when that is empty.
+    private func recoverInterruptedCommit() throws {
         let manager = FileManager.default
-        if manager.fileExists(atPath: final) {
-            let aside = final + ".replaced-\(getpid())"
-            try manager.moveItem(atPath: final, toPath: aside)
-            do {
-                try manager.moveItem(atPath: work, toPath: final)
-            } catch {
-                try? manager.moveItem(atPath: aside, toPath: final) // the old run stays whole
-                throw error
+        let finished =
+            !Self.isLink(work) && Self.holdsRun(work) && !manager.fileExists(atPath: work + "/" + Self.workMarker)
+            && !manager.fileExists(atPath: work + "/" + Self.resumableMarker)
+        if finished {
+            if !manager.fileExists(atPath: final) {
+                try Self.rename(work, final)
+            } else if Self.holdsRun(final) {
+                try Self.removeRun(work)
             }
-            try? manager.removeItem(atPath: aside)
+        }
+        let parent = Paths.parent(final).isEmpty ? "." : Paths.parent(final)
+        let prefix = (final.split(separator: "/").last.map(String.init) ?? final) + ".replaced-"
+        let asides = ((try? manager.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }
+        for aside in asides.sorted() {
+            let path = Paths.parent(final).isEmpty ? aside : parent + "/" + aside
+            if Self.holdsRun(final) {
+                try Self.removeRun(path) // swapped out, or its removal was cut short
+            } else if !manager.fileExists(atPath: final) && Self.holdsRun(path) {
+                try Self.rename(path, final)
+            }
+        }
+    }
+
+    /// Swaps the finished work folder in as `<out>` in one step (`renameat2` with
+    /// `RENAME_EXCHANGE` when `<out>` exists, `rename` when not), then renames the old run, now
+    /// under the work folder's name, to `<out>.replaced-<pid>` and removes it. File systems without
+    /// the exchange fall back to renaming the old run aside first, which the next writer puts right
+    /// if killed in between.
+    public func commit() throws {
+        for leftover in [scratch, work + "/" + Self.workMarker, work + "/" + Self.resumableMarker] {
+            if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
+        }
+        if FileManager.default.fileExists(atPath: final) {
+            let aside = final + ".replaced-\(getpid())"
+            if Self.exchange(work, final) {
+                try Self.rename(work, aside)
+            } else {
+                try Self.rename(final, aside)
+                do { try Self.rename(work, final) } catch {
+                    try? Self.rename(aside, final) // the old run stays whole
+                    throw error
+                }
+            }
+            try Self.removeRun(aside)
         } else {
-            try manager.moveItem(atPath: work, toPath: final)
+            try Self.rename(work, final)
         }
         releaseLock()
     }
 
-    /// Removes the work folder after an error (nothing half-written stays behind).
+    /// Removes the work folder after an error (a one-go writer leaves nothing half-written).
     public func abandon() {
-        try? FileManager.default.removeItem(atPath: work)
+        try? Self.removeRun(work)
         releaseLock()
     }
 
-    /// Keeps the work folder (an interrupted run, to resume) and lets others in.
+    /// Keeps the work folder (an interrupted or failed bench, to resume) and lets others in.
     public func suspend() { releaseLock() }
 
     private func releaseLock() {
-        guard lockDescriptor >= 0 else { return }
-        unlink(lockPath)
-        flock(lockDescriptor, LOCK_UN)
-        close(lockDescriptor)
-        lockDescriptor = -1
+        lock?.release()
+        lock = nil
     }
 
-    /// A one-go writer that never committed (it threw) leaves nothing behind.
+    /// A one-go writer that never committed (it threw) leaves nothing behind; a bench keeps its journal.
     deinit {
-        if !resumable && lockDescriptor >= 0 { abandon() } else { releaseLock() }
-    }
-}
-
-/// Set by SIGINT (Ctrl-C) or SIGTERM while a run measures: the run stops starting samples,
-/// finishes those in flight, writes what it measured and says how to resume. A second signal
-/// ends the process at once.
-public final class InterruptFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
-    private var sources: [DispatchSourceSignal] = []
-
-    public init() {}
-
-    public var isRaised: Bool { lock.withLock { raised } }
-
-    public func raise() { lock.withLock { raised = true } }
-
-    /// Catches SIGINT and SIGTERM until ``stopWatching()``.
-    public func watchSignals() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                if self.isRaised { _exit(130) }
-                self.raise()
-                FileHandle.standardError.write(
-                    Data("\npadbench: interrupted; finishing the samples in flight (again to quit at once)\n".utf8))
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    public func stopWatching() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        if !resumable && lock != nil { abandon() } else { releaseLock() }
     }
 }

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,10 +8,12 @@ import Glibc
 ///
 /// Example: `PadEstimatorsDocExamples.externalProcessExchange`
 /// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-/// Why `posix_spawn` and not Foundation's `Process`: the child must start with an empty signal
-/// mask and default dispositions (padbench ignores SIGPIPE, and ignored signals survive `exec`),
-/// and in a process group of its own, so that a timeout can end the program *and* whatever it
-/// started (`kill(-pgid)`), and `waitpid` reaps it so no zombie or orphan remains.
+/// Why not Foundation's `Process`: the child must start with an empty signal mask and default
+/// dispositions (padbench ignores SIGPIPE, and ignored signals survive `exec`), in a process group
+/// of its own, so that a timeout can end the program *and* whatever it started (`kill(-pgid)`),
+/// and with `PR_SET_PDEATHSIG`, so that it dies with padbench even when padbench is killed with
+/// SIGKILL; `waitpid` reaps it so no zombie remains. What it starts outside its group (a daemon
+/// that calls `setsid`) is ended by ``ChildProcesses/endAll()`` at the end of the run.
 /// Standard error is read continuously into a bounded tail (last 20 lines, at most 4 KiB) that
 /// failure messages quote; the program never blocks on a full stderr pipe while padbench waits.
 final class ExternalProcess {
@@ -55,38 +58,25 @@ final class ExternalProcess {
 
     deinit { terminate() }
 
-    /// `/bin/sh -c "exec COMMAND"` with a clean signal mask, default signal handlers and its own
-    /// process group.
+    /// `/bin/sh -c "exec COMMAND"` with a clean signal mask, default signal handlers, its own
+    /// process group and `PR_SET_PDEATHSIG` (SIGKILL when padbench dies), forked from the
+    /// ``SpawnThread`` by the C shim `padbench_spawn` (no Swift code runs between fork and exec).
     private static func spawn(command: String, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<
         pid_t, EstimatorFailure
     > {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        var emptyMask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&emptyMask)
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let arguments = ["/bin/sh", "-c", "exec " + command]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        if code != 0 {
-            return .failure(EstimatorFailure(.estimatorError, "posix_spawn failed: \(String(cString: strerror(code)))"))
+        let result = SpawnThread.shared.run { () -> (pid: pid_t, error: Int32) in
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            let pid = padbench_spawn("/bin/sh", &argv, environ, stdin, stdout, stderr)
+            return (pid, pid < 0 ? errno : 0)
         }
-        return .success(pid)
+        if result.pid < 0 {
+            return .failure(
+                EstimatorFailure(
+                    .estimatorError, "cannot start the program: \(String(cString: strerror(result.error)))"))
+        }
+        return .success(result.pid)
     }
 
     /// Sends one line (a newline is appended) and waits for one line back, reading standard

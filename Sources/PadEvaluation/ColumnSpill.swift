@@ -2,117 +2,150 @@ import Foundation
 import Glibc
 import PadArchive
 
-/// Columns of a measurement table kept on disk instead of in memory: one file per column of
-/// native-endian Doubles in sample order, appended through a small buffer. A bench run keeps
-/// only the outputs its profiles read in memory; the others are needed once, at the end, one
-/// column at a time (which output separates which attack), so a million samples of thirty
-/// outputs cost eight megabytes at a time instead of 240.
+/// Columns of a measurement table kept on disk instead of in memory. A bench run keeps only the
+/// outputs its profiles read in memory; the others are needed once, at the end, one column at a
+/// time (which output separates which attack), so a million samples of thirty outputs cost a few
+/// megabytes at a time instead of 240.
+///
+/// One file, one descriptor, whatever the number of columns (1,500 outputs under `ulimit -n 1024`
+/// work): rows are gathered in a block of `blockRows` rows and written as one piece in which each
+/// spilled column's values lie together (column-major within the block), so a column is read back
+/// with one `pread` per block. The block holds at most about 8 MiB of values (`blockRows` shrinks
+/// as the columns grow, from 8,192 rows down to 64). The file lives in the run's work folder and
+/// goes with it, also when the run is killed.
 final class ColumnSpill: @unchecked Sendable {
     let folder: String
-    private let spilled: [Bool]
-    private var files: [Int: FileSink] = [:]
-    private var buffers: [Int: [Double]] = [:]
+    /// Spilled columns' positions in the block (-1: held in memory).
+    private let slot: [Int]
+    private let columns: [Int]
+    let blockRows: Int
+    private var block: [Double]
+    private var pendingRows = 0
+    private var writtenBlocks = 0
+    private var descriptor: Int32
+    private var failure: String?
     private let lock = NSLock()
-    private static let bufferValues = 8192
+    static let blockBytes = 8 << 20
 
     /// - Parameter columns: indices of the spilled columns.
     init(folder: String, columns: [Int]) throws {
         self.folder = folder
-        var spilled = [Bool](repeating: false, count: (columns.max() ?? -1) + 1)
-        for c in columns { spilled[c] = true }
-        self.spilled = spilled
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for c in columns {
-            files[c] = try FileSink(path: path(c))
-            buffers[c] = []
-            buffers[c]!.reserveCapacity(Self.bufferValues)
+        self.columns = columns
+        var slot = [Int](repeating: -1, count: (columns.max() ?? -1) + 1)
+        for (s, c) in columns.enumerated() { slot[c] = s }
+        self.slot = slot
+        blockRows = min(8192, max(64, Self.blockBytes / (8 * max(1, columns.count))))
+        block = [Double](repeating: 0, count: blockRows * columns.count)
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw EvaluationError("\(folder): cannot create the spill folder: \(error.localizedDescription)")
+        }
+        descriptor = open(folder + "/columns.f64", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw EvaluationError("\(folder)/columns.f64: cannot create: \(String(cString: strerror(errno)))")
         }
     }
 
-    func holds(_ c: Int) -> Bool { c < spilled.count && spilled[c] }
+    func holds(_ c: Int) -> Bool { c < slot.count && slot[c] >= 0 }
 
-    private func path(_ c: Int) -> String { folder + "/column-\(c).f64" }
+    private var path: String { folder + "/columns.f64" }
+
+    /// Byte offset of column slot `s` in block `k`.
+    private func offset(block k: Int, slot s: Int) -> off_t { off_t((k * columns.count + s) * blockRows * 8) }
 
     /// Appends the spilled columns' values of one row.
     func append(_ row: [Double]) throws {
         lock.lock()
         defer { lock.unlock() }
-        for (c, file) in files {
-            buffers[c]!.append(row[c])
-            if buffers[c]!.count >= Self.bufferValues { try flush(c, file) }
-        }
-    }
-
-    private func flush(_ c: Int, _ file: FileSink) throws {
-        try buffers[c]!.withUnsafeBytes { try file.write($0) }
-        buffers[c]!.removeAll(keepingCapacity: true)
+        for (s, c) in columns.enumerated() { block[s * blockRows + pendingRows] = row[c] }
+        pendingRows += 1
+        guard pendingRows == blockRows else { return }
+        let written = block.withUnsafeBytes { Self.writeAll(descriptor, $0, at: offset(block: writtenBlocks, slot: 0)) }
+        if let written, failure == nil { failure = "\(path): write failed: \(written)" }
+        writtenBlocks += 1
+        pendingRows = 0
     }
 
     /// The first `count` values of column `c`.
     func read(_ c: Int, count: Int) throws -> [Double] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let file = files[c] { try flush(c, file) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path(c)))
-        guard bytes.count >= count * 8 else {
-            throw EvaluationError("\(path(c)): \(bytes.count / 8) values spilled for \(count) samples")
-        }
-        return bytes.withUnsafeBytes { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: Double.self) } }
+        try read(c, rows: (0..<Int32(count)).map { $0 })
     }
 
     /// The values of column `c` at `rows` (ascending sample numbers), read block by block: only
-    /// the chosen values are held, never the whole column (`outputs.csv` reads the reported split).
+    /// the chosen values and one block of the column are held (`outputs.csv` reads the reported split).
     func read(_ c: Int, rows: [Int32]) throws -> [Double] {
         lock.lock()
         defer { lock.unlock() }
-        if let file = files[c] { try flush(c, file) }
-        let fd = open(path(c), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw EvaluationError("\(path(c)): cannot read: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var block = [Double](repeating: 0, count: Self.bufferValues)
-        var blockStart = 0, blockCount = 0
+        if let failure { throw EvaluationError(failure) }
+        let s = slot[c]
+        var piece = [Double](repeating: 0, count: blockRows)
+        var loaded = -1
         var result: [Double] = []
         result.reserveCapacity(rows.count)
         for row in rows.lazy.map(Int.init) {
-            if row < blockStart || row >= blockStart + blockCount {
-                blockStart = row - row % Self.bufferValues
-                blockCount = try Self.readBlock(fd, at: blockStart, into: &block, path: path(c))
-                guard row < blockStart + blockCount else {
-                    throw EvaluationError(
-                        "\(path(c)): \(blockStart + blockCount) values spilled, sample \(row) asked for")
-                }
+            let k = row / blockRows, i = row % blockRows
+            if k == writtenBlocks && i < pendingRows {
+                result.append(block[s * blockRows + i])
+                continue
             }
-            result.append(block[row - blockStart])
+            guard k < writtenBlocks else {
+                throw EvaluationError(
+                    "\(path): \(writtenBlocks * blockRows + pendingRows) rows spilled, row \(row) asked for")
+            }
+            if k != loaded {
+                try piece.withUnsafeMutableBytes {
+                    try Self.readAll(descriptor, $0, at: offset(block: k, slot: s), path: path)
+                }
+                loaded = k
+            }
+            result.append(piece[i])
         }
         return result
-    }
-
-    /// Fills `block` with the values from number `first` on (fewer at the end of the file);
-    /// returns how many were read.
-    private static func readBlock(_ fd: Int32, at first: Int, into block: inout [Double], path: String) throws -> Int {
-        try block.withUnsafeMutableBytes { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(first * 8 + filled))
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { throw EvaluationError("\(path): read failed: \(String(cString: strerror(errno)))") }
-                if n == 0 { break }
-                filled += n
-            }
-            return filled / 8
-        }
     }
 
     /// Replaces every value of column `c` (the table was reordered).
     func rewrite(_ c: Int, _ values: [Double]) throws {
         lock.lock()
         defer { lock.unlock() }
-        if let file = files[c] { try flush(c, file) }
-        try values.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path(c))) }
+        let s = slot[c]
+        for k in 0..<writtenBlocks {
+            let range = (k * blockRows)..<((k + 1) * blockRows)
+            if let error = values[range].withUnsafeBytes({
+                Self.writeAll(descriptor, $0, at: offset(block: k, slot: s))
+            }) {
+                throw EvaluationError("\(path): write failed: \(error)")
+            }
+        }
+        for i in 0..<pendingRows { block[s * blockRows + i] = values[writtenBlocks * blockRows + i] }
+    }
+
+    /// pwrite(2) of all of `bytes`; the reason on failure.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at start: off_t) -> String? {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, start + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return String(cString: strerror(errno)) }
+            done += n
+        }
+        return nil
+    }
+
+    /// pread(2) of all of `buffer`; a short file is an error.
+    private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at start: off_t, path: String)
+        throws
+    {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, start + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw EvaluationError("\(path): read failed: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw EvaluationError("\(path): the spill file is shorter than written") }
+            done += n
+        }
     }
 
     deinit {
-        for file in files.values { try? file.close() }
+        close(descriptor)
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -56,8 +56,8 @@ public struct MeasurementTable: Sendable {
     }
 
     /// A table that keeps in memory only the columns `keep` accepts (the outputs the profiles
-    /// decide on and sweep) and writes every other column, eight bytes a value, to a file of its
-    /// own under `spillFolder`, read back one column at a time by ``column(_:)`` (for
+    /// decide on and sweep) and writes every other column, eight bytes a value, to one spill file
+    /// under `spillFolder` (``ColumnSpill``), read back one column at a time by ``column(_:)`` (for
     /// `outputs.csv`); the folder is removed when the last copy of the table goes. The outputs
     /// fingerprint is summed while appending.
     public init(columns: [String], spillFolder: String, keep: (String) -> Bool) throws {

@@ -42,6 +42,11 @@ public struct Profile: Sendable, Equatable {
         self.origin = origin
     }
 
+    /// The files the profiles were loaded from (built-in profiles have none).
+    public static func files(_ profiles: [Profile]) -> [String] {
+        profiles.map(\.origin).filter { !$0.isEmpty && !$0.hasPrefix("builtin:") }
+    }
+
     /// Outputs the active (not skipped) gates and the score read.
     public var requiredOutputs: [String] {
         var names = gates.filter { !$0.isSkipped }.flatMap {

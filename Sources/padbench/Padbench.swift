@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadBench
+import PadEstimators
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
 /// on labelled datasets.
@@ -28,12 +29,26 @@ struct Padbench: AsyncParsableCommand {
     )
 
     /// One line and exit 1 when the process's limits leave no room for any run (see
-    /// `ResourceLimits`), before a command starts; then the command line as usual.
+    /// `ResourceLimits`), before a command starts. Every process padbench starts, and every orphan
+    /// of theirs, ends with the command (``ChildProcesses``): padbench is their subreaper and ends
+    /// them before it exits.
     static func main() async {
         if let problem = ResourceLimits.problem() {
             FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             Foundation.exit(1)
         }
-        await main(nil)
+        ChildProcesses.becomeSubreaper()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            ChildProcesses.endAll()
+            exit(withError: error)
+        }
+        ChildProcesses.endAll()
     }
 }

@@ -11,9 +11,12 @@ import Testing
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    static func padbench(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// `shell`: run `/bin/sh` with `arguments` instead (a `ulimit` before padbench).
+    static func padbench(_ arguments: [String], environment: [String: String] = [:], shell: Bool = false) throws
+        -> Result
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: shell ? "/bin/sh" : binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: root)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

@@ -32,9 +32,16 @@ import Testing
         let old = Self.bytes(out + "/summary.csv")
         Self.expectRefused(
             try CLI.padbench(["eval", "--scores", dir + "/s.csv", "--threshold", "0.6", "--out", out]), out, keeps: old)
-        // --archive into the same folder is refused too.
-        Self.expectRefused(
-            try CLI.padbench(["eval", "--archive", out + "/results.tar.zst", "--out", out]), out, keeps: old)
+        // --archive into the folder that holds it is refused, --force or not: the archive is an input.
+        for force in [[], ["--force"]] {
+            let inPlace = try CLI.padbench(["eval", "--archive", out + "/results.tar.zst", "--out", out] + force)
+            #expect(inPlace.status == 1)
+            #expect(
+                inPlace.stderr
+                    == "Error: \(out): --out contains the input \(out)/results.tar.zst; "
+                    + "padbench never writes over its inputs: choose another --out\n")
+            #expect(Self.bytes(out + "/summary.csv") == old && !Self.exists(out + ".partial"))
+        }
 
         let forced = try CLI.padbench([
             "eval", "--scores", dir + "/s.csv", "--threshold", "0.6", "--out", out + "/", "--force",
@@ -43,11 +50,8 @@ import Testing
         #expect(forced.stdout.contains("run folder: \(out)\narchive:    \(out)/results.tar.zst"))
         #expect(Self.bytes(out + "/summary.csv") != old)
         #expect(!Self.exists(out + ".partial") && !Self.exists(out + ".lock"))
-        // The archive read may live in the folder it replaces: re-deciding a run in place works.
-        let inPlace = try CLI.padbench(["eval", "--archive", out + "/results.tar.zst", "--out", out, "--force"])
-        #expect(inPlace.status == 0, "\(inPlace.stderr)")
         let shown = try CLI.padbench(["show", out])
-        #expect(shown.status == 0 && shown.stdout.contains("basic"), "\(shown.stdout)\(shown.stderr)")
+        #expect(shown.status == 0 && shown.stdout.contains("scores"), "\(shown.stdout)\(shown.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["run", "s.csv"])
     }
 
@@ -82,9 +86,20 @@ import Testing
         let dir = CommandLineTests.folder()
         CommandLineTests.scores(dir + "/s.csv")
         let out = dir + "/run"
-        // What a killed eval leaves: a work folder with half a samples.csv.
+        // A folder under the work folder's name that padbench did not make is never removed.
         try FileManager.default.createDirectory(atPath: out + ".partial", withIntermediateDirectories: true)
         try "id,path".write(toFile: out + ".partial/samples.csv", atomically: true, encoding: .utf8)
+        let foreign = try CLI.padbench([
+            "eval", "--scores", dir + "/s.csv", "--threshold", "0.45", "--out", out, "--force",
+        ])
+        #expect(foreign.status == 1)
+        #expect(
+            foreign.stderr
+                == "Error: \(out).partial exists and is not a padbench work folder; move it away or choose another --out\n"
+        )
+        #expect(Self.exists(out + ".partial/samples.csv"))
+        // What a killed eval leaves: its marked work folder with half a samples.csv.
+        try "".write(toFile: out + ".partial/.padbench-work", atomically: true, encoding: .utf8)
         let r = try CLI.padbench(["eval", "--scores", dir + "/s.csv", "--threshold", "0.45", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(Self.exists(out + "/results.tar.zst") && !Self.exists(out + ".partial"))

@@ -28,7 +28,8 @@ import PadProfiles
     @Test func spilledColumnsReadBackTheSameValuesAndFingerprint() throws {
         var full = MeasurementTable(columns: Self.columns)
         Self.fill(&full)
-        var compact = try BenchRunner.table(columns: Self.columns, profiles: [try Self.profile()])
+        var compact = try BenchRunner.table(
+            columns: Self.columns, profiles: [try Self.profile()], scratch: Fixture.folder())
         Self.fill(&compact)
         // basic reads quality.sharpness (gate and score): it and its option-set twin stay in memory.
         #expect((0..<4).map(compact.isInMemory) == [false, true, false, true])
@@ -53,7 +54,8 @@ import PadProfiles
             samples.append(
                 Sample(id: row.id, path: "data/" + row.id, label: row.label, split: row.split, subject: "s\(k % 2)"))
         }
-        var shared = try BenchRunner.table(columns: Self.columns, profiles: [try Self.profile()], samples: samples)
+        var shared = try BenchRunner.table(
+            columns: Self.columns, profiles: [try Self.profile()], samples: samples, scratch: Fixture.folder())
         shared.reserveCapacity(samples.count)
         var copied = MeasurementTable(columns: Self.columns)
         for (k, row) in Self.rows.enumerated() {
@@ -83,7 +85,8 @@ import PadProfiles
     /// `outputs.csv` reads only the reported samples of a column: a spilled column is read block
     /// by block (8192 values) and the chosen values are those of the whole column, across blocks.
     @Test func spilledColumnsReadOnlyTheChosenRows() throws {
-        var table = try BenchRunner.table(columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()])
+        var table = try BenchRunner.table(
+            columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()], scratch: Fixture.folder())
         for i in 0..<20_000 {
             table.append(id: "\(i).jpg", label: .bonaFide, split: .eval, status: .ok, values: [Double(i) * 0.5, -1])
         }
@@ -92,6 +95,31 @@ import PadProfiles
         #expect(try table.column(0, rows: rows) == [0, 0.5, 4095.5, 4096, 4096.5, 8191.5, 8192, 9999.5])
         #expect(try table.column(1, rows: [3, 19_999]) == [-1, -1])
         #expect(try table.column(0, rows: []) == [])
+    }
+
+    /// 1,500 spilled outputs (an external model's, an import's) are written through one
+    /// descriptor, not one per column (before: 1,500 files held open, so `ulimit -n 1024` failed),
+    /// into the scratch folder given (the run's work folder, not /tmp); reordering and reading back
+    /// across blocks give every value.
+    @Test func fifteenHundredSpilledColumnsUseOneDescriptorInTheWorkFolder() throws {
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        }
+        let scratch = Fixture.folder() + "/run.partial/.scratch"
+        let columns = ["quality.sharpness"] + (0..<1500).map { "mine.o\($0)" }
+        let before = openDescriptors()
+        var table = try BenchRunner.table(columns: columns, profiles: [try Self.profile()], scratch: scratch)
+        let rows = 3000
+        for i in 0..<rows {
+            let values = [Double(i)] + (0..<1500).map { Double(i * 10_000 + $0) }
+            table.append(id: "\(i).jpg", label: .bonaFide, split: .eval, status: .ok, values: values)
+        }
+        #expect(openDescriptors() - before <= 2)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: scratch)
+        #expect(folders.count == 1 && folders[0].hasPrefix("columns-"))
+        try table.reorder((0..<rows).reversed())
+        #expect(try table.column(1500) == (0..<rows).reversed().map { Double($0 * 10_000 + 1499) })
+        #expect(try table.column(7, rows: [0, 2999]) == [Double(2999 * 10_000 + 6), 6])
     }
 
     static func profile() throws -> PadProfiles.Profile {

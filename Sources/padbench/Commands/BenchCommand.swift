@@ -122,7 +122,11 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The command an interrupted run was started with (`RUN.partial/command.json`).
     static func startedWith(_ run: String) throws -> BenchCommand {
+        let run = RunFolder.normalized(run)
         let path = run + ".partial/" + RunFolder.resumableMarker
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RuntimeFailure("\(run): no interrupted run to resume (\(path) does not exist)")
+        }
         let arguments = try CommandSupport.atRunTime {
             try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         }

@@ -23,7 +23,7 @@ enum CommandSupport {
         } catch let error as RuntimeFailure {
             throw error
         } catch {
-            throw RuntimeFailure("\(error)")
+            throw RuntimeFailure(RunFolder.describe(error))
         }
     }
 
@@ -54,7 +54,7 @@ enum CommandSupport {
         } catch let error as RuntimeFailure {
             throw error
         } catch {
-            throw RuntimeFailure("\(error)")
+            throw RuntimeFailure(RunFolder.describe(error))
         }
     }
 

@@ -1,0 +1,56 @@
+// Linux calls Swift cannot make through Glibc: prctl(2) is variadic, renameat2(2) is declared only
+// under _GNU_SOURCE, and the code between fork(2) and execve(2) must not touch Swift's runtime
+// (no allocation, no locks) because the child of a multithreaded process may only call
+// async-signal-safe functions (POSIX, fork(2) "Application usage").
+#ifndef PADBENCH_CLINUX_SHIM_H
+#define PADBENCH_CLINUX_SHIM_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/// Swaps two paths atomically (renameat2(2) with RENAME_EXCHANGE, Linux 3.15). 0 or -1 and errno.
+static inline int padbench_exchange(const char *a, const char *b) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+}
+
+/// Makes this process the reaper of its orphaned descendants (prctl(2) PR_SET_CHILD_SUBREAPER).
+static inline int padbench_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+/// fork(2) + execve(2) of `path` with `argv`/`envp`, standard input/output/error from `in`, `out`
+/// and `err`, an empty signal mask, default signal handlers, a process group of its own and
+/// PR_SET_PDEATHSIG = SIGKILL, so that the child dies with the thread that forked it. A child
+/// whose parent is already gone (the parent died between fork and prctl) exits at once.
+/// Returns the child's pid, or -1 with errno set.
+static inline pid_t padbench_spawn(const char *path, char *const argv[], char *const envp[], int in, int out,
+                                   int err) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0) {
+        if (pid > 0) (void)setpgid(pid, pid); // also in the parent: no kill(-pid) before the child's own call
+        return pid;
+    }
+    struct sigaction defaults;
+    defaults.sa_handler = SIG_DFL;
+    defaults.sa_flags = 0;
+    sigemptyset(&defaults.sa_mask);
+    for (int s = 1; s < NSIG; s++) (void)sigaction(s, &defaults, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    (void)sigprocmask(SIG_SETMASK, &none, 0);
+    (void)setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(127);
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+    execve(path, argv, envp);
+    _exit(127);
+}
+
+#endif

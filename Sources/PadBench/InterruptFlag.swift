@@ -1,0 +1,40 @@
+import Foundation
+
+/// Set by SIGINT (Ctrl-C) or SIGTERM while a run measures: the run stops starting samples,
+/// finishes those in flight, writes what it measured and says how to resume. A second signal
+/// ends the process at once.
+public final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    private var sources: [DispatchSourceSignal] = []
+
+    public init() {}
+
+    public var isRaised: Bool { lock.withLock { raised } }
+
+    public func raise() { lock.withLock { raised = true } }
+
+    /// Catches SIGINT and SIGTERM until ``stopWatching()``.
+    public func watchSignals() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                if self.isRaised { _exit(130) }
+                self.raise()
+                FileHandle.standardError.write(
+                    Data("\npadbench: interrupted; finishing the samples in flight (again to quit at once)\n".utf8))
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    public func stopWatching() {
+        for source in sources { source.cancel() }
+        sources.removeAll()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
