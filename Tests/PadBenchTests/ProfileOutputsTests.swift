@@ -196,7 +196,7 @@ import PadMetrics
         for name in [
             "face.count", "face.offset_x", "face.offset_y", "eyes.distance_px", "quality.background_luminance",
             "image.short_side",
-            "pad.score", "luna.liveness", "misnap.liveness", "idemia.live",
+            "pad.score", "luna.liveness", "misnap.live", "misnap.spoof", "face.confidence", "idemia.live",
         ] {
             #expect(known[name] != nil, "\(name)")
         }
@@ -224,6 +224,7 @@ import PadMetrics
         let builtIn =
             [
                 "face.count", "face.width", "face.border_px", "face.size_ratio", "face.offset_x", "face.offset_y",
+                "face.confidence",
                 "eyes.distance_px",
                 "image.short_side", "image.long_side",
             ] + QualityEstimator.declaredOutputs.map { "quality.\($0.name)" }

@@ -8,7 +8,8 @@ import PadImport
         catalogue: {
             var c = VendorOutputs.catalogue
             for name in [
-                "face.count", "face.width", "face.border_px", "face.size_ratio", "eyes.distance_px", "image.short_side",
+                "face.count", "face.width", "face.border_px", "face.size_ratio", "face.confidence", "eyes.distance_px",
+                "image.short_side", "pad.score", "quality.background_uniformity",
                 "image.long_side", "quality.blur", "quality.underexposure", "quality.overexposure",
                 "quality.illumination_uniformity", "quality.specularity", "quality.luminance_mean", "quality.sharpness",
             ] {
@@ -39,7 +40,7 @@ import PadImport
         #expect(gate(luna, "face.width", .ge)?.threshold == 200 && gate(luna, "face.width", .ge)?.code == "1016")
         #expect(gate(luna, "face.border_px", .ge)?.threshold == 10 && gate(luna, "face.border_px", .ge)?.kind == .exact)
         #expect(gate(luna, "luna.liveness", .ge)?.threshold == 0.5)
-        #expect(luna.gates.filter(\.isSkipped).map(\.code) == ["1002", "1006", "1010"])
+        #expect(luna.gates.filter(\.isSkipped).map(\.code) == ["1002", "EYES_CLOSED", "1010", "1001", "1001"])
         let osl = try Self.loader.builtIn("luna-id-osl")
         #expect(gate(osl, "image.short_side", .between).map { ($0.threshold, $0.upper) } ?? (0, 0) == (720, 1080))
         #expect(gate(osl, "face.width", .gt)?.threshold == 200)
@@ -48,9 +49,8 @@ import PadImport
             gate(misnap, "misnap.eye_distance", .ge)?.threshold == 90
                 && gate(misnap, "misnap.eye_distance", .le)?.threshold == 160)
         #expect(gate(misnap, "misnap.eye_distance", .ge)?.code == "32") // geometric meaning: small distance = too far
-        #expect(
-            gate(misnap, "misnap.liveness", .ge)?.threshold == 500
-                && gate(risky, "misnap.liveness", .ge)?.threshold == 700)
+        #expect(gate(misnap, "misnap.live", .eq)?.threshold == 1 && gate(misnap, "misnap.spoof", .eq)?.threshold == 0)
+        #expect(risky.gates.filter { !$0.isSkipped } == misnap.gates)
         let dot = try Self.loader.builtIn("dot-default")
         #expect(
             gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30
@@ -65,7 +65,9 @@ import PadImport
     @Test func importPresetsGateOnlyOnTheVendorsExports() throws {
         let expected: [String: Set<String>] = [
             "idemia-status": ["idemia.live"], "luna-osl": ["luna.error_code", "luna.liveness"],
-            "misnap-mibi": ["misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness"],
+            "misnap-mibi": [
+                "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.spoof", "misnap.live",
+            ],
         ]
         for (name, outputs) in expected {
             let profile = try ProfileLoader().builtIn(name)
@@ -113,14 +115,50 @@ import PadImport
         let misnap = try Self.loader.builtIn("misnap-default")
         let compiled = misnap.compiled(columns: ["eyes.distance_px", "quality.luminance_mean", "quality.sharpness"])
         #expect(compiled.approximatedGates == [0, 1, 2, 3])
-        #expect(compiled.unmeasuredGates == [4]) // liveness: no pad.score either
+        #expect(compiled.unmeasuredGates == [4, 5]) // liveness: no pad.score either
         #expect(compiled.decide { [100, 120, 50][$0] }.isAccepted)
         #expect(compiled.decide { [80, 120, 50][$0] }.failedGate == 0)
         // With the vendor's own export, the exact gate is used.
         let exact = misnap.compiled(columns: [
-            "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness",
+            "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.spoof", "misnap.live",
         ])
         #expect(exact.approximatedGates.isEmpty && exact.unmeasuredGates.isEmpty)
-        #expect(exact.decide { [100, 600, 300, 499][$0] }.failedGate == 4)
+        #expect(exact.decide { [100, 600, 300, 1, 1][$0] }.failedGate == 4) // FSD: spoof detected
+        #expect(exact.decide { [100, 600, 300, 0, 0][$0] }.failedGate == 5) // no FPL
+        #expect(exact.decide { [100, 600, 300, 0, 1][$0] }.isAccepted)
+    }
+
+    /// The seed facts as the SDK documents state them (issue 28): MiSnap's high-risk advice is for
+    /// the BlinkThreshold (skipped with its reason, no liveness 700); OSL's `estimations.quality` is
+    /// not documented as LUNA's blurriness score (an approximation); LUNA's 1006 is the blink
+    /// interaction's error, not eye state; LUNA's AGS and glasses check and DOT's quality attributes
+    /// are listed as skipped gates with reasons; DOT's detection confidence is decided.
+    @Test func seedFactsFollowTheVendorDocuments() throws {
+        let risky = try Self.loader.builtIn("misnap-high-risk")
+        #expect(!risky.gates.contains { $0.threshold == 700 || $0.approximation?.threshold == 0.7 })
+        let blink = try #require(risky.gates.first { $0.code == "BLINK" })
+        #expect(blink.skipped?.contains("BlinkThreshold") == true && blink.skipped?.contains("video") == true)
+        let luna = try Self.loader.builtIn("luna-id-default")
+        let blur = try #require(luna.gates.first { $0.output == "luna.quality" })
+        #expect(blur.kind == .approximation && blur.code == "1011")
+        #expect(!luna.gates.contains { $0.code == "1006" })
+        #expect(luna.gates.filter(\.isSkipped).contains { $0.skipped!.contains("AGS") && $0.message.contains("0.5") })
+        #expect(luna.gates.filter(\.isSkipped).contains { $0.skipped!.contains("glasses") })
+        let dot = try Self.loader.builtIn("dot-default")
+        let confidence = try #require(dot.gates.first { $0.output == "face.confidence" })
+        #expect(!confidence.isSkipped && confidence.comparison == .ge && confidence.threshold == 0.06)
+        #expect(confidence.kind == .approximation)
+        let attributes = dot.gates.filter(\.isSkipped).map(\.code)
+        for code in ["SHARPNESS", "LIGHT", "BACKGROUND", "EXPRESSION", "GLASSES", "MASK"] {
+            #expect(attributes.contains(code), "\(code)")
+        }
+        // `profiles show` names every skipped gate with its reason.
+        for name in ProfileLoader.builtInNames {
+            let profile = try ProfileLoader().builtIn(name), text = ProfileDescription.text(profile)
+            for gate in profile.gates where gate.isSkipped {
+                #expect(
+                    text.contains("SKIPPED [\(gate.code)] \(gate.message): \(gate.skipped!)"), "\(name) \(gate.code)")
+            }
+        }
     }
 }
