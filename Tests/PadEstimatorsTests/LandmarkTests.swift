@@ -175,6 +175,18 @@ struct DlibWriter {
         #expect(rounded == [[25, 25], [75, 65]])
     }
 
+    /// The fuzz target's seeds (Fuzz/make_seeds.py writes them with its own encoder) are models the
+    /// reader accepts with the sizes the script gave them.
+    @Test func fuzzSeedsAreModels() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/FuzzShapePredictor").path
+        let tiny = try ShapePredictorReader.read(contentsOfFile: corpus + "/tiny.dat")
+        #expect(tiny.parts == 3 && tiny.levels == 2 && tiny.treesPerLevel == 2 && tiny.splitsPerTree == 3)
+        #expect(tiny.featuresPerLevel == 4 && tiny.initialShape == [0.3, 0.35, 0.7, 0.35, 0.5, 0.75])
+        let deep = try ShapePredictorReader.read(contentsOfFile: corpus + "/deep.dat")
+        #expect(deep.levels == 1 && deep.splitsPerTree == 15 && deep.leafValues.count == 2 * 16 * 6)
+    }
+
     @Test func everyTruncationIsRefused() {
         let bytes = DlibWriter.tinyModel()
         for length in 0..<bytes.count {
@@ -463,5 +475,40 @@ struct DlibWriter {
         input.face = Box(x: 239.9, y: 32.6, width: 88.1, height: 88.1)
         let found = try withPoints.measure(&input)
         #expect(found[4] == input.landmarks[0].x && found[139] == input.landmarks[67].y)
+    }
+}
+
+/// External estimators see the face box and the landmarks padbench measured.
+@Suite struct ExternalRequestTests {
+    static let sample = Sample(id: "a1", path: "eval/a1.jpg", label: .bonaFide)
+    static let image = Image(width: 4, height: 4, format: .gray, pixels: [UInt8](repeating: 0, count: 16))
+
+    /// A program that records every request line in `log` and answers `seen: 1`.
+    static func recorder(_ log: String) -> String {
+        "sh -c 'read d; echo \"{\\\"outputs\\\": [\\\"seen\\\"]}\"; while read line; do "
+            + "printf \"%s\\n\" \"$line\" >> \(log); "
+            + "echo \"{\\\"id\\\": \\\"a1\\\", \\\"outputs\\\": {\\\"seen\\\": 1}}\"; done'"
+    }
+
+    @Test func requestCarriesFaceAndLandmarksOnTheWire() throws {
+        let log = NSTemporaryDirectory() + "padbench-external-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let external = try ExternalEstimator(name: "rec", command: Self.recorder(log), timeout: 10)
+        defer { external.shutDown() }
+        var plain = EstimatorInput(sample: Self.sample, image: Self.image)
+        #expect(try external.measure(&plain) == [1])
+        var measured = EstimatorInput(
+            sample: Self.sample, image: Self.image, face: Box(x: 239.9, y: 32.6, width: 88.1, height: 88.1))
+        measured.landmarks = (0..<68).map { LandmarkPoint(x: 240 + Double($0) * 1.00049, y: 40.123456) }
+        #expect(try external.measure(&measured) == [1])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(first.keys) == ["id", "path"]) // nothing measured: the request as before
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["id"] as? String == "a1" && second["path"] as? String == "eval/a1.jpg")
+        #expect(second["face"] as? [Double] == [239.9, 32.6, 88.1, 88.1])
+        let points = try #require(second["landmarks"] as? [[Double]])
+        #expect(points.count == 68 && points[0] == [240, 40.123] && points[67] == [307.033, 40.123])
     }
 }
