@@ -226,7 +226,8 @@ import PadMetrics
                 "face.count", "face.width", "face.border_px", "face.size_ratio", "face.offset_x", "face.offset_y",
                 "face.confidence",
                 "eyes.distance_px",
-                "image.short_side", "image.long_side",
+                "image.short_side", "image.long_side", "landmarks.eye_distance_px", "head.yaw_deg", "head.pitch_deg",
+                "head.roll_deg", "eye_state.open", "eye_state.left_open", "eye_state.right_open", "mouth.open",
             ] + QualityEstimator.declaredOutputs.map { "quality.\($0.name)" }
         let runs: [String: [String]] = [
             "bench": builtIn, "bench+pad": builtIn + ["pad.score"],
