@@ -6,7 +6,7 @@ PROFILES     ?= basic
 OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
-                opencv-data pkg-config zstd python3
+                opencv-data libdlib-data pkg-config zstd python3
 
 .PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
 
@@ -39,7 +39,8 @@ test-asan:
 
 ## fuzz: build the libFuzzer targets (Fuzz/Targets, PADBENCH_FUZZ=1, .build-fuzz) and run each for SECONDS
 FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLunaOSL FuzzMisnapMibi \
-                FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer FuzzTarRoundTrip FuzzPNM FuzzCascadeXML FuzzVideo
+                FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer FuzzTarRoundTrip FuzzPNM FuzzCascadeXML FuzzVideo \
+                FuzzShapePredictor
 SECONDS      ?= 60
 FUZZ_BIN     := .build-fuzz/debug
 # --no-gc-sections: gold's section garbage collection drops the __sancov_cntrs/__sancov_pcs sections

@@ -21,12 +21,44 @@ def exif_orientation(value):
     exif[0x0112] = value
     return exif.tobytes()
 
+def dlib_int(value):
+    """dlib's portable integer: a control byte (byte count, 0x80 when negative), then little-endian bytes."""
+    body = abs(value).to_bytes(max(1, (abs(value).bit_length() + 7) // 8), "little")
+    return bytes([len(body) | (0x80 if value < 0 else 0)]) + body
+
+def dlib_float(value):
+    """dlib's float: mantissa then exponent integers (value = m * 2^e), 24-bit mantissa like a float."""
+    import math
+    if value == 0: return dlib_int(0) + dlib_int(0)
+    m, e = math.frexp(value)
+    return dlib_int(int(round(m * (1 << 24)))) + dlib_int(e - 24)
+
+def dlib_shape(values):
+    return dlib_int(-len(values)) + dlib_int(-1) + b"".join(dlib_float(v) for v in values)
+
+def tiny_shape_predictor(levels=2, depth=2):
+    """A small model in dlib's shape_predictor layout: 3 landmarks, `levels` levels of 2 trees of the
+    given depth over 4 feature pixels (no trained weights: made-up numbers)."""
+    parts, splits, features = 3, (1 << depth) - 1, 4
+    out = dlib_int(1) + dlib_shape([0.3, 0.35, 0.7, 0.35, 0.5, 0.75]) + dlib_int(levels)
+    for level in range(levels):
+        out += dlib_int(2)
+        for tree in range(2):
+            out += dlib_int(splits) + b"".join(dlib_int(i % features) + dlib_int((i + 1) % features) + dlib_float(5.0 * i - 3) for i in range(splits))
+            out += dlib_int(splits + 1) + b"".join(dlib_shape([0.01 * (k - parts) * (leaf + 1) for k in range(2 * parts)]) for leaf in range(splits + 1))
+    out += dlib_int(levels) + b"".join(dlib_int(features) + b"".join(dlib_int(i % parts) for i in range(features)) for _ in range(levels))
+    out += dlib_int(levels) + b"".join(dlib_int(features) + b"".join(dlib_float(0.05 * (i - 2)) + dlib_float(-0.03 * i) for i in range(features)) for _ in range(levels))
+    return out
+
 for name in sorted(os.listdir(fixtures)):
     if name.endswith(".jpg"): put("FuzzJPEG", name, open(os.path.join(fixtures, name), "rb").read())
     if name.endswith(".png"): put("FuzzPNG", name, open(os.path.join(fixtures, name), "rb").read())
 small = Image.new("RGB", (9, 7), (200, 100, 50))
 buffer = io.BytesIO(); small.save(buffer, "JPEG", quality=50, exif=exif_orientation(8)); put("FuzzJPEG", "exif8.jpg", buffer.getvalue())
 buffer = io.BytesIO(); small.save(buffer, "PNG", exif=exif_orientation(3)); put("FuzzPNG", "exif3.png", buffer.getvalue())
+
+put("FuzzShapePredictor", "tiny.dat", tiny_shape_predictor())
+put("FuzzShapePredictor", "deep.dat", tiny_shape_predictor(levels=1, depth=4))
 
 put("FuzzManifest", "plain.csv", "path,label,species,split,subject,x,y,w,h\na.jpg,bonafide,,train,s1,1,2,30,40\nb.jpg,attack,print,dev,s2,,,,\n")
 put("FuzzManifest", "bom-crlf-quoted.csv", "\ufeffpath,label,species,split,subject\r\n\"./a, b.jpg\",attack,\"print \"\"glossy\"\"\",eval,\"s\r\n1\"\r\n# comment\r\n../x.jpg,bonafide,,,\r\n")

@@ -28,7 +28,41 @@ public enum EstimatorCatalog {
                 name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)",
                 declaredOutputs: QualityEstimator.declaredOutputs
             ) { _ in QualityEstimator() },
+            .init(
+                name: "landmarks", summary: "dlib's regression-tree landmarks (68 or 5 points) in the face box",
+                declaredOutputs: LandmarksEstimator.declaredOutputs
+            ) { options in
+                try LandmarksEstimator(modelPath: options.landmarkModelPath, points: options.landmarkPoints)
+            },
+            .init(
+                name: "head",
+                summary: "head yaw, pitch (PnP on a 3D template) and roll (eye line), ISO/IEC 39794-5 signs",
+                declaredOutputs: HeadPoseEstimator.declaredOutputs
+            ) { _ in HeadPoseEstimator() },
+            .init(
+                name: "eye_state", summary: "eye openness from the eyelid landmarks (OFIQ EyesOpen, eye aspect ratio)",
+                declaredOutputs: EyeStateEstimator.declaredOutputs
+            ) { _ in EyeStateEstimator() },
+            .init(
+                name: "mouth", summary: "mouth openness from the inner-lip landmarks (OFIQ MouthClosed)",
+                declaredOutputs: MouthEstimator.declaredOutputs
+            ) { _ in MouthEstimator() },
         ])
+    }
+
+    /// `--estimators` names with their aliases resolved: `landmarks.points` is the `landmarks`
+    /// estimator with every point as an output (`landmarks.x0`, `landmarks.y0`, ...).
+    public static func resolveAliases(_ names: [String], options: inout EstimatorOptions) -> [String] {
+        var resolved: [String] = []
+        for name in names {
+            var estimator = name
+            if name == "landmarks.points" {
+                options.landmarkPoints = true
+                estimator = "landmarks"
+            }
+            if !resolved.contains(estimator) { resolved.append(estimator) }
+        }
+        return resolved
     }
 
     /// The built-in estimators plus one entry per external program (`--external NAME=CMD`).
@@ -97,7 +131,16 @@ public enum EstimatorCatalog {
     public static func describe(options: EstimatorOptions) throws -> String {
         var lines: [String] = []
         for entry in registry.entries {
-            let estimator = try entry.factory(options)
+            let estimator: any Estimator
+            do { estimator = try entry.factory(options) } catch {
+                // A missing model file (libdlib-data not installed) must not hide the other estimators.
+                lines.append("\(entry.name): \(entry.summary)")
+                lines.append("  not available: \(error)")
+                for output in entry.declaredOutputs ?? [] {
+                    lines.append("  \(entry.name).\(output.name)  \(output.unit)  \(output.summary)")
+                }
+                continue
+            }
             lines.append("\(estimator.name) \(estimator.version): \(entry.summary)")
             if !estimator.dependencies.isEmpty {
                 lines.append("  needs: \(estimator.dependencies.joined(separator: ", "))")

@@ -80,7 +80,7 @@ extension TerminalTables {
                 lines.append("profile \(r.profile.name): \(gateNotes.joined(separator: "; "))\(verdict)")
             }
             lines += r.notes.filter {
-                !gateNotes.contains($0) && !$0.hasPrefix("skipped (not measurable")
+                !gateNotes.contains($0) && !$0.hasPrefix("skipped (reasons")
                     && !$0.hasPrefix("scores are attack-high")
             }
             .map { "profile \(r.profile.name): \($0)" }

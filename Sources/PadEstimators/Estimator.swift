@@ -10,6 +10,9 @@ public struct EstimatorInput: Sendable {
     public var face: Box?
     /// Eye centres in image pixels, set by the `eyes` estimator when two eyes were found.
     public var eyeCenters: [(x: Double, y: Double)]
+    /// Landmarks in image pixels, set by the `landmarks` estimator (68 or 5 points; empty when it
+    /// did not run or found no face).
+    public var landmarks: [LandmarkPoint] = []
     /// Outputs of earlier estimators, by full name (`face.count`).
     public var outputs: [String: Double]
     /// The gray plane (OpenCV weights), computed once by the first estimator that needs it.

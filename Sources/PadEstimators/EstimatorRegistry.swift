@@ -14,6 +14,10 @@ public struct EstimatorOptions: Sendable {
     public var externalCommands: [String: String]
     /// Per-sample timeout for external estimators, in seconds.
     public var externalTimeout: Double
+    /// dlib shape-predictor file of the `landmarks` estimator (68- or 5-point model).
+    public var landmarkModelPath: String = EstimatorOptions.defaultLandmarkModel
+    /// The `landmarks` estimator also outputs every point (`--estimators landmarks.points`).
+    public var landmarkPoints = false
 
     public init(
         cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
@@ -31,6 +35,11 @@ public struct EstimatorOptions: Sendable {
         var copy = self
         copy.padModelPath = path
         return copy
+    }
+
+    /// `$PADBENCH_LANDMARK_MODEL`, else Debian libdlib-data's 68-point model.
+    public static var defaultLandmarkModel: String {
+        ProcessInfo.processInfo.environment["PADBENCH_LANDMARK_MODEL"] ?? LandmarksEstimator.defaultModelPath
     }
 
     /// `$PADBENCH_CASCADES`, else Debian's `/usr/share/opencv4`.

@@ -15,7 +15,8 @@ import Glibc
 /// 1. padbench sends `{"describe": true}`; the program answers
 ///    `{"outputs": ["score", ...], "version": "1.2"}` (output names, optionally with
 ///    `"ranges": {"score": [0, 1]}` and `"directions": {"score": "higher-better"}`).
-/// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` and the program
+/// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` (plus `"face"` and
+///    `"landmarks"` when the run measured them, ``request(_:)``) and the program
 ///    answers `{"id": "...", "outputs": {"score": 0.93}}` (missing or null outputs are NaN) or
 ///    `{"id": "...", "error": "message"}`.
 /// Each worker thread gets its own process, started on first use (``ExternalProcess``: own
@@ -95,7 +96,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
         let worker = try checkOut()
         let answer: [UInt8]
         do {
-            let request = try Self.encode(["id": input.sample.id, "path": input.sample.path])
+            let request = try Self.encode(Self.request(input))
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
             worker.terminate() // state unknown: never reuse
@@ -158,6 +159,24 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
             }
         }
         return names
+    }
+
+    /// One sample's request: `id` and `path`, plus what padbench measured before it, so a model
+    /// need not detect and crop a different face: `face` ([x, y, width, height] of the chosen face
+    /// box, when the run measures `face`) and `landmarks` ([[x, y], ...] in image pixels, 68 or 5
+    /// points, when it measures `landmarks` and found them). Coordinates are pixels of the image
+    /// after EXIF orientation, rounded to 1/1000. Programs that read only `id` and `path` are unaffected.
+    public static func request(_ input: EstimatorInput) -> [String: Any] {
+        var message: [String: Any] = ["id": input.sample.id, "path": input.sample.path]
+        func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+        if let face = input.face, [face.x, face.y, face.width, face.height].allSatisfy(\.isFinite) {
+            message["face"] = [face.x, face.y, face.width, face.height].map(rounded)
+        }
+        let points = input.landmarks.filter { $0.x.isFinite && $0.y.isFinite }
+        if !points.isEmpty, points.count == input.landmarks.count {
+            message["landmarks"] = points.map { [rounded($0.x), rounded($0.y)] }
+        }
+        return message
     }
 
     private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {

@@ -8,11 +8,19 @@ import PadImage
 ///
 /// Example: `PadEstimatorsDocExamples.faceAndEyes`
 /// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
+/// Detections: OpenCV `detectMultiScale` with `haarcascade_frontalface_default.xml` (scale factor
+/// 1.1, 3 neighbours, minimum face size max(24, 8% of the shorter image side)), equal to OpenCV's.
+/// Each is then checked by a second cascade (``DetectionAgreement``: `haarcascade_frontalface_alt.xml`
+/// around the box; agreement = the best intersection over union, 0-1).
 /// Outputs (NaN when no face is found, except `count`):
-/// - `count`: grouped detections (OpenCV `detectMultiScale`, scale factor 1.1, 3 neighbours,
-///   minimum face size max(24, 8% of the shorter image side)).
-/// - `x`, `y`, `width`, `height`: the chosen face's box in pixels: the detection with the most
-///   neighbours (ties: larger area, then leftmost).
+/// - `count`: detections the second cascade agrees with (agreement >= 0.5): faces a person would
+///   count. Background detections (few neighbours, no agreement) are not counted; on the sample
+///   the astronaut photos' shuttle was counted as a second face by the grouped detections alone.
+/// - `x`, `y`, `width`, `height`: the chosen face's box in pixels: among counted faces (or, when
+///   none is counted, among all detections) the one with the most neighbours (ties: larger area,
+///   then leftmost).
+/// - `confidence`: the chosen face's agreement (0-1; NaN without a face, and for a dataset box,
+///   which is given, not detected).
 /// - `border_px`: min(x, y, W - x - width, H - y - height), negative when the box leaves the frame.
 /// - `size_ratio`: max(width, height) / min(W, H) (Innovatrics DOT's face size ratio).
 /// - `center_offset`: distance from the box centre to the image centre over half the image
@@ -27,10 +35,12 @@ import PadImage
 ///   face on the other side than the stored image).
 public struct FaceEstimator: Estimator {
     public let name = "face"
+    // 1.3.0: `count` counts only detections a second cascade agrees with; `confidence` added.
     // 1.2.0: the detector follows OpenCV's scale list (a window as large as the image is scanned),
     // row stripes and clip-after-grouping rules; boxes can differ from 1.1.0 on such images.
-    public let version = "1.2.0"
+    public let version = "1.3.0"
     public let detector: CascadeDetector
+    public let agreement: DetectionAgreement
     public let scaleFactor: Double
     public let minNeighbors: Int
     public let minSizeFraction: Double
@@ -40,7 +50,8 @@ public struct FaceEstimator: Estimator {
     /// Declared by type, so profiles are validated without reading the cascade files.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(
-            name: "count", unit: "faces", range: .nonNegative, direction: .none, summary: "grouped cascade detections"),
+            name: "count", unit: "faces", range: .nonNegative, direction: .none,
+            summary: "detections a second cascade agrees with (agreement >= 0.5)"),
         boxEdge("x", .unbounded, "left"), boxEdge("y", .unbounded, "top"),
         boxEdge("width", .nonNegative, "width"), boxEdge("height", .nonNegative, "height"),
         .init(
@@ -57,6 +68,9 @@ public struct FaceEstimator: Estimator {
             summary: "detection support"),
         .init(name: "source", unit: "", range: 0...1, direction: .none, summary: "0 detector, 1 dataset box"),
         centreOffset("x", side: "W", negative: "left"), centreOffset("y", side: "H", negative: "above"),
+        .init(
+            name: "confidence", unit: "", range: 0...1, direction: .higherIsBetter,
+            summary: "chosen face: IoU with the second cascade's box around it"),
     ]
     /// A coordinate of the chosen face's box (the detection with the most neighbours), in pixels.
     private static func boxEdge(_ name: String, _ range: ClosedRange<Double>, _ what: String) -> OutputDescriptor {
@@ -74,14 +88,21 @@ public struct FaceEstimator: Estimator {
         [
             "cascade": detector.cascade.path, "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
             "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
+            "agreement_cascade": agreement.verifier.cascade.path,
+            "agreement": "IoU with the agreement cascade's best box in the detection grown by w/2, h/2 "
+                + "(1.1, 3, min size w/2 x h/2); counted as a face at >= \(DetectionAgreement.threshold)",
         ]
     }
 
     public init(
         cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_frontalface_default.xml",
-        scaleFactor: Double = 1.1, minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false
+        agreementCascadeFile: String = "haarcascades/haarcascade_frontalface_alt.xml", scaleFactor: Double = 1.1,
+        minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false
     ) throws {
         detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
+        agreement = DetectionAgreement(
+            verifier: CascadeDetector(
+                cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + agreementCascadeFile)))
         self.scaleFactor = scaleFactor
         self.minNeighbors = minNeighbors
         self.minSizeFraction = minSizeFraction
@@ -90,31 +111,22 @@ public struct FaceEstimator: Estimator {
 
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         let width = input.image.width, height = input.image.height
-        let box: Box, count: Double, neighbors: Double, source: Double
+        let box: Box, count: Double, neighbors: Double, source: Double, confidence: Double
         if useDatasetBox, let given = input.sample.faceBox {
             // Clipped to the image, so later crops (eyes, quality) index inside it whatever the dataset says.
             guard let clipped = Self.clip(given, width: width, height: height) else {
                 throw EstimatorFailure(
                     .estimatorError, "dataset face box \(given) does not overlap the \(width)x\(height) image")
             }
-            (box, count, neighbors, source) = (clipped, 1, .nan, 1)
+            (box, count, neighbors, source, confidence) = (clipped, 1, .nan, 1, .nan)
         } else {
-            if input.gray == nil { input.gray = GrayPlane(input.image) }
-            let minimum = max(24, Int((minSizeFraction * Double(min(width, height))).rounded()))
-            let found = detector.detect(
-                in: input.gray!, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum),
-                workers: input.threads)
-            // The best-supported face: most neighbours (raw windows that agree), ties by area, then
-            // leftmost. Background false positives are usually small clusters; choosing the largest
-            // box picked them over the real face (sample image 000008: 5 neighbours vs 40).
-            guard
-                let best = found.max(by: {
-                    ($0.neighbors, $0.width * $0.height, -$0.x) < ($1.neighbors, $1.width * $1.height, -$1.x)
-                })
-            else {
-                return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan] // count 0, source detector
+            guard let found = detectFaces(&input) else {
+                // count 0, source 0 (detector), everything else not assessable.
+                return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan, .nan]
             }
-            (box, count, neighbors, source) = (best.box, Double(found.count), Double(best.neighbors), 0)
+            (box, count, neighbors, source, confidence) = (
+                found.best.box, Double(found.count), Double(found.best.neighbors), 0, found.confidence
+            )
         }
         input.face = box
         let border = min(box.x, box.y, Double(width) - box.x - box.width, Double(height) - box.y - box.height)
@@ -123,8 +135,39 @@ public struct FaceEstimator: Estimator {
         return [
             count, box.x, box.y, box.width, box.height, border, max(box.width, box.height) / Double(min(width, height)),
             min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal), neighbors, source, dx / Double(width),
-            dy / Double(height),
+            dy / Double(height), confidence,
         ]
+    }
+
+    /// The detector's faces: how many the agreement cascade confirms, and the chosen one with its
+    /// agreement; nil when the detector finds nothing.
+    func detectFaces(_ input: inout EstimatorInput) -> (count: Int, best: Detection, confidence: Double)? {
+        if input.gray == nil { input.gray = GrayPlane(input.image) }
+        let gray = input.gray!
+        let minimum = max(24, Int((minSizeFraction * Double(min(gray.width, gray.height))).rounded()))
+        let found = detector.detect(
+            in: gray, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minimum, minimum),
+            workers: input.threads)
+        let agreements = found.map { agreement.agreement(of: $0, in: gray, workers: input.threads) }
+        guard let chosen = Self.choose(found, agreements: agreements) else { return nil }
+        return (chosen.count, found[chosen.best], agreements[chosen.best])
+    }
+
+    /// How many detections count as faces (agreement >= ``DetectionAgreement/threshold``) and which
+    /// one is measured: counted faces first, then the best-supported, most neighbours (raw windows
+    /// that agree), ties by area, then leftmost; nil without detections. Background false positives
+    /// are usually small clusters; choosing the largest box picked them over the real face (sample
+    /// image 000008: 5 neighbours vs 40).
+    static func choose(_ found: [Detection], agreements: [Double]) -> (count: Int, best: Int)? {
+        let counted = agreements.map { $0 >= DetectionAgreement.threshold ? 1 : 0 }
+        guard
+            let best = found.indices.max(by: { i, j in
+                let a = found[i], b = found[j]
+                return (counted[i], a.neighbors, a.width * a.height, -a.x)
+                    < (counted[j], b.neighbors, b.width * b.height, -b.x)
+            })
+        else { return nil }
+        return (counted.reduce(0, +), best)
     }
 
     /// The part of `box` inside a width x height image; nil when none is (or it is not finite).

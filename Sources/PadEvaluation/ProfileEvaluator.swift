@@ -89,7 +89,9 @@ public struct ProfileEvaluator: Sendable {
             notes.append("approximated on padbench outputs: \(approximated.joined(separator: ", "))")
         }
         let skipped = profile.gates.filter(\.isSkipped).map(\.output)
-        if !skipped.isEmpty { notes.append("skipped (not measurable by padbench): \(skipped.joined(separator: ", "))") }
+        if !skipped.isEmpty {
+            notes.append("skipped (reasons: padbench profiles show): \(skipped.joined(separator: ", "))")
+        }
         return ProfileResult(
             profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
             thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut)

@@ -46,11 +46,7 @@ public enum VendorFormat: String, Sendable, CaseIterable {
     public var outputs: [String] {
         switch self {
         case .lunaOSL: return ["luna.liveness", "luna.prediction", "luna.quality", "luna.error_code"]
-        case .misnapMibi:
-            return [
-                "misnap.quality", "misnap.lighting", "misnap.sharpness", "misnap.eye_distance",
-                "misnap.face_found", "misnap.liveness", "misnap.spoof",
-            ]
+        case .misnapMibi: return MisnapMibi.outputs
         case .idemiaStatus: return ["idemia.live"]
         case .longCSV: return []
         }

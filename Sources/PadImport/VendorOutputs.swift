@@ -18,8 +18,11 @@ public enum VendorOutputs {
             ("misnap.sharpness", "", 0, 1000, .higherIsBetter, "MiSnap FFS final sharpness"),
             ("misnap.eye_distance", "px", 0, .infinity, .none, "MiSnap FFD final eye distance"),
             ("misnap.face_found", "", 0, 1000, .higherIsBetter, "MiSnap FEF face found confidence"),
-            ("misnap.liveness", "", 0, 1000, .higherIsBetter, "MiSnap FPL passive liveness"),
-            ("misnap.spoof", "", 0, 1, .lowerIsBetter, "MiSnap FSD spoof detected (1)"),
+            ("misnap.live", "", 0, 1, .higherIsBetter, "MiSnap FPL event: passive liveness detected (1), else 0"),
+            ("misnap.spoof", "", 0, 1, .lowerIsBetter, "MiSnap FSD event: spoof detected (1), else 0"),
+            ("misnap.auto_capture", "", 0, 1, .none, "MiSnap SA event: auto capture started (1), else 0"),
+            ("misnap.still_capture", "", 0, 1, .none, "MiSnap SS event: still capture started (1), else 0"),
+            ("misnap.failover", "", 0, 1, .none, "MiSnap MF event: measured failover (1), else 0"),
             ("idemia.live", "", 0, 1, .higherIsBetter, "IDEMIA capture status: 1 Live, 0 Fake"),
         ]
         var catalogue: [String: OutputDescriptor] = [:]

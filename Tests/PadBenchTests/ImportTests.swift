@@ -74,8 +74,8 @@ import Testing
         let (dataset, root) = try Self.dataset()
         try """
         {"Parameters": {"LivenessThreshold": 500, "EyeMinDistance": 90},
-         "UXP": [{"SA": [0, ""]}, {"FFQ": [1200, "812"]}, {"FFL": [1200, 640]}, {"FFS": [1201, "355"]},
-                 {"FFD": [1201, 118]}, {"FEF": [900, 990]}, {"FPL": [1500, "730"]}, {"FSD": [1500, "0"]}]}
+         "UXP": [{"SA": [0]}, {"FFQ": [1200, "812"]}, {"FFL": [1200, 640]}, {"FFS": [1201, "355"]},
+                 {"FFD": [1201, 118]}, {"FEF": [900, 990]}, {"FSD": [1500]}, {"FEL": [1600, 2]}]}
         """.write(toFile: root + "/a.json", atomically: true, encoding: .utf8)
         let outcome = try ImportRunner().run(
             format: .misnapMibi, dataset: dataset, inputs: [root + "/a.json"], profiles: [],
@@ -84,9 +84,34 @@ import Testing
         #expect(
             Dictionary(uniqueKeysWithValues: row) == [
                 "misnap.quality": 812, "misnap.lighting": 640, "misnap.sharpness": 355,
-                "misnap.eye_distance": 118, "misnap.face_found": 990, "misnap.liveness": 730,
-                "misnap.spoof": 0,
+                "misnap.eye_distance": 118, "misnap.face_found": 990, "misnap.live": 0, "misnap.spoof": 1,
+                "misnap.auto_capture": 1, "misnap.still_capture": 0, "misnap.failover": 0,
             ])
+    }
+
+    /// MiSnap's UXP table: FPL, FSD, SA, SS and MF are time-only events, `[ms_since_start]`, no
+    /// value. A document-conformant file imports (it aborted the import before), each event is a
+    /// 0/1 output, and misnap-mibi decides on them: FPL without FSD is accepted, FSD rejected with
+    /// flag 4, neither rejected with flag 2.
+    @Test func misnapTimeOnlyEventsImportAndDecide() throws {
+        let (dataset, root) = try Self.dataset()
+        let measures = #"{"FFD": [1201, 118]}, {"FFL": [1200, 640]}, {"FFS": [1201, 355]}"#
+        let files = [
+            "a": #"{"UXP": [{"SA": [597]}, \#(measures), {"FPL": [2800]}]}"#,
+            "b": #"{"UXP": [{"SS": [10]}, \#(measures), {"FSD": [2800]}, {"MF": [2900]}]}"#,
+            "c": #"{"UXP": [\#(measures)]}"#,
+        ]
+        for (stem, text) in files { try text.write(toFile: root + "/\(stem).json", atomically: true, encoding: .utf8) }
+        let outcome = try ImportRunner().run(
+            format: .misnapMibi, dataset: dataset, inputs: ["a", "b", "c"].map { root + "/\($0).json" },
+            profiles: [try ProfileLoader().builtIn("misnap-mibi")], outputFolder: root + "/run")
+        func column(_ name: String) -> [Double] { Array(outcome.table.column(named: name)!.prefix(3)) }
+        #expect(column("misnap.live") == [1, 0, 0] && column("misnap.spoof") == [0, 1, 0])
+        #expect(column("misnap.auto_capture") == [1, 0, 0] && column("misnap.still_capture") == [0, 1, 0])
+        #expect(column("misnap.failover") == [0, 1, 0])
+        let result = try #require(outcome.results.first)
+        #expect(result.gatesLeftOut.isEmpty)
+        #expect(Dictionary(uniqueKeysWithValues: result.rejectReasons.map { ($0.code, $0.count) }) == ["4": 1, "2": 1])
     }
 
     @Test func badExportsAreClearErrorsAndNothingIsWritten() throws {
@@ -112,5 +137,9 @@ import Testing
         try fails(.lunaOSL, #"{"liveness": {}}"#, contains: "missing or non-text 'filename'")
         try fails(.idemiaStatus, "id,status\na.jpg,Maybe\n", contains: ":2: status 'Maybe'")
         try fails(.misnapMibi, #"{"UXP": [{"FFQ": [1, "lots"]}]}"#, contains: "is not a number")
+        // A time-only event with a value would be read as having occurred whatever the value says.
+        try fails(.misnapMibi, #"{"UXP": [{"FSD": [1500, "0"]}]}"#, contains: "UXP[0] FSD is a time-only event")
+        try fails(.misnapMibi, #"{"UXP": [{"FPL": ["soon"]}]}"#, contains: "UXP[0] FPL is a time-only event")
+        try fails(.misnapMibi, #"{"UXP": [{"FFD": [118]}]}"#, contains: "UXP[0] FFD must be [ms_since_start, value]")
     }
 }

@@ -196,7 +196,7 @@ import PadMetrics
         for name in [
             "face.count", "face.offset_x", "face.offset_y", "eyes.distance_px", "quality.background_luminance",
             "image.short_side",
-            "pad.score", "luna.liveness", "misnap.liveness", "idemia.live",
+            "pad.score", "luna.liveness", "misnap.live", "misnap.spoof", "face.confidence", "idemia.live",
         ] {
             #expect(known[name] != nil, "\(name)")
         }
@@ -224,8 +224,10 @@ import PadMetrics
         let builtIn =
             [
                 "face.count", "face.width", "face.border_px", "face.size_ratio", "face.offset_x", "face.offset_y",
+                "face.confidence",
                 "eyes.distance_px",
-                "image.short_side", "image.long_side",
+                "image.short_side", "image.long_side", "landmarks.eye_distance_px", "head.yaw_deg", "head.pitch_deg",
+                "head.roll_deg", "eye_state.open", "eye_state.left_open", "eye_state.right_open", "mouth.open",
             ] + QualityEstimator.declaredOutputs.map { "quality.\($0.name)" }
         let runs: [String: [String]] = [
             "bench": builtIn, "bench+pad": builtIn + ["pad.score"],

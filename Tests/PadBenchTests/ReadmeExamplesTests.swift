@@ -65,10 +65,14 @@ import Testing
         #expect(outcome.matched == 1)
         let expected: [String: Double] = [
             "misnap.quality": 812, "misnap.lighting": 640, "misnap.sharpness": 355, "misnap.eye_distance": 118,
-            "misnap.face_found": 990, "misnap.liveness": 730, "misnap.spoof": 0,
+            "misnap.face_found": 990, "misnap.live": 1, "misnap.spoof": 0, "misnap.auto_capture": 1,
+            "misnap.still_capture": 0, "misnap.failover": 0,
         ]
         for (output, value) in expected { #expect(Self.value(outcome, output, "000000.jpg") == value, "\(output)") }
         #expect(outcome.results[0].gatesLeftOut.isEmpty)
+        // The document's time-only events ({"SA": [597]}, {"FPL": [2800]}): live, so accepted (the
+        // other samples have no export: failures to process, not rejections).
+        #expect(outcome.results[0].rejectReasons.isEmpty)
     }
 
     @Test func idemiaStatusCSV() throws {

@@ -117,7 +117,8 @@ import Testing
         var input = EstimatorInput(sample: Sample(id: "000008", path: path, label: .bonaFide), image: image)
         let values = try FaceEyesTests.face.measure(&input)
         let named = Dictionary(uniqueKeysWithValues: zip(FaceEyesTests.face.outputNames, values))
-        #expect(named["face.neighbors"] == 40 && named["face.count"] == 2)
+        // Two detections, one face: the background box has no second-cascade agreement (issue 28).
+        #expect(named["face.neighbors"] == 40 && named["face.count"] == 1)
         #expect(
             abs(named["face.x"]! - 238.3) < 1 && abs(named["face.y"]! - 107.1) < 1
                 && abs(named["face.width"]! - 70.1) < 1)

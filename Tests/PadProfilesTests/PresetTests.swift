@@ -8,12 +8,16 @@ import PadImport
         catalogue: {
             var c = VendorOutputs.catalogue
             for name in [
-                "face.count", "face.width", "face.border_px", "face.size_ratio", "eyes.distance_px", "image.short_side",
+                "face.count", "face.width", "face.border_px", "face.size_ratio", "face.confidence", "eyes.distance_px",
+                "image.short_side", "pad.score", "quality.background_uniformity", "landmarks.eye_distance_px",
+                "head.yaw_deg", "head.pitch_deg", "head.roll_deg", "eye_state.open", "eye_state.left_open",
+                "eye_state.right_open", "mouth.open",
                 "image.long_side", "quality.blur", "quality.underexposure", "quality.overexposure",
                 "quality.illumination_uniformity", "quality.specularity", "quality.luminance_mean", "quality.sharpness",
             ] {
                 c[name] = OutputDescriptor(
-                    name: name, unit: "", minimum: 0, maximum: .infinity, direction: .none, summary: "")
+                    name: name, unit: "", minimum: name.hasPrefix("head.") ? -180 : 0, maximum: .infinity,
+                    direction: .none, summary: "")
             }
             return c
         }())
@@ -39,7 +43,7 @@ import PadImport
         #expect(gate(luna, "face.width", .ge)?.threshold == 200 && gate(luna, "face.width", .ge)?.code == "1016")
         #expect(gate(luna, "face.border_px", .ge)?.threshold == 10 && gate(luna, "face.border_px", .ge)?.kind == .exact)
         #expect(gate(luna, "luna.liveness", .ge)?.threshold == 0.5)
-        #expect(luna.gates.filter(\.isSkipped).map(\.code) == ["1002", "1006", "1010"])
+        #expect(luna.gates.filter(\.isSkipped).map(\.code) == ["1010", "1001", "1001"])
         let osl = try Self.loader.builtIn("luna-id-osl")
         #expect(gate(osl, "image.short_side", .between).map { ($0.threshold, $0.upper) } ?? (0, 0) == (720, 1080))
         #expect(gate(osl, "face.width", .gt)?.threshold == 200)
@@ -48,9 +52,12 @@ import PadImport
             gate(misnap, "misnap.eye_distance", .ge)?.threshold == 90
                 && gate(misnap, "misnap.eye_distance", .le)?.threshold == 160)
         #expect(gate(misnap, "misnap.eye_distance", .ge)?.code == "32") // geometric meaning: small distance = too far
-        #expect(
-            gate(misnap, "misnap.liveness", .ge)?.threshold == 500
-                && gate(risky, "misnap.liveness", .ge)?.threshold == 700)
+        #expect(gate(misnap, "misnap.live", .eq)?.threshold == 1 && gate(misnap, "misnap.spoof", .eq)?.threshold == 0)
+        // misnap-high-risk: misnap-default's gates (at other YAML lines), plus the skipped BlinkThreshold.
+        func text(_ gates: [Gate]) -> [String] {
+            gates.map { "\($0.conditionText) \($0.code) \($0.kind) \($0.approximated?.conditionText ?? "")" }
+        }
+        #expect(text(risky.gates.filter { !$0.isSkipped }) == text(misnap.gates))
         let dot = try Self.loader.builtIn("dot-default")
         #expect(
             gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30
@@ -65,7 +72,9 @@ import PadImport
     @Test func importPresetsGateOnlyOnTheVendorsExports() throws {
         let expected: [String: Set<String>] = [
             "idemia-status": ["idemia.live"], "luna-osl": ["luna.error_code", "luna.liveness"],
-            "misnap-mibi": ["misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness"],
+            "misnap-mibi": [
+                "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.spoof", "misnap.live",
+            ],
         ]
         for (name, outputs) in expected {
             let profile = try ProfileLoader().builtIn(name)
@@ -93,8 +102,14 @@ import PadImport
             "BACKGROUND_TOO_BRIGHT": "quality.background_luminance",
             "BACKGROUND_TOO_DARK": "quality.background_luminance", "GLARE": "quality.specularity",
             "FACIAL_SHADOWING": "quality.illumination_uniformity", "UNNATURAL_LIGHTING_COLOR": "quality.natural_colour",
+            "INVALID_POSE": "head.yaw_deg", "LEFT_EYE_CLOSED": "eye_state.left_open",
+            "RIGHT_EYE_CLOSED": "eye_state.right_open", "SMILE_PRESENT": "mouth.open",
         ]
         #expect(active.mapValues(\.output) == measured)
+        #expect(
+            aware.gates.filter { $0.code == "INVALID_POSE" }.map(\.output) == [
+                "head.yaw_deg", "head.pitch_deg", "head.roll_deg",
+            ])
         #expect(active.values.filter { $0.output != "face.count" }.allSatisfy { $0.kind == .own })
         // Left = negative offset.
         #expect(active["FACE_ON_LEFT"]!.comparison == .ge && active["FACE_ON_LEFT"]!.threshold < 0)
@@ -102,25 +117,111 @@ import PadImport
         #expect(active["FACE_TOO_HIGH"]!.comparison == .ge && active["FACE_TOO_HIGH"]!.threshold < 0)
         #expect(
             Set(aware.gates.filter(\.isSkipped).map(\.code)) == [
-                "INVALID_POSE", "SMILE_PRESENT", "FOREHEAD_COVERING", "LEFT_EYE_CLOSED",
-                "RIGHT_EYE_CLOSED", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED",
-                "HEAVY_FRAMES", "DARK_GLASSES", "MOUTH_OBSCURED",
+                "FOREHEAD_COVERING", "LEFT_EYE_OBSTRUCTED", "RIGHT_EYE_OBSTRUCTED", "HEAVY_FRAMES", "DARK_GLASSES",
+                "MOUTH_OBSCURED",
             ])
         #expect(ProfileDescription.text(aware).contains("(own: padbench's threshold, the vendor documents none)"))
     }
 
     @Test func missingVendorOutputUsesTheApproximationAndSaysSo() throws {
         let misnap = try Self.loader.builtIn("misnap-default")
-        let compiled = misnap.compiled(columns: ["eyes.distance_px", "quality.luminance_mean", "quality.sharpness"])
+        let compiled = misnap.compiled(columns: [
+            "landmarks.eye_distance_px", "quality.luminance_mean", "quality.sharpness",
+        ])
         #expect(compiled.approximatedGates == [0, 1, 2, 3])
-        #expect(compiled.unmeasuredGates == [4]) // liveness: no pad.score either
+        #expect(compiled.unmeasuredGates == [4, 5]) // liveness: no pad.score either
         #expect(compiled.decide { [100, 120, 50][$0] }.isAccepted)
         #expect(compiled.decide { [80, 120, 50][$0] }.failedGate == 0)
         // With the vendor's own export, the exact gate is used.
         let exact = misnap.compiled(columns: [
-            "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.liveness",
+            "misnap.eye_distance", "misnap.lighting", "misnap.sharpness", "misnap.spoof", "misnap.live",
         ])
         #expect(exact.approximatedGates.isEmpty && exact.unmeasuredGates.isEmpty)
-        #expect(exact.decide { [100, 600, 300, 499][$0] }.failedGate == 4)
+        #expect(exact.decide { [100, 600, 300, 1, 1][$0] }.failedGate == 4) // FSD: spoof detected
+        #expect(exact.decide { [100, 600, 300, 0, 0][$0] }.failedGate == 5) // no FPL
+        #expect(exact.decide { [100, 600, 300, 0, 1][$0] }.isAccepted)
+    }
+
+    /// The seed facts as the SDK documents state them (issue 28): MiSnap's high-risk advice is for
+    /// the BlinkThreshold (skipped with its reason, no liveness 700); OSL's `estimations.quality` is
+    /// not documented as LUNA's blurriness score (an approximation); LUNA's 1006 is the blink
+    /// interaction's error, not eye state; LUNA's AGS and glasses check and DOT's quality attributes
+    /// are listed as skipped gates with reasons; DOT's detection confidence is decided.
+    @Test func seedFactsFollowTheVendorDocuments() throws {
+        let risky = try Self.loader.builtIn("misnap-high-risk")
+        #expect(!risky.gates.contains { $0.threshold == 700 || $0.approximation?.threshold == 0.7 })
+        let blink = try #require(risky.gates.first { $0.code == "BLINK" })
+        #expect(blink.skipped?.contains("BlinkThreshold") == true && blink.skipped?.contains("video") == true)
+        let luna = try Self.loader.builtIn("luna-id-default")
+        let blur = try #require(luna.gates.first { $0.output == "luna.quality" })
+        #expect(blur.kind == .approximation && blur.code == "1011")
+        #expect(!luna.gates.contains { $0.code == "1006" })
+        #expect(luna.gates.filter(\.isSkipped).contains { $0.skipped!.contains("AGS") && $0.message.contains("0.5") })
+        #expect(luna.gates.filter(\.isSkipped).contains { $0.skipped!.contains("glasses") })
+        let dot = try Self.loader.builtIn("dot-default")
+        let confidence = try #require(dot.gates.first { $0.output == "face.confidence" })
+        #expect(!confidence.isSkipped && confidence.comparison == .ge && confidence.threshold == 0.06)
+        #expect(confidence.kind == .approximation)
+        let attributes = dot.gates.filter(\.isSkipped).map(\.code)
+        for code in ["SHARPNESS", "LIGHT", "BACKGROUND", "EXPRESSION", "GLASSES", "MASK"] {
+            #expect(attributes.contains(code), "\(code)")
+        }
+        // `profiles show` names every skipped gate with its reason.
+        for name in ProfileLoader.builtInNames {
+            let profile = try ProfileLoader().builtIn(name), text = ProfileDescription.text(profile)
+            for gate in profile.gates where gate.isSkipped {
+                #expect(
+                    text.contains("SKIPPED [\(gate.code)] \(gate.message): \(gate.skipped!)"), "\(name) \(gate.code)")
+            }
+        }
+    }
+
+    /// Issue 28's gates on the landmark measures, each with the kind the vendor's documentation
+    /// allows: LUNA ID's 1002 at 25 degrees and OneShotLiveness's at 20 on yaw, pitch and roll
+    /// (approximations: pose is not validated on labelled poses); eye state and mouth openness
+    /// (Aware, DOT, LUNA) padbench's own thresholds (OFIQ's midpoints 0.02 and 0.2); MiSnap's eye
+    /// distance approximated by the landmark eye centres, no longer the cascade's eye boxes.
+    @Test func landmarkMeasuresDecideVendorChecks() throws {
+        func poseGates(_ name: String, code: String) throws -> [Gate] {
+            try ProfileLoader().builtIn(name).gates.filter { $0.code == code && !$0.isSkipped }
+        }
+        for (name, code, limit, kind) in [
+            ("luna-id-default", "1002", 25.0, Gate.Kind.approximation), ("luna-id-osl", "1002", 20, .approximation),
+            ("aware-capture", "INVALID_POSE", 20, .own),
+        ] {
+            let gates = try poseGates(name, code: code)
+            #expect(gates.map(\.output) == ["head.yaw_deg", "head.pitch_deg", "head.roll_deg"], "\(name)")
+            #expect(gates.allSatisfy { $0.comparison == .between && $0.threshold == -limit && $0.upper == limit })
+            #expect(gates.allSatisfy { $0.kind == kind }, "\(name)")
+        }
+        let luna = try ProfileLoader().builtIn("luna-id-default")
+        let eyes = try #require(luna.gates.first { $0.code == "EYES_CLOSED" })
+        #expect(
+            eyes.output == "eye_state.open" && eyes.comparison == .ge && eyes.threshold == 0.02 && eyes.kind == .own)
+        let dot = try ProfileLoader().builtIn("dot-default")
+        let byCode = Dictionary(
+            dot.gates.filter { !$0.isSkipped }.map { ($0.code, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byCode["YAW"]?.output == "head.yaw_deg" && byCode["PITCH"]?.output == "head.pitch_deg")
+        #expect(byCode["EYE_STATUS"]?.output == "eye_state.open" && byCode["MOUTH_STATUS"]?.output == "mouth.open")
+        #expect(byCode["MOUTH_STATUS"]?.comparison == .le && byCode["MOUTH_STATUS"]?.threshold == 0.2)
+        for name in ["misnap-default", "misnap-high-risk"] {
+            let distance = try ProfileLoader().builtIn(name).gates.filter { $0.output == "misnap.eye_distance" }
+            #expect(
+                distance.map { $0.approximation?.output } == ["landmarks.eye_distance_px", "landmarks.eye_distance_px"])
+        }
+        // What remains skipped in the three capture presets is what no installable model measures
+        // or a number the vendor does not state: no pose, eye or mouth gate is skipped.
+        for name in ["luna-id-default", "aware-capture", "dot-default"] {
+            let skipped = try ProfileLoader().builtIn(name).gates.filter(\.isSkipped)
+            #expect(
+                !skipped.contains {
+                    ["head.", "eye_state.", "mouth.open", "face.confidence"].contains(where: $0.output.hasPrefix)
+                })
+            #expect(
+                skipped.allSatisfy {
+                    $0.skipped!.contains("no installable model") || $0.skipped!.contains("range not stated")
+                        || $0.skipped!.contains("AGS")
+                }, "\(name)")
+        }
     }
 }

@@ -74,7 +74,7 @@ import PadImport
         }
         // Left out: neither the gate's output nor its approximation's is measured.
         let misnap = try ProfileLoader().builtIn("misnap-default")
-        #expect(misnap.leftOutGates(measured: ["eyes.distance_px", "misnap.lighting"]) == [3, 4])
+        #expect(misnap.leftOutGates(measured: ["landmarks.eye_distance_px", "misnap.lighting"]) == [3, 4, 5])
         #expect(ProfileError(file: "f", line: 3, column: 0, "m").description == "f:3: m")
     }
 

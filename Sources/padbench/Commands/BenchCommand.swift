@@ -59,6 +59,13 @@ struct BenchCommand: AsyncParsableCommand {
     var cascades: String = EstimatorOptions.defaultCascadeDirectory
 
     @Option(
+        help: """
+            dlib shape-predictor file of the landmarks estimator (68- or 5-point model; default \
+            $PADBENCH_LANDMARK_MODEL or Debian libdlib-data's shape_predictor_68_face_landmarks.dat).
+            """)
+    var landmarkModel: String = EstimatorOptions.defaultLandmarkModel
+
+    @Option(
         name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
     var externals: [String] = []
 
@@ -145,14 +152,16 @@ struct BenchCommand: AsyncParsableCommand {
         let profileList = try CommandSupport.loadProfiles(profiles)
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
+        var options = EstimatorOptions(
+            cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
+            externalTimeout: externalTimeout
+        ).with(padModel: model)
+        options.landmarkModelPath = landmarkModel
+        let requested = EstimatorCatalog.resolveAliases(
+            estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
         let job = BenchJob(
-            dataset: loaded, profiles: profileList,
-            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-            estimatorOptions: EstimatorOptions(
-                cascadeDirectory: cascades,
-                externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
-                externalTimeout: externalTimeout
-            ).with(padModel: model), outputFolder: folder,
+            dataset: loaded, profiles: profileList, extraEstimators: requested, estimatorOptions: options,
+            outputFolder: folder,
             concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
             showProgress: !quiet, commandLine: CommandLine.arguments)
         var extras = job.extraEstimators

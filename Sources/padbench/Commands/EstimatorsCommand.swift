@@ -49,8 +49,13 @@ struct EstimatorsCommand: ParsableCommand {
         @Option(help: "Folder holding OpenCV's cascade XML files.")
         var cascades: String = EstimatorOptions.defaultCascadeDirectory
 
+        @Option(help: "dlib shape-predictor file of the landmarks estimator.")
+        var landmarkModel: String = EstimatorOptions.defaultLandmarkModel
+
         func run() throws {
-            print(try EstimatorCatalog.describe(options: EstimatorOptions(cascadeDirectory: cascades)))
+            var options = EstimatorOptions(cascadeDirectory: cascades)
+            options.landmarkModelPath = landmarkModel
+            print(try EstimatorCatalog.describe(options: options))
         }
     }
 }
