@@ -72,6 +72,10 @@ let package = Package(
 
         // `make benchmark` only: padbench's decode timed alone, beside tjbench on the same file.
         .executableTarget(name: "decode-timing", dependencies: ["PadImage"], path: "Benchmarks/DecodeTiming"),
+        // `make benchmark` only: padbench's landmark evaluation timed per face, beside dlib's C++.
+        .executableTarget(
+            name: "landmarks-timing", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
+            path: "Benchmarks/LandmarksTiming"),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText"]),
