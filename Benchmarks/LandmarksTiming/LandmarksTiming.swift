@@ -36,9 +36,11 @@ struct LandmarksTiming {
         }
         let perFace = milliseconds(clock.now - timed) * 1000 / Double(rounds * faces.count)
         let text = points.map { face in
-            face.map { "\(Int(($0.x + 0.5).rounded(.down))) \(Int(($0.y + 0.5).rounded(.down)))" }.joined(separator: " ")
+            face.map { "\(Int(($0.x + 0.5).rounded(.down))) \(Int(($0.y + 0.5).rounded(.down)))" }.joined(
+                separator: " ")
         }
-        try (text.joined(separator: "\n") + "\n").write(toFile: out + "/points-padbench.txt", atomically: true, encoding: .utf8)
+        try (text.joined(separator: "\n") + "\n").write(
+            toFile: out + "/points-padbench.txt", atomically: true, encoding: .utf8)
         print(#"{"faces":\#(faces.count),"rounds":\#(rounds),"us_per_face":\#(perFace),"model_read_ms":\#(readMs)}"#)
     }
 

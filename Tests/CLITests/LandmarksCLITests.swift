@@ -25,7 +25,9 @@ import Testing
     @Test func missingModelIsOneLineAndListStillWorks() throws {
         let list = try CommandLineTests.run(["estimators", "list", "--landmark-model", "/nonexistent/sp.dat"])
         #expect(list.status == 0)
-        #expect(list.out.contains("landmarks: ") && list.out.contains("not available") && list.out.contains("/nonexistent/sp.dat"))
+        #expect(
+            list.out.contains("landmarks: ") && list.out.contains("not available")
+                && list.out.contains("/nonexistent/sp.dat"))
         #expect(list.out.contains("face 1.2.0") && list.out.contains("landmarks.eye_distance_px"))
         let dir = try Self.smallDataset()
         let bench = try CommandLineTests.run([
