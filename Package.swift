@@ -96,7 +96,8 @@ let package = Package(
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
                 "PadMetrics", "PadProfiles", "PadReport",
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).
         .testTarget(name: "CLITests", dependencies: []),

@@ -1,5 +1,6 @@
 import PadDataset
 import PadEstimators
+import PadEvaluation
 import PadProfiles
 
 /// Everything `padbench bench` needs: what to measure, how to decide, where to write.
@@ -25,6 +26,12 @@ public struct BenchJob: Sendable {
     /// A gate whose output no estimator of the run measures is an error before measuring
     /// (otherwise it is left out of the decisions and reported).
     public var strict = false
+    /// How frame values combine into a presentation's (`--aggregate`); recorded in the manifest
+    /// (`frame_aggregate`) when the dataset has presentations of several frames. nil is `mean`.
+    public var aggregate: FrameAggregate?
+    /// PAI species -> attack potential level (`--attack-potential`, merged over the manifest's
+    /// `attack_potential` column); nil when neither gives one.
+    public var attackPotential: [String: String]?
 
     public init(
         dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],

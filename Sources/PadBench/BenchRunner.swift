@@ -38,10 +38,13 @@ public struct BenchRunner: Sendable {
     struct StepTiming {
         var decode = TimingHistogram(), total = TimingHistogram()
         var steps: [TimingHistogram]
+        /// Per presentation code: decode plus estimators summed over its frames (datasets with
+        /// presentations; a capture attempt's latency, as the seed SDKs report it).
+        var presentations: [Int32: UInt64] = [:]
         init(steps: Int) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
 
         /// Only steps that ran count: a sample that failed to decode has no estimator time.
-        mutating func record(decode: UInt64, steps nanoseconds: [UInt64]) {
+        mutating func record(decode: UInt64, steps nanoseconds: [UInt64], presentation: Int32? = nil) {
             self.decode.record(nanoseconds: decode)
             var sum = decode
             for k in steps.indices where nanoseconds[k] > 0 {
@@ -49,6 +52,7 @@ public struct BenchRunner: Sendable {
                 sum += nanoseconds[k]
             }
             total.record(nanoseconds: sum)
+            if let presentation { presentations[presentation, default: 0] += sum }
         }
     }
 
@@ -65,7 +69,9 @@ public struct BenchRunner: Sendable {
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = SampleMeasurer(chains: chains, decoder: ImageDecoder(maxPixels: job.maxPixels))
         let header =
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + measurer.columns
+            ["id", "path", "label", "species", "split", "subject"]
+            + (samples.hasPresentations ? SamplesColumns.presentationColumns : []) + ["status", "error"]
+            + measurer.columns
             + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
 
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: job.resume)
@@ -121,12 +127,13 @@ public struct BenchRunner: Sendable {
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         let folder = runFolder.work
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+        let frameResults = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
         try decisions.close()
         let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        try RunFolderWriter(folder: folder).write(
-            manifest: manifest(wallSeconds), table: table, results: results, timing: steps,
-            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"])
+        let results = try RunFolderWriter(folder: folder).write(
+            manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
+            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
+        ).results
         try FileManager.default.removeItem(atPath: folder + "/" + RunFolder.resumableMarker)
         try runFolder.commit()
         return (results, wallSeconds)
@@ -161,9 +168,11 @@ public struct BenchRunner: Sendable {
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
-                try samplesCSV.writeRow(Self.row(sample, outcome))
+                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: samples.hasPresentations))
                 table.append(status: outcome.status, values: outcome.values)
-                timing.record(decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds)
+                timing.record(
+                    decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
+                    presentation: samples.presentationColumn?.codes[outcome.index])
                 progress.advance(failed: !outcome.status.isOK)
                 // The journal: rows reach the file at least twice a second, so kill -9 loses
                 // at most the samples of the last half second.
@@ -174,13 +183,20 @@ public struct BenchRunner: Sendable {
         try samplesCSV.close()
     }
 
-    /// One `samples.csv` row.
-    static func row(_ sample: Sample, _ outcome: SampleOutcome) -> [String] {
+    /// One `samples.csv` row (with its presentation, frame index and time stamp when the dataset
+    /// has presentations).
+    static func row(_ sample: Sample, _ outcome: SampleOutcome, presentations: Bool = false) -> [String] {
         var row = [
             sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
             sample.subject,
-            outcome.status.code, outcome.status.message,
         ]
+        if presentations {
+            row += [
+                sample.presentation, sample.frameIndex.map(String.init) ?? "",
+                sample.timestamp.map { CSVFormat.number($0) } ?? "",
+            ]
+        }
+        row += [outcome.status.code, outcome.status.message]
         row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
         for value in outcome.values { row.append(CSVFormat.number(value)) }
         row.append(String(outcome.decodeNanoseconds))
@@ -212,7 +228,7 @@ public struct BenchRunner: Sendable {
         let taken = try MeasurementTable(samplesCSV: bytes, path: path)
         let same = { (i: Int, sample: Sample) in
             taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
-                && taken.subject(i) == sample.subject
+                && taken.subject(i) == sample.subject && taken.presentation(i) == sample.presentation
         }
         guard taken.count <= samples.count, zip(0..<taken.count, samples).allSatisfy(same) else {
             throw EvaluationError(
@@ -224,7 +240,8 @@ public struct BenchRunner: Sendable {
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
-            timing.record(decode: ns[0], steps: Array(ns.dropFirst()))
+            timing.record(
+                decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return taken.count
@@ -240,6 +257,11 @@ public struct BenchRunner: Sendable {
                 (measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
         }
         steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
+        if !timing.presentations.isEmpty {
+            var histogram = TimingHistogram()
+            for ns in timing.presentations.values { histogram.record(nanoseconds: ns) }
+            steps.append(("presentation_total", histogram.summary(wallSeconds: seconds), 0))
+        }
         return steps
     }
 
@@ -254,10 +276,12 @@ public struct BenchRunner: Sendable {
     ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
         if resumed > 0 { counts["resumed_samples"] = resumed }
-        return RunManifest(
+        var conventions = Conventions.current
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
+        var manifest = RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
-            conventions: Conventions.current,
+            conventions: conventions,
             dataset: .init(
                 name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
                 fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
@@ -281,6 +305,9 @@ public struct BenchRunner: Sendable {
                 finished: ISO8601DateFormatter().string(from: Date()),
                 wallSeconds: wallSeconds),
             counts: counts)
+        manifest.attackPotential = job.attackPotential
+        manifest.measurementOptions = ["max_pixels": String(job.maxPixels)]
+        return manifest
     }
 
     /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,

@@ -29,6 +29,10 @@ public struct EvalRunner: Sendable {
         /// Replace a complete run under `outputFolder` (otherwise refused).
         public var force: Bool
         public var commandLine: [String]
+        /// How frame scores combine into a presentation's (`--aggregate`, nil = mean).
+        public var aggregate: FrameAggregate?
+        /// PAI species -> attack potential level (`--attack-potential`).
+        public var attackPotential: [String: String]?
 
         public init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
@@ -79,13 +83,15 @@ public struct EvalRunner: Sendable {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
-        let (results, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
+        let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
-        let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
-        try RunFolderWriter(folder: folder).write(
-            manifest: manifest, table: table, results: results, timing: [],
-            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed)
+        var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
+        manifest.attackPotential = job.attackPotential
+        let results = try RunFolderWriter(folder: folder).write(
+            manifest: manifest, table: table, results: frameResults, timing: [],
+            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed
+        ).results
         try runFolder.commit()
         let t3 = MonotonicClock.nanoseconds()
         return ScoreOutcome(
@@ -139,6 +145,7 @@ public struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
+        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         let failed = table.failedCount
         var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -175,6 +182,11 @@ public struct EvalRunner: Sendable {
     static func table(eval: ImportedScores, dev: ImportedScores?) throws -> MeasurementTable {
         var all = eval
         if let dev {
+            if !eval.presentations.isEmpty || !dev.presentations.isEmpty {
+                all.presentations =
+                    (eval.presentations.isEmpty ? eval.ids : eval.presentations)
+                    + (dev.presentations.isEmpty ? dev.ids : dev.presentations)
+            }
             all.ids += dev.ids
             all.lineNumbers += dev.lineNumbers
             all.fileIndex += dev.fileIndex.map { $0 + UInt16(eval.files.count) }
@@ -191,9 +203,16 @@ public struct EvalRunner: Sendable {
                 return rows
             })
         let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
+        var presentations: InternedStrings?
+        if !all.presentations.isEmpty {
+            all.set = ScoreSet(speciesNames: speciesNames)
+            all.set.append(scores: rows.values, speciesIndex: speciesIndex)
+            try all.checkPresentations { rows.splits[$0].rawValue }
+            presentations = InternedStrings(all.presentations)
+        }
         return MeasurementTable(
             columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames)
+            speciesIndex: speciesIndex, speciesNames: speciesNames, presentations: presentations)
     }
 
     /// One species list for several files (in order of first appearance) and each row's index
@@ -302,8 +321,12 @@ public struct EvalRunner: Sendable {
     /// take seconds): a row is its id, one fixed text per class and split
     /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
     static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
-        try writer.writeRow(["id", "path", "label", "species", "split", "status", "error", scoreOutput, "decode_ns"])
+        let presentations = table.hasPresentations
+        try writer.writeRow(
+            ["id", "path", "label", "species", "split"] + (presentations ? ["presentation"] : [])
+                + ["status", "error", scoreOutput, "decode_ns"])
         let block = CSVBlock(writer: writer)
+        let names = table.presentations.names, codes = table.presentations.codes
         let pieces = samplePieces(speciesNames: table.speciesNames)
         let classCount = table.speciesNames.count + 1, statuses = table.statuses
         try pieces.withPieces { pieces in
@@ -316,6 +339,11 @@ public struct EvalRunner: Sendable {
                                 try block.append(
                                     pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
                                 )
+                                if presentations {
+                                    var name = names[Int(codes[i])]
+                                    try name.withUTF8 { try block.appendField(utf8: $0) }
+                                    try block.append(byte: UInt8(ascii: ","))
+                                }
                                 if ok == codes[i] || statuses[i].isOK {
                                     try block.append(pieces[4 * classCount])
                                 } else {
@@ -371,7 +399,7 @@ extension EvalRunner {
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false
+        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil, attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
@@ -397,13 +425,15 @@ extension EvalRunner {
         try samples.close()
         let decisionsMember = try writer.member("decisions.csv", rows: table.count)
         let decisions = CSVWriter(member: decisionsMember)
-        let results = try ProfileEvaluator(
+        let frameResults = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
         )
         .evaluate(profiles, decisions: decisions)
         try decisions.close()
-        let manifest = Self.reDecidedManifest(
+        var manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
+        if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
+        if let attackPotential { manifest.attackPotential = attackPotential }
         // The measuring run's timing stays valid: nothing was re-measured.
         var streamed = ["samples.csv", "decisions.csv"]
         if archive.contains("timing.csv") {
@@ -411,10 +441,11 @@ extension EvalRunner {
                 to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
             streamed.append("timing.csv")
         }
-        try writer.write(
-            manifest: manifest, table: table, results: results, timing: [],
+        let results = try writer.write(
+            manifest: manifest, table: table, results: frameResults, timing: [],
             profiles: profiles, streamedFiles: streamed,
-            precompressed: [try samples.finished(), try decisionsMember.finished()])
+            precompressed: [try samples.finished(), try decisionsMember.finished()]
+        ).results
         try runFolder.commit()
         return RunOutcome(
             folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)

@@ -43,22 +43,95 @@ public struct RunFolderWriter: Sendable {
         manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
         timing: [TimingStep],
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
-    ) throws -> String {
+    ) throws -> Written {
         // A compressed member not named among the streamed files would be left out of the archive.
         precondition(precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
-        let results = RunStatistics.withSubjectIntervals(results, table: table)
-        let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         var manifest = manifest
+        let given = results
+        var frameResults = RunStatistics.withSubjectIntervals(results, table: table)
+        var results = frameResults
+        var streamedFiles = streamedFiles
+        if table.hasPresentations {
+            results = try presentationResults(table, frameResults: frameResults, manifest: &manifest)
+            streamedFiles.append(Self.presentationDecisions)
+        } else {
+            frameResults = []
+            // Still images: nothing was aggregated, and the manifest stays as it always was.
+            manifest.conventions["frame_aggregate"] = nil
+        }
+        let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
-        let reports = try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest)
+        var reports = try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest)
+        if !frameResults.isEmpty {
+            reports += try Self.frameReportFiles(
+                frameResults, attackPotential: manifest.attackPotential.map(AttackPotential.init(levels:)))
+        }
         for (name, bytes) in reports {
+            if name.contains("/") {
+                try FileManager.default.createDirectory(
+                    atPath: folder + "/" + (name as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+            }
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         let manifestBytes = try manifest.encoded()
         try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
-        return try archive(
+        let archivePath = try archive(
             manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: precompressed,
             curves: curves, reports: reports, profiles: profiles)
+        return Written(archivePath: archivePath, results: table.hasPresentations ? results : given)
+    }
+
+    /// What ``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:)`` wrote:
+    /// the archive, and the headline results (per presentation, with their subject intervals, when
+    /// the run has presentations of several frames; else the results it was given).
+    public struct Written: Sendable {
+        public var archivePath: String
+        public var results: [ProfileResult]
+    }
+
+    /// The archive member with one decision per presentation and profile (runs with presentations).
+    public static let presentationDecisions = "presentation_decisions.csv"
+
+    /// The headline results of a run whose table has presentations of several frames: each profile
+    /// decided per presentation (``PresentationLevel``) with the run's frame aggregate (the
+    /// manifest's `frame_aggregate` convention, `mean` unless the command chose another), with
+    /// subject-clustered intervals that resample subjects, then whole presentations.
+    /// `presentation_decisions.csv` is written beside `decisions.csv` (which stays per frame).
+    private func presentationResults(
+        _ table: MeasurementTable, frameResults: [ProfileResult], manifest: inout RunManifest
+    ) throws -> [ProfileResult] {
+        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        manifest.conventions["frame_aggregate"] = aggregate.rawValue
+        manifest.conventions["counted_unit"] = "presentation (frame-level results in frames/)"
+        let decisions = try CSVWriter(path: folder + "/" + Self.presentationDecisions)
+        // Score files without a calibration split choose thresholds on the reported set; so do
+        // their presentations.
+        let onReported = frameResults.contains { $0.thresholdSource.hasSuffix("chosen on the reported set)") }
+        let level = try PresentationLevel.evaluate(
+            table, frameResults: frameResults, aggregate: aggregate,
+            choosesOnReportedSetWithoutCalibrationSplit: onReported, decisions: decisions)
+        try decisions.close()
+        return zip(level.results, level.tables).map { result, presentations in
+            RunStatistics.withSubjectIntervals([result], table: presentations)[0]
+        }
+    }
+
+    /// The frame-level tables beside the headline ones, labelled by their folder: `frames/summary.csv`,
+    /// `frames/per_species.csv`, `frames/reject_reasons.csv` and `frames/results.json`.
+    private static func frameReportFiles(_ results: [ProfileResult], attackPotential: AttackPotential?) throws
+        -> [(String, [UInt8])]
+    {
+        [
+            ("frames/summary.csv", encode(ReportTables.summary(results, attackPotential: attackPotential))),
+            ("frames/per_species.csv", encode(ReportTables.perSpecies(results, attackPotential: attackPotential))),
+            ("frames/reject_reasons.csv", encode(ReportTables.rejectReasons(results))),
+            ("frames/results.json", try RunSummary(results: results).encoded()),
+        ]
+    }
+
+    private static func encode(_ table: ReportTables.Table) -> [UInt8] {
+        CSVWriter.encode(header: table.header, rows: table.rows)
     }
 
     /// `curves.csv` (the biggest file) is written while `outputs.csv`'s curves and the
@@ -104,8 +177,9 @@ public struct RunFolderWriter: Sendable {
         func add(_ name: String, _ table: ReportTables.Table) {
             reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
         }
-        add("summary.csv", ReportTables.summary(results))
-        add("per_species.csv", ReportTables.perSpecies(results))
+        let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
+        add("summary.csv", ReportTables.summary(results, attackPotential: attackPotential))
+        add("per_species.csv", ReportTables.perSpecies(results, attackPotential: attackPotential))
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
         add("outputs.csv", OutputSeparation.table(outputs))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }

@@ -37,6 +37,9 @@ public struct LoadedDataset: Sendable {
     /// Problems that make the listing untrustworthy (a bad manifest line, a path escaping the
     /// root). `bench` refuses to start when there are any; `dataset check` prints them all.
     public var problems: [DatasetProblem]
+    /// PAI species -> attack potential level, from a manifest's optional `attack_potential`
+    /// column (empty otherwise).
+    public var attackPotential: [String: String] = [:]
 
     public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root

@@ -2,9 +2,14 @@ import Foundation
 import PadImage
 import PadText
 
-/// The manifest layout: `manifest.csv` with header `path,label,species,split,subject[,x,y,w,h]`,
-/// paths relative to the manifest's folder. Each bad line is a problem naming file and line; the
-/// remaining lines still load so that `dataset check` can show every problem at once.
+/// The manifest layout: `manifest.csv` with header `path,label,species,split,subject[,x,y,w,h]`
+/// and an optional `presentation` column, paths relative to the manifest's folder. Each bad line
+/// is a problem naming file and line; the remaining lines still load so that `dataset check` can
+/// show every problem at once.
+///
+/// `presentation` names the capture attempt a line is a frame of (frames extracted from one
+/// video share it); empty or absent, the line is a presentation of its own. A presentation
+/// never spans two labels, species, subjects or splits (``PresentationIndex``).
 enum ManifestLayout {
     static func load(root: String, manifest: String) throws(DatasetProblem) -> LoadedDataset {
         let data: [UInt8]
@@ -18,9 +23,14 @@ enum ManifestLayout {
         // seen, instead of a dictionary of every id string.
         var lines: [Int32] = []
         var seen = IDIndex()
+        var presentations = PresentationIndex()
+        var potential = AttackPotentialColumn()
         var columns: Columns?
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
+        // A U+FFFD in a path of a manifest that is not valid UTF-8 stands for bytes that were not
+        // text: a file name that cannot be opened under that id.
+        let isUTF8 = String(validating: data, as: UTF8.self) != nil
         do {
             try CSVReader.forEachRecord(data, comments: true) { record in
                 guard let known = columns else {
@@ -34,7 +44,7 @@ enum ManifestLayout {
                 do throws(DatasetProblem) {
                     let sample = try parse(
                         (record.line, record.fields), columns: known, root: root, realRoot: realRoot,
-                        manifest: manifest)
+                        manifest: manifest, isUTF8: isUTF8)
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
                         throw DatasetProblem(
                             .duplicateID, file: manifest, line: record.line,
@@ -42,6 +52,10 @@ enum ManifestLayout {
                                 + "'\(TextBytes.quote(sample.id))'"
                         )
                     }
+                    try checkPresentation(
+                        sample, of: samples, lines: lines, line: record.line, index: &presentations, manifest: manifest)
+                    try potential.add(
+                        record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
                 } catch {
@@ -53,7 +67,40 @@ enum ManifestLayout {
         }
         if let headerProblem { throw headerProblem }
         guard columns != nil else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
-        return LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
+        var loaded = LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
+        loaded.attackPotential = potential.levels.mapValues(\.level)
+        return loaded
+    }
+
+    /// The problem when `sample` (on `line`) is of a presentation whose first line has another
+    /// label, species, subject or split.
+    static func checkPresentation(
+        _ sample: Sample, of samples: SampleList, lines: [Int32], line: Int, index: inout PresentationIndex,
+        manifest: String
+    ) throws(DatasetProblem) {
+        let conflict = index.add(sample.presentation, row: samples.count) { first in
+            let other = samples[first]
+            if other.label.isBonaFide != sample.label.isBonaFide { return "label" }
+            if other.label != sample.label { return "species" }
+            if other.subject != sample.subject { return "subject" }
+            return other.split != sample.split ? "split" : nil
+        }
+        guard let conflict else { return }
+        let other = samples[conflict.first]
+        func value(_ s: Sample) -> String {
+            switch conflict.attribute {
+            case "label": return s.label.csvLabel
+            case "species": return s.label.species ?? ""
+            case "subject": return s.subject
+            default: return s.split.rawValue
+            }
+        }
+        throw DatasetProblem(
+            .badLine, file: manifest, line: line,
+            "presentation '\(TextBytes.quote(sample.presentation))' spans two \(conflict.plural): "
+                + "'\(TextBytes.quote(value(sample)))' on line \(line), "
+                + "'\(TextBytes.quote(value(other)))' on line \(lines[conflict.first])"
+        )
     }
 
     /// Where each column is: the five required ones and, when all four are present, the face box.
@@ -62,6 +109,9 @@ enum ManifestLayout {
         let index: [String: Int]
         let count: Int
         let box: [Int]?
+        /// The optional `presentation` and `attack_potential` columns.
+        let presentation: Int?
+        let attackPotential: Int?
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
             let index = Dictionary(
@@ -76,13 +126,15 @@ enum ManifestLayout {
             count = header.fields.count
             let boxColumns = ["x", "y", "w", "h"].compactMap { index[$0] }
             box = boxColumns.count == 4 ? boxColumns : nil
+            presentation = index["presentation"]
+            attackPotential = index["attack_potential"]
         }
     }
 
     /// One manifest line as a sample, or the problem (with the line) that keeps it out.
     static func parse(
         _ record: (line: Int, fields: [String]), columns: Columns, root: String, realRoot: String,
-        manifest: String
+        manifest: String, isUTF8: Bool = true
     ) throws(DatasetProblem) -> Sample {
         let f = record.fields
         func problem(_ kind: DatasetProblem.Kind, _ message: String) -> DatasetProblem {
@@ -93,6 +145,17 @@ enum ManifestLayout {
         }
         func field(_ name: String) -> String { f[columns.index[name]!].trimmingCharacters(in: .whitespaces) }
         let written = field("path")
+        // A NUL ends the name for the C library: `a.jpg\0x` and `a.jpg\0y` would open one file
+        // under two ids.
+        if written.utf8.contains(0) {
+            throw problem(
+                .badLine,
+                "path '\(TextBytes.quote(written.replacingOccurrences(of: "\0", with: "\\0")))' holds a NUL byte")
+        }
+        if !isUTF8 && written.contains("\u{FFFD}") {
+            throw problem(
+                .badLine, "path '\(TextBytes.quote(written))': name is not UTF-8 (write the manifest in UTF-8)")
+        }
         guard let path = normalised(written) else {
             throw problem(
                 .escapesRoot, "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder")
@@ -112,8 +175,10 @@ enum ManifestLayout {
         if let boxColumns = columns.box {
             box = try parseBox(boxColumns.map { f[$0].trimmingCharacters(in: .whitespaces) }, problem: problem)
         }
+        let presentation = columns.presentation.map { f[$0].trimmingCharacters(in: .whitespaces) } ?? ""
         return Sample(
-            id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box)
+            id: path, path: root + "/" + path, label: label, split: split, subject: field("subject"), faceBox: box,
+            presentation: presentation.isEmpty ? nil : presentation)
     }
 
     /// `bonafide` (or bona_fide, bona-fide, live, real) or `attack`/`spoof` with a species.
@@ -165,5 +230,27 @@ enum ManifestLayout {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// A manifest's `attack_potential` column: each attack line may name its species' level (ISO/IEC
+/// 30107-3:2023 attack potential); one species has one level, or the line is a problem naming
+/// both lines.
+struct AttackPotentialColumn {
+    var levels: [String: (level: String, line: Int)] = [:]
+
+    mutating func add(
+        _ fields: [String], columns: ManifestLayout.Columns, sample: Sample, line: Int, manifest: String
+    ) throws(DatasetProblem) {
+        guard let column = columns.attackPotential, let species = sample.label.species else { return }
+        let level = fields[column].trimmingCharacters(in: .whitespaces)
+        guard !level.isEmpty else { return }
+        if let known = levels[species], known.level != level {
+            throw DatasetProblem(
+                .badLine, file: manifest, line: line,
+                "species '\(TextBytes.quote(species))' has attack potential '\(TextBytes.quote(level))' here and "
+                    + "'\(TextBytes.quote(known.level))' on line \(known.line)")
+        }
+        if levels[species] == nil { levels[species] = (level, line) }
     }
 }

@@ -5,7 +5,8 @@ import PadText
 /// `Phone_Session_User_File[_anything].ext`; File 1 is real access, 2 and 3 print attacks (two
 /// printers), 4 and 5 video replay (two displays). Protocol lists `Protocols/Protocol_<p>/
 /// {Train,Dev,Test}[_<fold>].txt` hold lines `+1,1_1_01_1` (label, video name); frames of videos a
-/// list names get its split. Without protocol lists every frame is loaded without a split.
+/// list names get its split. Without protocol lists every frame is loaded without a split. The
+/// frames of one video are one presentation, named by the video (`1_1_01_1`).
 enum OuluNPULayout {
     static func parse(_ name: String) -> (phone: Int, session: Int, user: String, file: Int, video: String)? {
         let stem = (name as NSString).deletingPathExtension
@@ -91,7 +92,9 @@ enum OuluNPULayout {
             seenVideos.insert(parsed.video)
             let label: Label = parsed.file == 1 ? .bonaFide : .attack(species: parsed.file <= 3 ? "print" : "replay")
             samples.append(
-                Sample(id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user))
+                Sample(
+                    id: relative, path: root + "/" + relative, label: label, split: split, subject: parsed.user,
+                    presentation: parsed.video))
         }
         return (samples, seenVideos)
     }

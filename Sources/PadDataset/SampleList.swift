@@ -25,6 +25,12 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
     private var otherPaths: [Int32: String] = [:]
     private var boxSlots: [Int32] = []
     private var boxes: [Box] = []
+    /// Presentation codes, made only once a sample is not a presentation of its own (still-image
+    /// datasets never pay for them); then every sample has one.
+    private var presentations: InternedStrings?
+    /// Frame index (-1 = none) and time stamp (NaN = none), made with the first frame of a video.
+    private var frames: [Int32] = []
+    private var times: [Double] = []
 
     /// - Parameter root: the dataset folder; a sample's path is stored only when it is not
     ///   `root + "/" + id`.
@@ -48,7 +54,9 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
         return Sample(
             id: id, path: otherPaths[Int32(i)] ?? pathPrefix + id,
             label: code < 0 ? .bonaFide : .attack(species: speciesNames.names[Int(code)]), split: splits[i],
-            subject: subjects[i], faceBox: box)
+            subject: subjects[i], faceBox: box, presentation: presentations?[i],
+            frameIndex: frames.isEmpty || frames[i] < 0 ? nil : Int(frames[i]),
+            timestamp: times.isEmpty || times[i].isNaN ? nil : times[i])
     }
 
     /// The id of sample `i` (no path is built).
@@ -65,6 +73,16 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
     public var speciesNameList: [String] { speciesNames.names }
     /// Every sample's subject ("" when unknown).
     public var subjectColumn: InternedStrings { subjects }
+    /// Every sample's presentation id, nil when every sample is a presentation of its own (a
+    /// still-image dataset).
+    public var presentationColumn: InternedStrings? { presentations }
+    /// True when some sample is a frame of a presentation of several samples or of a video:
+    /// `samples.csv` then carries the `presentation`, `frame` and `time` columns.
+    public var hasPresentations: Bool { presentations != nil || !frames.isEmpty }
+    /// Every sample's frame index (-1 for a still image), empty when no sample is a frame.
+    public var frameIndexColumn: [Int32] { frames }
+    /// Every sample's time stamp in seconds (NaN when unknown), empty when no sample has one.
+    public var timestampColumn: [Double] { times }
 
     public mutating func append(_ sample: Sample) {
         let i = Int32(ids.count)
@@ -80,6 +98,23 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
         } else if !boxSlots.isEmpty {
             boxSlots.append(-1)
         }
+        appendPresentation(sample, number: Int(i))
+    }
+
+    /// The presentation, frame index and time stamp of sample `number` (just appended); the
+    /// columns are made when the first sample needs them, filled for the samples before it.
+    private mutating func appendPresentation(_ sample: Sample, number: Int) {
+        if presentations == nil && sample.presentation != sample.id {
+            var made = InternedStrings()
+            made.reserveCapacity(number + 1)
+            for k in 0..<number { made.append(ids[k]) }
+            presentations = made
+        }
+        presentations?.append(sample.presentation)
+        if sample.frameIndex != nil && frames.isEmpty { frames = Array(repeating: -1, count: number) }
+        if !frames.isEmpty { frames.append(sample.frameIndex.map { Int32(clamping: $0) } ?? -1) }
+        if sample.timestamp != nil && times.isEmpty { times = Array(repeating: .nan, count: number) }
+        if !times.isEmpty { times.append(sample.timestamp ?? .nan) }
     }
 
     public mutating func reserveCapacity(_ count: Int) {

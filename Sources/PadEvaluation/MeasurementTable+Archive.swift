@@ -65,5 +65,9 @@ extension MeasurementTable {
         } else {
             append(id: f[columns.id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values)
         }
+        if let presentation = columns.presentation {
+            let frame = columns.frame.flatMap { Int(f[$0]) }
+            setLastPresentation(f[presentation].isEmpty ? f[columns.id] : f[presentation], frameIndex: frame)
+        }
     }
 }

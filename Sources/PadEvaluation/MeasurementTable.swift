@@ -26,6 +26,12 @@ public struct MeasurementTable: Sendable {
     /// The person each sample shows (`subject` of the dataset), "" when unknown. Empty when the
     /// table was built without subjects; then ``hasSubjects`` is false.
     public private(set) var subjects = InternedStrings()
+    /// The presentation (capture attempt, ISO/IEC 30107-3) each sample is a frame of. Empty when
+    /// every sample is a presentation of its own (still images): then ``hasPresentations`` is
+    /// false and every report is frame-free, as before presentations existed.
+    public private(set) var presentations = InternedStrings()
+    /// Each sample's frame index in its presentation (-1 when none); empty when no sample has one.
+    public private(set) var frameIndices: [Int32] = []
     /// Column-major values: `values[c][i]` is output `columns[c]` of sample `i`.
     public private(set) var values: [[Double]]
     /// Per sample: index into ``speciesNames`` for attacks, -1 for bona fide (so hot loops never
@@ -77,6 +83,8 @@ public struct MeasurementTable: Sendable {
         speciesLookup = Dictionary(uniqueKeysWithValues: speciesNames.enumerated().map { ($1, Int32($0)) })
         splits = samples.splits
         subjects = samples.subjectColumn
+        presentations = samples.presentationColumn ?? InternedStrings()
+        frameIndices = samples.frameIndexColumn
         sharesSampleColumns = true
     }
 
@@ -101,23 +109,26 @@ public struct MeasurementTable: Sendable {
 
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
     /// `speciesNames` (-1 = bona fide) and must agree with `labels`; `subjects` (optional) names
-    /// each sample's person.
+    /// each sample's person; `presentations` (optional) each sample's presentation.
     public init(
         columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus],
         values: [[Double]],
-        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil
+        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil,
+        presentations: InternedStrings? = nil
     ) {
         self.init(
             columns: columns, ids: ids, splits: splits, statuses: StatusColumn(statuses), values: values,
-            speciesIndex: speciesIndex, speciesNames: speciesNames, subjects: subjects)
+            speciesIndex: speciesIndex, speciesNames: speciesNames, subjects: subjects, presentations: presentations)
     }
 
     /// The same with the statuses already as a column (score files: no array of ten million
     /// ``SampleStatus`` values, and no labels, which the species codes give).
     public init(
         columns: [String], ids: [String], splits: [Split], statuses: StatusColumn, values: [[Double]],
-        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil
+        speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil,
+        presentations: InternedStrings? = nil
     ) {
+        precondition(presentations == nil || presentations!.count == ids.count)
         precondition(
             values.count == columns.count && values.allSatisfy { $0.count == ids.count }
                 && speciesIndex.count == ids.count)
@@ -131,6 +142,7 @@ public struct MeasurementTable: Sendable {
         self.speciesNames = speciesNames
         self.speciesLookup = Dictionary(uniqueKeysWithValues: speciesNames.enumerated().map { ($1, Int32($0)) })
         self.subjects = subjects.map { InternedStrings($0) } ?? InternedStrings()
+        self.presentations = presentations ?? InternedStrings()
     }
 
     /// Rows appended (every row has a status).
@@ -165,6 +177,22 @@ public struct MeasurementTable: Sendable {
         }
         splits.append(split)
         if !subjects.isEmpty { subjects.append("") }
+        if !presentations.isEmpty { presentations.append(id) }
+        if !frameIndices.isEmpty { frameIndices.append(-1) }
+    }
+
+    /// Sets the presentation and frame index of the row just appended (`samples.csv` with a
+    /// `presentation` column, read back); the columns are made at the first row that needs them.
+    public mutating func setLastPresentation(_ presentation: String, frameIndex: Int?) {
+        let last = ids.count - 1
+        if presentations.isEmpty && presentation != ids[last] {
+            presentations = InternedStrings((0..<last).map { ids[$0] })
+            presentations.append(presentation)
+        } else if !presentations.isEmpty {
+            presentations.setLast(presentation)
+        }
+        if let frameIndex, frameIndices.isEmpty { frameIndices = [Int32](repeating: -1, count: ids.count) }
+        if !frameIndices.isEmpty { frameIndices[last] = Int32(clamping: frameIndex ?? -1) }
     }
 
     /// Appends the next sample's status and values to a table over a sample list
@@ -222,6 +250,8 @@ public struct MeasurementTable: Sendable {
         splits = order.map { splits[$0] }
         statuses = statuses.reordered(order)
         if !subjects.isEmpty { subjects = subjects.reordered(order) }
+        if !presentations.isEmpty { presentations = presentations.reordered(order) }
+        if !frameIndices.isEmpty { frameIndices = order.map { frameIndices[$0] } }
         for c in values.indices where isInMemory(c) { values[c] = order.map { values[c][$0] } }
         if let spill {
             for c in columns.indices where spill.holds(c) {
@@ -233,6 +263,24 @@ public struct MeasurementTable: Sendable {
 
     /// True when at least one sample names its subject (subject-clustered statistics apply).
     public var hasSubjects: Bool { subjects.names.contains { !$0.isEmpty } }
+
+    /// True when some presentation has several frames or a frame index (a video, a burst, a bob
+    /// score file with one row per frame): presentation-level results are then the headline.
+    public var hasPresentations: Bool {
+        if !frameIndices.isEmpty { return true }
+        guard !presentations.isEmpty else { return false }
+        // Codes in use, not the vocabulary: a row's id replaced by its presentation
+        // (``setLastPresentation(_:frameIndex:)``) stays a name no row has.
+        var used = [Bool](repeating: false, count: presentations.names.count)
+        for c in presentations.codes {
+            if used[Int(c)] { return true }
+            used[Int(c)] = true
+        }
+        return false
+    }
+
+    /// Presentation of sample `i` (its own id when the table has no presentation column).
+    public func presentation(_ i: Int) -> String { presentations.isEmpty ? ids[i] : presentations[i] }
 
     /// Subject of sample `i`, "" when unknown.
     public func subject(_ i: Int) -> String { i < subjects.count ? subjects[i] : "" }

@@ -80,11 +80,14 @@ public struct CSVRecordStream {
 /// Where the columns of a `samples.csv` (as `bench` writes it) are. The four that name a sample
 /// (id, label, species, split) must be there; status, error, decode_ns and the output columns
 /// between error and decode_ns are needed only to rebuild a ``MeasurementTable``, so their
-/// absence is reported by ``tableColumns()``, after the archive itself has been checked.
+/// absence is reported by ``outputColumns(path:)``, after the archive itself has been checked.
 public struct SamplesColumns: Sendable {
     public let header: [String]
     public let id: Int, label: Int, species: Int, split: Int
     public let status: Int?, error: Int?, decode: Int?, subject: Int?
+    /// Written only for datasets of videos or frame groups (`presentation`, `frame`, `time`
+    /// after `subject`): absent, every sample is a presentation of its own.
+    public let presentation: Int?, frame: Int?, time: Int?
 
     public init(header: [String], path: String) throws {
         self.header = header
@@ -103,7 +106,13 @@ public struct SamplesColumns: Sendable {
         decode = header.firstIndex(of: "decode_ns")
         // Optional: archives written before subjects were recorded have no such column.
         subject = header.firstIndex(of: "subject")
+        presentation = header.firstIndex(of: "presentation")
+        frame = header.firstIndex(of: "frame")
+        time = header.firstIndex(of: "time")
     }
+
+    /// The columns `samples.csv` has after `subject` when the dataset has presentations.
+    public static let presentationColumns = ["presentation", "frame", "time"]
 
     /// The output columns (between `error` and `decode_ns`), or the error that keeps the file
     /// from being a measurement table.

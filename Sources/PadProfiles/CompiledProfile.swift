@@ -57,6 +57,17 @@ public struct CompiledProfile: Sendable {
         return .accepted
     }
 
+    /// True when every capture gate passes: every active gate not on the swept score (all gates
+    /// when the profile names no score). A best shot is the first frame for which this holds.
+    @inlinable
+    public func passesCaptureGates(_ value: (Int) -> Double) -> Bool {
+        let scoreName = profile.score
+        for g in gates where scoreName == nil || g.gate.output != scoreName {
+            if !g.gate.passes(g.column.map(value) ?? .nan) { return false }
+        }
+        return true
+    }
+
     /// The swept score with the other gates held fixed: the score when every gate that is not on
     /// the score output passes; nil when one of them fails or the score is not assessable (the
     /// sample is then rejected at every threshold of the sweep, never given a score of -inf).

@@ -22,6 +22,11 @@ public struct Profile: Sendable, Equatable {
     public var yaml: String
     /// Where it came from: a file path or `builtin:<name>`.
     public var origin: String
+    /// How a presentation of several frames is decided (`frames:`); nil is `aggregate`.
+    public var frames: FramesRule?
+
+    /// The frames rule in force (`aggregate` when the profile has no `frames:` section).
+    public var framesRule: FramesRule { frames ?? .aggregate }
 
     public init(
         name: String, description: String, source: String, score: String?, gates: [Gate],
@@ -224,6 +229,8 @@ extension Profile {
     /// differently, so `compare` refuses to gate them.
     public var definitionHash: String {
         var text = "score=\(score ?? "")|dataset_box=\(useDatasetFaceBox)"
+        // Only a rule that is written changes the hash (profiles without `frames:` keep theirs).
+        if let frames, frames != .aggregate { text += "|frames=\(frames.text)" }
         for gate in gates {
             text += "|\(gate.output) \(gate.comparison.rawValue) \(gate.threshold.bitPattern) \(gate.upper.bitPattern)"
             if let skipped = gate.skipped { text += " skipped:\(skipped.isEmpty ? "-" : "y")" }

@@ -47,7 +47,7 @@ public struct ProfileLoader: Sendable {
         return "unknown output `\(name)`\(hint)"
     }
 
-    static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options"]
+    static let topKeys: Set<String> = ["name", "description", "source", "score", "gates", "options", "frames"]
     static let gateKeys: Set<String> = [
         "output", "op", "value", "min", "max", "code", "message", "kind", "note", "skipped", "calibrate", "approximate",
     ]
@@ -164,9 +164,40 @@ public struct ProfileLoader: Sendable {
         for gateNode in gateList {
             gates.append(try parseGate(gateNode, context: context))
         }
-        return Profile(
+        var profile = Profile(
             name: name, description: description, source: source, score: score, gates: gates,
             useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
+        if let framesNode = mapping["frames"] { profile.frames = try parseFrames(framesNode, context: context) }
+        return profile
+    }
+
+    /// `frames: {decide: aggregate | best_shot | k_of_n, k:, n:}` (``FramesRule``).
+    private func parseFrames(_ node: Node, context: Context) throws(ProfileError) -> FramesRule {
+        guard let map = node.mapping else {
+            throw context.error(node, "frames must be a mapping (decide: aggregate, best_shot or k_of_n)")
+        }
+        try context.checkKeys(map, allowed: ["decide", "k", "n"], what: "frames")
+        let decide = try context.string(map, "decide", required: true)
+        func count(_ key: String) throws(ProfileError) -> Int? {
+            guard let valueNode = map[key] else { return nil }
+            guard let text = valueNode.string, let value = Int(text), value >= 1 else {
+                throw context.error(valueNode, "frames.\(key) must be a whole number of frames, at least 1")
+            }
+            return value
+        }
+        let k = try count("k"), n = try count("n")
+        switch decide {
+        case "aggregate", "best_shot":
+            if k != nil || n != nil { throw context.error(node, "k and n belong to decide: k_of_n") }
+            return decide == "aggregate" ? .aggregate : .bestShot
+        case "k_of_n":
+            guard let k, let n else { throw context.error(node, "decide: k_of_n needs k and n") }
+            guard k <= n else { throw context.error(map["k"]!, "frames.k (\(k)) must not exceed frames.n (\(n))") }
+            return .atLeast(k: k, of: n)
+        default:
+            throw context.error(
+                map["decide"]!, "unknown frames.decide '\(decide)' (expected aggregate, best_shot or k_of_n)")
+        }
     }
 
     /// One gate: a skipped gate (a reason, no threshold), a calibrated gate, or a comparison with

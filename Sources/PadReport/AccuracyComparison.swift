@@ -134,8 +134,11 @@ struct AccuracyComparison {
     struct Decided { var species: String?; var accepted: Bool }
 
     /// Per profile, per sample id of the reported split: species (nil = bona fide) and decision.
+    /// A run with presentations of several frames pairs presentations
+    /// (`presentation_decisions.csv`: ISO/IEC 30107-3's trials), not frames.
     static func decisions(_ run: StoredRun) throws -> [String: [String: Decided]] {
-        let table = try run.table("decisions.csv")
+        let table = try run.table(
+            run.contains("presentation_decisions.csv") ? "presentation_decisions.csv" : "decisions.csv")
         let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"),
             split = try table.requireColumn("split")
         let label = try table.requireColumn("label"), species = try table.requireColumn("species"),

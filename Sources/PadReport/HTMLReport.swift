@@ -72,6 +72,7 @@ public struct HTMLReport {
         if !results.isEmpty { body += "<h2>Verdict</h2>\n" + verdictTable() }
         body += howToRead()
         body += speciesTable()
+        body += attackPotentialTable()
         body += outputsTable()
         body += intervalsTable()
         let reasons = results.flatMap { r in
@@ -222,6 +223,25 @@ public struct HTMLReport {
             + HTMLPage.table(
                 ["profile", "split", "species", "APCER (accepted/attacks)", "Clopper-Pearson 95%"], rows,
                 numeric: [3, 4])
+    }
+
+    /// APCER_AP per attack potential level (ISO/IEC 30107-3:2023: the highest APCER among the
+    /// level's species), when the run names levels.
+    func attackPotentialTable() -> String {
+        guard let levels = manifest.attackPotential else { return "" }
+        let potential = AttackPotential(levels: levels)
+        let rows = results.flatMap { r in
+            r.sets.flatMap { set -> [[String]] in
+                guard let p = set.headline else { return [] }
+                return potential.apcerPerLevel(speciesNames: p.speciesNames, apcer: p.apcer).map {
+                    [r.profile.name, set.split, $0.level, $0.species, Self.rate($0.apcer)]
+                }
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h2>APCER per attack potential (APCER_AP, ISO/IEC 30107-3:2023)</h2>\n"
+            + HTMLPage.table(
+                ["profile", "split", "level", "species", "APCER_AP (accepted/attacks)"], rows, numeric: [4])
     }
 
     /// Outputs ranked by their worst species' AUC (each species in the direction that separates it).

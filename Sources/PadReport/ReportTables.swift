@@ -16,7 +16,7 @@ public enum ReportTables {
     /// One row per profile and reported split (a calibrated profile also gets a row for its
     /// calibration split, with the same thresholds). Rates are fractions; CI columns are 95%
     /// Clopper-Pearson. Thresholds are in the score file's own polarity.
-    public static func summary(_ results: [ProfileResult]) -> Table {
+    public static func summary(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
         var header = [
             "profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
             "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low",
@@ -31,13 +31,31 @@ public enum ReportTables {
                 "auc", "calibration", "gates_left_out", "liveness_decision", "note",
             ]
         header += subjectHeader
+        let species = results.flatMap { $0.sets.compactMap(\.headline).flatMap(\.speciesNames) }
+        let levels = attackPotential.map { $0.levelNames(for: species) }
         var rows: [[String]] = []
         for r in results {
             for set in r.sets {
-                rows.append(summaryRow(r, set))
+                rows.append(summaryRow(r, set) + attackPotentialColumns(set, attackPotential, levels: levels ?? []))
             }
         }
+        if let levels { header += levels.flatMap { ["apcer_ap[\($0)]", "apcer_ap[\($0)]_species"] } }
         return (header, rows)
+    }
+
+    /// APCER_AP per attack potential level (ISO/IEC 30107-3:2023: the highest APCER among the
+    /// level's species) and the species attaining it; empty for a level with no processed attack.
+    static func attackPotentialColumns(
+        _ set: ProfileResult.SetResult, _ attackPotential: AttackPotential?, levels: [String]
+    ) -> [String] {
+        guard let attackPotential else { return [] }
+        let found =
+            set.headline.map {
+                attackPotential.apcerPerLevel(speciesNames: $0.speciesNames, apcer: $0.apcer)
+            } ?? []
+        return levels.flatMap { level in
+            found.first { $0.level == level }.map { [n($0.apcer.value), $0.species] } ?? ["", ""]
+        }
     }
 
     static func summaryRow(_ r: ProfileResult, _ set: ProfileResult.SetResult) -> [String] {
@@ -111,21 +129,23 @@ public enum ReportTables {
     static func count(_ value: Int, _ total: Int) -> String { total > 0 ? String(value) : "" }
 
     /// One row per profile and species at the profile's decisions.
-    public static func perSpecies(_ results: [ProfileResult]) -> Table {
-        let header = [
+    public static func perSpecies(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
+        var header = [
             "profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max",
         ]
+        if attackPotential != nil { header.append("attack_potential") }
         var rows: [[String]] = []
         for r in results {
             for set in r.sets {
                 guard let p = set.headline else { continue }
                 for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
                     let rate = p.apcer[s], ci = rate.interval
-                    rows.append([
-                        r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
-                        n(rate.value),
-                        n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
-                    ])
+                    rows.append(
+                        [
+                            r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
+                            n(rate.value),
+                            n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
+                        ] + (attackPotential.map { [$0.level(of: p.speciesNames[s])] } ?? []))
                 }
             }
         }

@@ -83,6 +83,8 @@ import Testing
             ])
         #expect(loaded.samples.map(\.split) == [.train, .train, .dev, .eval])
         #expect(loaded.samples[0].subject == "01")
+        // Each frame's presentation is its video.
+        #expect(loaded.samples.map(\.presentation) == ["1_1_01_1", "1_1_01_2", "2_2_05_4", "3_1_20_5"])
         let kinds = loaded.problems.map { "\($0.kind.rawValue):\($0.line)" }.sorted()
         // notes.jpg is not an OULU name; Test.txt line 3 is malformed; 4_1_40_3 has no frames.
         #expect(kinds == ["bad_line:3", "missing_file:0", "unknown_label:0"])

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PadText
 
 /// One pass over a comma-separated score file (generic or bob.pad) held in memory: header, then
 /// one row per data line, in named steps on byte offsets. Everything the loop touches is a stored
@@ -17,6 +18,9 @@ struct CSVScoreScanner {
         var speciesNames: [String] = []
         var splits: [String] = []
         var ids: [String] = []
+        /// Only for files with a presentation column (generic `presentation`; bob.pad `test_label`
+        /// when `sample_n` makes the ids).
+        var presentations: [String] = []
         var lineNumbers: [Int32] = []
     }
 
@@ -24,7 +28,7 @@ struct CSVScoreScanner {
     struct Columns {
         var names: [String]
         var label: Int, species: Int, score: Int
-        var split = -1, id = -1, sample = -1
+        var split = -1, id = -1, sample = -1, presentation = -1
     }
 
     static let maxFields = 64
@@ -40,6 +44,8 @@ struct CSVScoreScanner {
     var columns: Columns?
     /// Field bounds of the current line (quotes around a field excluded).
     var starts = [Int](repeating: 0, count: maxFields), ends = [Int](repeating: 0, count: maxFields)
+    /// Whether each field of the current line was quoted (its `""` then stand for one `"`).
+    var fieldWasQuoted = [Bool](repeating: false, count: maxFields)
     var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
     var splitCache: [[UInt8]: String] = [:]
     /// Lines of the file before `base` (a part of a file scanned on its own starts past them).
@@ -118,10 +124,12 @@ struct CSVScoreScanner {
             if i == last || (base[i] == UInt8(ascii: ",") && !quoted) {
                 if fieldCount < Self.maxFields {
                     var s = fieldStart, e = i
-                    if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") {
+                    let wasQuoted = e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"")
+                    if wasQuoted {
                         s += 1
                         e -= 1
                     }
+                    fieldWasQuoted[fieldCount] = wasQuoted
                     starts[fieldCount] = s
                     ends[fieldCount] = e
                 }
@@ -134,7 +142,26 @@ struct CSVScoreScanner {
         return fieldCount
     }
 
-    func text(_ field: Int) -> String { ScoreFileReader.text(base, starts[field], ends[field]) }
+    /// A field's text; in a quoted field each `""` is one `"` (RFC 4180, 2.7).
+    func text(_ field: Int) -> String {
+        let raw = ScoreFileReader.text(base, starts[field], ends[field])
+        return fieldWasQuoted[field] ? Self.unescapingQuotes(raw) : raw
+    }
+
+    static func unescapingQuotes(_ text: String) -> String {
+        let quote = UInt8(ascii: "\"")
+        guard text.utf8.contains(quote) else { return text }
+        var bytes: [UInt8] = [], pending = false
+        for byte in text.utf8 {
+            if byte == quote && pending {
+                pending = false
+                continue
+            }
+            pending = byte == quote
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     func readHeader(_ fieldCount: Int, line: Int) throws(ScoreFileError) -> Columns {
         let names = (0..<min(fieldCount, Self.maxFields)).map { text($0).trimmingWhitespace().lowercased() }
@@ -149,6 +176,8 @@ struct CSVScoreScanner {
         columns.split = generic ? (names.firstIndex(of: "split") ?? -1) : -1
         columns.id = names.firstIndex(of: generic ? "id" : "test_label") ?? -1
         columns.sample = generic ? -1 : (names.firstIndex(of: "sample_n") ?? -1)
+        columns.presentation =
+            generic ? (names.firstIndex(of: "presentation") ?? -1) : (columns.sample >= 0 ? columns.id : -1)
         return columns
     }
 
@@ -167,6 +196,10 @@ struct CSVScoreScanner {
             rows.ids.append(id)
         } else {
             rows.ids.append("\(baseName):\(line)")
+        }
+        if columns.presentation >= 0 {
+            let presentation = text(columns.presentation).trimmingWhitespace()
+            rows.presentations.append(presentation.isEmpty ? rows.ids[rows.ids.count - 1] : presentation)
         }
         rows.lineNumbers.append(Int32(clamping: line))
     }
@@ -226,8 +259,7 @@ struct CSVScoreScanner {
             throw ScoreFileError(
                 file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
         }
-        if value.isInfinite && !ScoreFileReader.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
-        {
+        if value.isInfinite && !TextBytes.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(text(field)))' overflows a double (write inf for an infinite score)")

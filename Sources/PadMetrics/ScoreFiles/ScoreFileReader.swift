@@ -13,6 +13,10 @@ public struct ImportedScores: Sendable {
     /// bob 4/5-column `test_label`; pyeer `<file name>:<line>`. In bob formats a repeated label
     /// (one row per frame) gets `#2`, `#3`, ... on its repeats.
     public var ids: [String] = []
+    /// Per row: the presentation (capture attempt) the row is a frame of: bob formats'
+    /// `test_label`, a generic file's `presentation` column. Empty when every row is a
+    /// presentation of its own (then its id names it).
+    public var presentations: [String] = []
     /// Per row split, only for files with a split column (empty otherwise).
     public var splits: [String]
     public var format: ScoreFormat
@@ -52,16 +56,49 @@ public struct ImportedScores: Sendable {
     }
 
     /// bob formats name a presentation by its `test_label` and write one row per frame scored, so
-    /// a label may repeat: the k-th repeat becomes `label#k` (k = 2, 3, ...), in file order, so
-    /// two models' files with the same rows pair up. (Generic files have an `id` column: a repeat
-    /// there is an error, see ``checkUniqueIds()``.)
+    /// a label may repeat: the label is the rows' presentation, and each frame row keeps an id of
+    /// its own: the k-th repeat becomes `label#k` (k = 2, 3, ...), in file order, so two models'
+    /// files with the same rows pair up frame by frame. (Generic files have an `id` column: a
+    /// repeat there is an error, see ``checkUniqueIds()``.)
     mutating func numberRepeatedIds() {
         var seen: [String: Int] = [:]
         seen.reserveCapacity(ids.count)
+        if presentations.isEmpty { presentations = ids }
         for k in ids.indices {
             let n = (seen[ids[k]] ?? 0) + 1
             seen[ids[k]] = n
             if n > 1 { ids[k] += "#\(n)" }
+        }
+        if seen.count == ids.count && presentations == ids { presentations = [] }
+    }
+
+    /// The first row whose presentation's first row has another label, species or split (the
+    /// rule ``PresentationIndex`` states), as an error naming both lines. `split(row)` is the
+    /// row's split as the run reads it.
+    public func checkPresentations(split: (Int) -> String) throws(ScoreFileError) {
+        guard !presentations.isEmpty else { return }
+        var index = PresentationIndex()
+        let species = set.speciesIndex
+        for row in presentations.indices {
+            let conflict = index.add(presentations[row], row: row) { first in
+                if (species[first] < 0) != (species[row] < 0) { return "label" }
+                if species[first] != species[row] { return "species" }
+                return split(first) != split(row) ? "split" : nil
+            }
+            guard let conflict else { continue }
+            func value(_ r: Int) -> String {
+                switch conflict.attribute {
+                case "label": return species[r] < 0 ? "bonafide" : "attack"
+                case "species": return set.speciesNames[Int(species[r])]
+                default: return split(r)
+                }
+            }
+            throw ScoreFileError(
+                file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
+                "presentation '\(ScoreFileError.quoted(presentations[row]))' spans two \(conflict.plural): "
+                    + "'\(ScoreFileError.quoted(value(row)))' here, '\(ScoreFileError.quoted(value(conflict.first)))' at "
+                    + "\(files[Int(fileIndex[conflict.first])]):\(lineNumbers[conflict.first])"
+            )
         }
     }
 
@@ -261,7 +298,7 @@ public struct ScoreFileReader: Sendable {
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' is not a number")
         }
-        if parsed.isInfinite && !Self.isInfinityLiteral(field) {
+        if parsed.isInfinite && !TextBytes.isInfinityLiteral(field) {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double "
@@ -269,14 +306,6 @@ public struct ScoreFileReader: Sendable {
             )
         }
         return parsed
-    }
-
-    /// `inf`, `+inf`, `-inf`, `infinity` in any case: the only texts that may parse as infinite.
-    static func isInfinityLiteral<C: Collection>(_ field: C) -> Bool where C.Element == UInt8 {
-        var bytes = Array(field)
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes.removeFirst() }
-        let lower = String(decoding: bytes.map { $0 | 0x20 }, as: UTF8.self)
-        return lower == "inf" || lower == "infinity"
     }
 
     static func baseName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
@@ -349,7 +378,11 @@ public struct ScoreFileReader: Sendable {
             let mapping = rows.speciesNames.map { result.set.index(ofSpecies: $0) }
             result.set.append(scores: rows.scores, speciesIndex: rows.species.map { $0 < 0 ? -1 : mapping[Int($0)] })
             result.splits.append(contentsOf: rows.splits)
+            if !rows.presentations.isEmpty && result.presentations.count < result.ids.count {
+                result.presentations += result.ids[result.presentations.count...]
+            }
             result.ids.append(contentsOf: rows.ids)
+            if !rows.presentations.isEmpty { result.presentations.append(contentsOf: rows.presentations) }
             result.lineNumbers.append(contentsOf: rows.lineNumbers)
             result.fileIndex.append(contentsOf: repeatElement(fileIndex, count: rows.ids.count))
             result.lines += rows.ids.count

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PadDataset
+import PadEvaluation
 import PadMetrics
 import PadReport
 
@@ -11,6 +12,8 @@ extension ScorePolarity: ExpressibleByArgument {
 }
 
 extension ScoreFormat: ExpressibleByArgument {}
+
+extension FrameAggregate: ExpressibleByArgument {}
 
 extension RunComparison.GateKind: ExpressibleByArgument {}
 

@@ -3,6 +3,8 @@ import Foundation
 import PadBench
 import PadDataset
 import PadEstimators
+import PadEvaluation
+import PadMetrics
 import PadProfiles
 import PadText
 
@@ -66,6 +68,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Per-sample timeout of external estimators, seconds.")
     var externalTimeout: Double = 30
 
+    @Option(
+        help: "How the frames of one presentation (a video) combine into its outputs: mean (default), median, min, max."
+    )
+    var aggregate: FrameAggregate?
+    @Option(
+        name: .customLong("attack-potential"),
+        help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
+    var attackPotential: String?
     @Flag(help: "No progress display.")
     var quiet = false
 
@@ -148,6 +158,8 @@ struct BenchCommand: AsyncParsableCommand {
         withExternals.force = force
         withExternals.resume = resuming
         withExternals.strict = strict
+        withExternals.aggregate = aggregate
+        withExternals.attackPotential = try Self.attackPotential(attackPotential, dataset: loaded)
         let interrupt = InterruptFlag()
         withExternals.interrupt = interrupt
         interrupt.watchSignals()
@@ -172,6 +184,17 @@ struct BenchCommand: AsyncParsableCommand {
         }
         print(TerminalTables.benchSummary(outcome))
         CommandSupport.printWarnings(outcome.results)
+    }
+
+    /// The manifest's `attack_potential` levels with `--attack-potential FILE`'s over them; nil
+    /// when neither names one.
+    static func attackPotential(_ file: String?, dataset: LoadedDataset) throws -> [String: String]? {
+        var levels = dataset.attackPotential
+        if let file {
+            let given = try CommandSupport.atRunTime { try AttackPotential.read(file).levels }
+            levels.merge(given) { _, fromFile in fromFile }
+        }
+        return levels.isEmpty ? nil : levels
     }
 
     static func parseExternals(_ list: [String]) throws -> [String: String] {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadBench
+import PadEvaluation
 import PadMetrics
 import PadReport
 
@@ -49,6 +50,16 @@ struct EvalCommand: ParsableCommand {
     var out: String
     @Flag(help: "Replace a complete run under --out (otherwise refused).")
     var force = false
+    @Option(
+        help: """
+            How frame scores of one presentation (bob's test_label, a presentation column, a video) \
+            combine into the presentation's score: mean (default), median, min, max.
+            """)
+    var aggregate: FrameAggregate?
+    @Option(
+        name: .customLong("attack-potential"),
+        help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
+    var attackPotential: String?
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
     @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
@@ -68,7 +79,8 @@ struct EvalCommand: ParsableCommand {
                 try EvalRunner().evaluateArchive(
                     archive, profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
                     strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
-                    requireOutputs: score != nil)
+                    requireOutputs: score != nil, aggregate: aggregate,
+                    attackPotential: try attackPotential.map { try AttackPotential.read($0).levels })
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
@@ -78,11 +90,15 @@ struct EvalCommand: ParsableCommand {
             )
             return
         }
-        let job = EvalRunner.ScoreJob(
+        var job = EvalRunner.ScoreJob(
             scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
             threshold: thresholdChoice.threshold?.value, criterion: thresholdChoice.criterion ?? .eer,
             outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
+        job.aggregate = aggregate
+        job.attackPotential = try CommandSupport.atRunTime {
+            try attackPotential.map { try AttackPotential.read($0).levels }
+        }
         let outcome = try CommandSupport.atRunTime { try EvalRunner().evaluateScores(job) }
         print(TerminalTables.profileTable(outcome.results))
         CommandSupport.printWarnings(outcome.results)

@@ -1,0 +1,57 @@
+import PadArchive
+import PadProfiles
+
+/// Presentation-level results beside frame-level ones: each profile decided again on its
+/// presentation table (``PresentationTable``), so counts, APCER per species, BPCER, curves, EER,
+/// intervals and reject reasons count presentations (ISO/IEC 30107-3 counts capture attempts,
+/// not frames). Thresholds of calibrated gates are chosen again on the presentations of the
+/// calibration split; a best shot or k-of-n frame is selected with the frame-level thresholds.
+///
+/// ```swift
+/// let level = try PresentationLevel.evaluate(table, frameResults: results, aggregate: .mean, decisions: writer)
+/// level.results[0].reported.headline   // counted in presentations
+/// ```
+public struct PresentationLevel: Sendable {
+    /// Per profile, in the order of the frame results: its presentation table and its result.
+    public var tables: [MeasurementTable]
+    public var results: [ProfileResult]
+    public var aggregate: FrameAggregate
+
+    /// Every profile of `frameResults` decided per presentation; `decisions` (when given) gets
+    /// `decisions.csv`'s columns with one row per presentation and profile.
+    public static func evaluate(
+        _ table: MeasurementTable, frameResults: [ProfileResult], aggregate: FrameAggregate,
+        choosesOnReportedSetWithoutCalibrationSplit: Bool = false, decisions: CSVWriter? = nil
+    ) throws -> PresentationLevel {
+        let groups = PresentationGroups(table)
+        let frameEvaluator = ProfileEvaluator(table: table)
+        try decisions?.writeRow(["id", "profile", "split", "label", "species", "status", "accepted", "code", "message"])
+        var level = PresentationLevel(tables: [], results: [], aggregate: aggregate)
+        for frameResult in frameResults {
+            let profile = frameResult.profile
+            let thresholds = Dictionary(
+                frameResult.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
+            let compiled = profile.compiled(
+                columns: frameEvaluator.columnNames(for: profile), calibratedThresholds: thresholds)
+            let presentations = PresentationTable.make(
+                table, groups: groups, profile: profile, compiled: compiled, aggregate: aggregate)
+            let evaluator = ProfileEvaluator(
+                table: presentations,
+                choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
+            var result = try evaluator.evaluate(profile, decisions: decisions)
+            result.thresholdSign = frameResult.thresholdSign
+            result.notes += frameResult.notes.filter { $0.hasPrefix("scores are attack-high") }
+            result.notes.append(
+                note(profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
+            level.tables.append(presentations)
+            level.results.append(result)
+        }
+        return level
+    }
+
+    /// What the rates count, in words (summary.csv's `note`).
+    static func note(_ rule: FramesRule, aggregate: FrameAggregate, presentations: Int, frames: Int) -> String {
+        let how = rule == .aggregate ? "aggregate (\(aggregate.rawValue) of assessable frames)" : rule.text
+        return "counted in presentations: \(presentations) presentations of \(frames) frames, decided by \(how)"
+    }
+}

@@ -1,0 +1,58 @@
+/// The rule that a presentation (one capture attempt, ISO/IEC 30107-3) never spans two labels,
+/// species, subjects or splits, checked row by row as a dataset manifest or a score file is read:
+/// every row is compared with the first row of its presentation, and the first difference is a
+/// ``Conflict`` naming both rows. One definition for every reader (manifests in PadDataset, score
+/// files in PadMetrics).
+///
+/// ```swift
+/// var index = PresentationIndex()
+/// let labels = ["bonafide", "bonafide", "attack"]
+/// index.add("v1.avi", row: 0) { _ in nil }                                  // nil: first row
+/// index.add("v1.avi", row: 2) { first in labels[first] == labels[2] ? nil : "label" }
+/// // Conflict(first: 0, row: 2, attribute: "label")
+/// ```
+/// Rows of one presentation usually follow each other (frames of a video), so the last
+/// presentation is compared before the dictionary is consulted.
+public struct PresentationIndex: Sendable {
+    public struct Conflict: Sendable, Equatable {
+        /// The first row of the presentation and the row that disagrees with it.
+        public var first: Int
+        public var row: Int
+        /// What differs: `label`, `species`, `subject` or `split`.
+        public var attribute: String
+
+        /// "spans two labels", "two species": the attribute's plural for messages.
+        public var plural: String { attribute == "species" ? attribute : attribute + "s" }
+
+        public init(first: Int, row: Int, attribute: String) {
+            self.first = first; self.row = row; self.attribute = attribute
+        }
+    }
+
+    private var firstRow: [String: Int] = [:]
+    private var last: (presentation: String, first: Int)?
+
+    public init() {}
+
+    /// Presentations seen so far.
+    public var count: Int { firstRow.count }
+
+    /// Records `row` of `presentation`; `differs(first)` names the attribute in which `row` differs
+    /// from the presentation's first row (nil when they agree). A conflicting row is not recorded.
+    @discardableResult
+    public mutating func add(_ presentation: String, row: Int, differs: (Int) -> String?) -> Conflict? {
+        let first: Int
+        if let last, last.presentation == presentation {
+            first = last.first
+        } else if let known = firstRow[presentation] {
+            first = known
+        } else {
+            firstRow[presentation] = row
+            last = (presentation, row)
+            return nil
+        }
+        last = (presentation, first)
+        guard let attribute = differs(first) else { return nil }
+        return Conflict(first: first, row: row, attribute: attribute)
+    }
+}
