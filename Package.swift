@@ -89,6 +89,10 @@ let package = Package(
         // `make benchmark` only: padbench's video decode timed alone, beside `ffmpeg -benchmark`.
         .executableTarget(
             name: "video-decode-timing", dependencies: ["PadVideo"], path: "Benchmarks/VideoDecodeTiming"),
+        // `make benchmark` only: padbench's landmark evaluation timed per face, beside dlib's C++.
+        .executableTarget(
+            name: "landmarks-timing", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
+            path: "Benchmarks/LandmarksTiming"),
 
         .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),

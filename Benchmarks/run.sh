@@ -10,9 +10,13 @@
 #   workers       padbench bench images/s with 2 workers / 1 worker pinned to one CPU         >= 1.8
 #   eval          padbench eval of 10 million scores, whole command                          < 10 s
 #   memory        peak RSS of bench at the largest size (1M by default; Benchmarks/memory.sh)  < 250 MB
+#   landmarks     dlib C++ shape_predictor us per face / padbench's (landmarks-timing), same
+#                 faces and grey planes, identical points required                           >= 2
 #
 # Environment: BENCH_SCORES (default 10000000), BENCH_IMAGES (200), BENCH_MEMORY_SIZES (default
 # "10000 100000 1000000", passed to memory.sh; BENCH_MEMORY=0 skips the memory section, the longest).
+# BENCH_LANDMARKS=0 skips the landmark section (it needs libdlib-dev, installed when missing, and
+# libdlib-data's model; BENCH_LANDMARK_ROUNDS, default 20, rounds over the sample's 80 faces).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build/release/padbench
@@ -177,6 +181,45 @@ if [ "${BENCH_MEMORY:-1}" != 0 ]; then
     largest=${sizes[-1]}
     peak=$(awk -F'|' -v n="$largest" '$2 ~ /bench/ && $3 + 0 == n {gsub(/ /, "", $5); print $5}' "$OUT/memory.md")
     goal "bench peak RSS at $largest samples (MB)" "$peak" "-" "<" 250
+fi
+
+# 5. Landmarks per face: padbench's evaluator (landmarks-timing) vs dlib's own C++ shape_predictor
+# (landmarks_dlib.cpp, built here against Debian's libdlib-dev with g++ -O3), on the sample's 80
+# manifest faces: the same grey planes (PGM files written by landmarks-timing) and rectangles, one
+# thread each, a warm-up pass, then BENCH_LANDMARK_ROUNDS timed passes, five alternating runs of
+# each, the fastest kept. The points must be identical.
+MODEL=/usr/share/dlib/shape_predictor_68_face_landmarks.dat
+if [ "${BENCH_LANDMARKS:-1}" != 0 ] && [ -f "$MODEL" ]; then
+    pkg-config --exists dlib-1 || { apt-get install -y -q libdlib-dev >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null && apt-get install -y -q libdlib-dev >/dev/null; }; }
+    [ -x .build/release/landmarks-timing ] || swift build -c release --product landmarks-timing >/dev/null
+    # Linked by soname: dlib-1.pc names libblas.so and liblapack.so, which only the -dev packages
+    # install; libdlib19.1 needs the runtime libraries, present with libdlib-dev.
+    [ -x "$DATA/landmarks_dlib" ] && [ "$DATA/landmarks_dlib" -nt Benchmarks/landmarks_dlib.cpp ] \
+        || g++ -O3 -DNDEBUG -DDLIB_NO_GUI_SUPPORT -o "$DATA/landmarks_dlib" Benchmarks/landmarks_dlib.cpp \
+            $(pkg-config --cflags dlib-1) -ldlib -lpthread -l:libblas.so.3 -l:liblapack.so.3
+    # Five alternating runs of each, the fastest kept: on a shared machine the slower runs measure
+    # the neighbours; alternating gives both programs the same conditions.
+    rounds=${BENCH_LANDMARK_ROUNDS:-4}
+    ours=""; theirs=""
+    for _ in 1 2 3 4 5; do
+        o=$(.build/release/landmarks-timing "$MODEL" datasets/sample "$DATA/landmarks" "$rounds")
+        t=$("$DATA/landmarks_dlib" "$MODEL" "$DATA/landmarks" "$rounds")
+        [ -z "$ours" ] || [ "$(json "$o" us_per_face | cut -d. -f1)" -lt "$(json "$ours" us_per_face | cut -d. -f1)" ] && ours=$o
+        [ -z "$theirs" ] || [ "$(json "$t" us_per_face | cut -d. -f1)" -lt "$(json "$theirs" us_per_face | cut -d. -f1)" ] && theirs=$t
+    done
+    same=$(cmp -s "$DATA/landmarks/points-padbench.txt" "$DATA/landmarks/points-dlib.txt" && echo yes || echo NO)
+    ours_us=$(json "$ours" us_per_face); theirs_us=$(json "$theirs" us_per_face)
+    echo "## Landmarks per face: dlib's 68-point model on the sample's $(json "$ours" faces) faces, fastest of 5 runs of $rounds rounds, one thread"
+    echo
+    echo "| measure | us per face | model read (ms) |"
+    echo "|---|---|---|"
+    echo "| padbench ShapePredictorModel (landmarks-timing) | $(printf %.1f "$ours_us") | $(printf %.0f "$(json "$ours" model_read_ms)") |"
+    echo "| dlib $(pkg-config --modversion dlib-1) C++ shape_predictor (g++ -O3) | $(printf %.1f "$theirs_us") | $(printf %.0f "$(json "$theirs" model_read_ms)") |"
+    echo "| ratio dlib / padbench | $(ratio "$theirs_us" "$ours_us") | |"
+    echo "| identical points | $same | |"
+    echo
+    goal "landmarks per face, dlib / padbench (points identical: $same)" "$(ratio "$theirs_us" "$ours_us")" "dlib ${theirs_us} us" ">=" 2
 fi
 
 echo "## Goal figures"

@@ -42,7 +42,11 @@ public struct LandmarksEstimator: Estimator {
         "99693937:7c05f798ff870fb4": (
             "fbdc2cb80eb9aa7a758672cbfdda32ba6300efe9b6e6c7a299ff7e736b11b92f",
             "dlib 68-point model: released by dlib as CC0, trained on iBUG 300-W, whose terms exclude commercial use"
-        )
+        ),
+        "9150489:8cf06d8d2c988ec6": (
+            "c4b1e9804792707d3a405c2c16a80a20269e6675021f64a41d30fffafbc41888",
+            "dlib 5-point model: released by dlib as CC0, trained on dlib's own data"
+        ),
     ]
 
     public var outputs: [OutputDescriptor] { Self.declaredOutputs + (points ? Self.pointOutputs(model.parts) : []) }
