@@ -89,6 +89,8 @@ struct DecisionTally {
     }
 
     let path: String
+    /// `decisions.csv` (frames) or `presentation_decisions.csv`.
+    var member = "decisions.csv"
     var profiles: [String: ProfileRows]
     var columns: Columns?
     /// The header is the one padbench writes (id first): rows without quotes take the fast path.
@@ -102,14 +104,12 @@ struct DecisionTally {
     /// The kind of the row before (rows of one kind come in runs).
     var lastKind = -1
 
-    /// Streams the run's `decisions.csv` (or `member`: `presentation_decisions.csv`, written with
-    /// the same columns); `profiles` are the names `results.json` holds.
-    static func read(_ run: StoredRun, profiles names: [String], member: String = "decisions.csv") throws
-        -> DecisionTally
-    {
+    /// Streams the run's `decisions.csv`; `profiles` are the names `results.json` holds.
+    static func read(_ run: StoredRun, member: String, profiles names: [String]) throws -> DecisionTally {
         var tally = DecisionTally(
             path: run.path + ":" + member,
             profiles: Dictionary(names.map { ($0, ProfileRows()) }, uniquingKeysWith: { a, _ in a }))
+        tally.member = member
         guard run.contains(member) else { throw StoredRunMismatch("\(run.path): no \(member)") }
         try run.archive.streamEntry(named: member) { chunk in try tally.feed(chunk) }
         try tally.finish()

@@ -23,24 +23,43 @@ extension StoredRun {
     /// 3. per profile and reported split (and calibration split): the counts of bona fide,
     ///    attacks and failures, and BPCER, APCER per species, APCER_max and its species, pooled
     ///    APCER, BPNRR and APNRR, recomputed from the decisions (``OperatingPoint``).
+    /// A run with presentations of several frames is checked at both levels: `results.json`
+    /// against `presentation_decisions.csv` (one row per presentation), `frames/results.json`
+    /// against `decisions.csv` (one row per frame, step 2).
     /// Scores are not in `decisions.csv`: EER, AUC, `bpcer@apcer` targets and the subject
-    /// bootstrap intervals are not recomputed. A run with presentations of several frames counts
-    /// presentations in `results.json`: step 3 then reads `presentation_decisions.csv` (step 2
-    /// still holds `decisions.csv`, one row per frame, against the manifest's samples).
+    /// bootstrap intervals are not recomputed.
     public func verify() throws {
-        try checkRates()
         let names = summary.profiles.map(\.name)
-        let tally = try DecisionTally.read(self, profiles: names)
-        let presentations = PresentationLevel.decisionsMember
-        let headline =
-            contains(presentations) ? try DecisionTally.read(self, profiles: names, member: presentations) : tally
+        try Self.checkRates(summary, file: path + ":results.json")
+        let frames = try DecisionTally.read(self, member: "decisions.csv", profiles: names)
         for profile in summary.profiles {
-            try checkRows(tally.profiles[profile.name]!, profile: profile.name, path: tally.path)
-            let rows = headline.profiles[profile.name]!
+            try checkRows(frames.profiles[profile.name]!, profile: profile.name, path: frames.path)
+        }
+        // A run with presentations of several frames counts presentations in results.json
+        // (`presentation_decisions.csv`) and frames in frames/results.json (`decisions.csv`).
+        guard contains("presentation_decisions.csv") else {
+            return try checkSets(summary, frames, file: "results.json")
+        }
+        let presentations = try DecisionTally.read(self, member: "presentation_decisions.csv", profiles: names)
+        try checkSets(summary, presentations, file: "results.json")
+        if contains("frames/results.json") {
+            let frameSummary = try RunSummary.decode(
+                from: archive.entry(named: "frames/results.json"), path: path + ":frames/results.json")
+            try Self.checkRates(frameSummary, file: path + ":frames/results.json")
+            try checkSets(frameSummary, frames, file: "frames/results.json")
+        }
+    }
+
+    /// Every profile's reported (and calibration) set of `summary` against the decisions.
+    func checkSets(_ summary: RunSummary, _ tally: DecisionTally, file: String) throws {
+        for profile in summary.profiles {
+            guard let rows = tally.profiles[profile.name] else {
+                throw StoredRunMismatch("\(path):\(file): profile \(profile.name) has no rows in \(tally.member)")
+            }
             for set in [profile.reported] + (profile.calibrationSet.map { [$0] } ?? []) {
-                try checkSet(
-                    set, rows.counts(split: set.split), profile: profile.name,
-                    decisions: contains(presentations) ? presentations : "decisions.csv")
+                try Self.checkSet(
+                    set, rows.counts(split: set.split),
+                    at: "\(path):\(file): profile \(profile.name) on \(set.split)", member: tally.member)
             }
         }
     }
@@ -54,8 +73,7 @@ extension StoredRun {
     }
 
     /// Step 1: each stored rate is what its own counts give.
-    func checkRates() throws {
-        let file = path + ":results.json"
+    static func checkRates(_ summary: RunSummary, file: String) throws {
         for profile in summary.profiles {
             for set in [profile.reported] + (profile.calibrationSet.map { [$0] } ?? []) {
                 for case (let name, let rate?) in Self.rates(set) {
@@ -100,16 +118,14 @@ extension StoredRun {
     }
 
     /// Step 3: the stored counts and rates of one set against those of its decisions.
-    func checkSet(
-        _ set: RunSummary.SetSummary, _ counts: DecisionTally.SplitCounts, profile: String,
-        decisions: String = "decisions.csv"
+    static func checkSet(
+        _ set: RunSummary.SetSummary, _ counts: DecisionTally.SplitCounts, at: String, member: String
     ) throws {
-        let at = "\(path):results.json: profile \(profile) on \(set.split)"
         for (what, stored, counted) in [
             ("bona fide", set.bonaFide, counts.bonaFide + counts.bonaFideFailed),
             ("attacks", set.attacks, counts.attackCount), ("failed", set.failed, counts.failed),
         ] where stored != counted {
-            throw StoredRunMismatch("\(at) has \(stored) \(what), \(decisions) \(counted)")
+            throw StoredRunMismatch("\(at) has \(stored) \(what), \(member) \(counted)")
         }
         var expected = set
         let headline =
@@ -127,23 +143,25 @@ extension StoredRun {
                     RunSummary.Rate(p.apcer[k]).map { RunSummary.SpeciesRate(species: p.speciesNames[k], apcer: $0) }
                 }
             } ?? []
-        try Self.compare(stored: set, counted: expected, at: at)
+        try compare(stored: set, counted: expected, at: at, member: member)
     }
 
-    static func compare(stored: RunSummary.SetSummary, counted: RunSummary.SetSummary, at: String) throws {
+    static func compare(
+        stored: RunSummary.SetSummary, counted: RunSummary.SetSummary, at: String, member: String
+    ) throws {
         let storedSpecies = stored.apcer.map(\.species), countedSpecies = counted.apcer.map(\.species)
         guard storedSpecies == countedSpecies else {
             throw StoredRunMismatch(
-                "\(at) has APCER for species \(storedSpecies), decisions.csv for \(countedSpecies)")
+                "\(at) has APCER for species \(storedSpecies), \(member) for \(countedSpecies)")
         }
         for ((name, s), (_, c)) in zip(rates(stored), rates(counted))
         where s?.errors != c?.errors || s?.total != c?.total {
             func text(_ r: RunSummary.Rate?) -> String { r.map { "\($0.errors)/\($0.total)" } ?? "none" }
-            throw StoredRunMismatch("\(at) has \(name) \(text(s)), decisions.csv gives \(text(c))")
+            throw StoredRunMismatch("\(at) has \(name) \(text(s)), \(member) gives \(text(c))")
         }
         guard stored.apcerMaxSpecies == counted.apcerMaxSpecies else {
             throw StoredRunMismatch(
-                "\(at) names APCER_max species '\(stored.apcerMaxSpecies)', decisions.csv "
+                "\(at) names APCER_max species '\(stored.apcerMaxSpecies)', \(member) "
                     + "'\(counted.apcerMaxSpecies)'")
         }
     }
