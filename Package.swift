@@ -70,7 +70,8 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles", "PadMetrics",
+                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles",
+                "PadMetrics",
                 "PadArchive", "PadEvaluation", "PadReport", "PadText",
             ],
             exclude: ["README.md"]

@@ -153,7 +153,8 @@ struct BenchCommand: AsyncParsableCommand {
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         var options = EstimatorOptions(
-            cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
+            cascadeDirectory: cascades,
+            externalCommands: try Self.parseExternals(externals, withPadModel: model != nil),
             externalTimeout: externalTimeout
         ).with(padModel: model)
         options.landmarkModelPath = landmarkModel
