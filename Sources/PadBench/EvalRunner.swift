@@ -25,6 +25,8 @@ public struct EvalRunner: Sendable {
         /// A fixed threshold; when nil, `criterion` chooses one (on dev when given).
         public var threshold: Double?
         public var criterion: ThresholdCriterion
+        /// Which attack rate the EER balances (`--eer-rule`).
+        public var eerRule: EERRule = .apcerMax
         public var outputFolder: String
         /// Replace a complete run under `outputFolder` (otherwise refused).
         public var force: Bool
@@ -79,7 +81,8 @@ public struct EvalRunner: Sendable {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let runFolder = try RunFolder(final: job.outputFolder, force: job.force, resume: false, resumable: false)
         let folder = runFolder.work
-        let (results, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
+        let (results, compressed) = try Self.decide(
+            profile, on: table, polarity: job.polarity, eerRule: job.eerRule, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
         let manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
@@ -98,9 +101,10 @@ public struct EvalRunner: Sendable {
     /// alone and is written on another core meanwhile (both take seconds on ten million rows).
     /// Both files are compressed for the archive as they are written (returned in archive order).
     /// Attack-high files get their thresholds shown in the file's polarity.
-    static func decide(_ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, folder: String)
-        throws -> (results: [ProfileResult], compressed: [CompressedMember])
-    {
+    static func decide(
+        _ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, eerRule: EERRule = .apcerMax,
+        folder: String
+    ) throws -> (results: [ProfileResult], compressed: [CompressedMember]) {
         let writer = RunFolderWriter(folder: folder)
         let samplesWriter = BackgroundWork {
             let member = try writer.member("samples.csv", rows: table.count)
@@ -113,6 +117,8 @@ public struct EvalRunner: Sendable {
             var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
             // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
             evaluator.keepsSortedScores = true
+            evaluator.reportsDevWithFixedThresholds = true
+            evaluator.eerRule = eerRule
             return try evaluator.evaluate([profile], decisions: decisions)
         }
         let samples = try samplesWriter.wait()
@@ -139,6 +145,10 @@ public struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
+        conventions["eer_rule"] =
+            job.eerRule == .pooled
+            ? "pooled: all attacks as one class against bona fide (bob.pad.base)"
+            : "apcer-max: the worst species against bona fide (ISO/IEC 30107-3)"
         let failed = table.failedCount
         var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -261,26 +271,10 @@ public struct EvalRunner: Sendable {
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
     static func scoreProfile(_ job: ScoreJob, files: [String]) -> Profile {
         let description = "Scores of \(files.joined(separator: ", ")): accepted as bona fide when score >= t"
-        var gate = Gate(
-            output: scoreOutput, comparison: .ge, threshold: .nan, code: "SCORE", message: "score below the threshold",
-            line: 7)
-        var gateYAML: String
-        if let t = job.threshold {
-            gate.threshold = job.polarity == .attackHigh ? -t : t
-            gateYAML = "    op: ge\n    value: \(CSVFormat.number(gate.threshold))"
-        } else {
-            let target: Gate.Calibration.Target
-            let targetYAML: String
-            switch job.criterion {
-            case .bpcerAtAPCER(let x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
-            case .apcerAtBPCER(let x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
-            case .minHTER: target = .minHTER; targetYAML = "criterion: min-hter"
-            case .eer, .fixed: target = .eer; targetYAML = "criterion: eer"
-            }
-            gate.kind = .calibrated
-            gate.calibration = .init(target: target, calibrationSplit: .dev, appliedSplit: .eval)
-            gateYAML = "    calibrate: {\(targetYAML), on: dev}"
-        }
+        var (gate, gateYAML) = scoreGate(
+            output: scoreOutput, threshold: job.threshold.map { job.polarity == .attackHigh ? -$0 : $0 },
+            criterion: job.criterion)
+        gate.message = "score below the threshold"
         let yaml = """
             name: \(scoreProfileName)
             description: "\(description.replacingOccurrences(of: "\"", with: "'"))"
@@ -368,11 +362,15 @@ extension EvalRunner {
     /// estimator runs, so it takes seconds whatever the estimators cost.
     /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
+    /// With `outputScore` (`--score OUTPUT`) the one profile is that output's, built here once
+    /// its direction is known (``direction(of:table:manifest:)``); `profiles` is then ignored.
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false
+        requireOutputs: Bool = false, outputScore: OutputScoreJob? = nil
     ) throws -> RunOutcome {
+        var requested = outputScore.map { [Self.outputProfile($0)] } ?? profiles
+        var directionNote: String?
         let started = Date()
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
@@ -380,10 +378,14 @@ extension EvalRunner {
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
         let previous = try StoredRun(path: archivePath).manifest
-        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: profiles)
+        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: requested)
+        if let outputScore {
+            let directed = Self.directedProfile(outputScore, table: table, manifest: previous)
+            (requested, directionNote) = ([directed.profile], directed.note)
+        }
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
-            profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
+            requested, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
         // Written into the run's work folder, renamed into place when complete, removed on an error;
@@ -400,7 +402,11 @@ extension EvalRunner {
         let results = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
         )
-        .evaluate(profiles, decisions: decisions)
+        .evaluate(profiles, decisions: decisions).map { result in
+            var result = result
+            if let directionNote { result.notes.insert(directionNote, at: 0) }
+            return result
+        }
         try decisions.close()
         let manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)

@@ -73,6 +73,7 @@ public struct HTMLReport {
         body += howToRead()
         body += speciesTable()
         body += outputsTable()
+        body += operatingPointsTable()
         body += intervalsTable()
         let reasons = results.flatMap { r in
             r.rejectReasons.map {

@@ -96,6 +96,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/nope"))
     }
 
+    /// issue 27: `--score OUTPUT` decides in the output's declared direction (quality.blur is
+    /// lower-better: the sharp bona fide have the lower blur), `--direction` overrides it, and
+    /// `--criterion` / `--threshold` are honoured. On main at ea3c17e blur was read higher-bona-fide
+    /// whatever the manifest said (every bona fide rejected at the EER threshold).
+    @Test func evalOneOutputDecidesInItsDirection() async throws {
+        let root = Fixture.folder()
+        let bench = try await Self.benchRun(root)
+        func run(_ job: OutputScoreJob, _ name: String) throws -> ProfileResult {
+            try EvalRunner().evaluateArchive(
+                bench.archivePath, profiles: [], outputFolder: root + "/" + name, commandLine: [],
+                choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true, outputScore: job
+            ).results[0]
+        }
+        let declared = try run(OutputScoreJob(output: "quality.blur"), "declared")
+        #expect(declared.notes.first?.contains("lower-bonafide (declared lower-better)") == true)
+        #expect(declared.scoreMetrics?.eer.value == 0 && declared.thresholdSign == -1)
+        #expect(declared.headline?.bpcer.errors == 0 && declared.headline?.apcerMax.errors == 0)
+        let threshold = try #require(declared.scoreThreshold.map(declared.shownThreshold))
+        let forced = try run(OutputScoreJob(output: "quality.blur", direction: .higherBonaFide), "forced")
+        #expect(forced.notes.first?.contains("higher-bonafide (--direction)") == true)
+        #expect((forced.scoreMetrics?.eer.value ?? 0) > 0.5 && forced.thresholdSign == 1)
+        // A fixed threshold in the output's own units: accepted when blur <= t.
+        let fixed = try run(OutputScoreJob(output: "quality.blur", threshold: threshold), "fixed")
+        #expect(fixed.scoreThreshold.map(fixed.shownThreshold) == threshold)
+        #expect(fixed.headline?.bpcer.errors == 0 && fixed.headline?.apcerMax.errors == 0)
+        let target = try run(OutputScoreJob(output: "quality.blur", criterion: .bpcerAtAPCER(0.01)), "target")
+        #expect(target.calibrations.count == 1 && target.calibrations[0].targetMet)
+        #expect(target.headline?.apcerMax.errors == 0)
+    }
+
     /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
     static let binary: String = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PadBench
 import PadDataset
 import PadMetrics
 import PadReport
@@ -11,6 +12,10 @@ extension ScorePolarity: ExpressibleByArgument {
 }
 
 extension ScoreFormat: ExpressibleByArgument {}
+
+extension ScoreDirection: ExpressibleByArgument {}
+
+extension EERRule: ExpressibleByArgument {}
 
 extension RunComparison.GateKind: ExpressibleByArgument {}
 

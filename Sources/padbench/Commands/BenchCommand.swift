@@ -23,11 +23,11 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var datasetLayout: DatasetLayoutOptions
 
-    @Option(help: "Comma-separated profiles: built-in names or YAML files.")
-    var profiles: String = "basic"
+    @Option(help: "Comma-separated profiles: built-in names or YAML files (default: basic).")
+    var profiles: String?
 
     @Option(help: "Comma-separated estimators to run beyond those the profiles need.")
-    var estimators: String = ""
+    var estimators: String?
 
     @Option(help: "Run folder (default: reports/<dataset>-<timestamp>).")
     var out: String?
@@ -73,11 +73,17 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
-        if resume != nil && (dataset != nil || out != nil || force) {
-            throw ValidationError(
-                "--resume RUN takes no --dataset, --out or --force: "
-                    + "it continues with the options the run was started with"
-            )
+        if resume != nil {
+            // Everything but --quiet would be silently replaced by the original command's options.
+            let given: [(String, Bool)] = [
+                ("--dataset", dataset != nil), ("--out", out != nil), ("--force", force),
+                ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
+                ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
+            ]
+            if let option = given.first(where: \.1)?.0 {
+                throw ValidationError(
+                    "--resume RUN takes no \(option): it continues with the options the run was started with")
+            }
         }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, got \(concurrency)") }
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
@@ -116,12 +122,12 @@ struct BenchCommand: AsyncParsableCommand {
         let loaded = try CommandSupport.loadDataset(
             dataset, layout: datasetLayout.layout, ouluProtocol: datasetLayout.ouluProtocol,
             ouluFold: datasetLayout.ouluFold)
-        let profileList = try CommandSupport.loadProfiles(profiles)
+        let profileList = try CommandSupport.loadProfiles(profiles ?? "basic")
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         let job = BenchJob(
             dataset: loaded, profiles: profileList,
-            extraEstimators: estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+            extraEstimators: (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
             estimatorOptions: EstimatorOptions(
                 cascadeDirectory: cascades, externalCommands: try Self.parseExternals(externals),
                 externalTimeout: externalTimeout

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// issue 27: thresholds chosen on dev travel to eval as bob's do, options that do not apply are
+/// refused (exit 64, naming the option), and `--score OUTPUT` decides in the output's direction.
+@Suite struct ThresholdCLITests {
+    typealias CLI = CommandLineTests
+
+    /// issue 27's example: dev's EER gap is (0.41, 0.58) (bob.measure's `eer_threshold` 0.495);
+    /// eval holds a bona fide at 0.496 and print attacks at 0.497 and 0.499. Values from
+    /// Tests/PadMetricsTests/Fixtures/golden/make_golden_dev_eval.py (bob.measure 6.1.1).
+    static func issueExample(_ path: String) {
+        var text = "id,label,species,score,split\n"
+        for (i, v) in [0.58, 0.62, 0.7, 0.75, 0.8, 0.9].enumerated() { text += "db\(i),bonafide,,\(v),dev\n" }
+        for (i, v) in [0.1, 0.25, 0.33, 0.41].enumerated() { text += "da\(i),attack,print,\(v),dev\n" }
+        for (i, v) in [0.3, 0.496, 0.62, 0.66, 0.71, 0.77, 0.85, 0.93].enumerated() {
+            text += "eb\(i),bonafide,,\(v),eval\n"
+        }
+        for (i, v) in [0.05, 0.12, 0.2, 0.28, 0.36, 0.497, 0.499, 0.7].enumerated() {
+            text += "ea\(i),attack,print,\(v),eval\n"
+        }
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    static func profiles(_ folder: String) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/results.json"))
+        return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["profiles"] as! [[String: Any]]
+    }
+
+    static func rate(_ set: [String: Any], _ key: String) -> Double? {
+        (set[key] as? [String: Any])?["value"] as? Double
+    }
+
+    /// Fails on main at ea3c17e: the threshold was applied as 0.5 (eval APCER 1/8, BPCER 2/8).
+    @Test func devEERThresholdGivesBobsEvalRates() throws {
+        let dir = CLI.folder()
+        Self.issueExample(dir + "/scores.csv")
+        let run = try CLI.run(["eval", "--scores", dir + "/scores.csv", "--out", dir + "/run"])
+        #expect(run.status == 0, "\(run.err)")
+        let profile = try Self.profiles(dir + "/run")[0]
+        #expect(profile["calibratedThresholds"] as? [Double] == [0.495])
+        let eval = profile["reported"] as! [String: Any]
+        #expect(eval["split"] as? String == "eval")
+        #expect(Self.rate(eval, "apcerMax") == 0.375 && Self.rate(eval, "bpcer") == 0.125)
+        let dev = profile["calibrationSet"] as! [String: Any]
+        #expect(Self.rate(dev, "apcerMax") == 0 && Self.rate(dev, "bpcer") == 0)
+        // Printed as the double's shortest round-trip form.
+        let summary = try String(contentsOfFile: dir + "/run/summary.csv", encoding: .utf8)
+        #expect(summary.contains(",0.495,"))
+    }
+
+    /// `--threshold T` on a file with dev rows reports the dev row too (main at ea3c17e: eval only).
+    @Test func fixedThresholdReportsTheDevRowToo() throws {
+        let dir = CLI.folder()
+        Self.issueExample(dir + "/scores.csv")
+        let run = try CLI.run(["eval", "--scores", dir + "/scores.csv", "--threshold", "0.5", "--out", dir + "/run"])
+        #expect(run.status == 0, "\(run.err)")
+        let profile = try Self.profiles(dir + "/run")[0]
+        let eval = profile["reported"] as! [String: Any]
+        #expect(Self.rate(eval, "apcerMax") == 0.125 && Self.rate(eval, "bpcer") == 0.25)
+        let dev = try #require(profile["calibrationSet"] as? [String: Any])
+        #expect(dev["split"] as? String == "dev" && dev["bonaFide"] as? Int == 6)
+        #expect(Self.rate(dev, "apcerMax") == 0 && Self.rate(dev, "bpcer") == 0)
+        let summary = try String(contentsOfFile: dir + "/run/summary.csv", encoding: .utf8)
+        #expect(summary.split(separator: "\n").filter { $0.hasPrefix("scores,") }.count == 2)
+    }
+
+    /// issue 25: adjacent scores whose difference overflows (1e308 and -1e308, +-DBL_MAX) with every
+    /// criterion (main at ea3c17e trapped while formatting the threshold).
+    @Test func scoresWhoseDifferenceOverflowsDoNotCrash() throws {
+        let dir = CLI.folder()
+        for (name, low, high) in [
+            ("e308", "-1e308", "1e308"), ("max", "-1.7976931348623157e308", "1.7976931348623157e308"),
+            ("up", "1e308", "1.5e308"),
+        ] {
+            var text = "id,label,species,score\n"
+            text += "b1,bonafide,,\(high)\nb2,bonafide,,\(high)\na1,attack,print,\(low)\na2,attack,print,\(low)\n"
+            try text.write(toFile: dir + "/\(name).csv", atomically: true, encoding: .utf8)
+            for (k, criterion) in ["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05", "bpcer@apcer=1"].enumerated() {
+                let out = dir + "/\(name)-\(k)"
+                let run = try CLI.run(["eval", "--scores", dir + "/\(name).csv", "--criterion", criterion, "--out", out])
+                #expect(run.status == 0, "\(name) \(criterion): \(run.err)")
+                #expect(FileManager.default.fileExists(atPath: out + "/report.html"))
+            }
+        }
+    }
+
+    /// Every option that the chosen mode would not use exits 64 naming it (README promise; main at
+    /// ea3c17e accepted each with exit 0 and no effect).
+    @Test func inapplicableOptionsAreRefusedByName() throws {
+        let dir = CLI.folder()
+        CLI.scores(dir + "/s.csv")
+        let archive = dir + "/none.tar.zst"
+        let cases: [([String], String)] = [
+            (["eval", "--archive", archive, "--score", "x", "--polarity", "attack-high"], "--polarity"),
+            (["eval", "--archive", archive, "--profiles", "basic", "--threshold", "0.5"], "--threshold"),
+            (["eval", "--archive", archive, "--profiles", "basic", "--criterion", "eer"], "--criterion"),
+            (["eval", "--archive", archive, "--profiles", "basic", "--score", "x"], "--profiles"),
+            (["eval", "--archive", archive, "--timing"], "--timing"),
+            (["eval", "--archive", archive, "--dev", dir + "/s.csv"], "--dev"),
+            (["eval", "--archive", archive, "--format", "generic"], "--format"),
+            (["eval", "--archive", archive, "--direction", "lower-bonafide"], "--direction"),
+            (["eval", "--scores", dir + "/s.csv", "--profiles", "basic"], "--profiles"),
+            (["eval", "--scores", dir + "/s.csv", "--strict"], "--strict"),
+            (["eval", "--scores", dir + "/s.csv", "--direction", "lower-bonafide"], "--direction"),
+            (["bench", "--resume", dir + "/run", "--profiles", "basic"], "--profiles"),
+            (["bench", "--resume", dir + "/run", "--estimators", "quality"], "--estimators"),
+            (["bench", "--resume", dir + "/run", "--strict"], "--strict"),
+        ]
+        for (arguments, option) in cases {
+            let run = try CLI.run(arguments + (arguments[0] == "eval" ? ["--out", dir + "/out"] : []))
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.err)")
+            #expect(run.err.contains(option), "\(arguments): \(run.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+    }
+}
