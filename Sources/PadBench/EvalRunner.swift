@@ -145,7 +145,7 @@ public struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
-        conventions["eer_rule"] =
+        conventions["eer_attacks"] =
             job.eerRule == .pooled
             ? "pooled: all attacks as one class against bona fide (bob.pad.base)"
             : "apcer-max: the worst species against bona fide (ISO/IEC 30107-3)"
@@ -181,7 +181,9 @@ public struct EvalRunner: Sendable {
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
     /// without `--dev`, a generic file's split column is read (dev, eval, train; `test` is eval);
     /// otherwise every row is in no split. NaN or empty scores are failures (`no_score`). Ids must
-    /// be unique across all files.
+    /// be unique within the eval files and within the dev files (bob's `test_label`s are per
+    /// split, so a dev file may reuse the eval file's). Subjects (a generic `subject` column, bob's
+    /// `real_id` of bona fide rows) give score runs the subject-clustered intervals.
     static func table(eval: ImportedScores, dev: ImportedScores?) throws -> MeasurementTable {
         var all = eval
         if let dev {
@@ -191,9 +193,11 @@ public struct EvalRunner: Sendable {
             all.files += dev.files
         }
         // The ids are checked while the rows are built (both take a second on ten million rows).
-        let ids = all
         let (_, rows) = try Parallel.both(
-            { try ids.checkUniqueIds() },
+            {
+                try eval.checkUniqueIds()
+                try dev?.checkUniqueIds()
+            },
             {
                 var rows = ScoreRows(capacity: eval.set.count + (dev?.set.count ?? 0))
                 try rows.add(eval, split: dev == nil ? nil : .eval)
@@ -203,7 +207,14 @@ public struct EvalRunner: Sendable {
         let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
         return MeasurementTable(
             columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames)
+            speciesIndex: speciesIndex, speciesNames: speciesNames, subjects: subjects(eval: eval, dev: dev))
+    }
+
+    /// Every row's subject ("" unknown), eval rows then dev rows; nil when no file names any.
+    static func subjects(eval: ImportedScores, dev: ImportedScores?) -> [String]? {
+        let files = [eval] + (dev.map { [$0] } ?? [])
+        guard files.contains(where: { $0.subjects.contains { !$0.isEmpty } }) else { return nil }
+        return files.flatMap { $0.subjects.isEmpty ? Array(repeating: "", count: $0.set.count) : $0.subjects }
     }
 
     /// One species list for several files (in order of first appearance) and each row's index

@@ -45,8 +45,10 @@ extension EvalRunner {
         if negated {
             gate.comparison = .le
             gate.message = "\(output) above the threshold"
-            gateYAML = gateYAML.replacingOccurrences(of: "op: ge", with: "op: le")
-                .replacingOccurrences(of: "    calibrate:", with: "    # lower values are bona fide: calibrated on the output negated\n    calibrate:")
+            // A fixed gate's op, or a calibrated gate's `op: le` (calibrated on the output negated).
+            gateYAML =
+                gateYAML.contains("op: ge")
+                ? gateYAML.replacingOccurrences(of: "op: ge", with: "op: le") : "    op: le\n" + gateYAML
         }
         let rule = job.threshold == nil ? "threshold by \(job.criterion)" : "fixed threshold"
         let description = "\(output) alone (\(negated ? "lower" : "higher") = bona fide), \(rule)"

@@ -87,6 +87,8 @@ public struct ProfileEvaluator: Sendable {
             calibrationSet?.headline = nil
             calibrationSet?.headlineError = reported.headlineError
         }
+        notes += Self.sanityNotes(
+            profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records)
         let leftOut = compiled.unmeasuredGates.map { profile.gates[$0].output }
         if !leftOut.isEmpty {
             notes.append("gates left out, outputs not measured in this run: \(leftOut.joined(separator: ", "))")

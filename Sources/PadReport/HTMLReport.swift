@@ -149,9 +149,10 @@ public struct HTMLReport {
     ) -> String {
         var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
         if let boot, let b {
-            html +=
-                "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))"
-                + "\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+            // A class with one subject has no between-subject variation: its interval is not shown.
+            let interval =
+                b.hasSingleSubjectStratum ? "n/a (1 subject)" : RateText.percentInterval(boot.low, boot.high)
+            html += "<br/><span class=\"ci\">subjects 95% \(interval)</span>"
         }
         return html
     }
@@ -166,6 +167,9 @@ public struct HTMLReport {
         if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
         if r.calibrations.contains(where: { !$0.targetMet }) {
             flags.append(HTMLPage.flag("calibration target not met", "bad"))
+        }
+        for note in r.notes where note.hasPrefix(ProfileEvaluator.sanityPrefix) {
+            flags.append(HTMLPage.flag(String(note.dropFirst(ProfileEvaluator.sanityPrefix.count)), "bad"))
         }
         for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet {
             flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach"))
@@ -274,7 +278,9 @@ public struct HTMLReport {
                 + b.attackSubjects.map { "\($0.species) \($0.subjects)" }.joined(separator: ", ")
             func both(_ name: String, _ value: String, _ cp: String, _ boot: ProfileResult.Interval?) {
                 rows.append([
-                    r.profile.name, name, value, cp, boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a",
+                    r.profile.name, name, value, cp,
+                    b.hasSingleSubjectStratum
+                        ? "n/a (1 subject)" : boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a",
                     subjects,
                 ])
             }

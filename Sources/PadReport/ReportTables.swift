@@ -126,7 +126,12 @@ public enum ReportTables {
 
     static func subjectColumns(_ b: ProfileResult.SubjectIntervals?) -> [String] {
         guard let b else { return Array(repeating: "", count: subjectHeader.count) }
-        func pair(_ i: ProfileResult.Interval?) -> [String] { i.map { [n($0.low), n($0.high)] } ?? ["", ""] }
+        // A class with one subject shows no between-subject variation: intervals left empty (the
+        // subject counts say why), never a degenerate [1, 1].
+        let single = b.hasSingleSubjectStratum
+        func pair(_ i: ProfileResult.Interval?) -> [String] {
+            single ? ["", ""] : i.map { [n($0.low), n($0.high)] } ?? ["", ""]
+        }
         let attackSubjects = b.attackSubjects.map { "\($0.species):\($0.subjects)" }.joined(separator: ";")
         var row = [String(b.bonaFideSubjects), attackSubjects] + pair(b.apcerMax) + pair(b.bpcer) + pair(b.eer)
         for x in ProfileResult.targets { row += pair(b.bpcerAtAPCER.first { $0.target == x }?.interval) }

@@ -114,4 +114,60 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     }
+
+    /// `--eer-rule pooled` reports bob.pad.base's EER (all attacks pooled) as `eer`; every run
+    /// carries `eer_pooled`, BPCER100/20/10 with thresholds, APCER@BPCER and bob's HTER, and
+    /// per_species.csv an EER per species (none of these existed on main at ea3c17e).
+    @Test func operatingPointsAndPooledEER() throws {
+        let dir = CLI.folder()
+        CLI.scores(dir + "/s.csv", raise: 0.3)
+        let worst = try CLI.run(["eval", "--scores", dir + "/s.csv", "--out", dir + "/worst"])
+        let pooled = try CLI.run(["eval", "--scores", dir + "/s.csv", "--eer-rule", "pooled", "--out", dir + "/pooled"])
+        #expect(worst.status == 0 && pooled.status == 0, "\(worst.err)\(pooled.err)")
+        let a = try Self.profiles(dir + "/worst")[0]["reported"] as! [String: Any]
+        let b = try Self.profiles(dir + "/pooled")[0]["reported"] as! [String: Any]
+        #expect(a["eerPooled"] as? Double == b["eer"] as? Double)
+        #expect((a["eer"] as! Double) > (b["eer"] as! Double))
+        #expect((a["bestBPCERAtAPCER"] as? [Any])?.count == 3 && (a["apcerAtBPCER"] as? [Any])?.count == 3)
+        #expect(a["hterPooled"] is Double)
+        let summary = try String(contentsOfFile: dir + "/worst/summary.csv", encoding: .utf8)
+        let header = summary.split(separator: "\n")[0].split(separator: ",").map(String.init)
+        for column in [
+            "bpcer100", "bpcer100_threshold", "bpcer20", "bpcer10", "apcer@bpcer=0.01", "apcer@bpcer=0.1",
+            "eer_pooled", "hter_pooled",
+        ] {
+            #expect(header.contains(column), "\(column)")
+        }
+        let perSpecies = try String(contentsOfFile: dir + "/worst/per_species.csv", encoding: .utf8)
+        #expect(perSpecies.hasPrefix("profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,eer\n"))
+        let html = try String(contentsOfFile: dir + "/worst/report.html", encoding: .utf8)
+        #expect(html.contains("Operating points") && html.contains("BPCER10: best BPCER"))
+    }
+
+    /// bob `--dev` files may reuse the eval file's `test_label`s (ids are per split; main at
+    /// ea3c17e refused them as duplicates), and bob's `real_id` names the bona fide subjects, so the
+    /// score run gets subject-clustered intervals.
+    @Test func bobDevFileReusesLabelsAndNamesSubjects() throws {
+        let dir = CLI.folder()
+        var text = ""
+        for i in 0..<6 { text += "p\(i % 3) p\(i % 3) live/p\(i % 3)/\(i) \(0.6 + Double(i) * 0.05)\n" }
+        for i in 0..<6 { text += "p\(i % 3) attack attack/print/p\(i % 3)/\(i) \(0.1 + Double(i) * 0.05)\n" }
+        try text.write(toFile: dir + "/eval.txt", atomically: true, encoding: .utf8)
+        try text.write(toFile: dir + "/dev.txt", atomically: true, encoding: .utf8)
+        let run = try CLI.run([
+            "eval", "--scores", dir + "/eval.txt", "--dev", dir + "/dev.txt", "--format", "bob4", "--out", dir + "/run",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let eval = try Self.profiles(dir + "/run")[0]["reported"] as! [String: Any]
+        let subjects = try #require(eval["subjectBootstrap"] as? [String: Any])
+        #expect(subjects["bonaFideSubjects"] as? Int == 3)
+        // A generic file's `subject` column does the same.
+        var generic = "id,label,species,score,subject\n"
+        for i in 0..<6 { generic += "b\(i),bonafide,,\(0.6 + Double(i) * 0.05),s\(i % 3)\n" }
+        for i in 0..<6 { generic += "a\(i),attack,print,\(0.1 + Double(i) * 0.05),s\(i % 2 + 3)\n" }
+        try generic.write(toFile: dir + "/g.csv", atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["eval", "--scores", dir + "/g.csv", "--out", dir + "/g"]).status == 0)
+        let g = try Self.profiles(dir + "/g")[0]["reported"] as! [String: Any]
+        #expect((g["subjectBootstrap"] as? [String: Any])?["bonaFideSubjects"] as? Int == 3)
+    }
 }

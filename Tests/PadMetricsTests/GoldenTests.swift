@@ -196,4 +196,51 @@ import Testing
             }
         }
     }
+
+    /// bob.pad.base's EER over pooled attacks (`--eer-rule pooled`, `eer_pooled`) and the EER of bona
+    /// fide against each species alone (per_species.csv), on each set's dev rows: bob.measure's
+    /// `eer_threshold` (exact double) and `farfrr` (make_golden_dev_eval.py). The EER is the mean as
+    /// one exact fraction; bob's floating-point mean may differ in the last bit.
+    @Test(arguments: ["dev_eval_issue_example", "dev_eval_gaps_one_species", "dev_eval_gaps_two_species"])
+    func pooledAndPerSpeciesEEREqualBob(_ name: String) throws {
+        let folder = Bundle.module.url(forResource: "Fixtures/golden", withExtension: nil)!.path
+        let scores = try ScoreFileReader().read([folder + "/\(name).csv"])
+        var dev = ScoreSet()
+        for i in 0..<scores.set.count where scores.splits[i] == "dev" {
+            let s = scores.set.speciesIndex[i]
+            dev.append(score: scores.set.scores[i], species: s < 0 ? nil : scores.set.speciesNames[Int(s)])
+        }
+        let curve = try ErrorCurve(dev)
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).json")))
+        let expected = Self.exactNumbers(json) as! [String: Any]
+        let pooled = expected["eer_pooled"] as! [String: Any]
+        let mine = try EqualErrorRate(curve, rule: .pooled)
+        #expect(mine.threshold == pooled["threshold"] as! Double, "\(name) pooled EER threshold")
+        #expect(Self.close(mine.value, pooled["eer"] as! Double, 1e-15))
+        for (species, value) in expected["species_eer"] as! [String: Any] {
+            let bob = value as! [String: Any]
+            let s = curve.speciesNames.firstIndex(of: species)!
+            let eer = try EqualErrorRate(curve, species: s)
+            #expect(eer.threshold == bob["threshold"] as! Double, "\(name) \(species) EER threshold")
+            #expect(Self.close(eer.value, bob["eer"] as! Double, 1e-15), "\(name) \(species) EER")
+        }
+    }
+
+    /// The best BPCER with APCER_max <= x (BPCER10 here) on `species_gap`, built so that it differs
+    /// from bob.pad.base's: the lowest attack score at which every species is within 10% is 0.62
+    /// (replay's highest but one, BPCER 7/12; by hand, and brute force in make_golden_bobpad.py's
+    /// note), while bob.pad.base's `apcer_threshold` is 0.9 (BPCER 11/12, species_gap.bobpad.json).
+    @Test func bestBPCERAtAPCERIsTheLowestThresholdMeetingTheTarget() throws {
+        let folder = Bundle.module.url(forResource: "Fixtures/golden", withExtension: nil)!.path
+        let curve = try ErrorCurve(try ScoreFileReader().read([folder + "/species_gap.csv"]).set)
+        let best = ThresholdSearch.lowestThreshold(curve, apcerMaxAtMost: 0.1)
+        #expect(best.threshold == 0.62 && best.targetMet)
+        #expect(curve.bpcer(best.point) == 7.0 / 12)
+        #expect(curve.apcerMax(best.point).value <= 0.1)
+        // One step lower misses the target.
+        #expect(curve.apcerMax(best.point - 1).value > 0.1)
+        let bob = try ThresholdCriterion.bpcerAtAPCER(0.1).choose(on: curve)
+        #expect(bob.threshold == 0.9 && curve.bpcer(bob.point) == 11.0 / 12)
+    }
 }

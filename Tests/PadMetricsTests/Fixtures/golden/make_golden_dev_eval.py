@@ -16,10 +16,18 @@ Per set and criterion: the dev threshold (repr, the exact double), the dev and e
 - bpcer@apcer=x: bob.pad.base's apcer_threshold, the maximum over species of
   bob.measure.far_threshold(species attacks, [], x) (bob.pad.base.error_utils.apcer_threshold calls
   exactly that; bob.pad.base itself is not needed here).
+Also on dev: "eer_pooled", bob.pad.base's EER with every attack pooled into bob.measure's one
+negative class (eer_threshold(all attacks, bona fide), rates by farfrr), and "species_eer", bob.measure
+eer_threshold / farfrr on bona fide against each species alone.
+Cross-check: every rate from farfrr is recomputed by plain counting with numpy (accepted when
+score >= t) and must agree exactly; scikit-learn's roc_curve gives the same pooled APCER and BPCER at
+the dev scores themselves (its thresholds are scores, not bob's midpoints, so it cannot check the
+thresholds, only the counting).
 """
 import json
 import numpy as np
 import bob.measure as bm
+from sklearn.metrics import roc_curve
 
 
 def issue_example():
@@ -76,6 +84,9 @@ def split(rows):
 def rates(rows, t):
     bf, att = split(rows)
     pooled = np.concatenate(list(att.values()))
+    assert float(bm.farfrr(pooled, bf, t)[1]) == float(np.sum(bf < t) / len(bf))
+    for a in att.values():
+        assert float(bm.farfrr(a, bf, t)[0]) == float(np.sum(a >= t) / len(a))
     apcer = {sp: repr(float(bm.farfrr(a, bf, t)[0])) for sp, a in att.items()}
     return {"bpcer": repr(float(bm.farfrr(pooled, bf, t)[1])), "apcer": apcer,
             "apcer_max": repr(max(float(bm.farfrr(a, bf, t)[0]) for a in att.values()))}
@@ -90,8 +101,23 @@ def expected(dev, ev):
         criteria["min-hter"] = float(bm.min_hter_threshold(attacks, bf))
     for x in [0.01, 0.05, 0.1, 0.2]:
         criteria[f"bpcer@apcer={x}"] = max(float(bm.far_threshold(a, [], x)) for a in att.values())
-    return [{"criterion": c, "threshold": repr(t), "dev": rates(dev, t), "eval": rates(ev, t)}
-            for c, t in criteria.items()]
+    out = {"criteria": [{"criterion": c, "threshold": repr(t), "dev": rates(dev, t), "eval": rates(ev, t)}
+                        for c, t in criteria.items()]}
+    pooled = np.concatenate(list(att.values()))
+    t = float(bm.eer_threshold(pooled, bf))
+    far, frr = bm.farfrr(pooled, bf, t)
+    out["eer_pooled"] = {"threshold": repr(t), "eer": repr(float((far + frr) / 2))}
+    out["species_eer"] = {}
+    for sp, a in att.items():
+        t = float(bm.eer_threshold(a, bf))
+        far, frr = bm.farfrr(a, bf, t)
+        out["species_eer"][sp] = {"threshold": repr(t), "eer": repr(float((far + frr) / 2))}
+    labels = np.r_[np.ones(len(bf)), np.zeros(len(pooled))]
+    fpr, tpr, thr = roc_curve(labels, np.r_[bf, pooled], drop_intermediate=False)
+    for a, b, x in zip(fpr[1:], tpr[1:], thr[1:]):
+        far, frr = bm.farfrr(pooled, bf, x)
+        assert abs(a - far) < 1e-12 and abs((1 - b) - frr) < 1e-12
+    return out
 
 
 rng = np.random.default_rng(20261124)
@@ -105,5 +131,6 @@ for name, (dev, ev) in [("issue_example", issue_example()), ("gaps_one_species",
                 f.write(f"{part}{i:03d},{label},{species},{score!r},{part}\n")
     out = expected(dev, ev)
     with open(f"{name}.json", "w") as f:
-        json.dump({"criteria": out}, f, indent=1, sort_keys=True)
-    print(name, [(o["criterion"], o["threshold"], o["eval"]["apcer_max"], o["eval"]["bpcer"]) for o in out])
+        json.dump(out, f, indent=1, sort_keys=True)
+    print(name, [(o["criterion"], o["threshold"], o["eval"]["apcer_max"], o["eval"]["bpcer"]) for o in out["criteria"]])
+    print("  pooled EER", out["eer_pooled"], "species", out["species_eer"])
