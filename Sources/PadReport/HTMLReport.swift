@@ -102,7 +102,11 @@ public struct HTMLReport {
             "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) "
             + "samples of \(m.dataset.name) (\(m.dataset.layout))"
         if let r = results.first {
-            let species = r.headline.map { $0.speciesNames.sorted() } ?? []
+            // The species of the reported split only (another split's species would read as tested).
+            let species =
+                r.headline.map { p in
+                    p.speciesNames.indices.filter { p.apcer[$0].total > 0 }.map { p.speciesNames[$0] }.sorted()
+                } ?? []
             text +=
                 ", \(results.count) profile\(results.count == 1 ? "" : "s") "
                 + "(\(results.map(\.profile.name).joined(separator: ", ")))"

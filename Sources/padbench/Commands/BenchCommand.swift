@@ -106,6 +106,13 @@ struct BenchCommand: AsyncParsableCommand {
     /// The command an interrupted run was started with (`RUN.partial/command.json`).
     static func startedWith(_ run: String) throws -> BenchCommand {
         let path = run + ".partial/" + RunFolder.resumableMarker
+        // One line, not a Foundation error dump, when there is nothing to resume.
+        if !FileManager.default.fileExists(atPath: path) {
+            if FileManager.default.fileExists(atPath: run + "/results.json") {
+                throw RuntimeFailure("\(run): the run is complete; nothing to resume")
+            }
+            throw RuntimeFailure("\(run): no interrupted bench run to resume (\(run).partial/\(RunFolder.resumableMarker) not found)")
+        }
         let arguments = try CommandSupport.atRunTime {
             try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         }
