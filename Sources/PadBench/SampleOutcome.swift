@@ -1,7 +1,7 @@
 import PadEvaluation
 
 /// Everything measured for one sample: one value per estimator output (in the order of
-/// ``MeasurementLayout/columns``, NaN when not assessable or not reached) and the nanoseconds
+/// ``SampleMeasurer/columns``, NaN when not assessable or not reached) and the nanoseconds
 /// spent decoding and in each estimator (0 when not reached).
 public struct SampleOutcome: Sendable {
     public var index: Int

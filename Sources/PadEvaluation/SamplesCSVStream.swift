@@ -80,7 +80,7 @@ public struct CSVRecordStream {
 /// Where the columns of a `samples.csv` (as `bench` writes it) are. The four that name a sample
 /// (id, label, species, split) must be there; status, error, decode_ns and the output columns
 /// between error and decode_ns are needed only to rebuild a ``MeasurementTable``, so their
-/// absence is reported by ``tableColumns()``, after the archive itself has been checked.
+/// absence is reported by ``outputColumns(path:)``, after the archive itself has been checked.
 public struct SamplesColumns: Sendable {
     public let header: [String]
     public let id: Int, label: Int, species: Int, split: Int

@@ -98,10 +98,12 @@ import Testing
         }
     }
 
-    @Test(arguments: sets)
+    /// The sets for which make_golden.py wrote bob's EER (single species, both classes of more
+    /// than one score); every one of them is checked, none passes by having no reference.
+    @Test(arguments: ["ties_one_species", "one_species"])
     func eerEqualsBobOnSingleSpeciesSets(_ name: String) throws {
         let (curve, expected) = try Self.load(name)
-        guard let eer = expected["eer"] as? [String: Any] else { return }
+        let eer = try #require(expected["eer"] as? [String: Any], "\(name).json has no bob EER")
         let mine = try EqualErrorRate(curve)
         // bob's exact midpoint double (a threshold that travels to eval must be bob's).
         #expect(mine.threshold == eer["threshold"] as! Double, "\(name) EER threshold")
