@@ -147,7 +147,8 @@ public struct BenchRunner: Sendable {
             var result = result
             for c in result.calibrations {
                 if fingerprints[c.split] == nil {
-                    fingerprints[c.split] = DatasetFingerprint.of(samples.subset(where: { $0.split.rawValue == c.split }))
+                    fingerprints[c.split] = DatasetFingerprint.of(
+                        samples.subset(where: { $0.split.rawValue == c.split }))
                 }
                 for (model, fingerprint) in trained where fingerprint == fingerprints[c.split] {
                     result.notes.append(

@@ -392,7 +392,8 @@ public struct ProfileEvaluator: Sendable {
             if compiled.scoreColumn == nil {
                 scoreError = "score \(score) was not measured in this run"
             } else {
-                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves, eerRule: eerRule) } catch {
+                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves, eerRule: eerRule) } catch
+                {
                     scoreError = "\(score): \(error)"
                 }
             }

@@ -18,17 +18,24 @@ extension HTMLReport {
             }
             func rate(_ t: ProfileResult.Target) -> String { t.targetMet ? Self.pct(t.rate) : "out of reach" }
             for (bob, best) in zip(m.bpcerAtAPCER, m.bestBPCERAtAPCER) {
-                add("\(ProfileResult.isoName(best.target).uppercased()): best BPCER, APCER_max <= \(Self.pct(best.target))",
+                add(
+                    "\(ProfileResult.isoName(best.target).uppercased()): best BPCER, APCER_max <= \(Self.pct(best.target))",
                     rate(best), best.targetMet ? best.threshold : nil)
-                add("BPCER@APCER=\(Self.pct(bob.target)), bob.pad.base rule", rate(bob), bob.targetMet ? bob.threshold : nil)
+                add(
+                    "BPCER@APCER=\(Self.pct(bob.target)), bob.pad.base rule", rate(bob),
+                    bob.targetMet ? bob.threshold : nil)
             }
             for t in m.apcerAtBPCER {
                 add("APCER_max @ BPCER <= \(Self.pct(t.target))", rate(t), t.targetMet ? t.threshold : nil)
             }
             add("EER (APCER_max)", Self.pct(m.eer.value), m.eer.threshold)
-            if let pooled = m.pooledEER { add("EER (pooled attacks, bob.pad.base)", Self.pct(pooled.value), pooled.threshold) }
+            if let pooled = m.pooledEER {
+                add("EER (pooled attacks, bob.pad.base)", Self.pct(pooled.value), pooled.threshold)
+            }
             if let p = r.headline {
-                add("HTER of the decision, pooled attacks (bob)", Self.pct(Proportion.mean(p.apcerPooled, p.bpcer)), nil)
+                add(
+                    "HTER of the decision, pooled attacks (bob)", Self.pct(Proportion.mean(p.apcerPooled, p.bpcer)), nil
+                )
             }
         }
         guard !rows.isEmpty else { return "" }

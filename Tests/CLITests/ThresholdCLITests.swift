@@ -76,9 +76,13 @@ import Testing
             var text = "id,label,species,score\n"
             text += "b1,bonafide,,\(high)\nb2,bonafide,,\(high)\na1,attack,print,\(low)\na2,attack,print,\(low)\n"
             try text.write(toFile: dir + "/\(name).csv", atomically: true, encoding: .utf8)
-            for (k, criterion) in ["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05", "bpcer@apcer=1"].enumerated() {
+            for (k, criterion) in ["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05", "bpcer@apcer=1"]
+                .enumerated()
+            {
                 let out = dir + "/\(name)-\(k)"
-                let run = try CLI.run(["eval", "--scores", dir + "/\(name).csv", "--criterion", criterion, "--out", out])
+                let run = try CLI.run([
+                    "eval", "--scores", dir + "/\(name).csv", "--criterion", criterion, "--out", out,
+                ])
                 #expect(run.status == 0, "\(name) \(criterion): \(run.err)")
                 #expect(FileManager.default.fileExists(atPath: out + "/report.html"))
             }
@@ -189,10 +193,12 @@ import Testing
         #expect(resume.err.contains("no interrupted bench run to resume"))
         let finished = try CLI.run(["bench", "--resume", dir + "/run"])
         #expect(finished.status == 1 && finished.err.contains("the run is complete"), "\(finished.err)")
-        let yaml = "name: t\nsource: test\ngates:\n  - {output: qualty.luminance_mean, op: ge, value: 40, code: D, message: dark}\n"
+        let yaml =
+            "name: t\nsource: test\ngates:\n  - {output: qualty.luminance_mean, op: ge, value: 40, code: D, message: dark}\n"
         try yaml.write(toFile: dir + "/typo.yaml", atomically: true, encoding: .utf8)
         let validate = try CLI.run(["profiles", "validate", dir + "/typo.yaml"])
-        #expect(validate.status == 1 && validate.out.contains("did you mean `quality.luminance_mean`"), "\(validate.out)")
+        #expect(
+            validate.status == 1 && validate.out.contains("did you mean `quality.luminance_mean`"), "\(validate.out)")
         let compare = try CLI.run(["compare", dir + "/run", dir + "/run", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(compare.out.utf8)) as! [String: Any]
         #expect(object["verdict"] as? String == "no regression")

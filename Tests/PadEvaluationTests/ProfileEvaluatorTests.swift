@@ -119,7 +119,9 @@ import Testing
             yaml: "name: c\nsource: test\nscore: x\ngates:\n  - {output: x, op: ge, value: 2, code: X, message: low}\n",
             file: "c.yaml")
         let constantNotes = try #require(try ProfileEvaluator(table: constant).evaluate([fixed]).first).notes
-        #expect(constantNotes == ["check: swept score x is constant on all (one value, 1): no threshold separates anything"])
+        #expect(
+            constantNotes == ["check: swept score x is constant on all (one value, 1): no threshold separates anything"]
+        )
     }
 
     /// A calibrated `op: le` gate (a lower-is-bona-fide output) is calibrated on the output negated
@@ -153,7 +155,8 @@ import Testing
         #expect(r.calibrationSet?.scoreMetrics?.eer.value == 0)
         #expect(throws: (any Error).self) {
             try ProfileLoader().load(
-                yaml: "name: l\nsource: t\ngates:\n  - {output: x, op: gt, calibrate: {criterion: eer}, code: X, message: m}\n",
+                yaml:
+                    "name: l\nsource: t\ngates:\n  - {output: x, op: gt, calibrate: {criterion: eer}, code: X, message: m}\n",
                 file: "l.yaml")
         }
     }

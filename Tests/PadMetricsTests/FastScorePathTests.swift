@@ -203,7 +203,9 @@ import Testing
         }
         lines[3] = "s2,robot,,0.2"
         let both = lines.joined(separator: "\n")
-        #expect(throws: ScoreFileError(file: "", line: 4, "label 'robot' must be bonafide (live, real) or attack (spoof)")) {
+        #expect(
+            throws: ScoreFileError(file: "", line: 4, "label 'robot' must be bonafide (live, real) or attack (spoof)")
+        ) {
             try Self.read(both, split: true)
         }
         #expect(throws: ScoreFileError(file: "", line: 0, "empty file, expected a header")) {

@@ -28,12 +28,14 @@ import Testing
         let path = Self.write("id,label,species,score\na,bonafide,,0.5\n\nb,attack,,0.1\n")
         #expect(
             throws: ScoreFileError(
-                file: path, line: 4, "attack row with an empty species: give its PAI species (print, replay, mask, ...)")
+                file: path, line: 4, "attack row with an empty species: give its PAI species (print, replay, mask, ...)"
+            )
         ) { try ScoreFileReader().read([path]) }
     }
 
     @Test func manifestLabelWordsAreAccepted() throws {
-        let path = Self.write("id,label,species,score\na,live,,0.9\nb,REAL,,0.8\nc,spoof,print,0.1\nd,Attack,mask,0.2\n")
+        let path = Self.write(
+            "id,label,species,score\na,live,,0.9\nb,REAL,,0.8\nc,spoof,print,0.1\nd,Attack,mask,0.2\n")
         let scores = try ScoreFileReader().read([path])
         #expect(scores.set.speciesIndex == [-1, -1, 0, 1] && scores.set.speciesNames == ["print", "mask"])
         let bad = Self.write("id,label,species,score\na,fake,,0.9\n")

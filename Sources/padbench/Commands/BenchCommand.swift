@@ -111,7 +111,8 @@ struct BenchCommand: AsyncParsableCommand {
             if FileManager.default.fileExists(atPath: run + "/results.json") {
                 throw RuntimeFailure("\(run): the run is complete; nothing to resume")
             }
-            throw RuntimeFailure("\(run): no interrupted bench run to resume (\(run).partial/\(RunFolder.resumableMarker) not found)")
+            throw RuntimeFailure(
+                "\(run): no interrupted bench run to resume (\(run).partial/\(RunFolder.resumableMarker) not found)")
         }
         let arguments = try CommandSupport.atRunTime {
             try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))

@@ -83,7 +83,8 @@ struct CompareCommand: ParsableCommand {
         if json {
             let encoder = JSONCoding.encoder()
             let report = Report(
-                verdict: comparison.regressed ? "regression" : "no regression", regressed: comparison.regressed, paired: comparison.paired,
+                verdict: comparison.regressed ? "regression" : "no regression", regressed: comparison.regressed,
+                paired: comparison.paired,
                 test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes,
                 checks: comparison.checks)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
