@@ -27,8 +27,8 @@ extension ProfileEvaluator {
             } else if m.auc < 0.5 {
                 notes.append(
                     "swept score \(m.score) has AUC \(CSVFormat.number(m.auc)) < 0.5 on \(reported.split): "
-                        + "scores look attack-high; pass --polarity attack-high (score files) or "
-                        + "--direction lower-bonafide (eval --score)")
+                        + "scores look attack-high (bona fide below attacks); check the polarity "
+                        + "(score files: --polarity; eval --score: --direction)")
             }
         }
         if let p = reported.headline {
