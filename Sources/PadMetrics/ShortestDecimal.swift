@@ -4,9 +4,10 @@ import Foundation
 /// set as the threshold an algorithm computed.
 ///
 /// With "accepted when score >= t", every t in the half-open gap (a, b] between two consecutive
-/// distinct scores a < b accepts the same samples. bob.measure takes the midpoint (a + b) / 2,
-/// which prints as `0.5699000000000001`; padbench takes the shortest decimal in the middle half of
-/// the gap (`0.5699`), so the rates are bob's and the number is the one a user would write.
+/// distinct scores a < b accepts the same samples on that set. Thresholds chosen by a criterion
+/// are bob's exact doubles (``EqualErrorRate``), because a threshold applied to another split must
+/// be bob's to give bob's rates there; this type names only the curve's terminal point (the
+/// shortest decimal above the highest score, where nothing is accepted).
 public enum ShortestDecimal {
     /// The shortest decimal d with a < d <= b, searched first in the middle half of the gap (so a
     /// midpoint stays near the middle), then in the whole gap. `b` may be +inf (above the highest
