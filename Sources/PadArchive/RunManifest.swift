@@ -107,6 +107,10 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// Per profile name: its definition hash and its estimator options key ("" = defaults).
     public var profileDefinitions: [String: String]?
     public var profileOptions: [String: String]?
+    /// Options of a measuring run that change its measurements but belong to no estimator's
+    /// parameters: `max_pixels` (`bench --max-pixels`). `merge` refuses shards that differ here as
+    /// it refuses shards whose estimators differ. Absent in archives written before it was recorded.
+    public var measurementOptions: [String: String]?
 
     public init(
         schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],

@@ -282,7 +282,7 @@ public struct BenchRunner: Sendable {
     ) -> RunManifest {
         var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
         if resumed > 0 { counts["resumed_samples"] = resumed }
-        return RunManifest(
+        var manifest = RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: Conventions.current,
@@ -309,6 +309,8 @@ public struct BenchRunner: Sendable {
                 finished: ISO8601DateFormatter().string(from: Date()),
                 wallSeconds: wallSeconds),
             counts: counts)
+        manifest.measurementOptions = ["max_pixels": String(job.maxPixels)]
+        return manifest
     }
 
     /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,

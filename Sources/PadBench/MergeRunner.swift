@@ -113,16 +113,13 @@ public struct MergeRunner: Sendable {
                 )
             }
         }
-        func estimators(_ m: RunManifest) -> [[String]] {
-            m.estimators.map { [$0.name, $0.version, $0.parameters.sorted { $0.key < $1.key }.description] }
-        }
         for (path, m) in zip(shards.paths, manifests).dropFirst() {
             guard m.profiles == first.profiles else {
                 throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)")
             }
-            guard estimators(m) == estimators(first) else {
+            if let difference = measuredDifferently(m, first) {
                 throw EvaluationError(
-                    "\(path): estimators (names, versions or parameters) differ from the first shard's")
+                    "\(path): measured with other options than \(shards.paths[0]): \(difference)")
             }
             guard m.conventions == first.conventions else {
                 throw EvaluationError("\(path): conventions differ from the first shard's")
@@ -135,6 +132,27 @@ public struct MergeRunner: Sendable {
                 )
             }
         }
+    }
+
+    /// How two shards' measurements were made differently, by what their manifests record: the
+    /// estimators (names, versions, every parameter: cascade files, external commands and
+    /// timeouts, models) and the run's measurement options (`max_pixels`); nil when alike.
+    static func measuredDifferently(_ m: RunManifest, _ first: RunManifest) -> String? {
+        func text(_ value: String?) -> String { value.map { "'\(TextBytes.quote($0))'" } ?? "none" }
+        let names = m.estimators.map(\.name), firstNames = first.estimators.map(\.name)
+        guard names == firstNames else { return "estimators \(names) vs \(firstNames)" }
+        for (e, f) in zip(m.estimators, first.estimators) {
+            if e.version != f.version { return "\(e.name) version \(text(e.version)) vs \(text(f.version))" }
+            for key in Set(e.parameters.keys).union(f.parameters.keys).sorted()
+            where e.parameters[key] != f.parameters[key] {
+                return "\(e.name) \(key) \(text(e.parameters[key])) vs \(text(f.parameters[key]))"
+            }
+        }
+        let options = m.measurementOptions ?? [:], firstOptions = first.measurementOptions ?? [:]
+        for key in Set(options.keys).union(firstOptions.keys).sorted() where options[key] != firstOptions[key] {
+            return "\(key) \(text(options[key])) vs \(text(firstOptions[key]))"
+        }
+        return nil
     }
 
     /// The shards' measurements concatenated in id order; a sample in two shards is an error.

@@ -21,6 +21,9 @@ enum ManifestLayout {
         var columns: Columns?
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
+        // A U+FFFD in a path of a manifest that is not valid UTF-8 stands for bytes that were not
+        // text: a file name that cannot be opened under that id.
+        let isUTF8 = String(validating: data, as: UTF8.self) != nil
         do {
             try CSVReader.forEachRecord(data, comments: true) { record in
                 guard let known = columns else {
@@ -34,7 +37,7 @@ enum ManifestLayout {
                 do throws(DatasetProblem) {
                     let sample = try parse(
                         (record.line, record.fields), columns: known, root: root, realRoot: realRoot,
-                        manifest: manifest)
+                        manifest: manifest, isUTF8: isUTF8)
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
                         throw DatasetProblem(
                             .duplicateID, file: manifest, line: record.line,
@@ -82,7 +85,7 @@ enum ManifestLayout {
     /// One manifest line as a sample, or the problem (with the line) that keeps it out.
     static func parse(
         _ record: (line: Int, fields: [String]), columns: Columns, root: String, realRoot: String,
-        manifest: String
+        manifest: String, isUTF8: Bool = true
     ) throws(DatasetProblem) -> Sample {
         let f = record.fields
         func problem(_ kind: DatasetProblem.Kind, _ message: String) -> DatasetProblem {
@@ -93,6 +96,17 @@ enum ManifestLayout {
         }
         func field(_ name: String) -> String { f[columns.index[name]!].trimmingCharacters(in: .whitespaces) }
         let written = field("path")
+        // A NUL ends the name for the C library: `a.jpg\0x` and `a.jpg\0y` would open one file
+        // under two ids.
+        if written.utf8.contains(0) {
+            throw problem(
+                .badLine,
+                "path '\(TextBytes.quote(written.replacingOccurrences(of: "\0", with: "\\0")))' holds a NUL byte")
+        }
+        if !isUTF8 && written.contains("\u{FFFD}") {
+            throw problem(
+                .badLine, "path '\(TextBytes.quote(written))': name is not UTF-8 (write the manifest in UTF-8)")
+        }
         guard let path = normalised(written) else {
             throw problem(
                 .escapesRoot, "path '\(TextBytes.quote(written))' must be relative and stay inside the dataset folder")

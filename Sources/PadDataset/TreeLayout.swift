@@ -16,6 +16,14 @@ enum TreeLayout {
                     let ext = (relative as NSString).pathExtension.lowercased()
                     guard DatasetLoader.imageExtensions.contains(ext) else { continue }
                     let id = base + labelFolder + "/" + relative
+                    // Foundation gives a name that is not UTF-8 with U+FFFD in place of its bytes: an
+                    // id no file has. Refused by name, never measured as a missing file.
+                    if relative.contains("\u{FFFD}") && !fm.fileExists(atPath: folder + "/" + relative) {
+                        problems.append(
+                            DatasetProblem(
+                                .badLayout, file: root + "/" + id, "name is not UTF-8 (rename the file or its folder)"))
+                        continue
+                    }
                     let label: Label
                     if labelFolder == "bonafide" {
                         label = .bonaFide

@@ -154,6 +154,11 @@ public struct VendorImporter: Sendable {
             guard let value = f[2].isEmpty ? Double.nan : Double(f[2]) else {
                 throw VendorImportError("\(path):\(line): value '\(f[2])' is not a number")
             }
+            // As in score files: `1e400` overflows (Double gives infinity), only `inf` is infinite.
+            if value.isInfinite && !TextBytes.isInfinityLiteral(f[2].utf8) {
+                throw VendorImportError(
+                    "\(path):\(line): value '\(f[2])' overflows a double (write inf for an infinite value)")
+            }
             if byKey[f[0]] == nil {
                 byKey[f[0]] = VendorRecord(key: f[0], values: [:], origin: "\(path):\(line)")
                 order.append(f[0])

@@ -22,6 +22,7 @@ public struct FoldSummary: Sendable {
         guard runs.count >= 2 else { throw ComparisonError("give at least two fold runs") }
         var seen: [String: String] = [:]
         for run in runs {
+            try run.verify()
             let m = run.manifest
             let identity = "\(m.dataset.fingerprint) \(m.dataset.outputsFingerprint ?? "") \(m.times.started)"
             if let first = seen[identity] {

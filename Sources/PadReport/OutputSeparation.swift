@@ -14,10 +14,13 @@ import PadText
 ///   negated values (AUC' = 1 - AUC).
 /// - EER by the run's rule (``PadMetrics/EqualErrorRate``) in that direction; `eer_threshold` is
 ///   in the output's own units (accepted as bona fide when value >= t, or <= t for
-///   lower-bona-fide). For the `(all)` row the attack rate is APCER_max over species.
+///   lower-bona-fide). For the row of all species (empty `species`) the attack rate is APCER_max
+///   over species.
 /// - Samples whose value is NaN (not measured, not assessable) are left out and counted.
 public enum OutputSeparation {
-    public static let allSpecies = "(all)"
+    /// The `species` of the row of all attack species together: empty, which no species is (an
+    /// attack without a species is `attack`), so a species literally named `(all)` keeps its own row.
+    public static let allSpecies = ""
 
     public struct Row: Sendable, Equatable {
         public var output: String
@@ -40,7 +43,7 @@ public enum OutputSeparation {
 
     /// Scores of this output already sorted for a profile's reported set (the profile swept this
     /// output and rejected no sample at every threshold), with that profile's curve: the same
-    /// samples outputs.csv takes, so they are not sorted again and the `(all)` row, when it
+    /// samples outputs.csv takes, so they are not sorted again and the all-species row, when it
     /// holds every species in the set's order, is that very curve.
     public struct SharedSort: Sendable {
         public var sorted: SortedScores
@@ -48,7 +51,8 @@ public enum OutputSeparation {
         public init(sorted: SortedScores, curve: ErrorCurve?) { self.sorted = sorted; self.curve = curve }
     }
 
-    /// Rows of one output: each species (by name), then `(all)` when there are two or more.
+    /// Rows of one output: each species (by name), then all species together (``allSpecies``) when
+    /// there are two or more.
     /// `species[i]` is -1 for bona fide, else an index into `speciesNames`. The values are sorted
     /// once, class by class (or taken from `shared` when its classes hold exactly the values that
     /// are not NaN); each row's curve takes bona fide and its species from that.

@@ -20,7 +20,9 @@ import PadMetrics
 ///
 /// Nothing passes by omission: a gated metric present on one side only, a profile whose
 /// definition changed under the same name, different conventions, or no gated metric at all
-/// make the runs "not comparable" (``ComparisonError``, exit 2).
+/// make the runs "not comparable" (``ComparisonError``, exit 2). Nothing is trusted blindly
+/// either: each run is checked first (``StoredRun/verify()``: rates against their counts and
+/// against `decisions.csv`, one decision row per sample), and a disagreement is exit 2.
 public struct RunComparison: Sendable {
     public enum GateKind: String, Sendable, CaseIterable, Codable {
         case accuracy, latency, all
@@ -56,6 +58,10 @@ public struct RunComparison: Sendable {
     public var regressed: Bool { checks.contains { $0.regressed } }
 
     public init(base: StoredRun, new: StoredRun, settings: Settings = Settings()) throws(ComparisonError) {
+        // An edited archive is refused before any of its numbers is read (``StoredRun/verify()``).
+        for run in [base, new] {
+            do { try run.verify() } catch { throw ComparisonError("\(error)") }
+        }
         let conventionKeys = [
             "polarity", "tie_rule", "apcer_headline", "target_rule", "eer_rule", "fta", "report_split",
         ]

@@ -25,6 +25,15 @@ public enum TextBytes {
         return result
     }
 
+    /// `inf`, `+inf`, `-inf`, `infinity` in any case: the only number texts that may parse as
+    /// infinite (strtod and `Double(_:)` give infinity for `1e400` too, an overflow, not a value).
+    public static func isInfinityLiteral<C: Collection>(_ field: C) -> Bool where C.Element == UInt8 {
+        var bytes = Array(field)
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes.removeFirst() }
+        let lower = String(decoding: bytes.map { $0 | 0x20 }, as: UTF8.self)
+        return lower == "inf" || lower == "infinity"
+    }
+
     /// At most `limit` characters of `text` for a message, with an ellipsis when cut.
     public static func quote(_ text: String, limit: Int = 200) -> String {
         text.count <= limit ? text : String(text.prefix(limit)) + "..."

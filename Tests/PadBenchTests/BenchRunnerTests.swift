@@ -5,6 +5,7 @@ import Testing
 @testable import PadDataset
 @testable import PadImage
 @testable import PadProfiles
+@testable import PadReport
 
 @Suite struct BenchRunnerTests {
     /// Each sample's thread share: the CPUs divided among the samples that can be in flight.
@@ -49,6 +50,8 @@ import Testing
         let out = root + "/run"
         let job = BenchJob(dataset: dataset, profiles: [profile], outputFolder: out, concurrency: 2, maxPixels: 20_000)
         let outcome = try await BenchRunner().run(job)
+        // Failures of every kind are rows of decisions.csv that results.json counts.
+        try StoredRun(path: outcome.archivePath).verify()
 
         let samples = try CSVTable(path: out + "/samples.csv")
         #expect(samples.records.count == 11)

@@ -6,6 +6,7 @@ import Testing
 @testable import PadEvaluation
 @testable import PadImage
 @testable import PadProfiles
+@testable import PadReport
 
 @Suite struct MergeTests {
     /// Three shards merged give byte-identical reports to one run over everything (including a
@@ -58,6 +59,8 @@ import Testing
             from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json"))
         #expect(singleManifest.dataset.fingerprint == mergedManifest.dataset.fingerprint)
         #expect(merged.table.count == 25 && merged.table.failedCount == 1)
+        // Every run here agrees with itself (results.json against decisions.csv, one row per sample).
+        for path in [single.archivePath, merged.archivePath] + parts { try StoredRun(path: path).verify() }
         let timing = try CSVTable(path: root + "/merged/timing.csv")
         #expect(timing.records.first { $0.fields[0] == "decode" }?.fields[1] == "25")
 
@@ -67,5 +70,26 @@ import Testing
         #expect(throws: EvaluationError.self) {
             try MergeRunner().merge([parts[0], parts[0], parts[1]], outputFolder: root + "/bad2")
         }
+    }
+
+    /// Shards measured with another `--max-pixels` were merged as if alike (nothing recorded it);
+    /// now the manifest records it and merge names what differs.
+    @Test func shardsMeasuredWithOtherOptionsAreRefused() async throws {
+        let root = Fixture.folder()
+        try Fixture.writeSharpAndBlurred(root)
+        let dataset = try DatasetLoader().load(root)
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
+        var parts: [String] = []
+        for (k, pixels) in [(1, 100_000_000), (2, 5_000)] {
+            let shard = try await BenchRunner().run(
+                BenchJob(
+                    dataset: dataset, profiles: [profile], outputFolder: root + "/shard\(k)", concurrency: 2,
+                    maxPixels: pixels, shard: Shard(index: k, count: 2)))
+            parts.append(shard.archivePath)
+        }
+        #expect { try MergeRunner().merge(parts, outputFolder: root + "/merged") } throws: {
+            "\($0)" == "\(parts[1]): measured with other options than \(parts[0]): max_pixels '5000' vs '100000000'"
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
     }
 }

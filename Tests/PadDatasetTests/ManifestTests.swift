@@ -34,6 +34,28 @@ import Testing
                 + "/manifest.csv:6: unknown label 'spoofy' (expected bonafide or attack)")
     }
 
+    /// Issue 25: `a.jpg\0x` and `a.jpg\0y` opened the same file under two ids and labels; a path
+    /// of bytes that are not UTF-8 became a U+FFFD id that no file has.
+    @Test func nulBytesAndNamesThatAreNotUTF8AreBadLines() throws {
+        let root = temporaryFolder()
+        var bytes = Array("path,label,species,split,subject\na.jpg\0x,bonafide,,,s1\na.jpg\0y,attack,print,,s1\n".utf8)
+        bytes += Array("b.jpg,bonafide,,,s2\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: root + "/manifest.csv"))
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.samples.map(\.id) == ["b.jpg"])
+        #expect(loaded.problems.map(\.kind) == [.badLine, .badLine] && loaded.problems.map(\.line) == [2, 3])
+        #expect(loaded.problems[0].description == root + "/manifest.csv:2: path 'a.jpg\\0x' holds a NUL byte")
+        // caf\xe9.jpg: Latin-1, not UTF-8.
+        let latin = temporaryFolder()
+        bytes = Array("path,label,species,split,subject\ncaf".utf8) + [0xE9] + Array(".jpg,bonafide,,,s1\n".utf8)
+        bytes += Array("caf\u{E9}.jpg,bonafide,,,s1\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: latin + "/manifest.csv"))
+        let read = try DatasetLoader().load(latin)
+        #expect(read.samples.map(\.id) == ["caf\u{E9}.jpg"])
+        #expect(read.problems.count == 1 && read.problems[0].kind == .badLine && read.problems[0].line == 2)
+        #expect(read.problems[0].description.contains("name is not UTF-8"))
+    }
+
     @Test func missingFolderIsAnError() {
         #expect(throws: DatasetProblem.self) { try DatasetLoader().load("/nonexistent/padbench") }
     }

@@ -25,6 +25,16 @@ import Testing
             longRecords.count == 1 && longRecords[0].values["pad.score"] == 0.25 && longRecords[0].values["x.y"]!.isNaN)
     }
 
+    /// `1e400` overflows a double: an error naming file and line, as in score files; `inf` is legal.
+    @Test func longCSVValueThatOverflowsIsAnError() throws {
+        let long = Self.write("id,output,value\na.jpg,pad.score,0.25\nb.jpg,pad.score,1e400\n")
+        #expect { try VendorImporter(format: .longCSV).read([long]) } throws: {
+            "\($0)" == "\(long):3: value '1e400' overflows a double (write inf for an infinite value)"
+        }
+        let inf = Self.write("id,output,value\na.jpg,pad.score,-inf\n")
+        #expect(try VendorImporter(format: .longCSV).read([inf])[0].values["pad.score"] == -.infinity)
+    }
+
     @Test func lunaJSONLinesAcceptBOMAndCRLF() throws {
         let line1 =
             #"{"filename": "a.jpg", "liveness": {"prediction": 1, "#

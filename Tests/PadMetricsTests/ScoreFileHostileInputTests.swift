@@ -51,6 +51,16 @@ import Testing
         try scores.checkUniqueIds()
     }
 
+    /// RFC 4180 2.7: in a quoted field `""` is one `"`. Ids and species kept both quotes before.
+    @Test func doubledQuotesInQuotedFieldsAreOneQuote() throws {
+        let path = Self.write(
+            "id,label,species,score\n\"a\"\"1\",bonafide,,0.5\n\"b,\"\"2\"\"\",attack,\"p\"\"x\",0.1\nc\"\"3,attack,print,0.2\n"
+        )
+        let scores = try ScoreFileReader().read([path])
+        #expect(scores.ids == ["a\"1", "b,\"2\"", "c\"\"3"])
+        #expect(scores.set.speciesNames == ["p\"x", "print"])
+    }
+
     /// A UTF-8 byte order mark before the header is not part of the first column's name.
     @Test func byteOrderMarkIsAccepted() throws {
         let scores = try ScoreFileReader().read([Self.write("\u{FEFF}id,label,species,score\r\na,bonafide,,0.5\r\n")])

@@ -210,12 +210,21 @@ final class SVGReader: NSObject, XMLParserDelegate {
     /// replay: AUC = 0.5 / 9 < 0.5, so lower-bona-fide with AUC 8.5 / 9; on the negated values the
     /// last of the tied |APCER - BPCER| = 1/3 points is t = -4 (APCER 0, BPCER 1/3): EER 1/6 at
     /// value 4.5. All: pooled AUC 8 / 18, flipped 10 / 18.
+    /// A species literally named `(all)` keeps its own row; the row of all species together is
+    /// the one with an empty species (before, both rows were `(all)`).
+    @Test func aSpeciesNamedAllDoesNotCollideWithThePooledRow() {
+        let rows = OutputSeparation.rows(
+            output: "q", values: [3, 4, 1, 5, 2], species: [-1, -1, 0, 1, 1], speciesNames: ["(all)", "print"])
+        #expect(rows.map(\.species) == ["(all)", "print", ""])
+        #expect(rows[0].attacks == 1 && rows[1].attacks == 2 && rows[2].attacks == 3)
+    }
+
     @Test func aucEerAndDirectionByHand() {
         let values = [3, 4, 5, .nan, 1, 2, 4, 6, 7, 5]
         let species: [Int32] = [-1, -1, -1, -1, 1, 1, 1, 0, 0, 0]
         let rows = OutputSeparation.rows(
             output: "q", values: values, species: species, speciesNames: ["replay", "print"])
-        #expect(rows.map(\.species) == ["print", "replay", "(all)"])
+        #expect(rows.map(\.species) == ["print", "replay", ""])
         let print = rows[0], replay = rows[1], all = rows[2]
         #expect(print.direction == "higher-bona-fide" && abs(print.auc - 7.5 / 9) < 1e-12)
         #expect(abs(print.eer - 1.0 / 3) < 1e-12 && print.eerThreshold == 3.5)

@@ -47,6 +47,8 @@ struct CSVScoreScanner {
     var columns: Columns?
     /// Field bounds of the current line (quotes around a field excluded).
     var starts = [Int](repeating: 0, count: maxFields), ends = [Int](repeating: 0, count: maxFields)
+    /// Whether each field of the current line was quoted (its `""` then stand for one `"`).
+    var fieldWasQuoted = [Bool](repeating: false, count: maxFields)
     var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
     var splitCache: [[UInt8]: String] = [:]
     /// Lines of the file before `base` (a part of a file scanned on its own starts past them).
@@ -125,10 +127,12 @@ struct CSVScoreScanner {
             if i == last || (base[i] == UInt8(ascii: ",") && !quoted) {
                 if fieldCount < Self.maxFields {
                     var s = fieldStart, e = i
-                    if e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"") {
+                    let wasQuoted = e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"")
+                    if wasQuoted {
                         s += 1
                         e -= 1
                     }
+                    fieldWasQuoted[fieldCount] = wasQuoted
                     starts[fieldCount] = s
                     ends[fieldCount] = e
                 }
@@ -141,7 +145,26 @@ struct CSVScoreScanner {
         return fieldCount
     }
 
-    func text(_ field: Int) -> String { ScoreFileReader.text(base, starts[field], ends[field]) }
+    /// A field's text; in a quoted field each `""` is one `"` (RFC 4180, 2.7).
+    func text(_ field: Int) -> String {
+        let raw = ScoreFileReader.text(base, starts[field], ends[field])
+        return fieldWasQuoted[field] ? Self.unescapingQuotes(raw) : raw
+    }
+
+    static func unescapingQuotes(_ text: String) -> String {
+        let quote = UInt8(ascii: "\"")
+        guard text.utf8.contains(quote) else { return text }
+        var bytes: [UInt8] = [], pending = false
+        for byte in text.utf8 {
+            if byte == quote && pending {
+                pending = false
+                continue
+            }
+            pending = byte == quote
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     func readHeader(_ fieldCount: Int, line: Int) throws(ScoreFileError) -> Columns {
         let names = (0..<min(fieldCount, Self.maxFields)).map { text($0).trimmingWhitespace().lowercased() }
@@ -248,8 +271,7 @@ struct CSVScoreScanner {
             throw ScoreFileError(
                 file: path, line: line, "score '\(ScoreFileError.quoted(text(field)))' is not a number")
         }
-        if value.isInfinite && !ScoreFileReader.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs))
-        {
+        if value.isInfinite && !TextBytes.isInfinityLiteral(UnsafeBufferPointer(start: base + cs, count: ce - cs)) {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(text(field)))' overflows a double (write inf for an infinite score)")

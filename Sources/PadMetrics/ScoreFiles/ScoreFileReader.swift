@@ -265,7 +265,7 @@ public struct ScoreFileReader: Sendable {
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' is not a number")
         }
-        if parsed.isInfinite && !Self.isInfinityLiteral(field) {
+        if parsed.isInfinite && !TextBytes.isInfinityLiteral(field) {
             throw ScoreFileError(
                 file: path, line: line,
                 "score '\(ScoreFileError.quoted(String(decoding: field, as: UTF8.self)))' overflows a double "
@@ -273,14 +273,6 @@ public struct ScoreFileReader: Sendable {
             )
         }
         return parsed
-    }
-
-    /// `inf`, `+inf`, `-inf`, `infinity` in any case: the only texts that may parse as infinite.
-    static func isInfinityLiteral<C: Collection>(_ field: C) -> Bool where C.Element == UInt8 {
-        var bytes = Array(field)
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes.removeFirst() }
-        let lower = String(decoding: bytes.map { $0 | 0x20 }, as: UTF8.self)
-        return lower == "inf" || lower == "infinity"
     }
 
     static func baseName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }

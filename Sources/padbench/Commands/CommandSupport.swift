@@ -4,6 +4,7 @@ import PadBench
 import PadDataset
 import PadEvaluation
 import PadProfiles
+import PadReport
 
 /// A failure at run time (a missing file, bad data, a profile with a typo): one line on standard
 /// error and exit 1, never the usage text. Exit 64 (ArgumentParser's `ValidationError`) is only
@@ -24,6 +25,27 @@ enum CommandSupport {
         } catch {
             throw RuntimeFailure("\(error)")
         }
+    }
+
+    /// ``atRunTime(_:)`` for commands that read stored runs: a run that disagrees with itself
+    /// (``StoredRunMismatch``) is one line and exit 2, as `compare` exits when runs cannot be
+    /// compared.
+    static func checkingStoredRuns<T>(_ command: String, _ body: () throws -> T) throws -> T {
+        try atRunTime {
+            do { return try body() } catch let error as StoredRunMismatch {
+                FileHandle.standardError.write(Data("padbench \(command): \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// Whether two paths name one existing file (the same device and inode, links followed), or
+    /// are the same text when neither exists yet.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        let hasA = stat(a, &x) == 0, hasB = stat(b, &y) == 0
+        if hasA && hasB { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
+        return !hasA && !hasB && URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
     }
 
     static func atRunTime<T>(_ body: () async throws -> T) async throws -> T {

@@ -52,7 +52,27 @@ struct CompareCommand: ParsableCommand {
         var checks: [RunComparison.Check]
     }
 
+    /// `--junit` or `--html` onto an input (an archive read, or a link to it), or both onto one
+    /// file: one line and exit 64 before anything is read or written (the user's run is never
+    /// overwritten by its own comparison).
+    func refuseOutputsOntoInputs() throws {
+        let outputs = [("--junit", junit), ("--html", html)].compactMap { name, path in path.map { (name, $0) } }
+        let inputs = [base, new].flatMap { [$0, $0 + "/results.tar.zst"] }
+        for (name, output) in outputs {
+            if let input = inputs.first(where: { CommandSupport.sameFile(output, $0) }) {
+                FileHandle.standardError.write(
+                    Data("padbench compare: \(name) \(output) is the input \(input); refusing to overwrite it\n".utf8))
+                throw ExitCode(64)
+            }
+        }
+        if outputs.count == 2 && CommandSupport.sameFile(outputs[0].1, outputs[1].1) {
+            FileHandle.standardError.write(Data("padbench compare: --junit and --html name the same file\n".utf8))
+            throw ExitCode(64)
+        }
+    }
+
     func run() throws {
+        try refuseOutputsOntoInputs()
         var settings = RunComparison.Settings()
         settings.rateTolerance = rateTolerance.value
         settings.latencyRatio = latencyRatio.value

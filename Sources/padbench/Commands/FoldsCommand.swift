@@ -20,7 +20,10 @@ struct FoldsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let summary = try CommandSupport.atRunTime { try FoldSummary(runs: runs.map { try StoredRun(path: $0) }) }
+        // Each run is verified (exit 2 when it disagrees with itself) before its rates are summed.
+        let summary = try CommandSupport.checkingStoredRuns("folds") {
+            try FoldSummary(runs: runs.map { try StoredRun(path: $0) })
+        }
         if json {
             let rows = summary.rows.map { r in
                 Row(

@@ -18,7 +18,12 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let run = try CommandSupport.atRunTime { try StoredRun(path: archive) }
+        // Verified first: an archive whose results.json disagrees with its decisions exits 2.
+        let run = try CommandSupport.checkingStoredRuns("show") {
+            let run = try StoredRun(path: archive)
+            try run.verify()
+            return run
+        }
         if json {
             let encoder = JSONCoding.encoder()
             print(
