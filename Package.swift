@@ -102,7 +102,7 @@ let package = Package(
             name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
-        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport"]),
+        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport", "PadText"]),
         .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadDataset"]),
         .testTarget(

@@ -154,7 +154,9 @@ public struct BenchRunner: Sendable {
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         let folder = runFolder.work
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let frameResults = try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions)
+        let frameResults = Self.flagCalibrationOnTrainingData(
+            try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions),
+            samples: job.dataset.samples, estimators: manifest(0).estimators)
         try decisions.close()
         let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
         let results = try RunFolderWriter(folder: folder).write(
@@ -163,6 +165,32 @@ public struct BenchRunner: Sendable {
         ).results
         try runFolder.commit()
         return (results, wallSeconds)
+    }
+
+    /// A sanity warning on each calibration made on the very samples a model of the run was trained
+    /// on (`padbench train` records their fingerprint, ``DatasetFingerprint/of(_:)-(Sequence)``, in
+    /// the model and the manifest's `training_fingerprint`): that threshold is optimistic.
+    static func flagCalibrationOnTrainingData(
+        _ results: [ProfileResult], samples: SampleList, estimators: [RunManifest.Estimator]
+    ) -> [ProfileResult] {
+        let trained = estimators.compactMap { e in e.parameters["training_fingerprint"].map { (e.name, $0) } }
+        guard !trained.isEmpty else { return results }
+        var fingerprints: [String: String] = [:]
+        return results.map { result in
+            var result = result
+            for c in result.calibrations {
+                if fingerprints[c.split] == nil {
+                    fingerprints[c.split] = DatasetFingerprint.of(
+                        samples.subset(where: { $0.split.rawValue == c.split }))
+                }
+                for (model, fingerprint) in trained where fingerprint == fingerprints[c.split] {
+                    result.notes.append(
+                        ProfileEvaluator.sanityPrefix + "gate on \(c.output) calibrated on \(c.split), the samples "
+                            + "the model of \(model) was trained on: its threshold is optimistic")
+                }
+            }
+            return result
+        }
     }
 
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep

@@ -25,6 +25,8 @@ public struct EvalRunner: Sendable {
         /// A fixed threshold; when nil, `criterion` chooses one (on dev when given).
         public var threshold: Double?
         public var criterion: ThresholdCriterion
+        /// Which attack rate the EER balances (`--eer-rule`).
+        public var eerRule: EERRule = .apcerMax
         public var outputFolder: String
         /// Replace a complete run under `outputFolder` (otherwise refused).
         public var force: Bool
@@ -85,7 +87,8 @@ public struct EvalRunner: Sendable {
 
         let profile = Self.scoreProfile(job, files: job.scoreFiles)
         let folder = runFolder.work
-        let (frameResults, compressed) = try Self.decide(profile, on: table, polarity: job.polarity, folder: folder)
+        let (frameResults, compressed) = try Self.decide(
+            profile, on: table, polarity: job.polarity, eerRule: job.eerRule, folder: folder)
         let t2 = MonotonicClock.nanoseconds()
 
         var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
@@ -106,9 +109,10 @@ public struct EvalRunner: Sendable {
     /// alone and is written on another core meanwhile (both take seconds on ten million rows).
     /// Both files are compressed for the archive as they are written (returned in archive order).
     /// Attack-high files get their thresholds shown in the file's polarity.
-    static func decide(_ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, folder: String)
-        throws -> (results: [ProfileResult], compressed: [CompressedMember])
-    {
+    static func decide(
+        _ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, eerRule: EERRule = .apcerMax,
+        folder: String
+    ) throws -> (results: [ProfileResult], compressed: [CompressedMember]) {
         let writer = RunFolderWriter(folder: folder)
         let samplesWriter = BackgroundWork {
             let member = try writer.member("samples.csv", rows: table.count)
@@ -121,6 +125,8 @@ public struct EvalRunner: Sendable {
             var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
             // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
             evaluator.keepsSortedScores = true
+            evaluator.reportsDevWithFixedThresholds = true
+            evaluator.eerRule = eerRule
             return try evaluator.evaluate([profile], decisions: decisions)
         }
         let samples = try samplesWriter.wait()
@@ -148,6 +154,10 @@ public struct EvalRunner: Sendable {
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
         if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
+        conventions["eer_attacks"] =
+            job.eerRule == .pooled
+            ? "pooled: all attacks as one class against bona fide (bob.pad.base)"
+            : "apcer-max: the worst species against bona fide (ISO/IEC 30107-3)"
         let failed = table.failedCount
         var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
         if let devScores { counts["dev_scores"] = devScores.lines }
@@ -180,7 +190,9 @@ public struct EvalRunner: Sendable {
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
     /// without `--dev`, a generic file's split column is read (dev, eval, train; `test` is eval);
     /// otherwise every row is in no split. NaN or empty scores are failures (`no_score`). Ids must
-    /// be unique across all files.
+    /// be unique within the eval files and within the dev files (bob's `test_label`s are per
+    /// split, so a dev file may reuse the eval file's). Subjects (a generic `subject` column, bob's
+    /// `real_id` of bona fide rows) give score runs the subject-clustered intervals.
     static func table(eval: ImportedScores, dev: ImportedScores?) throws -> MeasurementTable {
         var all = eval
         if let dev {
@@ -195,9 +207,11 @@ public struct EvalRunner: Sendable {
             all.files += dev.files
         }
         // The ids are checked while the rows are built (both take a second on ten million rows).
-        let ids = all
         let (_, rows) = try Parallel.both(
-            { try ids.checkUniqueIds() },
+            {
+                try eval.checkUniqueIds()
+                try dev?.checkUniqueIds()
+            },
             {
                 var rows = ScoreRows(capacity: eval.set.count + (dev?.set.count ?? 0))
                 try rows.add(eval, split: dev == nil ? nil : .eval)
@@ -214,7 +228,15 @@ public struct EvalRunner: Sendable {
         }
         return MeasurementTable(
             columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames, presentations: presentations)
+            speciesIndex: speciesIndex, speciesNames: speciesNames, presentations: presentations,
+            subjects: subjects(eval: eval, dev: dev))
+    }
+
+    /// Every row's subject ("" unknown), eval rows then dev rows; nil when no file names any.
+    static func subjects(eval: ImportedScores, dev: ImportedScores?) -> [String]? {
+        let files = [eval] + (dev.map { [$0] } ?? [])
+        guard files.contains(where: { $0.subjects.contains { !$0.isEmpty } }) else { return nil }
+        return files.flatMap { $0.subjects.isEmpty ? Array(repeating: "", count: $0.set.count) : $0.subjects }
     }
 
     /// One species list for several files (in order of first appearance) and each row's index
@@ -282,26 +304,10 @@ public struct EvalRunner: Sendable {
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
     static func scoreProfile(_ job: ScoreJob, files: [String]) -> Profile {
         let description = "Scores of \(files.joined(separator: ", ")): accepted as bona fide when score >= t"
-        var gate = Gate(
-            output: scoreOutput, comparison: .ge, threshold: .nan, code: "SCORE", message: "score below the threshold",
-            line: 7)
-        var gateYAML: String
-        if let t = job.threshold {
-            gate.threshold = job.polarity == .attackHigh ? -t : t
-            gateYAML = "    op: ge\n    value: \(CSVFormat.number(gate.threshold))"
-        } else {
-            let target: Gate.Calibration.Target
-            let targetYAML: String
-            switch job.criterion {
-            case .bpcerAtAPCER(let x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
-            case .apcerAtBPCER(let x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
-            case .minHTER: target = .minHTER; targetYAML = "criterion: min-hter"
-            case .eer, .fixed: target = .eer; targetYAML = "criterion: eer"
-            }
-            gate.kind = .calibrated
-            gate.calibration = .init(target: target, calibrationSplit: .dev, appliedSplit: .eval)
-            gateYAML = "    calibrate: {\(targetYAML), on: dev}"
-        }
+        var (gate, gateYAML) = scoreGate(
+            output: scoreOutput, threshold: job.threshold.map { job.polarity == .attackHigh ? -$0 : $0 },
+            criterion: job.criterion)
+        gate.message = "score below the threshold"
         let yaml = """
             name: \(scoreProfileName)
             description: "\(description.replacingOccurrences(of: "\"", with: "'"))"
@@ -398,11 +404,16 @@ extension EvalRunner {
     /// estimator runs, so it takes seconds whatever the estimators cost.
     /// `choosesOnReportedSetWithoutCalibrationSplit` as for score files (`--score OUTPUT`); with
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
+    /// With `outputScore` (`--score OUTPUT`) the one profile is that output's, built here once
+    /// its direction is known (``direction(of:table:manifest:)``); `profiles` is then ignored.
     public func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
-        requireOutputs: Bool = false, aggregate: FrameAggregate? = nil, attackPotential: [String: String]? = nil
+        requireOutputs: Bool = false, outputScore: OutputScoreJob? = nil, aggregate: FrameAggregate? = nil,
+        attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
+        var requested = outputScore.map { [Self.outputProfile($0)] } ?? profiles
+        var directionNote: String?
         let started = Date()
         // Written into the run's work folder (the spill files too), swapped into place when complete,
         // removed on an error; the archive read may not lie in the folder it would replace.
@@ -415,11 +426,15 @@ extension EvalRunner {
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
         let previous = try StoredRun(path: archivePath).manifest
-        let table = try Self.storedTable(
-            archive, path: archivePath, manifest: previous, profiles: profiles, scratch: runFolder.scratch)
+        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: requested,
+            scratch: runFolder.scratch)
+        if let outputScore {
+            let directed = Self.directedProfile(outputScore, table: table, manifest: previous)
+            (requested, directionNote) = ([directed.profile], directed.note)
+        }
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
-            profiles, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
+            requested, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
         let outputFolder = runFolder.work
@@ -433,7 +448,11 @@ extension EvalRunner {
         let frameResults = try ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
         )
-        .evaluate(profiles, decisions: decisions)
+        .evaluate(profiles, decisions: decisions).map { result in
+            var result = result
+            if let directionNote { result.notes.insert(directionNote, at: 0) }
+            return result
+        }
         try decisions.close()
         var manifest = Self.reDecidedManifest(
             previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)

@@ -1,5 +1,6 @@
 import PadDataset
 import PadProfiles
+import PadText
 
 /// Profiles checked against the outputs a run declares, before anything is measured or written.
 ///
@@ -73,6 +74,9 @@ public enum ProfileCheck {
             guard let prefix = name.split(separator: ".").first.map(String.init), !prefixes.contains(prefix) else {
                 continue
             }
+            // A near miss of a known output (`qualty.luminance_mean`) is the typo bench would
+            // refuse, not a name an external estimator provides.
+            if Suggestion.nearest(to: name, in: Array(known.keys)) != nil { continue }
             fromRun.append(name)
             catalogue[name] = OutputDescriptor(
                 name: name, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")

@@ -17,18 +17,38 @@ public enum TerminalTables {
                 metrics.map {
                     "\(RateText.percent($0.eer.value)) at \(RateText.threshold(r.shownThreshold($0.eer.threshold)))"
                 } ?? "-"
-            let threshold = r.scoreThreshold.map { RateText.threshold(r.shownThreshold($0)) } ?? ""
+            // A left-out gate's threshold is not the profile's: it decided nothing.
+            let scoreLeftOut = r.profile.score.map(r.gatesLeftOut.contains) ?? false
+            let threshold =
+                scoreLeftOut ? "left out" : r.scoreThreshold.map { RateText.threshold(r.shownThreshold($0)) } ?? ""
             return [
-                r.profile.name, set.split, "\(set.bonaFideCount)/\(set.attackCount)/\(set.failedCount)", apcer,
-                p?.apcerMaxSpecies ?? "", bpcer, threshold, eer,
+                r.profile.name, set.split, partition(set), apcer, p?.apcerMaxSpecies ?? "", bpcer, threshold, eer,
+                marks(r),
             ]
         }
         return TextTable(
             header: [
-                "profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
-                "threshold", "EER at t (score)",
+                "profile", "split", "bf+att+failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
+                "threshold", "EER at t (score)", "marks",
             ], rows: rows
         ).render()
+    }
+
+    /// Processed bona fide + processed attacks + failed: three parts that add up to the split.
+    static func partition(_ set: ProfileResult.SetResult) -> String {
+        let failedBonaFide = set.headline?.bpnrr.errors ?? 0
+        let bonaFide = set.bonaFideCount - failedBonaFide
+        let attacks = set.attackCount - (set.failedCount - failedBonaFide)
+        return "\(bonaFide)+\(attacks)+\(set.failedCount)"
+    }
+
+    /// Gates left out and "not a liveness decision", on the row itself.
+    static func marks(_ r: ProfileResult) -> String {
+        var marks: [String] = []
+        if !r.isLivenessDecision { marks.append("NOT a liveness decision") }
+        if !r.gatesLeftOut.isEmpty { marks.append("left out: \(r.gatesLeftOut.joined(separator: ","))") }
+        if r.notes.contains(where: { $0.hasPrefix(ProfileEvaluator.sanityPrefix) }) { marks.append("see warnings") }
+        return marks.joined(separator: "; ")
     }
 
     /// `25.0% (5/20) [8.7%, 49.1%]`, or "n/a" without samples.

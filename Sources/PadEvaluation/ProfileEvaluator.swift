@@ -23,6 +23,11 @@ public struct ProfileEvaluator: Sendable {
     /// profile on ten million scores: `outputs.csv` then does not sort them again). Off by
     /// default: a run of many profiles would hold one sorted copy of its scores per profile.
     public var keepsSortedScores = false
+    /// Also score the dev split of a profile with fixed thresholds (`eval --scores --threshold T`
+    /// on a file with dev rows): the dev row is reported beside eval, as for a calibrated one.
+    public var reportsDevWithFixedThresholds = false
+    /// Which attack rate the EER (and the eer / min-hter criteria) balance against BPCER.
+    public var eerRule: EERRule = .apcerMax
 
     public init(table: MeasurementTable, choosesOnReportedSetWithoutCalibrationSplit: Bool = false) {
         self.table = table
@@ -71,6 +76,10 @@ public struct ProfileEvaluator: Sendable {
             table.splits.contains(split)
         {
             calibrationSet = score(profile, compiled, split: split, curves: curves)
+        } else if reportsDevWithFixedThresholds, calibrationSplits.isEmpty, reportSplit == .eval,
+            table.splits.contains(.dev)
+        {
+            calibrationSet = score(profile, compiled, split: .dev, curves: curves)
         }
         if let failure = calibration.failure {
             reported.headline = nil
@@ -78,6 +87,8 @@ public struct ProfileEvaluator: Sendable {
             calibrationSet?.headline = nil
             calibrationSet?.headlineError = reported.headlineError
         }
+        notes += Self.sanityNotes(
+            profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records)
         let leftOut = compiled.unmeasuredGates.map { profile.gates[$0].output }
         if !leftOut.isEmpty {
             notes.append("gates left out, outputs not measured in this run: \(leftOut.joined(separator: ", "))")
@@ -94,7 +105,8 @@ public struct ProfileEvaluator: Sendable {
         }
         return ProfileResult(
             profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
-            thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut)
+            thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut,
+            thresholdSign: profile.sweepsScoreNegated ? -1 : 1)
     }
 
     // MARK: calibration
@@ -124,7 +136,8 @@ public struct ProfileEvaluator: Sendable {
             let onReported =
                 choosesOnReportedSetWithoutCalibrationSplit && !table.splits.contains(calibration.calibrationSplit)
             let chosenSplit: Split? = onReported ? reportSplit : calibration.calibrationSplit
-            let set = calibrationSet(column: column, split: chosenSplit)
+            // A `le` calibrated gate (lower-bona-fide output) is calibrated on the output negated.
+            let set = calibrationSet(column: column, split: chosenSplit, negated: gate.comparison == .le)
             let splitName = chosenSplit?.rawValue ?? "all"
             let where_ = "gate on \(gate.output) (line \(gate.line) of the profile)"
             let criterion: ThresholdCriterion
@@ -136,7 +149,7 @@ public struct ProfileEvaluator: Sendable {
             }
             do {
                 let curve = try curves.curve(for: set)
-                let choice = try criterion.choose(on: curve)
+                let choice = try criterion.choose(on: curve, eerRule: eerRule)
                 let point = OperatingPoint(curve: curve, threshold: choice.threshold)
                 outcome.thresholds[g] = choice.threshold
                 outcome.records.append(
@@ -164,7 +177,7 @@ public struct ProfileEvaluator: Sendable {
 
     /// The gate's output on the split: a failed sample is a failure (NaN), a processed sample
     /// whose output is not assessable is rejected at every threshold.
-    func calibrationSet(column: Int, split: Split?) -> ScoreSet {
+    public func calibrationSet(column: Int, split: Split?, negated: Bool = false) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
         set.reserveCapacity(rowCount(split: split))
         let gateValues = table.values[column], species = table.speciesIndex, statuses = table.statuses
@@ -176,7 +189,7 @@ public struct ProfileEvaluator: Sendable {
                 } else if value.isNaN {
                     set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
                 } else {
-                    set.append(score: value, speciesIndex: species[i])
+                    set.append(score: negated ? -value : value, speciesIndex: species[i])
                 }
             }
         }
@@ -381,7 +394,8 @@ public struct ProfileEvaluator: Sendable {
             if compiled.scoreColumn == nil {
                 scoreError = "score \(score) was not measured in this run"
             } else {
-                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves) } catch {
+                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves, eerRule: eerRule) } catch
+                {
                     scoreError = "\(score): \(error)"
                 }
             }
@@ -452,11 +466,11 @@ public struct ProfileEvaluator: Sendable {
     }
 
     /// Curve, EER, targets and AUC of a swept score (both classes needed).
-    static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil) throws
-        -> ProfileResult.ScoreMetrics
+    static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil, eerRule: EERRule = .apcerMax)
+        throws -> ProfileResult.ScoreMetrics
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
-        let eer = try EqualErrorRate(curve)
+        let eer = try EqualErrorRate(curve, rule: eerRule)
         let bpcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
             let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
             return .init(
@@ -471,6 +485,15 @@ public struct ProfileEvaluator: Sendable {
         var metrics = ProfileResult.ScoreMetrics(
             score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets,
             auc: areaUnderROC(curve))
+        metrics.bestBPCERAtAPCER = ProfileResult.targets.map { x in
+            let choice = ThresholdSearch.lowestThreshold(curve, apcerMaxAtMost: x)
+            return .init(
+                target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
+        }
+        metrics.speciesEER = curve.speciesNames.indices.map { s in
+            (try? EqualErrorRate(curve, species: s).value) ?? .nan
+        }
+        metrics.pooledEER = try? EqualErrorRate(curve, pooled: true)
         metrics.sortedScores = curves?.sorted(for: set)
         return metrics
     }

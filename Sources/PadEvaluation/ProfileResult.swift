@@ -49,6 +49,10 @@ public struct ProfileResult: Sendable {
     /// in this order in `summary.csv`, `results.json` and the bootstrap intervals.
     public static let targets: [Double] = [0.01, 0.05, 0.1]
 
+    /// FATE PAD's name of the best BPCER at APCER_max <= x: `bpcer100` for 1%, `bpcer20` for 5%,
+    /// `bpcer10` for 10%.
+    public static func isoName(_ x: Double) -> String { "bpcer\(Int((1 / x).rounded()))" }
+
     /// A rate target on the swept score: the threshold chosen, the other rate there, and whether
     /// the target could be met at all.
     public struct Target: Sendable {
@@ -68,8 +72,17 @@ public struct ProfileResult: Sendable {
         public var score: String
         public var curve: ErrorCurve
         public var eer: EqualErrorRate
+        /// bob.pad.base's BPCER@APCER (``ThresholdSearch/apcerThreshold(_:apcerAtMost:)``).
         public var bpcerAtAPCER: [Target]
+        /// The best BPCER with APCER_max <= x (``ThresholdSearch/lowestThreshold(_:apcerMaxAtMost:)``):
+        /// BPCER100, BPCER20, BPCER10 for x = 1%, 5%, 10%.
+        public var bestBPCERAtAPCER: [Target] = []
         public var apcerAtBPCER: [Target]
+        /// EER of bona fide against each species alone (in `curve.speciesNames` order; NaN for a
+        /// species without processed attacks).
+        public var speciesEER: [Double] = []
+        /// EER over all attacks pooled, bob.pad.base's rule (``EqualErrorRate/init(pooled:)``).
+        public var pooledEER: EqualErrorRate?
         public var auc: Double
         /// The reported set's scores sorted class by class, kept only when the evaluator was asked
         /// to (``ProfileEvaluator/keepsSortedScores``): `outputs.csv` reuses them instead of sorting
@@ -161,7 +174,7 @@ public struct ProfileResult: Sendable {
     /// The reported split (`eval`, or `all`).
     public var reported: SetResult
     /// The calibration split with the same thresholds (`dev`), when the profile was calibrated on
-    /// another split than the one reported.
+    /// another split than the one reported, or, for `eval --scores --threshold T`, the dev rows.
     public var calibrationSet: SetResult?
     public var calibrations: [Calibration]
     /// Where thresholds came from, in words (`profile gates`, `calibrated ... on dev`,
@@ -171,8 +184,9 @@ public struct ProfileResult: Sendable {
     public var notes: [String]
     /// Outputs of gates left out because the run did not measure them (summary.csv `gates_left_out`).
     public var gatesLeftOut: [String]
-    /// +1, or -1 when the scores came from an attack-high file: thresholds are shown in the
-    /// file's own polarity (negated back; accepted when score <= threshold).
+    /// +1, or -1 when the scores came from an attack-high file or the swept output is read
+    /// lower-bona-fide (`eval --score`): thresholds are shown in the file's or output's own
+    /// polarity (negated back; accepted when score <= threshold).
     public var thresholdSign: Double
 
     public init(
@@ -217,13 +231,16 @@ public struct ProfileResult: Sendable {
         return true
     }
 
-    /// The operating threshold on the swept score: the calibrated one, or the fixed threshold of a
-    /// `ge` gate on the score output; nil when the profile has neither.
+    /// The operating threshold on the swept score, in the swept (bona-fide-high) units: the
+    /// calibrated one, or the fixed threshold of a `ge` gate on the score output (negated for a
+    /// `le` gate on a score swept negated); nil when the profile has neither.
     public var scoreThreshold: Double? {
         if let calibrated = calibrations.first { return calibrated.threshold }
+        let negated = profile.sweepsScoreNegated
         return profile.gates.first {
-            $0.output == profile.score && $0.calibration == nil && !$0.isSkipped && $0.comparison == .ge
-        }?.threshold
+            $0.output == profile.score && $0.calibration == nil && !$0.isSkipped
+                && $0.comparison == (negated ? .le : .ge)
+        }.map { negated ? -$0.threshold : $0.threshold }
     }
 
     /// A threshold as the user's score file states it.

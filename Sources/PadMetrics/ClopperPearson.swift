@@ -21,6 +21,22 @@ public struct Proportion: Sendable, Equatable, Codable {
     public var interval: (low: Double, high: Double) {
         ClopperPearson.interval(errors: errors, total: total, confidence: confidence)
     }
+
+    /// (a + b) / 2 of two proportions as one exact fraction rounded once:
+    /// (e_a n_b + e_b n_a) / (2 n_a n_b), so an EER of 17/40 prints `0.425`, where
+    /// (17/40 + ... ) / 2 in floating point can give `0.42500000000000004`. Falls back to the
+    /// floating-point mean when the products do not fit in 53 bits. NaN when a total is 0.
+    public static func mean(_ a: Proportion, _ b: Proportion) -> Double {
+        guard a.total > 0, b.total > 0 else { return .nan }
+        let limit = 1 << 53
+        let (p, o1) = a.errors.multipliedReportingOverflow(by: b.total)
+        let (q, o2) = b.errors.multipliedReportingOverflow(by: a.total)
+        let (d, o3) = a.total.multipliedReportingOverflow(by: 2 * b.total)
+        if !o1 && !o2 && !o3 && p + q < limit && d < limit {
+            return Double(p + q) / Double(d)
+        }
+        return (a.value + b.value) / 2
+    }
 }
 
 /// Clopper-Pearson ("exact") binomial confidence interval, as bob.measure and ISO/IEC 30107-3

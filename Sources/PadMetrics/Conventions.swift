@@ -8,12 +8,15 @@ public enum Conventions {
         "apcer_headline": "maximum over species (apcer_max, with its species); pooled APCER only as apcer_pooled",
         "target_rule":
             "bpcer@apcer=x: bob.pad.base apcer_threshold, the maximum over species of bob.measure far_threshold on "
-            + "each species; apcer@bpcer=x: highest bona fide score t with BPCER(t) <= x; "
+            + "each species (nextafter(highest attack score) when no score qualifies); bpcer100/20/10: the best "
+            + "BPCER with APCER_max <= 1%/5%/10% (the lowest threshold meeting it); "
+            + "apcer@bpcer=x: highest bona fide score t with BPCER(t) <= x; "
             + "a target no threshold meets is reported as not met (target_met 0, value empty)",
         "eer_rule":
             "bob.measure eer_threshold on the swept score's finite candidates (lowest score, then between "
-            + "consecutive distinct scores), minimise |APCER_max - BPCER|, last on ties; "
-            + "threshold printed as the shortest decimal with the same accepted set; eer = mean of the two",
+            + "consecutive distinct scores at bob's midpoint (a + b) / 2), minimise |APCER_max - BPCER|, last on "
+            + "ties; the threshold is bob's exact double, printed as its shortest round-trip form; eer = mean of "
+            + "the two rates as one exact fraction; eer_pooled: the same over all attacks pooled (bob.pad.base)",
         "calibration_resolution":
             "a target below 1/n of the smallest calibrating species "
             + "(or bona fide count) is warned about on the terminal and in the summary note",

@@ -1,22 +1,34 @@
 /// The equal error rate by bob.measure's rule (`eer_threshold`): sweep candidate thresholds from
 /// the lowest score upwards, at midpoints between consecutive distinct scores, until every attack
 /// or every bona fide presentation is rejected; choose the candidate minimising
-/// |APCER_max - BPCER| (the last one on ties, as bob's `<=`), and report the EER as the mean of the
-/// two rates there, with both rates.
+/// |APCER_max - BPCER| (the last one on ties, as bob's `<=`; the state after the last score is
+/// compared with `<`, as bob's final check), and report the EER as the mean of the two rates at
+/// that threshold (bob.measure `eer`: `farfrr` at `eer_threshold`, then (far + frr) / 2), with both
+/// rates.
 ///
 /// ```swift
 /// let eer = try EqualErrorRate(try ErrorCurve(set))
 /// print(eer.threshold, eer.value, eer.apcerMax, eer.bpcer)
 /// ```
+/// The threshold is bob's exact double, (a + b) / 2 for consecutive distinct scores a < b (bob's
+/// `current_threshold += next; current_threshold /= 2`): any value in (a, b] gives the same rates on
+/// the set it was chosen on, but only bob's value gives bob's rates on another set (a dev threshold
+/// applied to eval). Where a + b overflows (1e308 and 1.5e308) bob's midpoint is +inf; padbench
+/// takes a / 2 + b / 2 there, which stays in the gap.
 /// With one attack species APCER_max is bob's FAR, so threshold and rates equal bob.measure's;
 /// with several, padbench uses APCER_max (ISO/IEC 30107-3 reports the worst species) where
 /// bob.pad.base pools all attacks. `minHTERThreshold` minimises (APCER_max + BPCER) / 2 over the
 /// same candidates (bob.measure `min_hter_threshold`).
+/// The EER is computed from counts as one exact fraction rounded once:
+/// (e_a n_b + e_b n_a) / (2 n_a n_b) for APCER_max = e_a / n_a and BPCER = e_b / n_b.
 public struct EqualErrorRate: Sendable {
     public let threshold: Double
     public let apcerMax: Double
     public let bpcer: Double
-    public var value: Double { (apcerMax + bpcer) / 2 }
+    /// The rates at the threshold as counts (APCER_max's species, and bona fide).
+    public let apcerMaxCount: Proportion
+    public let bpcerCount: Proportion
+    public var value: Double { Proportion.mean(apcerMaxCount, bpcerCount) }
     public let minHTERThreshold: Double
 
     /// - Throws: ``MetricsError/noBonaFide`` or ``MetricsError/noAttacks`` for a one-class set.
@@ -25,8 +37,79 @@ public struct EqualErrorRate: Sendable {
         let (bestPoint, bestHTERPoint) = Self.sweep(curve)
         threshold = Self.candidate(curve, bestPoint)
         minHTERThreshold = Self.candidate(curve, bestHTERPoint)
-        apcerMax = curve.apcerMax(bestPoint).value
-        bpcer = curve.bpcer(bestPoint)
+        let k = curve.pointIndex(for: threshold)
+        let (_, species) = curve.apcerMax(k)
+        apcerMaxCount = Proportion(errors: curve.accepted(species, k), total: curve.attackCounts[species])
+        bpcerCount = Proportion(errors: curve.bonaFideRejected[k], total: curve.bonaFideCount)
+        apcerMax = apcerMaxCount.value
+        bpcer = bpcerCount.value
+    }
+
+    /// The EER of bona fide against one group of attacks: all attacks pooled (`pooled: true`,
+    /// bob.pad.base's rule, which feeds every attack to bob.measure's `eer_threshold` as one
+    /// negative class; `--eer-rule pooled`), or one species alone (`species:`, per_species.csv).
+    /// The sweep visits only the scores of bona fide and of the group, so the candidates are bob's
+    /// midpoints between consecutive distinct scores of the two.
+    public init(_ curve: ErrorCurve, pooled: Bool) throws(MetricsError) {
+        try curve.requireBothClasses()
+        self.init(curve, group: nil)
+    }
+
+    /// - Throws: ``MetricsError/noAttacks`` when the species has no processed attack.
+    public init(_ curve: ErrorCurve, species s: Int) throws(MetricsError) {
+        try curve.requireBothClasses()
+        guard curve.attackCounts[s] > 0 else { throw .noAttacks }
+        self.init(curve, group: s)
+    }
+
+    /// One attack group (nil = all attacks pooled, else species s).
+    init(_ curve: ErrorCurve, group: Int?) {
+        let count = group.map { curve.attackCounts[$0] } ?? curve.attackCount
+        func accepted(_ k: Int) -> Int {
+            guard k < curve.count else { return 0 }
+            return group.map { curve.accepted($0, k) } ?? curve.pooledAccepted[k]
+        }
+        let (eerT, hterT) = Self.sweep(curve, accepted: accepted, count: count)
+        threshold = eerT
+        minHTERThreshold = hterT
+        let k = curve.pointIndex(for: eerT)
+        apcerMaxCount = Proportion(errors: accepted(k), total: count)
+        bpcerCount = Proportion(errors: curve.bonaFideRejected[k], total: curve.bonaFideCount)
+        apcerMax = apcerMaxCount.value
+        bpcer = bpcerCount.value
+    }
+
+    /// bob.measure's `minimizingThreshold` over bona fide and one attack group (accepted(k) of
+    /// `count`): the EER and min-HTER thresholds, with bob's running sums and tie rules.
+    static func sweep(_ curve: ErrorCurve, accepted: (Int) -> Int, count: Int) -> (eer: Double, minHTER: Double) {
+        let bonaFide = curve.bonaFideCount
+        func rejected(_ k: Int) -> Int { k < curve.count ? curve.bonaFideRejected[k] : bonaFide }
+        // Point k holds a score of bona fide or of the group.
+        func relevant(_ k: Int) -> Bool { accepted(k) > accepted(k + 1) || rejected(k + 1) > rejected(k) }
+        var k = 0
+        while k < curve.count - 1 && !relevant(k) { k += 1 }
+        var far = accepted(k) == count ? 1.0 : Double(accepted(k)) / Double(count)
+        var frr = rejected(k) == 0 ? 0.0 : Double(rejected(k)) / Double(bonaFide)
+        let decrease = 1.0 / Double(count), increase = 1.0 / Double(bonaFide)
+        var candidate = curve.thresholds[k]
+        var best = (difference: Double.infinity, eer: candidate, hter: Double.infinity, minHTER: candidate)
+        while true {
+            let last = accepted(k) == 0 || rejected(k) == bonaFide
+            let difference = abs(far - frr), hter = 0.5 * far + 0.5 * frr
+            if difference < best.difference || (!last && difference == best.difference) {
+                best.difference = difference; best.eer = candidate
+            }
+            if hter < best.hter || (!last && hter == best.hter) { best.hter = hter; best.minHTER = candidate }
+            if last || k >= curve.count - 1 { break }
+            for _ in 0..<(accepted(k) - accepted(k + 1)) { far -= decrease }
+            for _ in 0..<(rejected(k + 1) - rejected(k)) { frr += increase }
+            let score = curve.thresholds[k]
+            k += 1
+            while k < curve.count - 1 && !relevant(k) { k += 1 }
+            // Both lists ended on `score`: bob keeps it; otherwise the midpoint to the next score.
+            candidate = relevant(k) ? midpoint(score, curve.thresholds[k]) : score
+        }
+        return (best.eer, best.minHTER)
     }
 
     /// The points minimising |APCER_max - BPCER| and the HTER (the last one on ties), by bob's
@@ -65,18 +148,20 @@ public struct EqualErrorRate: Sendable {
                         }
                         var apcer = -Double.infinity
                         for s in 0..<speciesCount where measured[s] { apcer = max(apcer, far[s]) }
+                        // bob compares the state after its last score with `<`, every other with `<=`.
+                        let last = pooled[k] == 0 || rejected[k] == bonaFideCount
                         let difference = abs(apcer - frr)
-                        if difference <= bestDifference {
+                        if difference < bestDifference || (!last && difference == bestDifference) {
                             bestDifference = difference
                             bestPoint = k
                         }
                         let hter = 0.5 * apcer + 0.5 * frr
-                        if hter <= bestHTER {
+                        if hter < bestHTER || (!last && hter == bestHTER) {
                             bestHTER = hter
                             bestHTERPoint = k
                         }
                         // bob stops once one class is entirely rejected.
-                        if pooled[k] == 0 || rejected[k] == bonaFideCount { break }
+                        if last { break }
                         k += 1
                     }
                 }
@@ -85,12 +170,20 @@ public struct EqualErrorRate: Sendable {
         return (bestPoint, bestHTERPoint)
     }
 
-    /// bob's candidate for point k: the lowest score for k = 0, otherwise a threshold between the
-    /// scores of points k - 1 and k (the shortest decimal near their midpoint: same accepted set).
+    /// bob's candidate for point k: the lowest score for k = 0; bob's midpoint (a + b) / 2 of the
+    /// scores of points k - 1 and k otherwise; past the highest score (the terminal point, reached
+    /// when both classes end on the same score) bob keeps that last score itself.
     static func candidate(_ curve: ErrorCurve, _ k: Int) -> Double {
         if k == 0 { return curve.thresholds[0] }
-        if curve.hasTerminalPoint && k == curve.count - 1 { return curve.thresholds[k] }
-        return ShortestDecimal.between(curve.thresholds[k - 1], curve.thresholds[k])
+        if curve.hasTerminalPoint && k == curve.count - 1 { return curve.thresholds[k - 1] }
+        return midpoint(curve.thresholds[k - 1], curve.thresholds[k])
+    }
+
+    /// bob's midpoint (a + b) / 2; a / 2 + b / 2 where a + b overflows (bob's would be +inf, above
+    /// every score).
+    public static func midpoint(_ a: Double, _ b: Double) -> Double {
+        let m = (a + b) / 2
+        return m.isFinite || !a.isFinite || !b.isFinite ? m : a / 2 + b / 2
     }
 }
 

@@ -88,7 +88,7 @@ public struct OperatingPoint: Sendable {
         apcerMaxSpecies = best.map { c.speciesNames[$0] } ?? ""
         let attackCount = c.attacks.reduce(0, +)
         apcerPooled = Proportion(errors: c.attacksAccepted.reduce(0, +), total: attackCount)
-        acer = (apcerMax.value + bpcer.value) / 2
+        acer = Proportion.mean(apcerMax, bpcer)
         let allBonaFide = c.bonaFide + c.bonaFideFailed
         let failedAttacks = c.attacksFailed.reduce(0, +)
         bpnrr = Proportion(errors: c.bonaFideFailed, total: allBonaFide)

@@ -60,14 +60,15 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The threshold, its curve point, and whether a target rate was met there (a target can be
-    /// out of reach: an attack scored +inf is accepted at every threshold).
-    public func choose(on curve: ErrorCurve) throws(MetricsError) -> ThresholdChoice {
+    /// out of reach: an attack scored +inf is accepted at every threshold). `eerRule` says which
+    /// attack rate EER and min-HTER balance against BPCER.
+    public func choose(on curve: ErrorCurve, eerRule: EERRule = .apcerMax) throws(MetricsError) -> ThresholdChoice {
         switch self {
         case .eer:
-            let t = try EqualErrorRate(curve).threshold
+            let t = try EqualErrorRate(curve, rule: eerRule).threshold
             return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
         case .minHTER:
-            let t = try EqualErrorRate(curve).minHTERThreshold
+            let t = try EqualErrorRate(curve, rule: eerRule).minHTERThreshold
             return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
         case .fixed(let t):
             return ThresholdChoice(threshold: t, point: curve.pointIndex(for: t), targetMet: true)
@@ -77,6 +78,23 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
         case .apcerAtBPCER(let x):
             guard curve.hasBonaFide else { throw .noBonaFide }
             return ThresholdSearch.highestBonaFideScore(curve, bpcerAtMost: x)
+        }
+    }
+}
+
+/// Which attack rate the EER balances against BPCER: APCER_max, the worst species (ISO/IEC
+/// 30107-3, padbench's default), or all attacks pooled (bob.pad.base, `--eer-rule pooled`).
+public enum EERRule: String, Sendable, CaseIterable {
+    case apcerMax = "apcer-max"
+    case pooled
+}
+
+extension EqualErrorRate {
+    /// The EER by `rule`.
+    public init(_ curve: ErrorCurve, rule: EERRule) throws(MetricsError) {
+        switch rule {
+        case .apcerMax: try self.init(curve)
+        case .pooled: try self.init(curve, pooled: true)
         }
     }
 }
@@ -95,40 +113,60 @@ public struct ThresholdChoice: Sendable, Equatable {
 /// Threshold searches over the exact curve.
 public enum ThresholdSearch {
     /// bob.pad.base's `apcer_threshold`: for each species, bob.measure's `far_threshold` on that
-    /// species' attack scores alone (the lowest score v of the species with
-    /// #(species scores >= v) / n_species <= x; when none qualifies, the next double above the
-    /// species' highest score; for x >= 1 - eps, below its lowest score); the threshold is the
-    /// maximum over species, so every species is at most x there. Samples rejected at every
-    /// threshold count in n_species and are never accepted. `targetMet` is false when some species
-    /// stays above x at every threshold (an attack scored +inf).
+    /// species' attack scores alone: the lowest score v of the species with
+    /// #(species scores >= v) / n_species <= x; when none qualifies, `nextafter(highest, +inf)` (the
+    /// next double above the species' highest score, not the next score of the set: a threshold
+    /// applied to another split must be bob's exact double); for x >= 1 - eps,
+    /// `nextafter(lowest, -inf)`. The threshold is the maximum over species, so every species is at
+    /// most x there. bob writes `nextafter(v, v + 1)`, which is v itself where v + 1 == v
+    /// (|v| >= 2^53): padbench takes the next double there too, so the target holds. Samples
+    /// rejected at every threshold count in n_species and are never accepted. `targetMet` is false
+    /// when some species stays above x at every threshold (an attack scored +inf).
     public static func apcerThreshold(_ curve: ErrorCurve, apcerAtMost x: Double) -> ThresholdChoice {
-        var chosen = 0
+        var threshold = -Double.infinity
         for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
-            let n = Double(curve.attackCounts[s])
-            var speciesPoint: Int?
-            var lastSpeciesScore = -1
-            // The points holding a score of the species are those after which its count drops:
-            // one before each of its steps, and the last point when attacks are still accepted.
-            let steps = curve.steps(ofSpecies: s)
-            for (j, step) in steps.enumerated() {
-                let k = j + 1 < steps.count ? steps[j + 1].point - 1 : curve.count - 1
-                guard j + 1 < steps.count || step.accepted > 0 else { continue }
-                lastSpeciesScore = k
-                if speciesPoint == nil && (x >= 1 - Double.ulpOfOne || Double(step.accepted) / n <= x) {
-                    speciesPoint = k
-                }
-            }
-            // No score of the species qualifies: just above its highest score (or the lowest point
-            // when every attack of the species is rejected at every threshold).
-            let k = speciesPoint ?? (lastSpeciesScore + 1)
-            chosen = max(chosen, k)
+            if let t = farThreshold(curve, species: s, apcerAtMost: x) { threshold = max(threshold, t) }
         }
-        let point = min(chosen, curve.count - 1)
-        var met = chosen < curve.count
+        if threshold == -.infinity { threshold = curve.thresholds[0] }
+        let point = curve.pointIndex(for: threshold)
+        var met = true
         for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
             if Double(curve.accepted(s, point)) / Double(curve.attackCounts[s]) > x { met = false }
         }
-        return ThresholdChoice(threshold: curve.thresholds[point], point: point, targetMet: met)
+        return ThresholdChoice(threshold: threshold, point: point, targetMet: met)
+    }
+
+    /// bob.measure's `far_threshold` on species s alone (nil when no attack of s has a score: all
+    /// are rejected at every threshold, so the species constrains nothing).
+    static func farThreshold(_ curve: ErrorCurve, species s: Int, apcerAtMost x: Double) -> Double? {
+        let n = Double(curve.attackCounts[s])
+        var lowest: Double?, highest = -Double.infinity, qualifying: Double?
+        for k in 0..<curve.count where curve.accepted(s, k) > curve.acceptedAfter(s, k) {
+            if lowest == nil { lowest = curve.thresholds[k] }
+            highest = curve.thresholds[k]
+            if qualifying == nil && Double(curve.accepted(s, k)) / n <= x { qualifying = curve.thresholds[k] }
+        }
+        guard let lowest else { return nil }
+        if x >= 1 - Double.ulpOfOne { return lowest.nextDown }
+        return qualifying ?? highest.nextUp
+    }
+
+    /// The best BPCER with APCER_max <= x: the lowest threshold at which every species is at most
+    /// x (the first curve point where APCER_max(t) <= x; APCER_max only falls and BPCER only rises
+    /// as t grows, so no other threshold meeting the target has a lower BPCER). This is the
+    /// operating point a DET curve shows at APCER x; bob.pad.base's ``apcerThreshold(_:apcerAtMost:)``
+    /// sits on a species' attack score and can be much higher with few attacks per species.
+    /// `targetMet` is false (and the point the last one) when no threshold meets x.
+    public static func lowestThreshold(_ curve: ErrorCurve, apcerMaxAtMost x: Double) -> ThresholdChoice {
+        for k in 0..<curve.count {
+            var met = true
+            for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
+                if Double(curve.accepted(s, k)) > x * Double(curve.attackCounts[s]) { met = false; break }
+            }
+            if met { return ThresholdChoice(threshold: curve.thresholds[k], point: k, targetMet: true) }
+        }
+        let last = curve.count - 1
+        return ThresholdChoice(threshold: curve.thresholds[last], point: last, targetMet: false)
     }
 
     /// Highest bona fide score t with BPCER(t) <= x (bob.measure `frr_threshold` without its tie

@@ -20,6 +20,9 @@ public struct CompiledProfile: Sendable {
     public let approximatedGates: [Int]
     /// Column of the swept score, if the profile names one that the run measured.
     public let scoreColumn: Int?
+    /// The swept score is read lower-bona-fide (its gate is `le`): swept negated, so that curves,
+    /// EER and targets keep "accepted when score >= t" (results show thresholds negated back).
+    public let scoreNegated: Bool
 
     /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
     public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
@@ -30,7 +33,12 @@ public struct CompiledProfile: Sendable {
         var unmeasured: [Int] = [], approximated: [Int] = []
         for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {
             var bound = gate
-            if gate.calibration != nil { bound.threshold = calibratedThresholds[i] ?? .nan }
+            // A calibrated threshold is chosen on the swept (bona-fide-high) values: a `le` gate
+            // (a lower-bona-fide output, `eval --score`) sweeps the output negated.
+            if gate.calibration != nil {
+                let t = calibratedThresholds[i] ?? .nan
+                bound.threshold = gate.comparison == .le ? -t : t
+            }
             if let column = index[gate.output] {
                 gates.append(CompiledGate(gateIndex: i, gate: bound, column: column))
             } else if let approximate = gate.approximated, let column = index[approximate.output] {
@@ -45,6 +53,7 @@ public struct CompiledProfile: Sendable {
         self.unmeasuredGates = unmeasured
         self.approximatedGates = approximated
         self.scoreColumn = profile.score.flatMap { index[$0] }
+        self.scoreNegated = profile.sweepsScoreNegated
     }
 
     /// Accept when every active gate passes; otherwise the first failing gate.
@@ -80,7 +89,7 @@ public struct CompiledProfile: Sendable {
             if !g.gate.passes(v) { return nil }
         }
         let s = value(scoreColumn)
-        return s.isNaN ? nil : s
+        return s.isNaN ? nil : (scoreNegated ? -s : s)
     }
 }
 
@@ -101,6 +110,13 @@ public struct Decision: Sendable, Equatable {
 }
 
 extension Profile {
+    /// True when the swept score's own gate is `le` or `lt` (lower values are bona fide).
+    public var sweepsScoreNegated: Bool {
+        guard let score else { return false }
+        let gate = gates.first { $0.output == score && !$0.isSkipped }
+        return gate?.comparison == .le || gate?.comparison == .lt
+    }
+
     public func compiled(columns: [String], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
         CompiledProfile(profile: self, columns: columns, calibratedThresholds: calibratedThresholds)
     }

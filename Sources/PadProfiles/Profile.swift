@@ -205,14 +205,15 @@ public struct Gate: Sendable, Equatable {
     public var conditionText: String {
         func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
         if let calibration {
+            let op = comparison == .le ? "<=" : ">="
             switch calibration.target {
             case .apcer(let x):
-                return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
+                return "\(output) \(op) t (t calibrated on \(calibration.calibrationSplit.rawValue): APCER_max <= \(x))"
             case .bpcer(let x):
-                return "\(output) >= t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
+                return "\(output) \(op) t (t calibrated on \(calibration.calibrationSplit.rawValue): BPCER <= \(x))"
             case .eer, .minHTER:
                 return
-                    "\(output) >= t (t calibrated on "
+                    "\(output) \(op) t (t calibrated on "
                     + "\(calibration.calibrationSplit.rawValue): \(calibration.target.text))"
             }
         }

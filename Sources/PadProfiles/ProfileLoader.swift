@@ -231,9 +231,11 @@ public struct ProfileLoader: Sendable {
         if let calibrateNode = map["calibrate"] {
             let calibration = try parseCalibration(
                 calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)
+            // `op: le` marks a lower-is-bona-fide output: calibrated on it negated, accepted when <= t.
+            let lower = map["op"]?.string == "le"
             return Gate(
-                output: output, comparison: .ge, threshold: .nan, code: code, message: message, kind: .calibrated,
-                note: note, calibration: calibration, line: line)
+                output: output, comparison: lower ? .le : .ge, threshold: .nan, code: code, message: message,
+                kind: .calibrated, note: note, calibration: calibration, line: line)
         }
         let (comparison, kind) = try parseComparison(node, map, output: output, context: context)
         let (threshold, upper) = try parseThresholds(node, map, comparison: comparison, context: context)
@@ -247,7 +249,8 @@ public struct ProfileLoader: Sendable {
 
     /// `calibrate: {target_apcer | target_bpcer | criterion, on, apply_to}`: exactly one target;
     /// the threshold is chosen on `on` (default dev) and applied on eval. A calibrated gate takes
-    /// no op or value, and an approximation cannot be calibrated.
+    /// no value, and no op but `ge` (the default) or `le` (a lower-is-bona-fide output); an
+    /// approximation cannot be calibrated.
     private func parseCalibration(
         _ calibrateNode: Node, gate map: Node.Mapping, context: Context,
         allowApproximate: Bool
@@ -266,10 +269,11 @@ public struct ProfileLoader: Sendable {
             )
         }
         if allowApproximate { throw context.error(calibrateNode, "an approximation cannot be calibrated") }
-        if map["value"] != nil || map["op"] != nil {
+        if map["value"] != nil || (map["op"] != nil && !["ge", "le"].contains(map["op"]?.string ?? "")) {
             throw context.error(
                 calibrateNode,
-                "a calibrated gate takes no op or value: its threshold is chosen (accept when output >= t)")
+                "a calibrated gate takes no value and no op but ge or le: its threshold is chosen "
+                    + "(accept when output >= t, or <= t with op: le)")
         }
         return .init(target: target, calibrationSplit: on, appliedSplit: .eval)
     }

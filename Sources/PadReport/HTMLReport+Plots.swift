@@ -67,11 +67,15 @@ extension HTMLReport {
                 label: "profile: APCER_max \(Self.pct(p.apcerMax.value)), BPCER \(Self.pct(p.bpcer.value))",
                 color: "#060")
         }
-        for t in sm.bpcerAtAPCER where t.targetMet {
+        // The best BPCER with APCER_max <= x, at the lowest threshold meeting x: the point the DET
+        // curve shows at that APCER (bob.pad.base's value, on a species' attack score, can be at
+        // the top of a vertical step there; it is in the operating-points table).
+        for t in sm.bestBPCERAtAPCER where t.targetMet {
             let k = curve.pointIndex(for: t.threshold)
             plot.addMarker(
-                x: curve.apcerMax(k).value, y: t.rate,
-                label: "BPCER \(Self.pct(t.rate)) @ APCER<=\(Self.pct(t.target))", color: "#444")
+                x: curve.apcerMax(k).value, y: curve.bpcer(k),
+                label: "\(ProfileResult.isoName(t.target).uppercased()) \(Self.pct(curve.bpcer(k))) "
+                    + "(best BPCER @ APCER_max<=\(Self.pct(t.target)))", color: "#444")
         }
         plots.append((title, plot.pointCount))
         return plot.render()

@@ -74,6 +74,7 @@ public struct HTMLReport {
         body += speciesTable()
         body += attackPotentialTable()
         body += outputsTable()
+        body += operatingPointsTable()
         body += intervalsTable()
         let reasons = results.flatMap { r in
             r.rejectReasons.map {
@@ -102,7 +103,11 @@ public struct HTMLReport {
             "\(m.kind) run by \(m.tool.name) \(m.tool.version) on \(m.dataset.samples) "
             + "samples of \(m.dataset.name) (\(m.dataset.layout))"
         if let r = results.first {
-            let species = r.headline.map { $0.speciesNames.sorted() } ?? []
+            // The species of the reported split only (another split's species would read as tested).
+            let species =
+                r.headline.map { p in
+                    p.speciesNames.indices.filter { p.apcer[$0].total > 0 }.map { p.speciesNames[$0] }.sorted()
+                } ?? []
             text +=
                 ", \(results.count) profile\(results.count == 1 ? "" : "s") "
                 + "(\(results.map(\.profile.name).joined(separator: ", ")))"
@@ -149,9 +154,10 @@ public struct HTMLReport {
     ) -> String {
         var html = "<br/><span class=\"ci\">Clopper-Pearson 95% \(RateText.percentInterval(cp.low, cp.high))</span>"
         if let boot, let b {
-            html +=
-                "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval(boot.low, boot.high))"
-                + "\(b.hasSingleSubjectStratum ? " (a class has 1 subject)" : "")</span>"
+            // A class with one subject has no between-subject variation: its interval is not shown.
+            let interval =
+                b.hasSingleSubjectStratum ? "n/a (1 subject)" : RateText.percentInterval(boot.low, boot.high)
+            html += "<br/><span class=\"ci\">subjects 95% \(interval)</span>"
         }
         return html
     }
@@ -166,6 +172,9 @@ public struct HTMLReport {
         if let error = r.scoreError { flags.append(HTMLPage.flag(error)) }
         if r.calibrations.contains(where: { !$0.targetMet }) {
             flags.append(HTMLPage.flag("calibration target not met", "bad"))
+        }
+        for note in r.notes where note.hasPrefix(ProfileEvaluator.sanityPrefix) {
+            flags.append(HTMLPage.flag(String(note.dropFirst(ProfileEvaluator.sanityPrefix.count)), "bad"))
         }
         for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet {
             flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach"))
@@ -293,7 +302,9 @@ public struct HTMLReport {
                 + b.attackSubjects.map { "\($0.species) \($0.subjects)" }.joined(separator: ", ")
             func both(_ name: String, _ value: String, _ cp: String, _ boot: ProfileResult.Interval?) {
                 rows.append([
-                    r.profile.name, name, value, cp, boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a",
+                    r.profile.name, name, value, cp,
+                    b.hasSingleSubjectStratum
+                        ? "n/a (1 subject)" : boot.map { RateText.percentInterval($0.low, $0.high) } ?? "n/a",
                     subjects,
                 ])
             }

@@ -30,6 +30,7 @@ public enum ReportTables {
             ProfileResult.targets.map { "bpcer@apcer=\(n($0))" } + [
                 "auc", "calibration", "gates_left_out", "liveness_decision", "note",
             ]
+        header += operatingPointHeader
         header += subjectHeader
         let species = results.flatMap { $0.sets.compactMap(\.headline).flatMap(\.speciesNames) }
         let levels = attackPotential.map { $0.levelNames(for: species) }
@@ -102,7 +103,32 @@ public enum ReportTables {
             }.joined(separator: "; ")
         ]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
-        return row + subjectColumns(set.subjectIntervals)
+        return row + operatingPointColumns(r, set) + subjectColumns(set.subjectIntervals)
+    }
+
+    /// FATE PAD / ISO/IEC 30107-3 operating points of the split's swept score (thresholds chosen
+    /// on the split itself): BPCER100, BPCER20, BPCER10 = the best BPCER with APCER_max <= 1%,
+    /// 5%, 10% (the lowest threshold meeting the target) and their thresholds; APCER_max at BPCER
+    /// <= 1%, 5%, 10%; the EER over pooled attacks (bob.pad.base); and bob's HTER of the profile's
+    /// decision ((APCER pooled + BPCER) / 2 at the profile's thresholds: on eval, the dev ones).
+    static let operatingPointHeader =
+        ProfileResult.targets.flatMap { [ProfileResult.isoName($0), ProfileResult.isoName($0) + "_threshold"] }
+        + ProfileResult.targets.map { "apcer@bpcer=\(n($0))" } + ["eer_pooled", "hter_pooled"]
+
+    static func operatingPointColumns(_ r: ProfileResult, _ set: ProfileResult.SetResult) -> [String] {
+        var row: [String] = []
+        let m = set.scoreMetrics
+        for k in ProfileResult.targets.indices {
+            let best = m.flatMap { $0.bestBPCERAtAPCER.indices.contains(k) ? $0.bestBPCERAtAPCER[k] : nil }
+            row += best.map { $0.targetMet ? [n($0.rate), n(r.shownThreshold($0.threshold))] : ["", ""] } ?? ["", ""]
+        }
+        for k in ProfileResult.targets.indices {
+            let target = m.flatMap { $0.apcerAtBPCER.indices.contains(k) ? $0.apcerAtBPCER[k] : nil }
+            row.append(target.map { $0.targetMet ? n($0.rate) : "" } ?? "")
+        }
+        row.append(m?.pooledEER.map { n($0.value) } ?? "")
+        row.append(set.headline.map { n(Proportion.mean($0.apcerPooled, $0.bpcer)) } ?? "")
+        return row
     }
 
     /// Subject-clustered bootstrap columns (``SubjectBootstrap``), empty without subjects; the
@@ -118,7 +144,12 @@ public enum ReportTables {
 
     static func subjectColumns(_ b: ProfileResult.SubjectIntervals?) -> [String] {
         guard let b else { return Array(repeating: "", count: subjectHeader.count) }
-        func pair(_ i: ProfileResult.Interval?) -> [String] { i.map { [n($0.low), n($0.high)] } ?? ["", ""] }
+        // A class with one subject shows no between-subject variation: intervals left empty (the
+        // subject counts say why), never a degenerate [1, 1].
+        let single = b.hasSingleSubjectStratum
+        func pair(_ i: ProfileResult.Interval?) -> [String] {
+            single ? ["", ""] : i.map { [n($0.low), n($0.high)] } ?? ["", ""]
+        }
         let attackSubjects = b.attackSubjects.map { "\($0.species):\($0.subjects)" }.joined(separator: ";")
         var row = [String(b.bonaFideSubjects), attackSubjects] + pair(b.apcerMax) + pair(b.bpcer) + pair(b.eer)
         for x in ProfileResult.targets { row += pair(b.bpcerAtAPCER.first { $0.target == x }?.interval) }
@@ -128,10 +159,12 @@ public enum ReportTables {
     /// A count, empty when its rate is undefined (no samples of the class).
     static func count(_ value: Int, _ total: Int) -> String { total > 0 ? String(value) : "" }
 
-    /// One row per profile and species at the profile's decisions.
+    /// One row per profile and species at the profile's decisions; `eer` is the EER of the swept
+    /// score for bona fide against that species alone (bob.measure's rule, chosen on the split
+    /// itself), empty without a swept score.
     public static func perSpecies(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
         var header = [
-            "profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max",
+            "profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max", "eer",
         ]
         if attackPotential != nil { header.append("attack_potential") }
         var rows: [[String]] = []
@@ -140,11 +173,17 @@ public enum ReportTables {
                 guard let p = set.headline else { continue }
                 for s in p.speciesNames.indices.sorted(by: { p.speciesNames[$0] < p.speciesNames[$1] }) {
                     let rate = p.apcer[s], ci = rate.interval
+                    let eer = set.scoreMetrics.flatMap { m in
+                        m.curve.speciesNames.firstIndex(of: p.speciesNames[s]).flatMap {
+                            m.speciesEER.indices.contains($0) ? m.speciesEER[$0] : nil
+                        }
+                    }
                     rows.append(
                         [
                             r.profile.name, set.split, p.speciesNames[s], String(rate.total), String(rate.errors),
                             n(rate.value),
                             n(ci.low), n(ci.high), p.speciesNames[s] == p.apcerMaxSpecies ? "1" : "0",
+                            eer.map { $0.isNaN ? "" : n($0) } ?? "",
                         ] + (attackPotential.map { [$0.level(of: p.speciesNames[s])] } ?? []))
                 }
             }

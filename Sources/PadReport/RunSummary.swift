@@ -58,7 +58,16 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var apnrr: Rate?
         public var eer: Double?
         public var eerThreshold: Double?
+        /// bob.pad.base's BPCER@APCER = x (threshold on a species' attack score).
         public var bpcerAtAPCER: [TargetSummary]
+        /// BPCER100, BPCER20, BPCER10: the best BPCER with APCER_max <= 1%, 5%, 10% (absent in
+        /// results written before these were added).
+        public var bestBPCERAtAPCER: [TargetSummary]?
+        /// APCER_max at BPCER <= 1%, 5%, 10%.
+        public var apcerAtBPCER: [TargetSummary]?
+        /// EER over all attacks pooled (bob.pad.base) and bob's HTER of the decision (pooled APCER).
+        public var eerPooled: Double?
+        public var hterPooled: Double?
         public var auc: Double?
         /// Subject-clustered bootstrap 95% intervals (absent without subjects); the `ciLow` /
         /// `ciHigh` of each rate are Clopper-Pearson over samples.
@@ -114,7 +123,16 @@ public struct RunSummary: Codable, Sendable, Equatable {
                 }
             } ?? []
         let m = s.scoreMetrics
-        return SetSummary(
+        func targets(_ list: [ProfileResult.Target]?) -> [TargetSummary]? {
+            list.map {
+                $0.map {
+                    TargetSummary(
+                        target: $0.target, threshold: $0.targetMet ? r.shownThreshold($0.threshold) : nil,
+                        rate: $0.targetMet ? finite($0.rate) : nil, targetMet: $0.targetMet)
+                }
+            }
+        }
+        var summary = SetSummary(
             split: s.split, bonaFide: s.bonaFideCount, attacks: s.attackCount, failed: s.failedCount,
             apcerMax: p.flatMap { Rate($0.apcerMax) }, apcerMaxSpecies: p?.apcerMaxSpecies ?? "",
             apcerPooled: p.flatMap { Rate($0.apcerPooled) }, bpcer: p.flatMap { Rate($0.bpcer) }, apcer: species,
@@ -127,6 +145,11 @@ public struct RunSummary: Codable, Sendable, Equatable {
             } ?? [],
             auc: m.flatMap { finite($0.auc) }, subjectBootstrap: s.subjectIntervals,
             errors: [s.headlineError, s.scoreError].compactMap { $0 })
+        summary.bestBPCERAtAPCER = targets(m?.bestBPCERAtAPCER)
+        summary.apcerAtBPCER = targets(m?.apcerAtBPCER)
+        summary.eerPooled = m?.pooledEER.flatMap { finite($0.value) }
+        summary.hterPooled = p.flatMap { finite(Proportion.mean($0.apcerPooled, $0.bpcer)) }
+        return summary
     }
 
     public func encoded() throws -> [UInt8] {

@@ -100,6 +100,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/nope"))
     }
 
+    /// issue 27: `--score OUTPUT` decides in the output's declared direction (quality.blur is
+    /// lower-better: the sharp bona fide have the lower blur), `--direction` overrides it, and
+    /// `--criterion` / `--threshold` are honoured. On main at ea3c17e blur was read higher-bona-fide
+    /// whatever the manifest said (every bona fide rejected at the EER threshold).
+    @Test func evalOneOutputDecidesInItsDirection() async throws {
+        let root = Fixture.folder()
+        let bench = try await Self.benchRun(root)
+        func run(_ job: OutputScoreJob, _ name: String) throws -> ProfileResult {
+            try EvalRunner().evaluateArchive(
+                bench.archivePath, profiles: [], outputFolder: root + "/" + name, commandLine: [],
+                choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true, outputScore: job
+            ).results[0]
+        }
+        let declared = try run(OutputScoreJob(output: "quality.blur"), "declared")
+        #expect(declared.notes.first?.contains("lower-bonafide (declared lower-better)") == true)
+        #expect(declared.thresholdSign == -1 && (declared.scoreMetrics?.auc ?? 0) >= 0.5)
+        let threshold = try #require(declared.scoreThreshold.map(declared.shownThreshold))
+        let forced = try run(OutputScoreJob(output: "quality.blur", direction: .higherBonaFide), "forced")
+        #expect(forced.notes.first?.contains("higher-bonafide (--direction)") == true)
+        #expect(forced.thresholdSign == 1 && (forced.scoreMetrics?.auc ?? 1) <= 0.5)
+        #expect(try #require(forced.scoreMetrics?.eer.value) > (try #require(declared.scoreMetrics?.eer.value)))
+        // The inverted reading is flagged (AUC < 0.5).
+        #expect(forced.notes.contains { $0.hasPrefix("check: swept score quality.blur has AUC") })
+        // A fixed threshold in the output's own units (accepted when blur <= t) decides as the
+        // calibrated one did.
+        let fixed = try run(OutputScoreJob(output: "quality.blur", threshold: threshold), "fixed")
+        #expect(fixed.scoreThreshold.map(fixed.shownThreshold) == threshold)
+        #expect(fixed.headline?.bpcer.errors == declared.headline?.bpcer.errors)
+        #expect(fixed.headline?.apcerMax.errors == declared.headline?.apcerMax.errors)
+        let target = try run(OutputScoreJob(output: "quality.blur", criterion: .bpcerAtAPCER(0.01)), "target")
+        #expect(target.calibrations.count == 1)
+    }
+
     /// `padbench` beside the test bundle (`swift build --build-tests` builds both).
     static let binary: String = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import PadBench
+@testable import PadProfiles
+@testable import PadEvaluation
+@testable import PadArchive
 @testable import PadDataset
 @testable import PadEstimators
 @testable import PadImage
@@ -33,6 +36,39 @@ import Testing
             let score = try pad.measure(&input)[0]
             #expect(sample.label.isBonaFide ? score > 0.5 : score < 0.5)
         }
+    }
+
+    /// issue 27: a threshold calibrated on the samples the run's model was trained on is flagged
+    /// (the README's own sample workflow trains and calibrates on dev). Fails on main at ea3c17e,
+    /// which had no such warning.
+    @Test func calibrationOnTheTrainingSamplesIsFlagged() throws {
+        let data = try Self.dataset(labels: ["bonafide", "attack", "bonafide", "attack"])
+        let model = Fixture.folder() + "/m.json"
+        let trained = try TrainRunner().train(dataset: data, split: .train, modelPath: model, concurrency: 1)
+        let estimator = RunManifest.Estimator(
+            name: "pad", version: "1", parameters: ["training_fingerprint": trained.model.trainingFingerprint],
+            outputs: [], coldStartNanoseconds: 0)
+        let set = ProfileResult.SetResult(
+            split: "eval", headline: nil, headlineError: nil, scoreMetrics: nil, scoreError: nil, rejectReasons: [],
+            bonaFideCount: 0, attackCount: 0, failedCount: 0)
+        func result(calibratedOn split: String) -> ProfileResult {
+            ProfileResult(
+                profile: Profile(name: "p", description: "", source: "t", score: "pad.score", gates: []), reported: set,
+                calibrations: [
+                    .init(
+                        gate: 0, output: "pad.score", target: "eer", split: split, threshold: 0.5,
+                        calibrationAPCERMax: 0, calibrationBPCER: 0)
+                ], thresholdSource: "")
+        }
+        let flagged = BenchRunner.flagCalibrationOnTrainingData(
+            [result(calibratedOn: "train"), result(calibratedOn: "dev")], samples: data.samples,
+            estimators: [estimator])
+        #expect(
+            flagged[0].notes == [
+                "check: gate on pad.score calibrated on train, the samples the model of pad was trained on: "
+                    + "its threshold is optimistic"
+            ])
+        #expect(flagged[1].notes.isEmpty)
     }
 
     @Test(arguments: PADEstimator.FeatureSet.allCases)

@@ -77,4 +77,87 @@ import Testing
             """
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
+
+    /// issue 27 sanity warnings (none existed on main at ea3c17e): an inverted swept score (AUC <
+    /// 0.5), failures to process above 5% of a class, an eval species dev never saw, a threshold
+    /// calibrated on the train split, and a constant swept score. By hand: eval bona fide {0.1,
+    /// 0.2, 0.3} plus one failed (1/4 = 25%), attacks print {0.8, 0.9} and mask {0.7}: every bona
+    /// fide below every attack, AUC 0.
+    @Test func sanityWarningsNameWhatLooksWrong() throws {
+        var table = MeasurementTable(columns: ["x"])
+        let rows: [(String, Label, Split, SampleStatus, Double)] = [
+            ("d1", .bonaFide, .train, .ok, 0.2), ("d2", .bonaFide, .train, .ok, 0.3),
+            ("d3", .attack(species: "print"), .train, .ok, 0.9), ("d4", .attack(species: "print"), .train, .ok, 0.6),
+            ("e1", .bonaFide, .eval, .ok, 0.1), ("e2", .bonaFide, .eval, .ok, 0.2), ("e3", .bonaFide, .eval, .ok, 0.3),
+            ("e4", .bonaFide, .eval, .failed(code: "decode_error", message: "bad"), .nan),
+            ("e5", .attack(species: "print"), .eval, .ok, 0.8), ("e6", .attack(species: "print"), .eval, .ok, 0.9),
+            ("e7", .attack(species: "mask"), .eval, .ok, 0.7),
+        ]
+        for (id, label, split, status, value) in rows {
+            table.append(id: id, label: label, split: split, status: status, values: [value])
+        }
+        let profile = try ProfileLoader().load(
+            yaml: """
+                name: x
+                source: test
+                score: x
+                gates:
+                  - {output: x, calibrate: {criterion: eer, on: train}, code: X, message: low}
+                """, file: "x.yaml")
+        let notes = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first).notes
+            .filter { $0.hasPrefix(ProfileEvaluator.sanityPrefix) }
+        #expect(notes.contains { $0.contains("swept score x has AUC 0 < 0.5 on eval: scores look attack-high") })
+        #expect(notes.contains { $0.contains("25.0% of bona fide (1/4) failed to process on eval (over 5%)") })
+        #expect(notes.contains { $0.contains("species on eval never seen on train: mask") })
+        #expect(notes.contains { $0.contains("gate on x calibrated on the train split") })
+        #expect(notes.count == 4)
+
+        var constant = MeasurementTable(columns: ["x"])
+        constant.append(id: "a", label: .bonaFide, split: .none, status: .ok, values: [1])
+        constant.append(id: "b", label: .attack(species: "print"), split: .none, status: .ok, values: [1])
+        let fixed = try ProfileLoader().load(
+            yaml: "name: c\nsource: test\nscore: x\ngates:\n  - {output: x, op: ge, value: 2, code: X, message: low}\n",
+            file: "c.yaml")
+        let constantNotes = try #require(try ProfileEvaluator(table: constant).evaluate([fixed]).first).notes
+        #expect(
+            constantNotes == ["check: swept score x is constant on all (one value, 1): no threshold separates anything"]
+        )
+    }
+
+    /// A calibrated `op: le` gate (a lower-is-bona-fide output) is calibrated on the output negated
+    /// and accepts value <= t; thresholds are shown in the output's units. By hand: dev bona fide
+    /// {0.1, 0.2}, attacks {0.8, 0.9}: EER 0 at bob's midpoint of the negated scores (-0.8 + -0.2) / 2
+    /// = -0.5, shown as 0.5; eval bona fide 0.45 (accepted), attack 0.55 (rejected). main at ea3c17e
+    /// refused `op` on a calibrated gate.
+    @Test func calibratedLowerIsBonaFideGate() throws {
+        var table = MeasurementTable(columns: ["x"])
+        let rows: [(String, Label, Split, Double)] = [
+            ("d1", .bonaFide, .dev, 0.1), ("d2", .bonaFide, .dev, 0.2), ("d3", .attack(species: "print"), .dev, 0.8),
+            ("d4", .attack(species: "print"), .dev, 0.9), ("e1", .bonaFide, .eval, 0.45),
+            ("e2", .attack(species: "print"), .eval, 0.55),
+        ]
+        for (id, label, split, value) in rows {
+            table.append(id: id, label: label, split: split, status: .ok, values: [value])
+        }
+        let profile = try ProfileLoader().load(
+            yaml: """
+                name: low
+                source: test
+                score: x
+                gates:
+                  - {output: x, op: le, calibrate: {criterion: eer, on: dev}, code: X, message: high}
+                """, file: "low.yaml")
+        #expect(profile.gates[0].comparison == .le && profile.sweepsScoreNegated)
+        let r = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first)
+        #expect(r.thresholdSign == -1 && r.calibrations[0].threshold == -0.5)
+        #expect(r.scoreThreshold.map(r.shownThreshold) == 0.5)
+        #expect(r.headline?.bpcer.errors == 0 && r.headline?.apcerMax.errors == 0)
+        #expect(r.calibrationSet?.scoreMetrics?.eer.value == 0)
+        #expect(throws: (any Error).self) {
+            try ProfileLoader().load(
+                yaml:
+                    "name: l\nsource: t\ngates:\n  - {output: x, op: gt, calibrate: {criterion: eer}, code: X, message: m}\n",
+                file: "l.yaml")
+        }
+    }
 }

@@ -114,7 +114,7 @@ import Testing
         for (body, line, message) in [
             ("a,bonafide,,1.5 \n", 2, "score '1.5 ' is not a number"),
             ("a,bonafide,,1e\n", 2, "score '1e' is not a number"),
-            ("a,bonafide,,0.5\nb,maybe,,0.5\n", 3, "label 'maybe' must be bonafide or attack"),
+            ("a,bonafide,,0.5\nb,maybe,,0.5\n", 3, "label 'maybe' must be bonafide (live, real) or attack (spoof)"),
             ("a,bonafide,0.5\n", 2, "3 fields, the header has 4"),
         ] {
             let path = Self.write(Array(("id,label,species,score\n" + body).utf8))
@@ -203,7 +203,9 @@ import Testing
         }
         lines[3] = "s2,robot,,0.2"
         let both = lines.joined(separator: "\n")
-        #expect(throws: ScoreFileError(file: "", line: 4, "label 'robot' must be bonafide or attack")) {
+        #expect(
+            throws: ScoreFileError(file: "", line: 4, "label 'robot' must be bonafide (live, real) or attack (spoof)")
+        ) {
             try Self.read(both, split: true)
         }
         #expect(throws: ScoreFileError(file: "", line: 0, "empty file, expected a header")) {

@@ -104,8 +104,12 @@ import Testing
         // (#(>= 0.5) = 2 of 3 > 0.5, so 0.5 fails; none of replay's scores qualifies -> above 0.5);
         // the maximum over species is print's 0.7.
         #expect(try ThresholdCriterion.bpcerAtAPCER(0.5).threshold(on: curve) == 0.7)
-        // APCER <= 0: above the highest attack score 0.7: the next point, bona fide 0.8.
-        #expect(try ThresholdCriterion.bpcerAtAPCER(0).threshold(on: curve) == 0.8)
+        // APCER <= 0: bob.measure's far_threshold gives nextafter(0.7, +inf), the next double above
+        // the highest attack score, not the next score of the set (bona fide 0.8): a threshold
+        // applied to eval must be that double (0.75 on eval is accepted by it, rejected at 0.8).
+        let zero = try ThresholdCriterion.bpcerAtAPCER(0).choose(on: curve)
+        #expect(zero.threshold == 0.7.nextUp && zero.threshold.description == "0.7000000000000001")
+        #expect(zero.point == curve.thresholds.firstIndex(of: 0.8) && zero.targetMet)
         // BPCER <= 1/3: highest bona fide score with BPCER <= 1/3 is 0.8 (rejects 0.4 only).
         #expect(try ThresholdCriterion.apcerAtBPCER(0.34).threshold(on: curve) == 0.8)
     }
@@ -149,6 +153,51 @@ import Testing
         let choice = try ThresholdCriterion.bpcerAtAPCER(0.01).choose(on: try ErrorCurve(attackAtInfinity))
         #expect(!choice.targetMet)
         #expect(areaUnderROC(try ErrorCurve(attackAtInfinity)) == 0.5)
+    }
+
+    /// issue 25/27: adjacent distinct scores whose sum or difference overflows (1e308 and -1e308,
+    /// +-DBL_MAX, 1e308 and 1.5e308) give finite thresholds inside their gap with every criterion,
+    /// and the terminal point above the highest score is computed without overflow (main at
+    /// ea3c17e trapped in ShortestDecimal on log10(NaN)).
+    @Test func thresholdsBetweenScoresWhoseDifferenceOverflows() throws {
+        let pairs: [(Double, Double)] = [
+            (-1e308, 1e308), (-.greatestFiniteMagnitude, .greatestFiniteMagnitude), (1e308, 1.5e308),
+            (-1.5e308, -1e308),
+        ]
+        for (attack, bonaFide) in pairs {
+            var set = ScoreSet()
+            set.append(score: attack, species: "print")
+            set.append(score: attack, species: "print")
+            set.append(score: bonaFide, species: nil)
+            let curve = try ErrorCurve(set)
+            #expect(curve.thresholds.last! > bonaFide)
+            let eer = try EqualErrorRate(curve)
+            #expect(eer.threshold > attack && eer.threshold <= bonaFide && eer.threshold.isFinite)
+            #expect(eer.value == 0)
+            for text in ["eer", "min-hter", "bpcer@apcer=0.01", "bpcer@apcer=0.5", "apcer@bpcer=0.1", "bpcer@apcer=1"] {
+                let choice = try ThresholdCriterion(parsing: text).choose(on: curve)
+                #expect(!choice.threshold.isNaN, "\(text) on \(attack), \(bonaFide)")
+                #expect(choice.threshold.description == "\(choice.threshold)")
+            }
+        }
+        #expect(EqualErrorRate.midpoint(1e308, 1.5e308) == 1.25e308)
+        #expect(EqualErrorRate.midpoint(-1e308, 1e308) == 0)
+        #expect(ShortestDecimal.between(-1e308, 1e308) == 0)
+        #expect(ShortestDecimal.between(1e308, .infinity) > 1e308)
+        #expect(ShortestDecimal.between(.greatestFiniteMagnitude, .infinity) == .infinity)
+    }
+
+    /// Rates from counts as one exact fraction rounded once: ACER 0.425 from APCER 13/20 and
+    /// BPCER 1/5 prints `0.425` ((13/20 + 1/5) / 2 in floating point, as main at ea3c17e computed
+    /// it, gives 0.42500000000000004).
+    @Test func meanRatesAreExactFractions() {
+        let a = Proportion(errors: 13, total: 20), b = Proportion(errors: 1, total: 5)
+        #expect((a.value + b.value) / 2 == 0.42500000000000004)
+        #expect(Proportion.mean(a, b) == 0.425)
+        #expect("\(Proportion.mean(a, b))" == "0.425")
+        let counts = OperatingPoint.Counts(
+            speciesNames: ["print"], bonaFide: 5, bonaFideRejected: 1, attacks: [20], attacksAccepted: [13])
+        #expect(OperatingPoint(threshold: 1, counts: counts).acer == 0.425)
     }
 
     @Test func shortestDecimalBetweenScores() {

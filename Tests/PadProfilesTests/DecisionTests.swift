@@ -2,6 +2,7 @@ import Testing
 import PadDataset
 import PadImport
 @testable import PadProfiles
+import PadText
 
 @Suite struct DecisionTests {
     @Test func firstFailingGateAndNaN() throws {

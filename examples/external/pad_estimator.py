@@ -7,19 +7,47 @@ Protocol: first {"describe": true} -> {"outputs": [...], "version": ..., "ranges
 then {"id": ID, "path": PATH} -> {"id": ID, "outputs": {"score": x}} or {"id": ID, "error": "..."}.
 Flush after every answer. Replace `score()` with your model.
 
-This example's score is deliberately trivial (standard library only, so the tests can run it
-anywhere): the fraction of distinct byte values in the file's second half, a crude stand-in
-for compression detail. It is not a PAD method. For the tests, ids containing "crash", "hang",
-"garbage" or "wrongid" make it misbehave on purpose.
+This example's score is a simple real image feature computed with the standard library only
+(so the tests can run it anywhere): the compressed bits per pixel of the JPEG or PNG file,
+8 * file bytes / (width * height), with the size read from the JPEG frame header (SOF) or the PNG
+IHDR chunk, mapped into (0, 1) as bpp / (1 + bpp). At one quality setting, compressed size per pixel
+grows with fine detail and noise (JPEG's entropy-coded DCT coefficients), so it is a crude detail /
+sharpness measure: re-captured prints and screens often lose fine detail. It is not a PAD method.
+For the tests, ids containing "crash", "hang", "garbage" or "wrongid" make it misbehave on purpose.
 """
-import json, sys, time
+import json, struct, sys, time
+
+
+def dimensions(data):
+    """(width, height) from a PNG IHDR chunk or a JPEG SOF marker; None when neither is found."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    i = 2 if data[:2] == b"\xff\xd8" else len(data)
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 2 if marker != 0xFF else 1
+            continue
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        # SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC): precision, height, width.
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and i + 9 <= len(data):
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            return width, height
+        i += 2 + length
+    return None
 
 
 def score(path):
     with open(path, "rb") as f:
         data = f.read()
-    tail = data[len(data) // 2:]
-    return len(set(tail)) / 256.0
+    size = dimensions(data)
+    if not size or size[0] * size[1] == 0:
+        raise OSError(0, "not a JPEG or PNG image with a size")
+    bpp = 8.0 * len(data) / (size[0] * size[1])
+    return bpp / (1.0 + bpp)
 
 
 def main():

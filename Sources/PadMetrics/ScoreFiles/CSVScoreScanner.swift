@@ -17,6 +17,8 @@ struct CSVScoreScanner {
         var species: [Int32] = []
         var speciesNames: [String] = []
         var splits: [String] = []
+        /// Per row, only when the file has a `subject` column (generic).
+        var subjects: [String] = []
         var ids: [String] = []
         /// Only for files with a presentation column (generic `presentation`; bob.pad `test_label`
         /// when `sample_n` makes the ids).
@@ -28,8 +30,12 @@ struct CSVScoreScanner {
     struct Columns {
         var names: [String]
         var label: Int, species: Int, score: Int
-        var split = -1, id = -1, sample = -1, presentation = -1
+        var split = -1, id = -1, sample = -1, presentation = -1, subject = -1
     }
+
+    /// The columns a generic file may have; any other is an error (a misspelt `split` would
+    /// otherwise be ignored and the threshold chosen on the reported set).
+    static let genericColumns = ["id", "label", "species", "score", "split", "subject", "presentation"]
 
     static let maxFields = 64
 
@@ -173,6 +179,14 @@ struct CSVScoreScanner {
         }
         var columns = Columns(names: names, label: found[0]!, species: found[1]!, score: found[2]!)
         let generic = format == .generic
+        if generic, let unknown = names.first(where: { !Self.genericColumns.contains($0) }) {
+            let hint = Suggestion.nearest(to: unknown, in: Self.genericColumns).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ScoreFileError(
+                file: path, line: line,
+                "unknown column '\(ScoreFileError.quoted(unknown))'\(hint); a generic score file has "
+                    + Self.genericColumns.joined(separator: ", "))
+        }
+        columns.subject = generic ? (names.firstIndex(of: "subject") ?? -1) : -1
         columns.split = generic ? (names.firstIndex(of: "split") ?? -1) : -1
         columns.id = names.firstIndex(of: generic ? "id" : "test_label") ?? -1
         columns.sample = generic ? -1 : (names.firstIndex(of: "sample_n") ?? -1)
@@ -186,10 +200,11 @@ struct CSVScoreScanner {
             throw ScoreFileError(file: path, line: line, "\(fieldCount) fields, the header has \(columns.names.count)")
         }
         let isBonaFide = try label(columns.label, line: line)
-        let species = isBonaFide ? -1 : speciesIndex(columns.species)
+        let species = isBonaFide ? -1 : try speciesIndex(columns.species, line: line)
         rows.scores.append(try score(columns.score, line: line))
         rows.species.append(species)
         if columns.split >= 0 { appendSplit(columns.split) }
+        if columns.subject >= 0 { rows.subjects.append(text(columns.subject).trimmingWhitespace()) }
         if columns.id >= 0 {
             var id = text(columns.id)
             if columns.sample >= 0 { id += "#" + text(columns.sample) }
@@ -204,8 +219,8 @@ struct CSVScoreScanner {
         rows.lineNumbers.append(Int32(clamping: line))
     }
 
-    /// Whether the label field says bona fide (generic `bonafide`/`attack`, bob.pad
-    /// `True`/`False`, in any case).
+    /// Whether the label field says bona fide (generic `bonafide`, `live` or `real` / `attack` or
+    /// `spoof`, as dataset manifests accept; bob.pad `True`/`False`; in any case).
     func label(_ field: Int, line: Int) throws(ScoreFileError) -> Bool {
         let ls = starts[field], ll = ends[field] - ls
         func matches(_ word: StaticString) -> Bool {
@@ -214,25 +229,31 @@ struct CSVScoreScanner {
             for k in 0..<ll where (base[ls + k] | 0x20) != w[k] { return false }
             return true
         }
-        let generic = format == .generic
-        if matches(generic ? "bonafide" : "true") { return true }
-        if matches(generic ? "attack" : "false") { return false }
-        throw ScoreFileError(
-            file: path, line: line,
-            generic
-                ? "label '\(TextBytes.quote(text(field)))' must be bonafide or attack"
-                : "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
+        if format == .generic {
+            if matches("bonafide") || matches("live") || matches("real") { return true }
+            if matches("attack") || matches("spoof") { return false }
+            throw ScoreFileError(
+                file: path, line: line, "label '\(TextBytes.quote(text(field)))' must be bonafide (live, real) or attack (spoof)")
+        }
+        if matches("true") { return true }
+        if matches("false") { return false }
+        throw ScoreFileError(file: path, line: line, "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
     }
 
     /// The file-local species index of an attack row, cached for runs of the same species; an
-    /// empty species is `attack`.
-    mutating func speciesIndex(_ field: Int) -> Int32 {
+    /// empty species is an error naming the line (it once became a species named `attack`).
+    mutating func speciesIndex(_ field: Int, line: Int) throws(ScoreFileError) -> Int32 {
         let ss = starts[field], sl = ends[field] - ss
         var same = lastSpeciesIndex >= 0 && sl == lastSpecies.count
         if same { for k in 0..<sl where base[ss + k] != lastSpecies[k] { same = false; break } }
         if same { return lastSpeciesIndex }
-        var name = text(field).trimmingWhitespace()
-        if name.isEmpty { name = "attack" }
+        let name = text(field).trimmingWhitespace()
+        if name.isEmpty {
+            throw ScoreFileError(
+                file: path, line: line,
+                "attack row with an empty \(format == .generic ? "species" : "attack_type"): "
+                    + "give its PAI species (print, replay, mask, ...)")
+        }
         let index: Int32
         if let known = rows.speciesNames.firstIndex(of: name) {
             index = Int32(known)

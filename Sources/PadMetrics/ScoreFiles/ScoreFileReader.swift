@@ -19,6 +19,10 @@ public struct ImportedScores: Sendable {
     public var presentations: [String] = []
     /// Per row split, only for files with a split column (empty otherwise).
     public var splits: [String]
+    /// Per row subject, only when the file names them (empty otherwise): a generic file's
+    /// `subject` column; bob 4/5-column `real_id` of bona fide rows ("" for attacks, whose
+    /// real_id is `attack`).
+    public var subjects: [String] = []
     public var format: ScoreFormat
     public var polarity: ScorePolarity
     /// Data lines read (blank and `#` lines excluded).
@@ -176,7 +180,7 @@ public struct ScoreFileReader: Sendable {
                 throw ScoreFileError(file: first, line: 0, "\(format.rawValue) takes one file")
             }
             let columns = format == .bob4 ? 4 : 5
-            try readLines(first, into: &result) {
+            try readLines(first, into: &result, subjects: true) {
                 (fields: [Field], line: Int, path: String) throws(ScoreFileError) -> (Double, String?, String) in
                 guard fields.count == columns else {
                     throw ScoreFileError(
@@ -320,8 +324,10 @@ public struct ScoreFileReader: Sendable {
 
     /// Whitespace-separated lines (bob, pyeer). The closure returns (score, species or nil for
     /// bona fide, id).
+    /// With `subjects`, a bona fide row's second field after the claimed id (bob's `real_id`) is
+    /// its subject.
     func readLines(
-        _ path: String, into result: inout ImportedScores,
+        _ path: String, into result: inout ImportedScores, subjects: Bool = false,
         _ parse: ([Field], Int, String) throws(ScoreFileError) -> (Double, String?, String)
     ) throws(ScoreFileError) {
         let bytes = try Self.readFile(path)
@@ -348,6 +354,11 @@ public struct ScoreFileReader: Sendable {
             if fields.isEmpty || fields[0].first == UInt8(ascii: "#") { continue }
             let (score, species, id) = try parse(fields, line, path)
             result.set.append(score: polarity == .attackHigh ? -score : score, species: species)
+            if subjects {
+                // bob 4: claimed real label score; bob 5: claimed model real label score.
+                let real = fields[fields.count == 5 ? 2 : 1]
+                result.subjects.append(species == nil ? String(decoding: real, as: UTF8.self) : "")
+            }
             result.ids.append(id)
             result.fileIndex.append(file)
             result.lineNumbers.append(Int32(clamping: line))
@@ -381,6 +392,7 @@ public struct ScoreFileReader: Sendable {
             if !rows.presentations.isEmpty && result.presentations.count < result.ids.count {
                 result.presentations += result.ids[result.presentations.count...]
             }
+            result.subjects.append(contentsOf: rows.subjects)
             result.ids.append(contentsOf: rows.ids)
             if !rows.presentations.isEmpty { result.presentations.append(contentsOf: rows.presentations) }
             result.lineNumbers.append(contentsOf: rows.lineNumbers)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PadBench
 import PadDataset
 import PadEvaluation
 import PadMetrics
@@ -15,6 +16,10 @@ extension ScorePolarity: ExpressibleByArgument {
 extension ScoreFormat: ExpressibleByArgument {}
 
 extension FrameAggregate: ExpressibleByArgument {}
+
+extension ScoreDirection: ExpressibleByArgument {}
+
+extension EERRule: ExpressibleByArgument {}
 
 extension RunComparison.GateKind: ExpressibleByArgument {}
 

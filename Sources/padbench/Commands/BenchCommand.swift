@@ -25,11 +25,11 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var datasetLayout: DatasetLayoutOptions
 
-    @Option(help: "Comma-separated profiles: built-in names or YAML files.")
-    var profiles: String = "basic"
+    @Option(help: "Comma-separated profiles: built-in names or YAML files (default: basic).")
+    var profiles: String?
 
     @Option(help: "Comma-separated estimators to run beyond those the profiles need.")
-    var estimators: String = ""
+    var estimators: String?
 
     @Option(help: "Run folder (default: reports/<dataset>-<timestamp>).")
     var out: String?
@@ -97,11 +97,17 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
-        if resume != nil && (dataset != nil || out != nil || force) {
-            throw ValidationError(
-                "--resume RUN takes no --dataset, --out or --force: "
-                    + "it continues with the options the run was started with"
-            )
+        if resume != nil {
+            // Everything but --quiet would be silently replaced by the original command's options.
+            let given: [(String, Bool)] = [
+                ("--dataset", dataset != nil), ("--out", out != nil), ("--force", force),
+                ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
+                ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
+            ]
+            if let option = given.first(where: \.1)?.0 {
+                throw ValidationError(
+                    "--resume RUN takes no \(option): it continues with the options the run was started with")
+            }
         }
         guard (1...BenchJob.maximumConcurrency).contains(concurrency) else {
             throw ValidationError(
@@ -131,8 +137,13 @@ struct BenchCommand: AsyncParsableCommand {
     static func startedWith(_ run: String) throws -> BenchCommand {
         let run = RunFolder.normalized(run)
         let path = run + ".partial/" + RunFolder.resumableMarker
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw RuntimeFailure("\(run): no interrupted run to resume (\(path) does not exist)")
+        // One line, not a Foundation error dump, when there is nothing to resume.
+        if !FileManager.default.fileExists(atPath: path) {
+            if FileManager.default.fileExists(atPath: run + "/results.json") {
+                throw RuntimeFailure("\(run): the run is complete; nothing to resume")
+            }
+            throw RuntimeFailure(
+                "\(run): no interrupted bench run to resume (\(run).partial/\(RunFolder.resumableMarker) not found)")
         }
         let arguments = try CommandSupport.atRunTime {
             try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -149,7 +160,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard let dataset else { throw ValidationError("give --dataset DIR") }
         let loaded = try CommandSupport.loadDataset(
             dataset, layout: datasetLayout.layout, loader: datasetLayout.loader(maxPixels: maxPixels))
-        let profileList = try CommandSupport.loadProfiles(profiles)
+        let profileList = try CommandSupport.loadProfiles(profiles ?? "basic")
         let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         var options = EstimatorOptions(
@@ -159,7 +170,7 @@ struct BenchCommand: AsyncParsableCommand {
         ).with(padModel: model)
         options.landmarkModelPath = landmarkModel
         let requested = EstimatorCatalog.resolveAliases(
-            estimators.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
+            (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
         let job = BenchJob(
             dataset: loaded, profiles: profileList, extraEstimators: requested, estimatorOptions: options,
             outputFolder: folder,

@@ -43,6 +43,8 @@ struct CompareCommand: ParsableCommand {
     }
 
     struct Report: Encodable {
+        /// `regression` or `no regression`: the one word a CI script reads.
+        var verdict: String
         var regressed: Bool
         var paired: Bool
         var test: String
@@ -101,7 +103,8 @@ struct CompareCommand: ParsableCommand {
         if json {
             let encoder = JSONCoding.encoder()
             let report = Report(
-                regressed: comparison.regressed, paired: comparison.paired,
+                verdict: comparison.regressed ? "regression" : "no regression", regressed: comparison.regressed,
+                paired: comparison.paired,
                 test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes,
                 checks: comparison.checks)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))

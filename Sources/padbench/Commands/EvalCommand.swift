@@ -23,9 +23,10 @@ struct EvalCommand: ParsableCommand {
 
             Archive: padbench eval --archive RUN/results.tar.zst --profiles a,b --out DIR.
             One output of an archive, no profile needed: \
-            padbench eval --archive RUN/results.tar.zst --score OUTPUT --out DIR \
-            (accepted when OUTPUT >= t, t at the EER, chosen on dev when the run has one; outputs.csv of any run tells \
-            which direction separates each species).
+            padbench eval --archive RUN/results.tar.zst --score OUTPUT [--direction lower-bonafide] \
+            [--criterion C | --threshold T] --out DIR (decided in the output's declared direction, else the one \
+            measured on dev; t at the EER by default, chosen on dev when the run has one).
+            An option that does not apply to the chosen mode is refused (exit 64), never ignored.
             """
     )
 
@@ -36,16 +37,22 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Score format: generic, bob4, bob5, bobpad, pyeer (auto-detected when omitted).")
     var format: ScoreFormat?
     @Option(help: "Score polarity in the file: bonafide-high or attack-high (converted by negation).")
-    var polarity: ScorePolarity = .bonafideHigh
+    var polarity: ScorePolarity?
     @OptionGroup var thresholdChoice: ThresholdChoiceOptions
+    @Option(
+        help: "With --scores: EER against apcer-max (the worst species, default) or pooled (all attacks, bob.pad.base)."
+    )
+    var eerRule: EERRule?
     @Option(help: "Stored result archive to re-decide.")
     var archive: String?
-    @Option(help: "Profiles for --archive (built-in names or YAML files).")
-    var profiles: String = "basic"
+    @Option(help: "Profiles for --archive (built-in names or YAML files; default: basic).")
+    var profiles: String?
     @Option(
-        help: "With --archive: evaluate this one output (higher = bona fide, threshold at the EER) instead of profiles."
+        help: "With --archive: evaluate this one output (in its direction, threshold at the EER) instead of profiles."
     )
     var score: String?
+    @Option(help: "With --score: higher-bonafide or lower-bonafide (default: declared, else measured on dev).")
+    var direction: ScoreDirection?
     @Option(help: "Output folder.")
     var out: String
     @Flag(help: "Replace a complete run under --out (otherwise refused).")
@@ -68,18 +75,49 @@ struct EvalCommand: ParsableCommand {
     func validate() throws {
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
-        if score != nil && archive == nil { throw ValidationError("--score OUTPUT needs --archive RUN") }
         if let score, score.isEmpty { throw ValidationError("--score needs an output name, e.g. quality.sharpness") }
+        if let option = inapplicableOption() { throw ValidationError(option) }
+    }
+
+    /// The first option given that the chosen mode would not use (README: never ignored).
+    func inapplicableOption() -> String? {
+        let thresholdGiven = thresholdChoice.threshold != nil || thresholdChoice.criterion != nil
+        let thresholdOption = thresholdChoice.threshold != nil ? "--threshold" : "--criterion"
+        if archive == nil {
+            if score != nil { return "--score OUTPUT needs --archive RUN" }
+            if profiles != nil { return "--profiles applies to --archive only (a score file is decided by its score)" }
+            if strict { return "--strict applies to --archive only" }
+            if direction != nil { return "--direction applies to --archive --score only (score files: --polarity)" }
+            return nil
+        }
+        if !dev.isEmpty { return "--dev applies to --scores only (an archive's dev split is its own)" }
+        if format != nil { return "--format applies to --scores only" }
+        if polarity != nil { return "--polarity applies to --scores only (with --score: --direction)" }
+        if timing { return "--timing applies to --scores only" }
+        if eerRule != nil { return "--eer-rule applies to --scores only" }
+        if score != nil {
+            if profiles != nil { return "--profiles and --score exclude each other (--score decides one output)" }
+            if strict { return "--strict applies to profiles (--score needs its output in the archive anyway)" }
+            return nil
+        }
+        if thresholdGiven { return "\(thresholdOption) applies to --scores or --score only (profiles set their own)" }
+        if direction != nil { return "--direction applies to --score only" }
+        return nil
     }
 
     func run() throws {
         if let archive {
-            let profileList = try score.map { [EvalRunner.outputProfile($0)] } ?? CommandSupport.loadProfiles(profiles)
+            let outputScore = score.map {
+                OutputScoreJob(
+                    output: $0, direction: direction, criterion: thresholdChoice.criterion ?? .eer,
+                    threshold: thresholdChoice.threshold?.value)
+            }
+            let profileList = score == nil ? try CommandSupport.loadProfiles(profiles ?? "basic") : []
             let outcome = try CommandSupport.atRunTime {
                 try EvalRunner().evaluateArchive(
                     archive, profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
                     strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
-                    requireOutputs: score != nil, aggregate: aggregate,
+                    requireOutputs: score != nil, outputScore: outputScore, aggregate: aggregate,
                     attackPotential: try attackPotential.map { try AttackPotential.read($0).levels })
             }
             print(TerminalTables.profileTable(outcome.results))
@@ -91,10 +129,11 @@ struct EvalCommand: ParsableCommand {
             return
         }
         var job = EvalRunner.ScoreJob(
-            scoreFiles: scores, devFiles: dev, format: format, polarity: polarity,
+            scoreFiles: scores, devFiles: dev, format: format, polarity: polarity ?? .bonafideHigh,
             threshold: thresholdChoice.threshold?.value, criterion: thresholdChoice.criterion ?? .eer,
             outputFolder: out, force: force,
             commandLine: CommandLine.arguments)
+        job.eerRule = eerRule ?? .apcerMax
         job.aggregate = aggregate
         job.attackPotential = try CommandSupport.atRunTime {
             try attackPotential.map { try AttackPotential.read($0).levels }

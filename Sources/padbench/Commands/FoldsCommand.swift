@@ -33,7 +33,11 @@ struct FoldsCommand: ParsableCommand {
             let encoder = JSONCoding.encoder()
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
-            print(TextTable(header: FoldSummary.header, rows: summary.rows).render())
+            // Rates as percent for people (folds.csv keeps fractions): std in percentage points.
+            let rows = summary.rows.map { r in
+                Array(r[0..<3]) + r[3...].map { Double($0).map { RateText.percent($0) } ?? $0 }
+            }
+            print(TextTable(header: FoldSummary.header, rows: rows).render())
         }
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -49,7 +49,10 @@ struct ShowCommand: ParsableCommand {
         for p in run.summary.profiles {
             for set in [p.reported] + (p.calibrationSet.map { [$0] } ?? []) {
                 rows.append([
-                    p.name, set.split, "\(set.bonaFide)/\(set.attacks)/\(set.failed)", rate(set.apcerMax),
+                    // Processed bona fide + processed attacks + failed: a partition of the split.
+                    p.name, set.split,
+                    "\(set.bonaFide - (set.bpnrr?.errors ?? 0))+\(set.attacks - (set.apnrr?.errors ?? 0))+\(set.failed)",
+                    rate(set.apcerMax),
                     set.apcerMaxSpecies, rate(set.bpcer),
                     set.eer.map { RateText.percent($0) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
                     p.isLivenessDecision ? "" : "not a liveness decision",
@@ -60,7 +63,7 @@ struct ShowCommand: ParsableCommand {
         print(
             TextTable(
                 header: [
-                    "profile", "split", "bf/att/failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
+                    "profile", "split", "bf+att+failed", "APCER_max (n) [95% CI]", "species", "BPCER (n) [95% CI]",
                     "EER", "AUC", "",
                 ], rows: rows
             ).render())
