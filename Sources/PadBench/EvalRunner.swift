@@ -228,8 +228,8 @@ public struct EvalRunner: Sendable {
         }
         return MeasurementTable(
             columns: [scoreOutput], ids: all.ids, splits: rows.splits, statuses: rows.statuses, values: [rows.values],
-            speciesIndex: speciesIndex, speciesNames: speciesNames, presentations: presentations,
-            subjects: subjects(eval: eval, dev: dev))
+            speciesIndex: speciesIndex, speciesNames: speciesNames, subjects: subjects(eval: eval, dev: dev),
+            presentations: presentations)
     }
 
     /// Every row's subject ("" unknown), eval rows then dev rows; nil when no file names any.
