@@ -156,8 +156,8 @@ import Testing
         let resume = try CLI.padbench(["bench", "--resume", dir + "/nothing"])
         #expect(resume.status == 1)
         #expect(
-            resume.stderr == "Error: \(dir)/nothing: no interrupted run to resume "
-                + "(\(dir)/nothing.partial/command.json does not exist)\n")
+            resume.stderr == "Error: \(dir)/nothing: no interrupted bench run to resume "
+                + "(\(dir)/nothing.partial/command.json not found)\n")
         // Ten descriptors: the estimator's pipes cannot be made; one line naming it, exit 1.
         let data = try MergeCLITests.sampleSubset(dir + "/data", count: 2)
         let bench = try ChildProcessesCLITests.bench(dir, data: data, out: dir + "/limited")

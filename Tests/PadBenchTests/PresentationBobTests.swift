@@ -154,7 +154,7 @@ import Testing
             let perSpecies = try String(contentsOfFile: outcome.folder + "/per_species.csv", encoding: .utf8)
             #expect(
                 perSpecies.hasPrefix(
-                    "profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,attack_potential\n"))
+                    "profile,split,species,n,accepted,apcer,apcer_ci_low,apcer_ci_high,is_max,eer,attack_potential\n"))
         }
     }
 }
