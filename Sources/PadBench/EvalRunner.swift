@@ -426,7 +426,8 @@ extension EvalRunner {
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
         let previous = try StoredRun(path: archivePath).manifest
-        let table = try Self.storedTable(archive, path: archivePath, manifest: previous, profiles: requested,
+        let table = try Self.storedTable(
+            archive, path: archivePath, manifest: previous, profiles: requested,
             scratch: runFolder.scratch)
         if let outputScore {
             let directed = Self.directedProfile(outputScore, table: table, manifest: previous)

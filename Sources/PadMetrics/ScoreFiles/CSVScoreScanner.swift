@@ -233,11 +233,13 @@ struct CSVScoreScanner {
             if matches("bonafide") || matches("live") || matches("real") { return true }
             if matches("attack") || matches("spoof") { return false }
             throw ScoreFileError(
-                file: path, line: line, "label '\(TextBytes.quote(text(field)))' must be bonafide (live, real) or attack (spoof)")
+                file: path, line: line,
+                "label '\(TextBytes.quote(text(field)))' must be bonafide (live, real) or attack (spoof)")
         }
         if matches("true") { return true }
         if matches("false") { return false }
-        throw ScoreFileError(file: path, line: line, "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
+        throw ScoreFileError(
+            file: path, line: line, "is_bonafide '\(TextBytes.quote(text(field)))' must be True or False")
     }
 
     /// The file-local species index of an attack row, cached for runs of the same species; an
