@@ -73,6 +73,11 @@ extension RunFolder {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        // Foundation reports some failures (creating a folder with no descriptor left) as a bare
+        // error 512 without the POSIX cause: name the exhausted descriptor table when that is it.
+        let probe = open("/dev/null", O_RDONLY)
+        if probe < 0 && errno == EMFILE { return String(cString: strerror(EMFILE)) + " (ulimit -n)" }
+        if probe >= 0 { close(probe) }
         if ns.domain == NSCocoaErrorDomain { return ns.localizedDescription }
         return "\(error)"
     }
