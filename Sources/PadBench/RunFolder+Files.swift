@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import PadEvaluation
+import PadText
 
 #if canImport(Glibc)
 import Glibc
@@ -75,9 +76,7 @@ extension RunFolder {
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
         // Foundation reports some failures (creating a folder with no descriptor left) as a bare
         // error 512 without the POSIX cause: name the exhausted descriptor table when that is it.
-        let probe = open("/dev/null", O_RDONLY)
-        if probe < 0 && errno == EMFILE { return String(cString: strerror(EMFILE)) + " (ulimit -n)" }
-        if probe >= 0 { close(probe) }
+        if RegularFile.descriptorsExhausted() { return RegularFile.errorText(EMFILE) }
         if ns.domain == NSCocoaErrorDomain { return ns.localizedDescription }
         return "\(error)"
     }

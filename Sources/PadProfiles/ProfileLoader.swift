@@ -79,13 +79,11 @@ public struct ProfileLoader: Sendable {
     public func builtIn(_ name: String) throws(ProfileError) -> Profile {
         guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Presets") else {
             // Without a free descriptor the bundle cannot even be listed: say so, not "no such preset".
-            let probe = open("/dev/null", O_RDONLY)
-            if probe < 0 && errno == EMFILE {
+            if RegularFile.descriptorsExhausted() {
                 throw ProfileError(
                     file: "builtin:\(name)", line: 0, column: 0,
-                    "cannot read the built-in presets: too many open files (raise ulimit -n)")
+                    "cannot read the built-in presets: \(RegularFile.errorText(EMFILE))")
             }
-            if probe >= 0 { close(probe) }
             let suggestion =
                 Suggestion.nearest(to: name, in: Self.builtInNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw ProfileError(

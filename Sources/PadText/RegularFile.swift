@@ -24,6 +24,15 @@ public enum RegularFile {
         public var description: String { "\(path): \(message)" }
     }
 
+    /// True when this process has no descriptor left (EMFILE): for errors that arrive without
+    /// their POSIX cause (Foundation's bare error 512, a bundle lookup that finds nothing), so the
+    /// message can name the exhausted limit instead of a missing file.
+    public static func descriptorsExhausted() -> Bool {
+        let probe = open("/dev/null", O_RDONLY)
+        if probe >= 0 { close(probe) }
+        return probe < 0 && errno == EMFILE
+    }
+
     /// A system error in the words a user acts on: a full descriptor table or exhausted memory
     /// (`ulimit -n`, `ulimit -v`) say so plainly, never as if the file were missing.
     public static func errorText(_ code: Int32) -> String {
