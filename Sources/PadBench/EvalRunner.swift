@@ -11,8 +11,10 @@ import PadText
 /// Never runs an estimator.
 ///
 /// ```swift
-/// let report = try EvalRunner().evaluateScores(EvalRunner.ScoreJob(scoreFiles: ["eval.csv"], devFiles: ["dev.csv"],
-///                                               criterion: .bpcerAtAPCER(0.01), outputFolder: "reports/e"))
+/// let report = try EvalRunner().evaluateScores(
+///     EvalRunner.ScoreJob(
+///         scoreFiles: ["eval.csv"], devFiles: ["dev.csv"],
+///         criterion: .bpcerAtAPCER(0.01), outputFolder: "reports/e"))
 /// ```
 public struct EvalRunner: Sendable {
     public init() {}
