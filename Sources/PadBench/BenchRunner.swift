@@ -69,7 +69,9 @@ public struct BenchRunner: Sendable {
         for b in built { for output in b.estimator.outputs { declared["\(b.estimator.name).\(output.name)"] = output } }
         _ = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
         let measurer = Self.measurer(job, chains: chains)
-        let header = Self.journalHeader(measurer, presentations: samples.hasPresentations)
+        // The whole dataset's, not the shard's: every shard of a dataset writes the same columns,
+        // so shards of still images and shards of video frames merge into one samples.csv.
+        let header = Self.journalHeader(measurer, presentations: job.dataset.samples.hasPresentations)
 
         let runFolder = try RunFolder(
             final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
@@ -219,10 +221,12 @@ public struct BenchRunner: Sendable {
         if first == 0 { try samplesCSV.writeRow(header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
         let interrupt = job.interrupt
+        // Rows have the header's columns (the dataset's choice, not this shard's samples').
+        let presentations = header.contains(SamplesColumns.presentationColumns[0])
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
-                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: samples.hasPresentations))
+                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: presentations))
                 table.append(status: outcome.status, values: outcome.values)
                 timing.record(
                     decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,

@@ -122,6 +122,11 @@ import Testing
             from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json")
         ).conventions
         #expect(conventions["frame_aggregate"] == "mean" && conventions["counted_unit"] != nil)
+        // Every row of the merged samples.csv has the header's fields (the still shard wrote no
+        // presentation columns, and its rows were one field short of the header, then three).
+        let samples = try CSVTable(path: root + "/merged/samples.csv")
+        #expect(samples.records.count == 12 && samples.column("presentation") != nil)
+        try StoredRun(path: merged.archivePath).verify()
     }
 
     /// Two shards that aggregated frames differently (`--aggregate`) are refused, naming both.
