@@ -172,7 +172,8 @@ public struct ProfileLoader: Sendable {
         guard let root = findings.attempt({ () throws(ProfileError) -> Node in try Self.compose(text, file: file) })
         else { return nil }
         guard let mapping = root.mapping else {
-            findings.errors.append(context.error(root, "a profile is a mapping (name, description, source, score, gates)"))
+            findings.errors.append(
+                context.error(root, "a profile is a mapping (name, description, source, score, gates)"))
             return nil
         }
         findings.errors += context.unknownKeys(mapping, allowed: Self.topKeys, what: "profile")
@@ -180,11 +181,14 @@ public struct ProfileLoader: Sendable {
         let description = findings.attempt { () throws(ProfileError) in
             try context.string(mapping, "description", required: false)
         }
-        let source = findings.attempt { () throws(ProfileError) in try context.string(mapping, "source", required: true) }
+        let source = findings.attempt { () throws(ProfileError) in try context.string(mapping, "source", required: true)
+        }
         var score: String?
         if let scoreNode = mapping["score"] {
             score = findings.attempt { () throws(ProfileError) -> String in
-                guard let text = scoreNode.string else { throw context.error(scoreNode, "score must be an output name") }
+                guard let text = scoreNode.string else {
+                    throw context.error(scoreNode, "score must be an output name")
+                }
                 try checkOutput(text, node: scoreNode, context: context)
                 return text
             }
@@ -271,7 +275,9 @@ public struct ProfileLoader: Sendable {
         var gates: [Gate] = []
         var complete = true
         for gateNode in gateList {
-            if let gate = parseGate(gateNode, context: context, into: &findings) { gates.append(gate) } else {
+            if let gate = parseGate(gateNode, context: context, into: &findings) {
+                gates.append(gate)
+            } else {
                 complete = false
             }
         }

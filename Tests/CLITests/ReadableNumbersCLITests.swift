@@ -51,7 +51,10 @@ import Testing
                     + "mymodel.score",
             ], "\(r.out)")
         // bench stops at the first error in one line and points to the full list.
-        let bench = try CLI.run(["bench", "--dataset", ProfileOutputsCLITests.root + "/datasets/sample", "--profiles", file, "--out", dir + "/run"])
+        let bench = try CLI.run([
+            "bench", "--dataset", ProfileOutputsCLITests.root + "/datasets/sample", "--profiles", file, "--out",
+            dir + "/run",
+        ])
         #expect(bench.status == 1 && !FileManager.default.fileExists(atPath: dir + "/run"))
         #expect(
             bench.err
@@ -86,7 +89,10 @@ import Testing
             try yaml.write(toFile: path, atomically: true, encoding: .utf8)
             let validate = try CLI.run(["profiles", "validate", path])
             #expect(validate.status == 1 && validate.out == "\(path):\(message)\n", "\(validate.out)")
-            let bench = try CLI.run(["bench", "--dataset", ProfileOutputsCLITests.root + "/datasets/sample", "--profiles", path, "--out", dir + "/r"])
+            let bench = try CLI.run([
+                "bench", "--dataset", ProfileOutputsCLITests.root + "/datasets/sample", "--profiles", path, "--out",
+                dir + "/r",
+            ])
             #expect(bench.status == 1 && bench.err == "Error: \(path):\(message)\n", "\(bench.err)")
         }
         let a = dir + "/a.yaml", b = dir + "/b.yaml"
@@ -109,7 +115,9 @@ import Testing
         CLI.scores(dir + "/base.csv")
         CLI.scores(dir + "/new.csv", raise: 0.3)
         for name in ["base", "new"] {
-            let r = try CLI.run(["eval", "--scores", dir + "/\(name).csv", "--threshold", "0.46", "--out", dir + "/\(name)"])
+            let r = try CLI.run([
+                "eval", "--scores", dir + "/\(name).csv", "--threshold", "0.46", "--out", dir + "/\(name)",
+            ])
             #expect(r.status == 0, "\(r.err)")
         }
         let folds = try CLI.run(["folds", dir + "/base", dir + "/new"])

@@ -184,7 +184,8 @@ struct BenchCommand: AsyncParsableCommand {
                 pathOptions.contains(String(argument[..<eq]))
             {
                 let option = String(argument[..<eq])
-                result.append(option + "=" + absolute(option, String(argument[argument.index(after: eq)...]), in: directory))
+                result.append(
+                    option + "=" + absolute(option, String(argument[argument.index(after: eq)...]), in: directory))
             } else {
                 if pathOptions.contains(argument) { pending = argument }
                 result.append(argument)
