@@ -181,7 +181,8 @@ public struct ProfileLoader: Sendable {
         let description = findings.attempt { () throws(ProfileError) in
             try context.string(mapping, "description", required: false)
         }
-        let source = findings.attempt { () throws(ProfileError) in try context.string(mapping, "source", required: true)
+        let source = findings.attempt { () throws(ProfileError) in
+            try context.string(mapping, "source", required: true)
         }
         var score: String?
         if let scoreNode = mapping["score"] {
