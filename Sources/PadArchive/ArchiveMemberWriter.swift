@@ -11,7 +11,7 @@ import Darwin
 ///
 /// ```swift
 /// let member = try ArchiveMemberWriter(name: "samples.csv", path: folder + "/samples.csv", level: 1)
-/// let csv = try CSVWriter(member: member)
+/// let csv = CSVWriter(member: member)
 /// try csv.writeRow(["id", "score"])
 /// try csv.close()                                 // closes the file and ends the frame
 /// try archive.addCompressed(try member.finished()) // header, then the frame as it is
