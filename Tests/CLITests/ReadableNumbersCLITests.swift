@@ -132,9 +132,9 @@ import Testing
         #expect(bpcer.contains("0.0% (0/20)"), "\(bpcer)")
         #expect(!folds.out.contains("0.30000") && !folds.out.contains("0.42426"))
         let json = try CLI.run(["folds", dir + "/base", dir + "/new", "--json"])
-        let rows = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as! [[String: Any]]
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
         let apcer = try #require(rows.first { $0["metric"] as? String == "apcer_max" })
-        let values = apcer["values"] as! [[String: Any]]
+        let values = try #require(apcer["values"] as? [[String: Any]])
         #expect(values.map { $0["errors"] as? Int } == [0, 6] && values.map { $0["total"] as? Int } == [10, 10])
         #expect(apcer["mean"] as? Double == 0.3)
     }
