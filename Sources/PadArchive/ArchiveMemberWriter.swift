@@ -10,7 +10,7 @@ import Darwin
 /// the compression done by the threads that make the text, not after them).
 ///
 /// ```swift
-/// let member = try ArchiveMemberWriter(name: "samples.csv", path: folder + "/samples.csv", level: 1)
+/// let member = try ArchiveMemberWriter(name: "decisions.csv", path: folder + "/decisions.csv", level: 1)
 /// let csv = CSVWriter(member: member)
 /// try csv.writeRow(["id", "score"])
 /// try csv.close()                                 // closes the file and ends the frame

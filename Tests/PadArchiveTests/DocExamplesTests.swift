@@ -144,8 +144,7 @@ import PadDataset
     /// ``ResultArchiveWriter``, ``ArchiveMemberWriter`` and ``ResultArchiveReader``: written,
     /// committed under the final name, read back entry by entry.
     @Test func resultArchive() throws {
-        let run = PadArchiveDocExamples.folder(), folder = run + "/member"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let run = PadArchiveDocExamples.folder()
         try "id,score\na,1\n".write(toFile: run + "/samples.csv", atomically: true, encoding: .utf8)
         let manifestBytes = try RunManifest(
             kind: "eval", tool: .init(version: "1", commandLine: ["padbench"]), conventions: [:],
@@ -157,14 +156,28 @@ import PadDataset
         let archive = try ResultArchiveWriter(finalPath: run + "/results.tar.zst")
         try archive.add(name: "manifest.json", contents: manifestBytes)
         try archive.addFile(name: "samples.csv", fromPath: run + "/samples.csv")
-        let member = try ArchiveMemberWriter(name: "scores.csv", path: folder + "/scores.csv", level: 1)
+        try archive.commit() // renames `results.tar.zst.partial` to the final name
+        #expect(!FileManager.default.fileExists(atPath: run + "/results.tar.zst.partial"))
+        try readBack(run: run)
+    }
+
+    /// ``ArchiveMemberWriter``: the member compressed while written is stored as it is.
+    @Test func archiveMember() throws {
+        let folder = PadArchiveDocExamples.folder()
+        let archive = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst")
+        try addMember(folder: folder, to: archive)
+        try archive.commit()
+        let reader = try ResultArchiveReader(path: folder + "/results.tar.zst")
+        #expect(try reader.entry(named: "decisions.csv") == Array("id,score\n".utf8))
+        #expect(try String(contentsOfFile: folder + "/decisions.csv", encoding: .utf8) == "id,score\n")
+    }
+
+    func addMember(folder: String, to archive: ResultArchiveWriter) throws {
+        let member = try ArchiveMemberWriter(name: "decisions.csv", path: folder + "/decisions.csv", level: 1)
         let csv = CSVWriter(member: member)
         try csv.writeRow(["id", "score"])
         try csv.close() // closes the file and ends the frame
         try archive.addCompressed(try member.finished()) // header, then the frame as it is
-        try archive.commit() // renames `results.tar.zst.partial` to the final name
-        #expect(!FileManager.default.fileExists(atPath: run + "/results.tar.zst.partial"))
-        try readBack(run: run)
     }
 
     func readBack(run: String) throws {
@@ -173,7 +186,6 @@ import PadDataset
         let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
         try archive.streamEntry(named: "samples.csv") { chunk in received += chunk.count } // bounded memory
         #expect(manifest.kind == "eval" && received == "id,score\na,1\n".utf8.count)
-        #expect(try archive.entry(named: "scores.csv") == Array("id,score\n".utf8))
     }
 }
 

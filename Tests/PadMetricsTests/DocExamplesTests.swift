@@ -105,10 +105,9 @@ import Testing
     /// ``Parallel``: both steps run and return their own result.
     @Test func parallelBoth() throws {
         let set = Self.twoSpecies()
-        let (curve, negated) = try Parallel.both(
-            { try ErrorCurve(set) }, { try ErrorCurve(sorted: SortedScores(set).negated()) })
+        let (curve, negated) = try Parallel.both({ try ErrorCurve(set) }, { SortedScores(set).negated() })
         #expect(curve.thresholds.prefix(5) == [0.1, 0.2, 0.6, 0.7, 0.9])
-        #expect(negated.thresholds.prefix(5) == [-0.9, -0.7, -0.6, -0.2, -0.1])
+        #expect(try ErrorCurve(sorted: negated).thresholds.prefix(5) == [-0.9, -0.7, -0.6, -0.2, -0.1])
     }
 
     /// ``ScoreFileReader``: compiled only (the paths are relative to a working directory).
