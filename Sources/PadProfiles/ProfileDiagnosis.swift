@@ -2,8 +2,8 @@
 /// the profile when there is none.
 ///
 /// ```swift
-/// let diagnosis = ProfileLoader(catalogue: known).diagnose(file: "my.yaml")
-/// for error in diagnosis.errors { print(error) }   // my.yaml:4:13: unknown output ...
+/// let diagnosis = ProfileLoader(catalogue: known).diagnose(file: path)
+/// for error in diagnosis.errors { print(error) } // file:line:column: message
 /// ```
 public struct ProfileDiagnosis: Sendable {
     /// The profile; nil when there are errors.
