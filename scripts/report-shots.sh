@@ -24,8 +24,9 @@ awk 'BEGIN { srand(17); print "id,label,species,score,split";
 awk -F, 'NR > 1 && $3 == "replay" { $4 = $4 + 0.08 } { OFS = ","; print }' "$R/scores3.csv" > "$R/scores3-worse.csv"
 "$BIN" eval --scores "$R/scores3-worse.csv" --criterion bpcer@apcer=0.05 --out "$R/eval-worse" > /dev/null
 
-# 3. import: a long CSV (id,output,value) of a liveness score for every sample, decided by luna-id-default.
-awk -F, 'NR > 1 { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 * ((NR * 7919) % 101) / 101; printf "%s,luna.liveness,%.3f\n", $1, v }
+# 3. import: a long CSV (id,output,value) of a liveness score for every still image (a clip's frames have ids of
+# their own), decided by luna-id-default.
+awk -F, 'NR > 1 && $1 !~ /\.avi$/ { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 * ((NR * 7919) % 101) / 101; printf "%s,luna.liveness,%.3f\n", $1, v }
          BEGIN { print "id,output,value" }' datasets/sample/manifest.csv > "$R/luna-long.csv"
 "$BIN" import long-csv --dataset datasets/sample --input "$R/luna-long.csv" --profiles luna-id-default --out "$R/import" > /dev/null
 
@@ -33,10 +34,23 @@ awk -F, 'NR > 1 { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 * ((NR * 7919) % 10
 "$BIN" compare "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --html "$R/compare.html" > /dev/null || true
 "$BIN" folds "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --out "$R/folds" > /dev/null
 
-# The first 2400 px (what a reviewer sees first) and the whole page (plots further down).
+# The first 2400 px (what a reviewer sees first) and the whole page: its height is measured first
+# (a copy of the page beside it with a script that writes its scroll height
+# into the title, read back with --dump-dom at the same 1280 px width in a 100 px window, so a short
+# page is not padded to the window), then the window is made that tall.
+page_height() {
+  copy="${1%.html}.height.html"
+  { cat "$1"; echo '<script>document.title = "height=" + Math.max(document.body.scrollHeight, document.documentElement.scrollHeight);</script>'; } > "$copy"
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,100 --dump-dom \
+    "file://$PWD/$copy" 2>/dev/null | sed -n 's/.*<title>height=\([0-9]*\)<\/title>.*/\1/p' | head -1
+  rm -f "$copy"
+}
 shot() {
   "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1.png" --window-size=1280,2400 "file://$PWD/$2" 2>/dev/null
-  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1-full.png" --window-size=1280,6000 "file://$PWD/$2" 2>/dev/null
+  height=$(page_height "$2")
+  [ -n "$height" ] || { echo "report-shots: cannot measure the height of $2" >&2; exit 1; }
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$OUT/$1-full.png" --window-size=1280,"$height" "file://$PWD/$2" 2>/dev/null
+  echo "$OUT/$1-full.png: 1280x$height (the whole page)"
 }
 shot bench "$R/bench/report.html"
 shot eval "$R/eval/report.html"

@@ -20,6 +20,9 @@ public struct BenchJob: Sendable {
     public var shard: Shard?
     public var showProgress: Bool
     public var commandLine: [String]
+    /// The command line `bench --resume` replays (`RUN.partial/command.json`): `commandLine` with
+    /// its file paths made absolute, so a run resumes from any directory; nil: `commandLine`.
+    public var resumeCommandLine: [String]?
     /// Replace a complete run already under `outputFolder`.
     public var force = false
     /// Continue the interrupted run in `<outputFolder>.partial`.

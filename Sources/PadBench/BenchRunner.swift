@@ -80,7 +80,7 @@ public struct BenchRunner: Sendable {
         do {
             // The command line the run started with; a resume keeps it (its own is `bench --resume`).
             if !runFolder.resuming {
-                try Data(try JSONEncoder().encode(job.commandLine)).write(
+                try Data(try JSONEncoder().encode(job.resumeCommandLine ?? job.commandLine)).write(
                     to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             }
             var table = try Self.table(

@@ -65,25 +65,24 @@ public enum ProfileCheck {
     /// (`mymodel.score`) can only come from a run (`--external`, an import, an archive) and is
     /// returned so the caller can say so.
     public static func standalone(_ profile: Profile) throws -> (profile: Profile, fromRun: [String]) {
+        let checked = try standaloneLoader.validate(profile)
+        return (checked, fromRun(checked))
+    }
+
+    /// ``standalone(_:)`` for a file, with every error it holds (``ProfileLoader/diagnose(yaml:file:)``).
+    public static func standaloneDiagnosis(file: String) -> (diagnosis: ProfileDiagnosis, fromRun: [String]) {
+        let diagnosis = standaloneLoader.diagnose(file: file)
+        return (diagnosis, diagnosis.profile.map(fromRun) ?? [])
+    }
+
+    static var standaloneLoader: ProfileLoader {
+        ProfileLoader(catalogue: EstimatorCatalog.knownOutputs(), acceptsOtherPrefixes: true)
+    }
+
+    /// The outputs a profile reads that padbench does not know by type.
+    static func fromRun(_ profile: Profile) -> [String] {
         let known = EstimatorCatalog.knownOutputs()
-        let prefixes = Set(known.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
-        var referenced = profile.gates.filter { !$0.isSkipped }.flatMap {
-            [$0.output] + ($0.approximation.map { [$0.output] } ?? [])
-        }
-        if let score = profile.score { referenced.append(score) }
-        var catalogue = known, fromRun: [String] = []
-        for name in referenced where known[name] == nil && !fromRun.contains(name) {
-            guard let prefix = name.split(separator: ".").first.map(String.init), !prefixes.contains(prefix) else {
-                continue
-            }
-            // A near miss of a known output (`qualty.luminance_mean`) is the typo bench would
-            // refuse, not a name an external estimator provides.
-            if Suggestion.nearest(to: name, in: Array(known.keys)) != nil { continue }
-            fromRun.append(name)
-            catalogue[name] = OutputDescriptor(
-                name: name, unit: "", minimum: -.infinity, maximum: .infinity, direction: .none, summary: "")
-        }
-        return (try ProfileLoader(catalogue: catalogue).validate(profile), fromRun)
+        return profile.requiredOutputs.filter { known[$0] == nil }
     }
 }
 

@@ -4,16 +4,23 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int
     public var column: Int
     public var message: String
+    /// Errors found after this one in the same file. A parse-only load (bench, before the run
+    /// knows its outputs) cannot count the unknown output names yet: `padbench profiles validate
+    /// FILE` lists every error.
+    public var moreErrors: Int
 
-    public init(file: String, line: Int, column: Int, _ message: String) {
+    public init(file: String, line: Int, column: Int, _ message: String, moreErrors: Int = 0) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.moreErrors = moreErrors
     }
 
+    /// `file:line:column: message`, and a pointer to the others when the file holds more.
     public var description: String {
-        if line <= 0 { return "\(file): \(message)" }
-        return column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
+        let place = line <= 0 ? file : column > 0 ? "\(file):\(line):\(column)" : "\(file):\(line)"
+        let more = moreErrors == 0 ? "" : " (and more errors: padbench profiles validate \(file) lists every one)"
+        return "\(place): \(message)\(more)"
     }
 }

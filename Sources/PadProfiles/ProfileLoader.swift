@@ -16,11 +16,21 @@ import PadText
 public struct ProfileLoader: Sendable {
     /// Outputs profiles may use, by full name; nil: parse only.
     public let catalogue: [String: OutputDescriptor]?
+    /// Whether a name outside the catalogue is accepted when its prefix is none of the
+    /// catalogue's and it is no near miss of a catalogue name (`mymodel.score`: only a run can
+    /// say; `qualty.luminance_mean`: a typo). `profiles validate` checks a file on its own so.
+    public let acceptsOtherPrefixes: Bool
 
-    public init(catalogue: [String: OutputDescriptor]?) { self.catalogue = catalogue }
+    public init(catalogue: [String: OutputDescriptor]?, acceptsOtherPrefixes: Bool = false) {
+        self.catalogue = catalogue
+        self.acceptsOtherPrefixes = acceptsOtherPrefixes
+    }
 
     /// A parse-only loader (no output names or ranges are checked).
-    public init() { self.catalogue = nil }
+    public init() {
+        self.catalogue = nil
+        self.acceptsOtherPrefixes = false
+    }
 
     /// The profile parsed again from its YAML with this loader's catalogue: every output name and
     /// threshold range checked, errors located in the profile's file (`origin`). A profile built in
@@ -36,7 +46,8 @@ public struct ProfileLoader: Sendable {
             profile.gates.filter { !$0.isSkipped }.flatMap { gate in
                 [(gate.output, gate.line)] + (gate.approximation.map { [($0.output, gate.line)] } ?? [])
             } + (profile.score.map { [($0, 0)] } ?? [])
-        for (name, line) in references where catalogue[name] == nil {
+        for (name, line) in references
+        where catalogue[name] == nil && !(acceptsOtherPrefixes && Self.isRunOutput(name, catalogue: catalogue)) {
             throw ProfileError(file: profile.origin, line: line, column: 0, Self.unknownOutputMessage(name, catalogue))
         }
         return profile
@@ -58,14 +69,21 @@ public struct ProfileLoader: Sendable {
     static let maximumFileBytes = 4 << 20
 
     public func load(file path: String) throws(ProfileError) -> Profile {
+        try diagnose(file: path).profileOrFirstError()
+    }
+
+    /// Every error of a profile file (``diagnose(yaml:file:)``); one when it cannot be read.
+    public func diagnose(file path: String) -> ProfileDiagnosis {
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(path, limit: Self.maximumFileBytes) } catch {
-            throw ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(error.message)")
+            return .init(errors: [
+                ProfileError(file: path, line: 0, column: 0, "cannot read the profile file: \(error.message)")
+            ])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ProfileError(file: path, line: 0, column: 0, "the profile file is not UTF-8 text")
+            return .init(errors: [ProfileError(file: path, line: 0, column: 0, "the profile file is not UTF-8 text")])
         }
-        return try load(yaml: text, file: path)
+        return diagnose(yaml: text, file: path)
     }
 
     /// Names of the built-in presets.
@@ -119,13 +137,86 @@ public struct ProfileLoader: Sendable {
         return profiles
     }
 
+    /// The profile, or the first error in document order (``ProfileError/moreErrors`` counts the
+    /// rest; ``diagnose(yaml:file:)`` lists them).
     public func load(yaml text: String, file: String) throws(ProfileError) -> Profile {
-        let root: Node
+        try diagnose(yaml: text, file: file).profileOrFirstError()
+    }
+
+    /// Every error in the profile, in document order: each key, gate and section is checked even
+    /// after an earlier one failed (within one gate, its unknown keys and its first other error;
+    /// an approximation is checked on its own). The profile only when there is no error.
+    public func diagnose(yaml text: String, file: String) -> ProfileDiagnosis {
+        var findings = Findings()
+        let profile = parse(yaml: text, file: file, into: &findings)
+        // Document order; a stable sort so two errors at one place keep the order they were found.
+        let errors = findings.errors.enumerated().sorted {
+            ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+        }.map(\.element)
+        return errors.isEmpty ? ProfileDiagnosis(profile: profile, errors: []) : ProfileDiagnosis(errors: errors)
+    }
+
+    /// The errors found so far, and ``attempt(_:)`` to go on after one.
+    struct Findings {
+        var errors: [ProfileError] = []
+        mutating func attempt<T>(_ body: () throws(ProfileError) -> T) -> T? {
+            do { return try body() } catch {
+                errors.append(error)
+                return nil
+            }
+        }
+    }
+
+    private func parse(yaml text: String, file: String, into findings: inout Findings) -> Profile? {
+        let context = Context(file: file)
+        guard let root = findings.attempt({ () throws(ProfileError) -> Node in try Self.compose(text, file: file) })
+        else { return nil }
+        guard let mapping = root.mapping else {
+            findings.errors.append(
+                context.error(root, "a profile is a mapping (name, description, source, score, gates)"))
+            return nil
+        }
+        findings.errors += context.unknownKeys(mapping, allowed: Self.topKeys, what: "profile")
+        let name = findings.attempt { () throws(ProfileError) in try parseName(mapping, root: root, context: context) }
+        let description = findings.attempt { () throws(ProfileError) in
+            try context.string(mapping, "description", required: false)
+        }
+        let source = findings.attempt { () throws(ProfileError) in
+            try context.string(mapping, "source", required: true)
+        }
+        var score: String?
+        if let scoreNode = mapping["score"] {
+            score = findings.attempt { () throws(ProfileError) -> String in
+                guard let text = scoreNode.string else {
+                    throw context.error(scoreNode, "score must be an output name")
+                }
+                try checkOutput(text, node: scoreNode, context: context)
+                return text
+            }
+        }
+        let useDatasetBox = findings.attempt { () throws(ProfileError) in try parseOptions(mapping, context: context) }
+        let gates = parseGates(mapping, root: root, context: context, into: &findings)
+        var frames: FramesRule?
+        if let framesNode = mapping["frames"] {
+            frames = findings.attempt { () throws(ProfileError) in try parseFrames(framesNode, context: context) }
+        }
+        guard findings.errors.isEmpty, let name, let description, let source, let useDatasetBox, let gates else {
+            return nil
+        }
+        var profile = Profile(
+            name: name, description: description, source: source, score: score, gates: gates,
+            useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
+        profile.frames = frames
+        return profile
+    }
+
+    /// The YAML node tree; a syntax error located at its line.
+    private static func compose(_ text: String, file: String) throws(ProfileError) -> Node {
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ProfileError(file: file, line: 1, column: 1, "empty profile")
             }
-            root = node
+            return node
         } catch let error as ProfileError {
             throw error
         } catch let error as YamlError {
@@ -133,53 +224,74 @@ public struct ProfileLoader: Sendable {
         } catch {
             throw ProfileError(file: file, line: 0, column: 0, "YAML syntax: \(TextBytes.quote("\(error)"))")
         }
-        let context = Context(file: file)
-        guard let mapping = root.mapping else {
-            throw context.error(root, "a profile is a mapping (name, description, source, score, gates)")
-        }
-        try context.checkKeys(mapping, allowed: Self.topKeys, what: "profile")
+    }
+
+    private func parseName(_ mapping: Node.Mapping, root: Node, context: Context) throws(ProfileError) -> String {
         let name = try context.string(mapping, "name", required: true)
         guard name.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]*$", options: .regularExpression) != nil else {
             throw context.error(
                 mapping["name"] ?? root,
                 "profile name '\(TextBytes.quote(name))' must be letters, digits, '.', '_' or '-'")
         }
-        let description = try context.string(mapping, "description", required: false)
-        let source = try context.string(mapping, "source", required: true)
-        var score: String?
-        if let scoreNode = mapping["score"] {
-            guard let text = scoreNode.string else { throw context.error(scoreNode, "score must be an output name") }
-            try checkOutput(text, node: scoreNode, context: context)
-            score = text
+        return name
+    }
+
+    /// `options: {face: {use_dataset_box: bool}}`: whether to use the dataset's face boxes.
+    private func parseOptions(_ mapping: Node.Mapping, context: Context) throws(ProfileError) -> Bool {
+        guard let options = mapping["options"] else { return false }
+        guard let optionMap = options.mapping else { throw context.error(options, "options must be a mapping") }
+        try context.checkKeys(optionMap, allowed: ["face"], what: "options")
+        guard let face = optionMap["face"] else { return false }
+        guard let faceMap = face.mapping else { throw context.error(face, "options.face must be a mapping") }
+        try context.checkKeys(faceMap, allowed: ["use_dataset_box"], what: "options.face")
+        guard let flag = faceMap["use_dataset_box"] else { return false }
+        guard let value = flag.bool else { throw context.error(flag, "use_dataset_box must be true or false") }
+        return value
+    }
+
+    /// Every gate, each checked whatever its neighbours hold. A profile decides with at least one
+    /// gate that is not skipped: with none every sample would be accepted (APCER 100% by
+    /// construction), which no SDK configuration means.
+    private func parseGates(_ mapping: Node.Mapping, root: Node, context: Context, into findings: inout Findings)
+        -> [Gate]?
+    {
+        guard let gatesNode = mapping["gates"] else {
+            findings.errors.append(
+                context.error(root, "missing `gates` (a list of at least one gate: output, op, value or calibrate)"))
+            return nil
         }
-        var useDatasetBox = false
-        if let options = mapping["options"] {
-            guard let optionMap = options.mapping else { throw context.error(options, "options must be a mapping") }
-            try context.checkKeys(optionMap, allowed: ["face"], what: "options")
-            if let face = optionMap["face"] {
-                guard let faceMap = face.mapping else { throw context.error(face, "options.face must be a mapping") }
-                try context.checkKeys(faceMap, allowed: ["use_dataset_box"], what: "options.face")
-                if let flag = faceMap["use_dataset_box"] {
-                    guard let value = flag.bool else {
-                        throw context.error(flag, "use_dataset_box must be true or false")
-                    }
-                    useDatasetBox = value
-                }
+        guard let gateList = gatesNode.sequence else {
+            findings.errors.append(context.error(gatesNode, "`gates` must be a list"))
+            return nil
+        }
+        guard !gateList.isEmpty else {
+            findings.errors.append(
+                context.error(
+                    gatesNode,
+                    "`gates` is empty: a profile decides with at least one gate "
+                        + "(with none every sample is accepted); gate the swept score, e.g. calibrate: {criterion: eer}"
+                ))
+            return nil
+        }
+        var gates: [Gate] = []
+        var complete = true
+        for gateNode in gateList {
+            if let gate = parseGate(gateNode, context: context, into: &findings) {
+                gates.append(gate)
+            } else {
+                complete = false
             }
         }
-        guard let gatesNode = mapping["gates"] else {
-            throw context.error(root, "missing 'gates' (a list; may be empty: [])")
+        guard complete else { return nil }
+        if gates.allSatisfy(\.isSkipped) {
+            findings.errors.append(
+                context.error(
+                    gatesNode,
+                    "every gate is skipped: the profile decides nothing (every sample is accepted); "
+                        + "add a gate padbench can decide"))
+            return nil
         }
-        guard let gateList = gatesNode.sequence else { throw context.error(gatesNode, "'gates' must be a list") }
-        var gates: [Gate] = []
-        for gateNode in gateList {
-            gates.append(try parseGate(gateNode, context: context))
-        }
-        var profile = Profile(
-            name: name, description: description, source: source, score: score, gates: gates,
-            useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
-        if let framesNode = mapping["frames"] { profile.frames = try parseFrames(framesNode, context: context) }
-        return profile
+        return gates
     }
 
     /// `frames: {decide: aggregate | best_shot | k_of_n, k:, n:}` (``FramesRule``).
@@ -211,14 +323,33 @@ public struct ProfileLoader: Sendable {
         }
     }
 
-    /// One gate: a skipped gate (a reason, no threshold), a calibrated gate, or a comparison with
-    /// its thresholds and an optional approximation. Errors are located at the offending node.
-    private func parseGate(_ node: Node, context: Context, allowApproximate: Bool = false) throws(ProfileError) -> Gate
-    {
+    /// One gate, its errors added to `findings`: its unknown keys, then the first other error of
+    /// the gate itself, and (checked on its own) of its approximation.
+    private func parseGate(_ node: Node, context: Context, into findings: inout Findings) -> Gate? {
         guard let map = node.mapping else {
-            throw context.error(node, "a gate is a mapping (output, op, value, code, message)")
+            findings.errors.append(context.error(node, "a gate is a mapping (output, op, value, code, message)"))
+            return nil
         }
-        if !allowApproximate { try context.checkKeys(map, allowed: Self.gateKeys, what: "gate") }
+        let unknown = context.unknownKeys(map, allowed: Self.gateKeys, what: "gate")
+        findings.errors += unknown
+        let gate = findings.attempt { () throws(ProfileError) in try parseGate(node, map, context: context) }
+        // A skipped gate decides nothing and a calibrated one refuses `approximate:` itself.
+        guard map["skipped"] == nil, map["calibrate"] == nil, map["approximate"] != nil else {
+            return unknown.isEmpty ? gate : nil
+        }
+        let approximation = findings.attempt { () throws(ProfileError) in
+            try parseApproximation(map, context: context)
+        }
+        guard unknown.isEmpty, var gate, let approximation else { return nil }
+        gate.approximation = approximation
+        return gate
+    }
+
+    /// One gate without its approximation: a skipped gate (a reason, no threshold), a calibrated
+    /// gate, or a comparison with its thresholds. Errors are located at the offending node.
+    private func parseGate(_ node: Node, _ map: Node.Mapping, context: Context, allowApproximate: Bool = false)
+        throws(ProfileError) -> Gate
+    {
         let line = node.mark?.line ?? 0
         let output = try context.string(map, "output", required: true)
         let code = try context.string(map, "code", required: false)
@@ -237,6 +368,9 @@ public struct ProfileLoader: Sendable {
         if let calibrateNode = map["calibrate"] {
             let calibration = try parseCalibration(
                 calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)
+            if !allowApproximate, let approximate = map["approximate"] {
+                throw context.error(approximate, "a calibrated gate takes no approximation")
+            }
             // `op: le` marks a lower-is-bona-fide output: calibrated on it negated, accepted when <= t.
             let lower = map["op"]?.string == "le"
             return Gate(
@@ -247,10 +381,9 @@ public struct ProfileLoader: Sendable {
         let (threshold, upper) = try parseThresholds(node, map, comparison: comparison, context: context)
         try checkRange(
             map, output: output, comparison: comparison, threshold: threshold, upper: upper, context: context)
-        let approximation = try parseApproximation(map, context: context)
         return Gate(
             output: output, comparison: comparison, threshold: threshold, upper: upper, code: code,
-            message: message, kind: kind, note: note, approximation: approximation, line: line)
+            message: message, kind: kind, note: note, line: line)
     }
 
     /// `calibrate: {target_apcer | target_bpcer | criterion, on, apply_to}`: exactly one target;
@@ -367,14 +500,14 @@ public struct ProfileLoader: Sendable {
     }
 
     /// `approximate:` a gate on another output used when the run lacks this gate's output.
-    private func parseApproximation(_ map: Node.Mapping, context: Context) throws(ProfileError) -> Gate.ApproximateGate?
+    private func parseApproximation(_ map: Node.Mapping, context: Context) throws(ProfileError) -> Gate.ApproximateGate
     {
-        guard let approximateNode = map["approximate"] else { return nil }
+        let approximateNode = map["approximate"]!
         guard let approximate = approximateNode.mapping else {
             throw context.error(approximateNode, "approximate must be a mapping")
         }
         try context.checkKeys(approximate, allowed: Self.approximateKeys, what: "approximate")
-        let inner = try parseGate(approximateNode, context: context, allowApproximate: true)
+        let inner = try parseGate(approximateNode, approximate, context: context, allowApproximate: true)
         return .init(
             output: inner.output, comparison: inner.comparison, threshold: inner.threshold, upper: inner.upper,
             note: inner.note)
@@ -382,7 +515,16 @@ public struct ProfileLoader: Sendable {
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {
         guard let catalogue, catalogue[name] == nil else { return }
+        if acceptsOtherPrefixes && Self.isRunOutput(name, catalogue: catalogue) { return }
         throw context.error(node, Self.unknownOutputMessage(name, catalogue))
+    }
+
+    /// A name only a run can declare: under a prefix no catalogue output has (`mymodel.score`),
+    /// and no near miss of a catalogue name (`qualty.luminance_mean` is the typo bench refuses).
+    static func isRunOutput(_ name: String, catalogue: [String: OutputDescriptor]) -> Bool {
+        guard let prefix = name.split(separator: ".").first.map(String.init) else { return false }
+        let known = Array(catalogue.keys)
+        return !known.contains { $0.hasPrefix(prefix + ".") } && Suggestion.nearest(to: name, in: known) == nil
     }
 
     static func line(of error: YamlError) -> Int {
@@ -422,12 +564,16 @@ public struct ProfileLoader: Sendable {
         }
 
         func checkKeys(_ map: Node.Mapping, allowed: Set<String>, what: String) throws(ProfileError) {
-            for (key, _) in map {
-                guard let name = key.string else { throw error(key, "\(what) keys must be text") }
-                if !allowed.contains(name) {
-                    let hint = Suggestion.nearest(to: name, in: Array(allowed)).map { "; did you mean `\($0)`?" } ?? ""
-                    throw error(key, "unknown \(what) key `\(TextBytes.quote(name))`\(hint)")
-                }
+            if let first = unknownKeys(map, allowed: allowed, what: what).first { throw first }
+        }
+
+        /// An error per key of `map` that is not text or not in `allowed`.
+        func unknownKeys(_ map: Node.Mapping, allowed: Set<String>, what: String) -> [ProfileError] {
+            map.compactMap { (key, _) -> ProfileError? in
+                guard let name = key.string else { return error(key, "\(what) keys must be text") }
+                guard !allowed.contains(name) else { return nil }
+                let hint = Suggestion.nearest(to: name, in: Array(allowed)).map { "; did you mean `\($0)`?" } ?? ""
+                return error(key, "unknown \(what) key `\(TextBytes.quote(name))`\(hint)")
             }
         }
 

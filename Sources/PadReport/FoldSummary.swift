@@ -15,8 +15,47 @@ public struct FoldSummary: Sendable {
         "bpcer@apcer=0.1",
     ]
 
+    /// `folds.csv`: fractions, one row per profile and metric.
     public let rows: [[String]]
+    /// The same rows with each fold's value and, for a rate of counts (`apcer_max`,
+    /// `apcer_pooled`, `bpcer`), its errors / N: what the terminal and folds.html print.
+    public let statistics: [Statistic]
     public static let header = ["profile", "metric", "folds", "mean", "std", "min", "max"]
+
+    /// One fold's value of a metric: errors and total when the metric is a rate of counts.
+    public struct FoldValue: Sendable, Equatable {
+        public var value: Double
+        public var errors: Int?
+        public var total: Int?
+
+        /// `22.9% (16/70)`, or `22.9%` for a metric without counts (EER, ACER, BPCER@APCER).
+        public var text: String {
+            guard let errors, let total else { return RateText.percent(value) }
+            return RateText.percentWithCount(errors: errors, total: total)
+        }
+    }
+
+    /// A metric of one profile over the folds (``FoldValue``s in the order the runs were given).
+    public struct Statistic: Sendable, Equatable {
+        public var profile: String
+        public var metric: String
+        public var folds: [FoldValue]
+        public var mean: Double
+        /// Sample standard deviation (n - 1); NaN for one fold.
+        public var std: Double
+        /// The fold with the lowest value (the first of equals), and with the highest.
+        public var min: FoldValue
+        public var max: FoldValue
+
+        /// For people: `profile, metric, folds, mean, std (percentage points), min, max`, rates as
+        /// percent, min and max with their fold's counts.
+        public var terminalRow: [String] {
+            [
+                profile, metric, String(folds.count), RateText.percent(mean),
+                std.isNaN ? "n/a" : RateText.percent(std), min.text, max.text,
+            ]
+        }
+    }
 
     public init(runs: [StoredRun]) throws {
         guard runs.count >= 2 else { throw ComparisonError("give at least two fold runs") }
@@ -37,38 +76,48 @@ public struct FoldSummary: Sendable {
         for (run, rows) in zip(runs, byRun) where Set(rows.keys) != Set(profiles) {
             throw ComparisonError("\(run.path): profiles \(rows.keys.sorted()) differ from \(profiles)")
         }
-        var rows: [[String]] = []
+        var statistics: [Statistic] = []
         for profile in profiles {
             for metric in Self.metrics {
                 let values = byRun.compactMap { $0[profile].flatMap { Self.value(metric, of: $0.reported) } }.filter(
-                    \.isFinite)
-                guard !values.isEmpty else { continue }
-                let mean = values.reduce(0, +) / Double(values.count)
-                let squares = values.reduce(0.0) { $0 + ($1 - mean) * ($1 - mean) }
+                    \.value.isFinite)
+                guard let first = values.first else { continue }
+                let mean = values.reduce(0) { $0 + $1.value } / Double(values.count)
+                let squares = values.reduce(0.0) { $0 + ($1.value - mean) * ($1.value - mean) }
                 let variance = values.count > 1 ? squares / Double(values.count - 1) : .nan
-                rows.append([
-                    profile, metric, String(values.count), CSVFormat.number(mean),
-                    CSVFormat.number(variance.squareRoot()),
-                    CSVFormat.number(values.min()!), CSVFormat.number(values.max()!),
-                ])
+                statistics.append(
+                    Statistic(
+                        profile: profile, metric: metric, folds: values, mean: mean, std: variance.squareRoot(),
+                        min: values.reduce(first) { $1.value < $0.value ? $1 : $0 },
+                        max: values.reduce(first) { $1.value > $0.value ? $1 : $0 }))
             }
         }
-        self.rows = rows
+        self.statistics = statistics
+        self.rows = statistics.map { s in
+            [
+                s.profile, s.metric, String(s.folds.count), CSVFormat.number(s.mean), CSVFormat.number(s.std),
+                CSVFormat.number(s.min.value), CSVFormat.number(s.max.value),
+            ]
+        }
     }
 
-    /// A metric of one fold, from the typed results.
-    static func value(_ metric: String, of set: RunSummary.SetSummary) -> Double? {
+    /// A metric of one fold, from the typed results; rates of counts keep their counts.
+    static func value(_ metric: String, of set: RunSummary.SetSummary) -> FoldValue? {
+        func counted(_ rate: RunSummary.Rate?) -> FoldValue? {
+            rate.map { FoldValue(value: $0.value, errors: $0.errors, total: $0.total) }
+        }
+        func plain(_ value: Double?) -> FoldValue? { value.map { FoldValue(value: $0) } }
         switch metric {
-        case "apcer_max": return set.apcerMax?.value
-        case "apcer_pooled": return set.apcerPooled?.value
-        case "bpcer": return set.bpcer?.value
+        case "apcer_max": return counted(set.apcerMax)
+        case "apcer_pooled": return counted(set.apcerPooled)
+        case "bpcer": return counted(set.bpcer)
         case "acer_nonconformant":
             guard let a = set.apcerMax?.value, let b = set.bpcer?.value else { return nil }
-            return (a + b) / 2
-        case "eer": return set.eer
+            return FoldValue(value: (a + b) / 2)
+        case "eer": return plain(set.eer)
         default:
             let target = metric.hasPrefix("bpcer@apcer=") ? Double(metric.dropFirst("bpcer@apcer=".count)) : nil
-            return set.bpcerAtAPCER.first { $0.target == target }?.rate
+            return plain(set.bpcerAtAPCER.first { $0.target == target }?.rate)
         }
     }
 }

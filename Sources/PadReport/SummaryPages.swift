@@ -16,16 +16,16 @@ extension FoldSummary {
             + "split over \(runPaths.count) fold runs, as OULU-NPU protocols 3 and 4 report them. A metric missing "
             + "from a fold (no swept score) is left out of that metric "
             + "and the folds column says how many were used.</p>\n"
-        for profile in Array(Set(rows.map { $0[0] })).sorted() {
-            let mine = rows.filter { $0[0] == profile }
+        for profile in Array(Set(statistics.map(\.profile))).sorted() {
+            let mine = statistics.filter { $0.profile == profile }
             body += "<h2>\(HTMLPage.e(profile))</h2>\n"
             body += HTMLPage.table(
                 ["metric", "folds", "mean \u{00B1} std", "min", "max"],
-                mine.map { row in
+                mine.map { s in
                     [
-                        row[1], row[2],
-                        "\(pct(row[3])) \u{00B1} \(row[4].isEmpty || row[4] == "nan" ? "n/a" : pct(row[4]))",
-                        pct(row[5]), pct(row[6]),
+                        s.metric, String(s.folds.count),
+                        "\(RateText.percent(s.mean)) \u{00B1} \(s.std.isNaN ? "n/a" : RateText.percent(s.std))",
+                        s.min.text, s.max.text,
                     ]
                 }, numeric: [1, 2, 3, 4])
         }

@@ -90,6 +90,12 @@ import Testing
         let header = summary[0], row = summary[1]
         let eer = try #require(header.firstIndex(of: "eer"))
         #expect(row[0] == "mymodel" && Double(row[eer]) != nil)
+        // The README's demo: every sample (the clips too) is scored and the curve is not inverted
+        // (before: the clips' 64 frames failed and the AUC was 0.42 on eval, 0.345 on dev).
+        let failed = try #require(header.firstIndex(of: "n_failed")), auc = try #require(header.firstIndex(of: "auc"))
+        for line in summary.dropFirst() where !line.isEmpty {
+            #expect(line[failed] == "0" && (Double(line[auc]) ?? 0) > 0.6, "\(line)")
+        }
     }
 
     @Test func typoInAProfileIsOneLocatedLineAndExit1() throws {

@@ -96,6 +96,12 @@ import Testing
         #expect(
             apcer[2] == "2" && apcer[3] == "0.3" && abs(Double(apcer[4])! - 0.18.squareRoot()) < 1e-12
                 && apcer[5] == "0" && apcer[6] == "0.6")
+        // What people read: min and max with the counts of their fold; EER has no counts.
+        let typed = try #require(folds.statistics.first { $0.profile == "scores" && $0.metric == "apcer_max" })
+        #expect(typed.folds.map(\.errors) == [0, 12] && typed.folds.map(\.total) == [20, 20])
+        #expect(typed.terminalRow == ["scores", "apcer_max", "2", "30.0%", "42.4%", "0.0% (0/20)", "60.0% (12/20)"])
+        let eer = try #require(folds.statistics.first { $0.profile == "scores" && $0.metric == "eer" })
+        #expect(eer.folds.allSatisfy { $0.errors == nil } && !eer.min.text.contains("("))
         #expect(throws: ComparisonError.self) { try FoldSummary(runs: [StoredRun(path: base), StoredRun(path: base)]) }
     }
 

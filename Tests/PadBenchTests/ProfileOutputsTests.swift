@@ -45,14 +45,13 @@ import PadMetrics
             code: SPOOF
         """
 
-    /// The example program's score: distinct byte values in the file's second half / 256.
     /// The example's score computed here independently: compressed bits per pixel of the file,
-    /// 8 x bytes / (width x height) with the size from padbench's own decoder, as bpp / (1 + bpp).
+    /// bpp = 8 x bytes / (width x height) with the size from padbench's own decoder, as 1 / (1 + bpp).
     static func exampleScore(_ path: String) throws -> Double {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).count
         let image = try ImageDecoder().decode(fileAt: path)
         let bpp = 8.0 * Double(bytes) / Double(image.width * image.height)
-        return bpp / (1.0 + bpp)
+        return 1.0 / (1.0 + bpp)
     }
 
     @Test func externalOutputUnderTheUsersNameIsGatedAndSwept() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PadDataset
 @testable import PadProfiles
@@ -34,6 +35,23 @@ import PadDataset
         #expect { try ProfileLoader(catalogue: outputs).validate(typo) } throws: {
             "\($0)".contains("did you mean `quality.sharpness`?")
         }
+    }
+
+    /// ``ProfileDiagnosis``: every error of a file, located.
+    @Test func diagnoseAFile() throws {
+        let path = NSTemporaryDirectory() + "padbench-diagnose-\(UUID().uuidString).yaml"
+        try "name: t\nsource: s\ngates:\n  - {output: quality.sharpnes, op: gte, value: 1}\n  - {output: face.count}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let known = Catalogue.outputs
+        let diagnosis = ProfileLoader(catalogue: known).diagnose(file: path)
+        for error in diagnosis.errors { print(error) } // file:line:column: message
+        #expect(diagnosis.profile == nil)
+        #expect(
+            diagnosis.errors.map(\.description) == [
+                "\(path):4:14: unknown output `quality.sharpnes`; did you mean `quality.sharpness`?",
+                "\(path):5:5: gate on face.count needs op (ge, gt, le, lt, eq, between)",
+            ])
     }
 
     /// ``Profile`` and ``CompiledProfile``: gates compiled against table columns; the first failing

@@ -55,7 +55,10 @@ import PadImport
         let yaml = "name: m\nsource: s\nscore: mymodel.score\ngates:\n  - {output: mymodel.score, op: ge, value: 0.5}\n"
         let parsed = try ProfileLoader().load(yaml: yaml, file: "m.yaml")
         #expect(parsed.requiredOutputs == ["mymodel.score"])
-        #expect(throws: ProfileError(file: "m.yaml", line: 3, column: 8, "unknown output `mymodel.score`")) {
+        // The score (line 3) and the gate (line 5) name it: the first error, and more.
+        #expect(
+            throws: ProfileError(file: "m.yaml", line: 3, column: 8, "unknown output `mymodel.score`", moreErrors: 1)
+        ) {
             try Catalogue.loader.validate(parsed)
         }
         var run = Catalogue.outputs
@@ -127,6 +130,66 @@ import PadImport
         #expect(
             explicit.message.hasPrefix("unknown profile key `kkk") && explicit.message.count < 300,
             "\(explicit.message.prefix(300))")
+    }
+
+    /// Every error of a file in document order, each located: a top-level key, two gates' errors
+    /// and an approximation's; `load` throws the first and says there are more.
+    @Test func diagnoseListsEveryErrorInDocumentOrder() throws {
+        let yaml = """
+            name: bad name
+            source: test
+            gates:
+              - {output: quality.sharpnes, op: ge, value: 3}
+              - {output: face.count, op: between, min: 3, max: 1, treshold: 2}
+              - output: pad.score
+                op: ge
+                value: 0.5
+                approximate: {output: quality.sharpness, op: gte, value: 1}
+              - {output: face.count, op: ge, value: 1}
+            frames: {decide: sometimes}
+            """
+        let diagnosis = Catalogue.loader.diagnose(yaml: yaml, file: "p.yaml")
+        #expect(diagnosis.profile == nil)
+        #expect(
+            diagnosis.errors.map(\.description) == [
+                "p.yaml:1:7: profile name 'bad name' must be letters, digits, '.', '_' or '-'",
+                "p.yaml:4:14: unknown output `quality.sharpnes`; did you mean `quality.sharpness`?",
+                "p.yaml:5:44: inverted range: min 3.0 is above max 1.0",
+                "p.yaml:5:55: unknown gate key `treshold`",
+                "p.yaml:9:50: unknown op 'gte' (ge, gt, le, lt, eq, between)",
+                "p.yaml:11:18: unknown frames.decide 'sometimes' (expected aggregate, best_shot or k_of_n)",
+            ])
+        let first = try #require(Self.error(yaml))
+        #expect(first.moreErrors == 5 && first.line == 1)
+        #expect(
+            "\(first)"
+                == "p.yaml:1:7: profile name 'bad name' must be letters, digits, '.', '_' or '-' "
+                + "(and more errors: padbench profiles validate p.yaml lists every one)")
+        // A file without errors gives its profile and no error.
+        let fine = Catalogue.loader.diagnose(
+            yaml: "name: t\nsource: s\ngates:\n  - {output: face.count, op: eq, value: 1}\n", file: "f.yaml")
+        #expect(fine.errors.isEmpty && fine.profile?.gates.count == 1)
+    }
+
+    /// A profile decides with at least one gate padbench can decide: `gates: []`, no gates and
+    /// only skipped gates would accept every sample. A calibrated gate's `approximate:` would be
+    /// ignored: refused too.
+    @Test func aProfileThatDecidesNothingIsRefused() {
+        #expect(
+            Self.error("name: t\nsource: s\ngates: []\n")?.description
+                == "p.yaml:3:8: `gates` is empty: a profile decides with at least one gate (with none every "
+                + "sample is accepted); gate the swept score, e.g. calibrate: {criterion: eer}")
+        #expect(
+            Self.error("name: t\nsource: s\n")?.message
+                == "missing `gates` (a list of at least one gate: output, op, value or calibrate)")
+        #expect(
+            Self.error("name: t\nsource: s\ngates:\n  - {output: glasses.present, skipped: no model}\n")?.message
+                == "every gate is skipped: the profile decides nothing (every sample is accepted); "
+                + "add a gate padbench can decide")
+        let calibrated = Self.error(
+            "name: t\nsource: s\ngates:\n  - output: pad.score\n    calibrate: {criterion: eer}\n"
+                + "    approximate: {output: quality.sharpness, op: ge, value: 1}\n")
+        #expect(calibrated?.message == "a calibrated gate takes no approximation" && calibrated?.line == 6)
     }
 
     @Test func controlBytesInAQuotedNameAreEscaped() throws {

@@ -151,9 +151,60 @@ struct BenchCommand: AsyncParsableCommand {
         guard let bench = arguments.firstIndex(of: "bench") else {
             throw RuntimeFailure("\(path): not a bench command line")
         }
-        do { return try BenchCommand.parse(arguments[(bench + 1)...].filter { $0 != "--force" }) } catch {
+        let command: BenchCommand
+        do { command = try BenchCommand.parse(arguments[(bench + 1)...].filter { $0 != "--force" }) } catch {
             throw RuntimeFailure("\(path): cannot read the original command line: \(error)")
         }
+        // Runs started before the paths were stored absolute hold the --dataset as typed.
+        if let dataset = command.dataset, !dataset.hasPrefix("/"), !FileManager.default.fileExists(atPath: dataset) {
+            throw RuntimeFailure(
+                "\(path): the run was started with --dataset \(dataset), a relative path not found from "
+                    + "\(FileManager.default.currentDirectoryPath); resume it from the directory it was started in")
+        }
+        return command
+    }
+
+    /// Options whose value is a file or folder (`--profiles`: its entries that name files).
+    static let pathOptions: Set<String> = [
+        "--dataset", "--profiles", "--model", "--cascades", "--landmark-model", "--attack-potential",
+    ]
+
+    /// `arguments` with the value of every ``pathOptions`` option made absolute against
+    /// `directory` (standardized, links kept as named), so `bench --resume` finds the dataset, the
+    /// profile files and the model from any working directory. `--external` commands are kept as
+    /// written: they run from the directory the run is resumed in.
+    static func resumable(_ arguments: [String], in directory: String) -> [String] {
+        var result: [String] = []
+        var pending: String?
+        for argument in arguments {
+            if let option = pending {
+                result.append(absolute(option, argument, in: directory))
+                pending = nil
+            } else if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "="),
+                pathOptions.contains(String(argument[..<eq]))
+            {
+                let option = String(argument[..<eq])
+                result.append(
+                    option + "=" + absolute(option, String(argument[argument.index(after: eq)...]), in: directory))
+            } else {
+                if pathOptions.contains(argument) { pending = argument }
+                result.append(argument)
+            }
+        }
+        return result
+    }
+
+    static func absolute(_ option: String, _ value: String, in directory: String) -> String {
+        func path(_ p: String) -> String {
+            p.isEmpty || p.hasPrefix("/") ? p : URL(fileURLWithPath: directory + "/" + p).standardized.path
+        }
+        guard option == "--profiles" else { return path(value) }
+        // A preset name stays a name: a reference is a file when it has a `/` or a YAML extension.
+        return value.split(separator: ",", omittingEmptySubsequences: false).map { entry in
+            let reference = String(entry).trimmingCharacters(in: .whitespaces)
+            let isFile = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
+            return isFile ? path(reference) : String(entry)
+        }.joined(separator: ",")
     }
 
     func execute(resuming: Bool) async throws {
@@ -171,11 +222,12 @@ struct BenchCommand: AsyncParsableCommand {
         options.landmarkModelPath = landmarkModel
         let requested = EstimatorCatalog.resolveAliases(
             (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
-        let job = BenchJob(
+        var job = BenchJob(
             dataset: loaded, profiles: profileList, extraEstimators: requested, estimatorOptions: options,
             outputFolder: folder,
             concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
             showProgress: !quiet, commandLine: CommandLine.arguments)
+        job.resumeCommandLine = Self.resumable(CommandLine.arguments, in: FileManager.default.currentDirectoryPath)
         var extras = job.extraEstimators
         for name in try Self.parseExternals(externals, withPadModel: model != nil).keys.sorted()
         where !extras.contains(name) {

@@ -17,6 +17,13 @@ struct FoldsCommand: ParsableCommand {
     struct Row: Encodable {
         var profile: String, metric: String, folds: Int
         var mean: Double?, std: Double?, min: Double?, max: Double?
+        /// Each fold's value, with errors and total for a rate of counts.
+        var values: [FoldValue]
+    }
+
+    struct FoldValue: Encodable {
+        var value: Double
+        var errors: Int?, total: Int?
     }
 
     func run() throws {
@@ -25,19 +32,18 @@ struct FoldsCommand: ParsableCommand {
             try FoldSummary(runs: runs.map { try StoredRun(path: $0) })
         }
         if json {
-            let rows = summary.rows.map { r in
+            let rows = summary.statistics.map { s in
                 Row(
-                    profile: r[0], metric: r[1], folds: Int(r[2]) ?? 0, mean: Double(r[3]), std: Double(r[4]),
-                    min: Double(r[5]), max: Double(r[6]))
+                    profile: s.profile, metric: s.metric, folds: s.folds.count, mean: s.mean,
+                    std: s.std.isNaN ? nil : s.std, min: s.min.value, max: s.max.value,
+                    values: s.folds.map { FoldValue(value: $0.value, errors: $0.errors, total: $0.total) })
             }
             let encoder = JSONCoding.encoder()
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
-            // Rates as percent for people (folds.csv keeps fractions): std in percentage points.
-            let rows = summary.rows.map { r in
-                Array(r[0..<3]) + r[3...].map { Double($0).map { RateText.percent($0) } ?? $0 }
-            }
-            print(TextTable(header: FoldSummary.header, rows: rows).render())
+            // Rates as percent for people (folds.csv keeps fractions): std in percentage points,
+            // min and max with the counts of the fold they come from.
+            print(TextTable(header: FoldSummary.header, rows: summary.statistics.map(\.terminalRow)).render())
         }
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -46,19 +46,27 @@ struct ProfilesCommand: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check profile files; errors name file, line and column.")
+            abstract: "Check profile files as bench does; every error, each with file, line and column.")
         @Argument(help: "YAML files.") var files: [String]
         func run() throws {
             var failed = false
+            var names: [String: String] = [:]
             for file in files {
-                do {
-                    let checked = try ProfileCheck.standalone(try ProfilesCommand.loader.load(file: file))
-                    let note = ProfilesCommand.fromRunNote(checked.fromRun).map { "; \($0)" } ?? ""
-                    print("\(file): ok (\(checked.profile.name), \(checked.profile.gates.count) gates)\(note)")
-                } catch {
-                    print("\(error)")
+                let (diagnosis, fromRun) = ProfileCheck.standaloneDiagnosis(file: file)
+                for error in diagnosis.errors { print(error) }
+                guard let profile = diagnosis.profile else {
                     failed = true
+                    continue
                 }
+                // bench refuses two profiles of one name in one run.
+                if let other = names[profile.name] {
+                    print("\(file):1:1: duplicate profile name '\(profile.name)' (also in \(other))")
+                    failed = true
+                    continue
+                }
+                names[profile.name] = file
+                let note = ProfilesCommand.fromRunNote(fromRun).map { "; \($0)" } ?? ""
+                print("\(file): ok (\(profile.name), \(profile.gates.count) gates)\(note)")
             }
             if failed { throw ExitCode(1) }
         }

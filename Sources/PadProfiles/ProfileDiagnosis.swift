@@ -1,0 +1,28 @@
+/// Every error found in one profile file, in document order (`padbench profiles validate`), or
+/// the profile when there is none.
+///
+/// ```swift
+/// let diagnosis = ProfileLoader(catalogue: known).diagnose(file: path)
+/// for error in diagnosis.errors { print(error) } // file:line:column: message
+/// ```
+public struct ProfileDiagnosis: Sendable {
+    /// The profile; nil when there are errors.
+    public var profile: Profile?
+    public var errors: [ProfileError]
+
+    public init(profile: Profile? = nil, errors: [ProfileError]) {
+        self.profile = profile
+        self.errors = errors
+    }
+
+    /// The profile, or the first error counting the others (``ProfileError/moreErrors``): the one
+    /// line `bench` prints.
+    public func profileOrFirstError() throws(ProfileError) -> Profile {
+        if var first = errors.first {
+            first.moreErrors = errors.count - 1
+            throw first
+        }
+        guard let profile else { throw ProfileError(file: "", line: 0, column: 0, "no profile") }
+        return profile
+    }
+}
