@@ -44,4 +44,67 @@ import Testing
         )
         #expect(!FileManager.default.fileExists(atPath: folder + "/run"))
     }
+
+    /// `import --attack-potential`: APCER_AP per level in summary.csv and the level per species in
+    /// per_species.csv, as bench writes them. IDEMIA statuses on the committed sample: every
+    /// image `Live` (accepted), so every attack is accepted and APCER_AP[high] is 1 on print.
+    @Test func importReportsAttackPotentialLevels() throws {
+        let folder = CLI.folder()
+        let ids = try String(contentsOfFile: ProfileOutputsCLITests.root + "/datasets/sample/manifest.csv", encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] }.filter { $0.hasSuffix(".jpg") }
+        Self.write("id,status\n" + ids.map { "\(($0 as NSString).lastPathComponent),Live\n" }.joined(), folder + "/idemia.csv")
+        Self.write("species,attack_potential\nprint,high\nreplay,low\n", folder + "/ap.csv")
+        let r = try ProfileOutputsCLITests.padbench([
+            "import", "idemia-status", "--dataset", "datasets/sample", "--input", folder + "/idemia.csv", "--profiles",
+            "idemia-status", "--attack-potential", folder + "/ap.csv", "--out", folder + "/run",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let summary = try MergeCLITests.csvLines(folder + "/run/summary.csv")
+        #expect(summary[0].hasSuffix(",apcer_ap[high],apcer_ap[high]_species,apcer_ap[low],apcer_ap[low]_species"))
+        #expect(summary.dropFirst().allSatisfy { $0.hasSuffix(",1,print,1,replay") }, "\(summary)")
+        let species = try MergeCLITests.csvLines(folder + "/run/per_species.csv")
+        #expect(species[0].hasSuffix(",attack_potential"))
+        #expect(species.contains { $0.contains(",print,") && $0.hasSuffix(",high") })
+        #expect(species.contains { $0.contains(",replay,") && $0.hasSuffix(",low") })
+        let report = try String(contentsOfFile: folder + "/run/report.html", encoding: .utf8)
+        #expect(report.contains("APCER_AP"))
+    }
+
+    /// `merge` refuses shards measured with other attack potential levels, naming the species;
+    /// shards alike merge with their levels, and `merge --attack-potential` goes over them.
+    @Test func mergeChecksAndTakesAttackPotentialLevels() throws {
+        let dir = CLI.folder()
+        let data = try MergeCLITests.sampleSubset(dir + "/data", count: 4)
+        Self.write("species,attack_potential\nprint,high\n", dir + "/high.csv")
+        Self.write("species,attack_potential\nprint,low\n", dir + "/low.csv")
+        let common = ["--dataset", data, "--profiles", "basic", "--quiet"]
+        for (name, shard, levels) in [("s1", "1/2", "high"), ("s2", "2/2", "high"), ("t2", "2/2", "low")] {
+            let r = try ProfileOutputsCLITests.padbench(
+                ["bench"] + common + ["--shard", shard, "--attack-potential", dir + "/\(levels).csv", "--out", dir + "/" + name])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let refused = try ProfileOutputsCLITests.padbench([
+            "merge", dir + "/s1/results.tar.zst", dir + "/t2/results.tar.zst", "--out", dir + "/bad",
+        ])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "\(dir)/t2/results.tar.zst: attack potential levels differ from \(dir)/s1/results.tar.zst's: "
+                    + "species 'print' is 'low' here, 'high' there"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/bad/summary.csv"))
+
+        let merged = try ProfileOutputsCLITests.padbench([
+            "merge", dir + "/s1/results.tar.zst", dir + "/s2/results.tar.zst", "--out", dir + "/merged",
+        ])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try MergeCLITests.csvLines(dir + "/merged/summary.csv")[0].hasSuffix(",apcer_ap[high],apcer_ap[high]_species"))
+        #expect(try MergeCLITests.csvLines(dir + "/merged/per_species.csv").dropFirst().allSatisfy { $0.hasSuffix(",high") })
+
+        let over = try ProfileOutputsCLITests.padbench([
+            "merge", dir + "/s1/results.tar.zst", dir + "/s2/results.tar.zst", "--attack-potential", dir + "/low.csv",
+            "--out", dir + "/over",
+        ])
+        #expect(over.status == 0, "\(over.stderr)")
+        #expect(try MergeCLITests.csvLines(dir + "/over/summary.csv")[0].hasSuffix(",apcer_ap[low],apcer_ap[low]_species"))
+    }
 }
