@@ -62,7 +62,7 @@ public struct MergeRunner: Sendable {
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let frameResults = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
-        var manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
+        var manifest = try Self.manifest(shards, merged: merged, commandLine: commandLine)
         // The shards' levels (alike, checkComplete) with `--attack-potential`'s over them.
         if let attackPotential {
             manifest.attackPotential = (manifest.attackPotential ?? [:]).merging(attackPotential) { _, given in given }
@@ -103,6 +103,27 @@ public struct MergeRunner: Sendable {
         return shards
     }
 
+    /// The conventions a shard's command chose. `counted_unit` and `frame_aggregate` are written
+    /// only by a shard whose samples include presentations of several frames: shards split by
+    /// presentation, so a shard of still images (or single frames) has neither, and that is no
+    /// difference between the shards. Their aggregates are compared by ``frameAggregate(_:)``.
+    static func chosenConventions(_ manifest: RunManifest) -> [String: String] {
+        manifest.conventions.filter { $0.key != "counted_unit" && $0.key != "frame_aggregate" }
+    }
+
+    /// The frame aggregate of the shards that recorded one (nil when none did: still images
+    /// throughout); refused when two shards aggregated differently.
+    static func frameAggregate(_ shards: Shards) throws -> String? {
+        let recorded = zip(shards.paths, shards.manifests).compactMap { path, m in
+            m.conventions["frame_aggregate"].map { (path, $0) }
+        }
+        if let other = recorded.first(where: { $0.1 != recorded[0].1 }) {
+            throw EvaluationError(
+                "\(other.0): frames aggregated by \(other.1), \(recorded[0].0) by \(recorded[0].1) (--aggregate)")
+        }
+        return recorded.first?.1
+    }
+
     /// Shards must be complete (1/n ... n/n exactly once) and compatible with the first.
     static func checkComplete(_ shards: Shards) throws {
         let manifests = shards.manifests, first = manifests[0]
@@ -128,7 +149,7 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError(
                     "\(path): measured with other options than \(shards.paths[0]): \(difference)")
             }
-            guard m.conventions == first.conventions else {
+            guard chosenConventions(m) == chosenConventions(first) else {
                 throw EvaluationError("\(path): conventions differ from the first shard's")
             }
             if let difference = Self.levelDifference(m.attackPotential, first.attackPotential) {
@@ -142,6 +163,7 @@ public struct MergeRunner: Sendable {
                 )
             }
         }
+        _ = try frameAggregate(shards)
     }
 
     /// How two shards' attack potential levels (species -> level) differ: the first species, by
@@ -242,9 +264,10 @@ public struct MergeRunner: Sendable {
     }
 
     /// The first shard's manifest as one run over the whole dataset.
-    static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) -> RunManifest {
+    static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) throws -> RunManifest {
         let manifests = shards.manifests
         var manifest = manifests[0]
+        manifest.conventions["frame_aggregate"] = try frameAggregate(shards)
         manifest.kind = "bench"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.dataset.shard = ""
