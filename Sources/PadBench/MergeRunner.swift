@@ -153,7 +153,8 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError("\(path): conventions differ from the first shard's")
             }
             if let difference = Self.levelDifference(m.attackPotential, first.attackPotential) {
-                throw EvaluationError("\(path): attack potential levels differ from \(shards.paths[0])'s: \(difference)")
+                throw EvaluationError(
+                    "\(path): attack potential levels differ from \(shards.paths[0])'s: \(difference)")
             }
             guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
                 throw EvaluationError(

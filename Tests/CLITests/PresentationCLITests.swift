@@ -50,9 +50,12 @@ import Testing
     /// image `Live` (accepted), so every attack is accepted and APCER_AP[high] is 1 on print.
     @Test func importReportsAttackPotentialLevels() throws {
         let folder = CLI.folder()
-        let ids = try String(contentsOfFile: ProfileOutputsCLITests.root + "/datasets/sample/manifest.csv", encoding: .utf8)
-            .split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] }.filter { $0.hasSuffix(".jpg") }
-        Self.write("id,status\n" + ids.map { "\(($0 as NSString).lastPathComponent),Live\n" }.joined(), folder + "/idemia.csv")
+        let ids = try String(
+            contentsOfFile: ProfileOutputsCLITests.root + "/datasets/sample/manifest.csv", encoding: .utf8
+        )
+        .split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] }.filter { $0.hasSuffix(".jpg") }
+        Self.write(
+            "id,status\n" + ids.map { "\(($0 as NSString).lastPathComponent),Live\n" }.joined(), folder + "/idemia.csv")
         Self.write("species,attack_potential\nprint,high\nreplay,low\n", folder + "/ap.csv")
         let r = try ProfileOutputsCLITests.padbench([
             "import", "idemia-status", "--dataset", "datasets/sample", "--input", folder + "/idemia.csv", "--profiles",
@@ -80,7 +83,9 @@ import Testing
         let common = ["--dataset", data, "--profiles", "basic", "--quiet"]
         for (name, shard, levels) in [("s1", "1/2", "high"), ("s2", "2/2", "high"), ("t2", "2/2", "low")] {
             let r = try ProfileOutputsCLITests.padbench(
-                ["bench"] + common + ["--shard", shard, "--attack-potential", dir + "/\(levels).csv", "--out", dir + "/" + name])
+                ["bench"] + common + [
+                    "--shard", shard, "--attack-potential", dir + "/\(levels).csv", "--out", dir + "/" + name,
+                ])
             #expect(r.status == 0, "\(r.stderr)")
         }
         let refused = try ProfileOutputsCLITests.padbench([
@@ -97,15 +102,20 @@ import Testing
             "merge", dir + "/s1/results.tar.zst", dir + "/s2/results.tar.zst", "--out", dir + "/merged",
         ])
         #expect(merged.status == 0, "\(merged.stderr)")
-        #expect(try MergeCLITests.csvLines(dir + "/merged/summary.csv")[0].hasSuffix(",apcer_ap[high],apcer_ap[high]_species"))
-        #expect(try MergeCLITests.csvLines(dir + "/merged/per_species.csv").dropFirst().allSatisfy { $0.hasSuffix(",high") })
+        #expect(
+            try MergeCLITests.csvLines(dir + "/merged/summary.csv")[0].hasSuffix(
+                ",apcer_ap[high],apcer_ap[high]_species"))
+        #expect(
+            try MergeCLITests.csvLines(dir + "/merged/per_species.csv").dropFirst().allSatisfy { $0.hasSuffix(",high") }
+        )
 
         let over = try ProfileOutputsCLITests.padbench([
             "merge", dir + "/s1/results.tar.zst", dir + "/s2/results.tar.zst", "--attack-potential", dir + "/low.csv",
             "--out", dir + "/over",
         ])
         #expect(over.status == 0, "\(over.stderr)")
-        #expect(try MergeCLITests.csvLines(dir + "/over/summary.csv")[0].hasSuffix(",apcer_ap[low],apcer_ap[low]_species"))
+        #expect(
+            try MergeCLITests.csvLines(dir + "/over/summary.csv")[0].hasSuffix(",apcer_ap[low],apcer_ap[low]_species"))
     }
 
     /// Rows of a padbench CSV with no quoted fields, each as column name -> field.
@@ -132,7 +142,9 @@ import Testing
         let clips = try MergeCLITests.csvLines(source + "/manifest.csv").filter { $0.hasPrefix("video/") }
         Self.write(
             "path,label,species,split,subject\n"
-                + clips.map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(5).joined(separator: ",") }
+                + clips.map {
+                    $0.split(separator: ",", omittingEmptySubsequences: false).prefix(5).joined(separator: ",")
+                }
                 .joined(separator: "\n") + "\n", dir + "/data/manifest.csv")
         let gates = """
             score: quality.sharpness
@@ -162,7 +174,9 @@ import Testing
             let row = { (profile: String) in decided.first { $0["id"] == presentation && $0["profile"] == profile }! }
             // Best shot.
             let best = row("best")
-            if let shot = ordered.firstIndex(where: { $0["status"] == "ok" && Double($0["quality.luminance_mean"]!)! >= 62 }) {
+            if let shot = ordered.firstIndex(where: {
+                $0["status"] == "ok" && Double($0["quality.luminance_mean"]!)! >= 62
+            }) {
                 let frame = frameDecision["best " + ordered[shot]["id"]!]!
                 let sharp = Double(ordered[shot]["quality.sharpness"]!)! >= 400
                 #expect(frame["accepted"] == (sharp ? "1" : "0"))

@@ -28,7 +28,6 @@ enum CommandSupport {
         return levels.isEmpty ? nil : levels
     }
 
-
     /// Runs `body`; any error but a usage error or an exit code becomes a ``RuntimeFailure``.
     static func atRunTime<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ValidationError { throw error } catch let error as ExitCode {
