@@ -25,10 +25,18 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var name: String
         public var path: String
         public var layout: String
-        /// Sum of per-sample FNV-1a 64 hashes of id, label, species and split (hex): equal
-        /// fingerprints mean the same labelled samples, whatever was measured or scored on them;
+        /// Sum of per-sample FNV-1a 64 hashes of id, label, species and split, plus, for a frame
+        /// or a member of a group, the hash of its presentation and frame index
+        /// (``presentationsFingerprint``), in hex: equal fingerprints mean the same labelled
+        /// samples grouped into the same presentations, whatever was measured or scored on them;
         /// shard fingerprints add up.
         public var fingerprint: String
+        /// The presentations' part of ``fingerprint`` (the sum of
+        /// ``FNV1a/presentationHash(id:presentation:frame:)``), so the rows of `decisions.csv`
+        /// (which name no presentation) can be checked against the rest. Nil when every sample is
+        /// its own presentation, and in archives written before presentations were fingerprinted:
+        /// their ``fingerprint`` is the samples' alone, and readers check it that way.
+        public var presentationsFingerprint: String?
         public var samples: Int
         /// `k/n` when this run measured one shard, else empty.
         public var shard: String
@@ -39,11 +47,13 @@ public struct RunManifest: Codable, Sendable, Equatable {
         public var wholeDatasetFingerprint: String?
         public init(
             name: String, path: String, layout: String, fingerprint: String, samples: Int, shard: String = "",
-            outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil
+            outputsFingerprint: String? = nil, wholeDatasetFingerprint: String? = nil,
+            presentationsFingerprint: String? = nil
         ) {
             self.name = name; self.path = path; self.layout = layout; self.fingerprint = fingerprint
             self.samples = samples; self.shard = shard; self.outputsFingerprint = outputsFingerprint
             self.wholeDatasetFingerprint = wholeDatasetFingerprint
+            self.presentationsFingerprint = presentationsFingerprint
         }
     }
 

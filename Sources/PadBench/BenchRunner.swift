@@ -286,6 +286,7 @@ public struct BenchRunner: Sendable {
         let same = { (i: Int, sample: Sample) in
             taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
                 && taken.subject(i) == sample.subject && taken.presentation(i) == sample.presentation
+                && (taken.frameIndices.isEmpty ? -1 : Int(taken.frameIndices[i])) == (sample.frameIndex ?? -1)
         }
         guard taken.count <= samples.count, zip(0..<taken.count, samples).allSatisfy(same) else {
             throw EvaluationError(
@@ -369,7 +370,8 @@ public struct BenchRunner: Sendable {
                 name: job.dataset.name, path: job.dataset.root, layout: job.dataset.layout.rawValue,
                 fingerprint: DatasetFingerprint.of(samples), samples: samples.count,
                 shard: job.shard?.description ?? "",
-                wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples)),
+                wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples),
+                presentationsFingerprint: DatasetFingerprint.presentations(samples)),
             estimators: zip(built, measurer.stepNames).map { b, step in
                 let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
                 return RunManifest.Estimator(

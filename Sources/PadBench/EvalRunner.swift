@@ -332,7 +332,9 @@ public struct EvalRunner: Sendable {
             ["id", "path", "label", "species", "split"] + (presentations ? ["presentation"] : [])
                 + ["status", "error", scoreOutput, "decode_ns"])
         let block = CSVBlock(writer: writer)
-        let names = table.presentations.names, codes = table.presentations.codes
+        // Not `codes`: the status codes below would shadow it (and name every row's presentation
+        // by its status code).
+        let names = table.presentations.names, presentationCodes = table.presentations.codes
         let pieces = samplePieces(speciesNames: table.speciesNames)
         let classCount = table.speciesNames.count + 1, statuses = table.statuses
         try pieces.withPieces { pieces in
@@ -346,7 +348,7 @@ public struct EvalRunner: Sendable {
                                     pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
                                 )
                                 if presentations {
-                                    var name = names[Int(codes[i])]
+                                    var name = names[Int(presentationCodes[i])]
                                     try name.withUTF8 { try block.appendField(utf8: $0) }
                                     try block.append(byte: UInt8(ascii: ","))
                                 }

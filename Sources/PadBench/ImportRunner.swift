@@ -19,6 +19,8 @@ import PadText
 /// Records join by sample id, file name, or file name without extension. A record that matches no
 /// sample, or a file name that matches two samples, is an error before anything is written. A
 /// sample without a record stays in every file as a failure (`missing_vendor_result`).
+/// `attackPotential` (species -> level, `--attack-potential` over the dataset manifest's column)
+/// adds APCER_AP per level to the reports, as in `bench`.
 public struct ImportRunner: Sendable {
     public init() {}
 
@@ -35,7 +37,7 @@ public struct ImportRunner: Sendable {
     public func run(
         format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
         profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
-        strict: Bool = false
+        strict: Bool = false, attackPotential: [String: String]? = nil
     ) throws -> Outcome {
         let started = Date()
         // Written into the run's work folder, renamed into place when complete, removed on an error.
@@ -58,13 +60,14 @@ public struct ImportRunner: Sendable {
         var conventions = Conventions.current
         conventions["import_format"] = format.rawValue
         if format == .idemiaStatus { conventions["idemia_no_decision"] = noDecision.rawValue }
-        let manifest = RunManifest(
+        var manifest = RunManifest(
             kind: "import",
             tool: .init(version: ToolInfo.version, commandLine: commandLine),
             conventions: conventions,
             dataset: .init(
                 name: dataset.name, path: dataset.root, layout: dataset.layout.rawValue,
-                fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count),
+                fingerprint: DatasetFingerprint.of(dataset.samples), samples: dataset.samples.count,
+                presentationsFingerprint: DatasetFingerprint.presentations(dataset.samples)),
             estimators: [
                 .init(
                     name: format.rawValue, version: "import", parameters: ["inputs": inputs.joined(separator: ",")],
@@ -83,6 +86,8 @@ public struct ImportRunner: Sendable {
                 "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
                 "records": records.count,
             ])
+        // APCER_AP per level in summary.csv, per_species.csv and the report, as bench gives it.
+        manifest.attackPotential = attackPotential
         try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
             streamedFiles: ["samples.csv", "decisions.csv"])

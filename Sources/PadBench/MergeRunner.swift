@@ -16,7 +16,8 @@ import PadText
 /// let merged = try MergeRunner().merge(["s1/results.tar.zst", "s2/results.tar.zst"], outputFolder: "reports/all")
 /// ```
 /// Refused with a clear error: archives that are not bench runs, a missing or repeated shard, or
-/// shards that differ in profiles, estimators (name, version, parameters) or conventions.
+/// shards that differ in profiles, estimators (name, version, parameters), conventions or attack
+/// potential levels. `attackPotential` (`--attack-potential`) goes over the shards' levels.
 public struct MergeRunner: Sendable {
     public init() {}
 
@@ -30,7 +31,8 @@ public struct MergeRunner: Sendable {
     }
 
     public func merge(
-        _ paths: [String], outputFolder: String, force: Bool = false, commandLine: [String] = []
+        _ paths: [String], outputFolder: String, force: Bool = false, commandLine: [String] = [],
+        attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
         // Written into the run's work folder (the scratch copies too), renamed into place when
@@ -60,7 +62,11 @@ public struct MergeRunner: Sendable {
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let frameResults = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
-        let manifest = try Self.manifest(shards, merged: merged, commandLine: commandLine)
+        var manifest = try Self.manifest(shards, merged: merged, commandLine: commandLine)
+        // The shards' levels (alike, checkComplete) with `--attack-potential`'s over them.
+        if let attackPotential {
+            manifest.attackPotential = (manifest.attackPotential ?? [:]).merging(attackPotential) { _, given in given }
+        }
         let results = try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: merged, results: frameResults, timing: timing,
             profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"]
@@ -146,6 +152,10 @@ public struct MergeRunner: Sendable {
             guard chosenConventions(m) == chosenConventions(first) else {
                 throw EvaluationError("\(path): conventions differ from the first shard's")
             }
+            if let difference = Self.levelDifference(m.attackPotential, first.attackPotential) {
+                throw EvaluationError(
+                    "\(path): attack potential levels differ from \(shards.paths[0])'s: \(difference)")
+            }
             guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
                 throw EvaluationError(
                     "\(path): a shard of another dataset (whole-dataset fingerprint "
@@ -155,6 +165,16 @@ public struct MergeRunner: Sendable {
             }
         }
         _ = try frameAggregate(shards)
+    }
+
+    /// How two shards' attack potential levels (species -> level) differ: the first species, by
+    /// name, with another level or with a level in one only (`none`); nil when alike.
+    static func levelDifference(_ a: [String: String]?, _ b: [String: String]?) -> String? {
+        let a = a ?? [:], b = b ?? [:]
+        guard a != b else { return nil }
+        let species = Set(a.keys).union(b.keys).sorted().first { a[$0] != b[$0] }!
+        return "species '\(species)' is \(a[species].map { "'\($0)'" } ?? "none") here, "
+            + "\(b[species].map { "'\($0)'" } ?? "none") there"
     }
 
     /// How two shards' measurements were made differently, by what their manifests record: the
@@ -254,6 +274,8 @@ public struct MergeRunner: Sendable {
         manifest.dataset.shard = ""
         manifest.dataset.samples = merged.count
         manifest.dataset.fingerprint = DatasetFingerprint.combine(manifests.map(\.dataset.fingerprint)) ?? "unknown"
+        let parts = manifests.compactMap(\.dataset.presentationsFingerprint)
+        manifest.dataset.presentationsFingerprint = parts.isEmpty ? nil : DatasetFingerprint.combine(parts)
         manifest.times = .init(
             started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "",
             wallSeconds: manifests.map(\.times.wallSeconds).max() ?? 0)

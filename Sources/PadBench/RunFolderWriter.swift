@@ -135,7 +135,7 @@ public struct RunFolderWriter: Sendable {
     /// `curves.csv` (the biggest file) is written while `outputs.csv`'s curves and the
     /// fingerprints are computed: they read the same table and share nothing else.
     private func curvesBesideSeparation(_ results: [ProfileResult], table: MeasurementTable) throws -> (
-        CompressedMember, [OutputSeparation.Row], (data: String, outputs: String)
+        CompressedMember, [OutputSeparation.Row], Fingerprints
     ) {
         let folder = self.folder
         let (curves, (outputs, fingerprints)) = try Parallel.both(
@@ -147,18 +147,29 @@ public struct RunFolderWriter: Sendable {
             {
                 (
                     try RunStatistics.outputSeparation(table, results: results),
-                    (data: DatasetFingerprint.of(table), outputs: DatasetFingerprint.outputs(table))
+                    Fingerprints(
+                        data: DatasetFingerprint.of(table), presentations: DatasetFingerprint.presentations(table),
+                        outputs: DatasetFingerprint.outputs(table))
                 )
             })
         return (curves, outputs, fingerprints)
     }
 
+    /// The table's fingerprints (``DatasetFingerprint``): of its labelled samples and presentations,
+    /// of the presentations' part alone, and of what was measured.
+    struct Fingerprints {
+        var data: String
+        var presentations: String?
+        var outputs: String
+    }
+
     /// The manifest's dataset fingerprints and size, and each profile's name, definition hash and options.
     private static func stamp(
-        _ manifest: inout RunManifest, fingerprints: (data: String, outputs: String), samples: Int,
+        _ manifest: inout RunManifest, fingerprints: Fingerprints, samples: Int,
         profiles: [Profile]
     ) {
         manifest.dataset.fingerprint = fingerprints.data
+        manifest.dataset.presentationsFingerprint = fingerprints.presentations
         manifest.dataset.outputsFingerprint = fingerprints.outputs
         manifest.dataset.samples = samples
         manifest.profiles = profiles.map(\.name)

@@ -42,4 +42,38 @@ extension FNV1a {
         }
         return (h ^ 10) &* prime
     }
+
+    /// The hash a dataset fingerprint adds for a sample that is a frame or one of a group: its
+    /// presentation, a tab, its id, a tab, its frame index (decimal, empty when none), a line end.
+    /// Still images (presentation = id, no frame index) add nothing, so their fingerprints are the
+    /// ones ``sampleHash(id:label:species:split:)`` alone gives. With it, two datasets whose
+    /// samples differ only in how frames group into presentations have different fingerprints.
+    public static func presentationHash(id: String, presentation: String, frame: String) -> UInt64 {
+        guard presentation != id || !frame.isEmpty else { return 0 }
+        let h = (hash(bytes: id.utf8, seed: presentationSeed(presentation)) ^ 9) &* prime
+        return (hash(bytes: frame.utf8, seed: h) ^ 10) &* prime
+    }
+
+    /// The hash of `presentation \t`: the part of ``presentationHash(id:presentation:frame:)``
+    /// every frame of a presentation shares.
+    public static func presentationSeed(_ presentation: String) -> UInt64 {
+        (hash(bytes: presentation.utf8) ^ 9) &* prime
+    }
+
+    /// ``presentationHash(id:presentation:frame:)`` from its presentation's seed, the frame index
+    /// hashed as its decimal digits (none when negative) with no String made per row.
+    public static func presentationHash(id: some Sequence<UInt8>, frame: Int, seed: UInt64) -> UInt64 {
+        var h = (hash(bytes: id, seed: seed) ^ 9) &* prime
+        if frame >= 0 {
+            var divisor = 1
+            while divisor <= frame / 10 { divisor *= 10 }
+            var rest = frame
+            while divisor > 0 {
+                h = (h ^ UInt64(48 + rest / divisor)) &* prime
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        return (h ^ 10) &* prime
+    }
 }

@@ -8,18 +8,75 @@ import PadDataset
 /// ```swift
 /// let same = DatasetFingerprint.of(samples) == DatasetFingerprint.of(table)
 /// ```
-/// - ``of(_:)-samples``: ids, labels, species and splits only ("same data"): two models scored on
-///   the same samples share it, so their runs are comparable.
+/// - ``of(_:)-samples``: ids, labels, species and splits, and for frames (or members of a group)
+///   their presentation and frame index ("same data"): two models scored on the same samples share
+///   it, so their runs are comparable; regrouping frames into other presentations changes it.
+///   ``presentations(_:)-samples`` is the presentations' part alone (nil for still images).
 /// - ``outputs(_:)``: statuses and every output value per id ("same measurements").
 public enum DatasetFingerprint {
     public static func of(_ samples: some Sequence<Sample>) -> String {
-        FNV1a.hex(samples.reduce(UInt64(0)) { $0 &+ hash(id: $1.id, label: $1.label, split: $1.split) })
+        FNV1a.hex(
+            samples.reduce(UInt64(0)) {
+                $0 &+ hash(id: $1.id, label: $1.label, split: $1.split) &+ presentationHash($1)
+            })
+    }
+
+    /// The presentations' part of ``of(_:)-samples`` (``RunManifest/Dataset/presentationsFingerprint``):
+    /// nil when every sample is a presentation of its own.
+    public static func presentations(_ samples: some Sequence<Sample>) -> String? {
+        var any = false
+        let total = samples.reduce(UInt64(0)) {
+            any = any || !$1.isOwnPresentation
+            return $0 &+ presentationHash($1)
+        }
+        return any ? FNV1a.hex(total) : nil
+    }
+
+    static func presentationHash(_ sample: Sample) -> UInt64 {
+        FNV1a.presentationHash(
+            id: sample.id, presentation: sample.presentation, frame: sample.frameIndex.map(String.init) ?? "")
+    }
+
+    /// The presentations' part of ``of(_:)-table``: the sum of
+    /// ``FNV1a/presentationHash(id:presentation:frame:)`` over the rows that are frames or members
+    /// of a group; nil when every row is its own presentation. Each presentation's leading hash
+    /// is made once; per row only the id's and frame index's bytes are hashed.
+    public static func presentations(_ table: MeasurementTable) -> String? {
+        guard !table.presentations.isEmpty || !table.frameIndices.isEmpty else { return nil }
+        let names = table.presentations.names.map { Array($0.utf8) }
+        var seeds = [UInt64?](repeating: nil, count: names.count)
+        var total: UInt64 = 0, any = false
+        table.ids.forEachUTF8(0..<table.count) { i, id in
+            let frame = table.frameIndices.isEmpty ? -1 : Int(table.frameIndices[i])
+            let code = table.presentations.isEmpty ? -1 : Int(table.presentations.codes[i])
+            if frame < 0 && (code < 0 || names[code].elementsEqual(id)) { return }
+            any = true
+            let seed: UInt64
+            if code < 0 {
+                seed = (FNV1a.hash(id) ^ 9) &* FNV1a.prime
+            } else if let known = seeds[code] {
+                seed = known
+            } else {
+                seed = FNV1a.presentationSeed(table.presentations.names[code])
+                seeds[code] = seed
+            }
+            total &+= FNV1a.presentationHash(id: id, frame: frame, seed: seed)
+        }
+        return any ? FNV1a.hex(total) : nil
     }
 
     /// The sum over the table's rows, each term hashed over the id's bytes and then the row's
     /// fixed tail (`\tlabel\tspecies\tsplit\n`, one per class and split): exactly the bytes
-    /// ``FNV1a/sampleHash(id:label:species:split:)`` hashes, with no String per row.
+    /// ``FNV1a/sampleHash(id:label:species:split:)`` hashes, with no String per row; plus
+    /// ``presentations(_:)-table``.
     public static func of(_ table: MeasurementTable) -> String {
+        let samples = samplesSum(table)
+        guard let part = presentations(table), let value = UInt64(part, radix: 16) else { return FNV1a.hex(samples) }
+        return FNV1a.hex(samples &+ value)
+    }
+
+    /// The samples' part of ``of(_:)-table`` (ids, labels, species, splits).
+    static func samplesSum(_ table: MeasurementTable) -> UInt64 {
         var tails = CSVPieces()
         let classCount = table.speciesNames.count + 1
         for split in splitOrder {
@@ -39,7 +96,7 @@ public enum DatasetFingerprint {
                 }
             }
         }
-        return FNV1a.hex(total)
+        return total
     }
 
     /// The splits in the order ``splitNumber(_:)`` numbers them.

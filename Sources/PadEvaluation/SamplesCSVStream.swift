@@ -130,6 +130,14 @@ public struct SamplesColumns: Sendable {
     public func sampleHash(_ f: [String]) -> UInt64 {
         FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
     }
+
+    /// The sample's presentation term of the fingerprint (``FNV1a/presentationHash(id:presentation:frame:)``):
+    /// 0 without the columns, or for a still image (an empty presentation is the sample's own).
+    public func presentationHash(_ f: [String]) -> UInt64 {
+        guard let presentation else { return 0 }
+        let named = f[presentation].isEmpty ? f[id] : f[presentation]
+        return FNV1a.presentationHash(id: f[id], presentation: named, frame: frame.map { f[$0] } ?? "")
+    }
 }
 
 /// A stored run's `samples.csv` read in one streaming pass and checked as
@@ -159,7 +167,7 @@ public struct StoredSamplesReader {
         var stream = CSVRecordStream(path: member)
         var columns: SamplesColumns?
         var rows = 0
-        var total: UInt64 = 0
+        var total: UInt64 = 0, presentations: UInt64 = 0
         var rowError: Error?
         func take(_ record: CSVRecordStream.Record) throws {
             guard let known = columns else {
@@ -174,6 +182,7 @@ public struct StoredSamplesReader {
             }
             rows += 1
             total &+= known.sampleHash(record.fields)
+            presentations &+= known.presentationHash(record.fields)
             guard rowError == nil else { return }
             do { try row(record) } catch { rowError = error }
         }
@@ -186,7 +195,7 @@ public struct StoredSamplesReader {
             throw ArchiveError.csv(path: member, line: 1, message: "empty file, expected a header")
         }
         try manifest.checkSampleCount(rows, archive: path)
-        try manifest.checkSampleFingerprint(total, archive: path)
+        try manifest.checkSampleFingerprint(total, presentations: presentations, archive: path)
         if let rowError { throw rowError }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadEvaluation
 import PadText
 
 /// A finished run read back from its archive (or its folder): manifest, typed results and
@@ -73,19 +74,17 @@ public struct StoredRun: Sendable {
     }
 
     /// `samples.csv`, checked against the manifest: as many rows as samples, and the same
-    /// fingerprint of ids, labels, species and splits. An edited archive is refused.
+    /// fingerprint of ids, labels, species, splits and presentations. An edited archive is refused.
     public func verifiedSamples() throws -> CSVTable {
         let samples = try table("samples.csv")
         try manifest.checkSampleCount(samples.records.count, archive: path)
-        let id = try samples.requireColumn("id"), label = try samples.requireColumn("label")
-        let species = try samples.requireColumn("species"), split = try samples.requireColumn("split")
-        var total: UInt64 = 0
+        let columns = try SamplesColumns(header: samples.header, path: path + ":samples.csv")
+        var total: UInt64 = 0, presentations: UInt64 = 0
         for record in samples.records {
-            let f = record.fields
-            total &+= FNV1a.sampleHash(
-                id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
+            total &+= columns.sampleHash(record.fields)
+            presentations &+= columns.presentationHash(record.fields)
         }
-        try manifest.checkSampleFingerprint(total, archive: path)
+        try manifest.checkSampleFingerprint(total, presentations: presentations, archive: path)
         return samples
     }
 }

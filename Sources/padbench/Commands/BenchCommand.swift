@@ -241,7 +241,7 @@ struct BenchCommand: AsyncParsableCommand {
         withExternals.strict = strict
         withExternals.maxImageBytes = maxImageBytes
         withExternals.aggregate = aggregate
-        withExternals.attackPotential = try Self.attackPotential(attackPotential, dataset: loaded)
+        withExternals.attackPotential = try CommandSupport.attackPotential(attackPotential, dataset: loaded)
         let interrupt = InterruptFlag()
         withExternals.interrupt = interrupt
         interrupt.watchSignals()
@@ -266,17 +266,6 @@ struct BenchCommand: AsyncParsableCommand {
         }
         print(TerminalTables.benchSummary(outcome))
         CommandSupport.printWarnings(outcome.results)
-    }
-
-    /// The manifest's `attack_potential` levels with `--attack-potential FILE`'s over them; nil
-    /// when neither names one.
-    static func attackPotential(_ file: String?, dataset: LoadedDataset) throws -> [String: String]? {
-        var levels = dataset.attackPotential
-        if let file {
-            let given = try CommandSupport.atRunTime { try AttackPotential.read(file).levels }
-            levels.merge(given) { _, fromFile in fromFile }
-        }
-        return levels.isEmpty ? nil : levels
     }
 
     static func parseExternals(_ list: [String], withPadModel: Bool) throws -> [String: String] {

@@ -3,6 +3,7 @@ import Foundation
 import PadBench
 import PadDataset
 import PadEvaluation
+import PadMetrics
 import PadProfiles
 import PadReport
 
@@ -16,6 +17,17 @@ struct RuntimeFailure: Error, CustomStringConvertible {
 
 /// Small helpers shared by the subcommands.
 enum CommandSupport {
+    /// The dataset manifest's `attack_potential` levels with `--attack-potential FILE`'s over them; nil
+    /// when neither names one (bench and import).
+    static func attackPotential(_ file: String?, dataset: LoadedDataset) throws -> [String: String]? {
+        var levels = dataset.attackPotential
+        if let file {
+            let given = try CommandSupport.atRunTime { try AttackPotential.read(file).levels }
+            levels.merge(given) { _, fromFile in fromFile }
+        }
+        return levels.isEmpty ? nil : levels
+    }
+
     /// Runs `body`; any error but a usage error or an exit code becomes a ``RuntimeFailure``.
     static func atRunTime<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ValidationError { throw error } catch let error as ExitCode {

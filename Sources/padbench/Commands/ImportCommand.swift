@@ -23,6 +23,10 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Output folder.") var out: String
     @Flag(help: "Replace a complete run under --out (otherwise refused).") var force = false
     @Flag(help: "Refuse (exit 1, before writing) when a profile gate's output is not in the import.") var strict = false
+    @Option(
+        name: .customLong("attack-potential"),
+        help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
+    var attackPotential: String?
 
     func run() throws {
         guard let formatValue = VendorFormat(rawValue: format) else {
@@ -34,12 +38,13 @@ struct ImportCommand: ParsableCommand {
         }
         let loaded = try CommandSupport.loadDataset(dataset, layout: nil)
         let profileList = profiles.isEmpty ? [] : try CommandSupport.loadProfiles(profiles)
+        let levels = try CommandSupport.attackPotential(attackPotential, dataset: loaded)
         // A bad export or profile is bad data, not a wrong command line: exit 1, one line.
         let outcome = try CommandSupport.atRunTime {
             try ImportRunner().run(
                 format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
                 profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
-                strict: strict)
+                strict: strict, attackPotential: levels)
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
         CommandSupport.printWarnings(outcome.results)
