@@ -90,13 +90,16 @@ import Testing
     /// the raw detections outnumber the faces in each composite. The same photos alone count 1 each.
     @Test func sideBySidePhotosCountEachFace() throws {
         let names = ["000004", "000008", "000016"]
-        let photos = try names.map { try ImageDecoder().decode(fileAt: FaceChoiceTests.sample + "/eval/bonafide/\($0).jpg") }
+        let photos = try names.map {
+            try ImageDecoder().decode(fileAt: FaceChoiceTests.sample + "/eval/bonafide/\($0).jpg")
+        }
         for photo in photos {
             let m = try Self.measure(photo)
             #expect(m["face.count"] == 1)
         }
         for count in [2, 3] {
-            let composite = try ImageDecoder().decode(try ImageEncoder.png(Self.sideBySide(Array(photos.prefix(count)))))
+            let composite = try ImageDecoder().decode(
+                try ImageEncoder.png(Self.sideBySide(Array(photos.prefix(count)))))
             #expect(composite.width == 640 * count && composite.height == 480)
             let raw = FaceEyesTests.face.detector.detect(
                 in: GrayPlane(composite), scaleFactor: 1.1, minNeighbors: 3, minSize: (38, 38))
@@ -115,7 +118,9 @@ import Testing
         for photo in photos {
             for y in 0..<height {
                 let row = (y * width + left) * 3
-                out.pixels.replaceSubrange(row..<(row + photo.width * 3), with: photo.pixels[(y * photo.width * 3)..<((y + 1) * photo.width * 3)])
+                out.pixels.replaceSubrange(
+                    row..<(row + photo.width * 3),
+                    with: photo.pixels[(y * photo.width * 3)..<((y + 1) * photo.width * 3)])
             }
             left += photo.width
         }
@@ -123,7 +128,8 @@ import Testing
     }
 
     static func measure(_ image: Image) throws -> [String: Double] {
-        var input = EstimatorInput(sample: Sample(id: "composite", path: "composite.png", label: .bonaFide), image: image)
+        var input = EstimatorInput(
+            sample: Sample(id: "composite", path: "composite.png", label: .bonaFide), image: image)
         let values = try FaceEyesTests.face.measure(&input)
         return Dictionary(uniqueKeysWithValues: zip(FaceEyesTests.face.outputNames, values))
     }

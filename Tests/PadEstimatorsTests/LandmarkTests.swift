@@ -339,7 +339,8 @@ struct DlibWriter {
             let pose = try #require(HeadPoseFit.fit(project(facing, t), width: 640, height: 480))
             #expect(abs(pose.yaw) < 0.05 && abs(pose.pitch) < 0.05, "\(t)")
         }
-        let ahead = try #require(HeadPoseFit.fit(project([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 1500, -4000]), width: 640, height: 480))
+        let ahead = try #require(
+            HeadPoseFit.fit(project([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 1500, -4000]), width: 640, height: 480))
         #expect(abs(ahead.pitch + atan(1500.0 / 4000) * 180 / .pi) < 0.05)
     }
 
