@@ -12,10 +12,14 @@
 #   memory        peak RSS of bench at the largest size (1M by default; Benchmarks/memory.sh)  < 250 MB
 #   landmarks     dlib C++ shape_predictor us per face / padbench's (landmarks-timing), same
 #                 faces and grey planes, identical points required                           >= 2
+#   end to end with landmarks  padbench bench (face, landmarks, head, eye_state, mouth, eyes,
+#                 quality) images/s / best of the OpenCV + dlib-bin script (1 and 2 processes) >= 3
+#   memory with landmarks  peak RSS beyond the model's share at 100k samples
+#                 (Benchmarks/memory_landmarks.sh)                                            < 250 MB
 #
 # Environment: BENCH_SCORES (default 10000000), BENCH_IMAGES (200), BENCH_MEMORY_SIZES (default
 # "10000 100000 1000000", passed to memory.sh; BENCH_MEMORY=0 skips the memory section, the longest).
-# BENCH_LANDMARKS=0 skips the landmark section (it needs libdlib-dev, installed when missing, and
+# BENCH_LANDMARKS=0 skips the landmark sections (it needs libdlib-dev, installed when missing, and
 # libdlib-data's model; BENCH_LANDMARK_ROUNDS, default 20, rounds over the sample's 80 faces).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,7 +131,7 @@ py1_rate=$(median "${pyruns1[@]}"); pyn_rate=$(median "${pyrunsn[@]}")
 best_py=$(python3 -c "print(max($py1_rate, $pyn_rate))")
 echo "## Estimators on $IMAGES synthetic 640x480 JPEGs (decode + face + eyes + quality)"
 echo
-echo "Same parameters on both sides: Haar frontalface_default, scale 1.1, 3 neighbours, min size"
+echo "Same parameters on both sides: Haar frontalface_default, scale 1.1, 3 neighbours, min size (then frontalface_alt around each detection: the agreement),"
 echo "max(24, 8% of the shorter side); eyes (haarcascade_eye) in the upper 60% of the chosen face (most neighbours, then area, then leftmost);"
 echo "quality on the face region. padbench's figure is the whole command, writing the run folder included."
 echo
@@ -145,6 +149,52 @@ echo '```'; sed -n '/^step/,/^$/p' "$OUT/bench-c$CORES.txt"; echo '```'
 echo
 goal "end to end, padbench / best OpenCV script (images/s)" "$(ratio "$oursn" "$best_py")" "OpenCV best $best_py images/s" ">=" 3
 goal "bench $CORES workers / 1 worker (images/s)" "$(ratio "$oursn" "$ours1")" "1 worker on 1 CPU $ours1 images/s" ">=" 1.8
+
+# 2b. End to end with landmarks (issue 28): the same images through decode, face (with its
+# agreement cascade), landmarks, head, eye_state, mouth, eyes and quality, against the script with
+# --landmarks (dlib-bin's shape_predictor, cv2.solvePnP; see its docstring for what differs).
+# padbench with all workers, the script with 1 process (OpenCV threads = cores) and with CORES
+# processes; three interleaved runs of each, medians, the goal against the better script figure.
+MODEL=/usr/share/dlib/shape_predictor_68_face_landmarks.dat
+if [ "${BENCH_LANDMARKS:-1}" != 0 ] && [ -f "$MODEL" ]; then
+    python3 -c "import dlib" 2>/dev/null || python3 -m pip install -q dlib-bin >/dev/null
+    lm_rate() {  # $1 = repeat; images/s of the whole command
+        local t0 t1
+        t0=$(now)
+        $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --estimators face,landmarks,head,eye_state,mouth,eyes,quality \
+            --landmark-model "$MODEL" --concurrency "$CORES" --out "$OUT/bench-lm-$1" --quiet > "$OUT/bench-lm.txt"
+        t1=$(now)
+        python3 -c "print(round($IMAGES / ($t1 - $t0), 1))"
+    }
+    lmruns=(); lmpy1=(); lmpyn=()
+    for repeat in 1 2 3; do
+        lmruns+=("$(lm_rate $repeat)")
+        p1=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES" --landmarks "$MODEL")
+        pn=$(python3 Benchmarks/estimators_opencv.py "$DATA/synth-$IMAGES" --landmarks "$MODEL" --processes "$CORES")
+        lmpy1+=("$(printf %.1f "$(json "$p1" images_per_s)")"); lmpyn+=("$(printf %.1f "$(json "$pn" images_per_s)")")
+    done
+    lm_ours=$(median "${lmruns[@]}"); lm_py1=$(median "${lmpy1[@]}"); lm_pyn=$(median "${lmpyn[@]}")
+    lm_best=$(python3 -c "print(max($lm_py1, $lm_pyn))")
+    faces=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "landmarks.parts") c = i} NR > 1 && $c == 68 {n++} END {print n + 0}' \
+        "$OUT/bench-lm-1/samples.csv")
+    echo "## End to end with landmarks on $IMAGES synthetic 640x480 JPEGs ($faces with 68 points): decode + face + landmarks + head + eye_state + mouth + eyes + quality"
+    echo
+    echo "Both sides: the two face cascades (default, then alt around each detection), dlib's 68-point model in the"
+    echo "mapped box, six-point PnP pose with the line-of-sight correction, OFIQ eye and mouth openness, EAR, eye cascade,"
+    echo "quality and background measures; each reads the model once per command (the script before its processes fork)."
+    echo
+    echo "| measure | images/s |"
+    echo "|---|---|"
+    echo "| padbench bench, $CORES workers, median of ${lmruns[*]} | $lm_ours |"
+    echo "| Python OpenCV $(json "$p1" opencv) + dlib-bin $(python3 -c 'import dlib; print(dlib.__version__)'), 1 process, median of ${lmpy1[*]} | $lm_py1 |"
+    echo "| Python OpenCV + dlib-bin, $CORES processes x 1 OpenCV thread, median of ${lmpyn[*]} | $lm_pyn |"
+    echo "| ratio padbench / best Python | $(ratio "$lm_ours" "$lm_best") |"
+    echo
+    echo '```'; sed -n '/^step/,/^$/p' "$OUT/bench-lm.txt"; echo '```'
+    echo
+    goal "end to end with landmarks, padbench / best OpenCV + dlib-bin script (images/s)" "$(ratio "$lm_ours" "$lm_best")" \
+        "Python best $lm_best images/s" ">=" 3
+fi
 
 # 3. Metrics: padbench eval on N scores vs bob.measure (EER + BPCER@APCER=1%) on the same file.
 [ -f "$DATA/scores-$N.csv" ] || python3 Benchmarks/make_scores.py "$N" "$DATA/scores-$N.csv" 1
@@ -181,6 +231,18 @@ if [ "${BENCH_MEMORY:-1}" != 0 ]; then
     largest=${sizes[-1]}
     peak=$(awk -F'|' -v n="$largest" '$2 ~ /bench/ && $3 + 0 == n {gsub(/ /, "", $5); print $5}' "$OUT/memory.md")
     goal "bench peak RSS at $largest samples (MB)" "$peak" "-" "<" 250
+fi
+
+# 4b. Memory of a bench that runs the landmark model on every sample (Benchmarks/memory_landmarks.sh):
+# BENCH_MEMORY_LANDMARK_SIZES, default "1000 100000"; goal: under 250 MB beyond the model at the largest.
+if [ "${BENCH_MEMORY:-1}" != 0 ] && [ "${BENCH_LANDMARKS:-1}" != 0 ] && [ -f /usr/share/dlib/shape_predictor_68_face_landmarks.dat ]; then
+    read -r -a lsizes <<< "${BENCH_MEMORY_LANDMARK_SIZES:-1000 100000}"
+    echo "## Memory with landmarks: bench on manifests of tiny face images (Benchmarks/memory_landmarks.sh)"
+    echo
+    Benchmarks/memory_landmarks.sh "${lsizes[@]}" | tee "$OUT/memory-landmarks.md"
+    echo
+    beyond=$(awk -F'|' -v n="${lsizes[-1]}" '$3 + 0 == n {gsub(/ /, "", $6); print $6}' "$OUT/memory-landmarks.md")
+    goal "bench with landmarks at ${lsizes[-1]} samples, peak RSS beyond the model (MB)" "$beyond" "-" "<" 250
 fi
 
 # 5. Landmarks per face: padbench's evaluator (landmarks-timing) vs dlib's own C++ shape_predictor

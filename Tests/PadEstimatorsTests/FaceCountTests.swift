@@ -81,4 +81,56 @@ import Testing
             #expect(m["face.width"] == Double((face["box"] as! [Int])[2]), "\(key)")
         }
     }
+
+    /// Real multi-face data: two and three different bona fide photos of the sample placed side by
+    /// side in one image (composed here, written with padbench's PNG encoder and decoded back, so
+    /// the estimator sees a real file's pixels) count 2 and 3 faces. Each photo also shows the
+    /// space shuttle behind the astronaut, which the grouped detections find as a second face on
+    /// each of these three (4-5 neighbours against the face's 40-50) and which must not count:
+    /// the raw detections outnumber the faces in each composite. The same photos alone count 1 each.
+    @Test func sideBySidePhotosCountEachFace() throws {
+        let names = ["000004", "000008", "000016"]
+        let photos = try names.map {
+            try ImageDecoder().decode(fileAt: FaceChoiceTests.sample + "/eval/bonafide/\($0).jpg")
+        }
+        for photo in photos {
+            let m = try Self.measure(photo)
+            #expect(m["face.count"] == 1)
+        }
+        for count in [2, 3] {
+            let composite = try ImageDecoder().decode(
+                try ImageEncoder.png(Self.sideBySide(Array(photos.prefix(count)))))
+            #expect(composite.width == 640 * count && composite.height == 480)
+            let raw = FaceEyesTests.face.detector.detect(
+                in: GrayPlane(composite), scaleFactor: 1.1, minNeighbors: 3, minSize: (38, 38))
+            #expect(raw.count > count, "the shuttle is detected in the composite too")
+            let m = try Self.measure(composite)
+            #expect(m["face.count"] == Double(count), "\(count) photos side by side")
+            #expect(m["face.confidence"]! >= 0.5)
+        }
+    }
+
+    /// RGB photos of equal height placed left to right.
+    static func sideBySide(_ photos: [Image]) -> Image {
+        let height = photos[0].height, width = photos.reduce(0) { $0 + $1.width }
+        var out = Image(width: width, height: height, format: .rgb)
+        var left = 0
+        for photo in photos {
+            for y in 0..<height {
+                let row = (y * width + left) * 3
+                out.pixels.replaceSubrange(
+                    row..<(row + photo.width * 3),
+                    with: photo.pixels[(y * photo.width * 3)..<((y + 1) * photo.width * 3)])
+            }
+            left += photo.width
+        }
+        return out
+    }
+
+    static func measure(_ image: Image) throws -> [String: Double] {
+        var input = EstimatorInput(
+            sample: Sample(id: "composite", path: "composite.png", label: .bonaFide), image: image)
+        let values = try FaceEyesTests.face.measure(&input)
+        return Dictionary(uniqueKeysWithValues: zip(FaceEyesTests.face.outputNames, values))
+    }
 }

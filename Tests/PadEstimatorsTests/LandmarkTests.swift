@@ -313,6 +313,57 @@ struct DlibWriter {
         #expect(abs(cameraYaw) > 20 && abs(cameraPitch) > 10)
     }
 
+    /// The line-of-sight correction against geometry built without ``Rotation/lineOfSight``: a head
+    /// whose face axis points at the camera (rotation from cross products: z = -t / |t|, x
+    /// perpendicular to z and the camera's y axis) reads (0, 0) anywhere in the image, and a head
+    /// above the image centre that looks straight ahead (camera-frame rotation identity) looks up
+    /// relative to its line of sight: negative pitch of atan(t.y / -t.z).
+    @Test func lineOfSightFromCrossProducts() throws {
+        func cross(_ a: [Double], _ b: [Double]) -> [Double] {
+            [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+        }
+        func unit(_ v: [Double]) -> [Double] { v.map { $0 / (v.map { $0 * $0 }.reduce(0, +)).squareRoot() } }
+        func project(_ r: [Double], _ t: [Double]) -> [LandmarkPoint] {
+            let camera = HeadPoseFit.Camera(width: 640, height: 480)
+            var points = [LandmarkPoint](repeating: LandmarkPoint(x: 0, y: 0), count: 68)
+            for p in HeadPoseFit.template {
+                let c = (0..<3).map { r[$0 * 3] * p.x + r[$0 * 3 + 1] * p.y + r[$0 * 3 + 2] * p.z + t[$0] }
+                let (u, v) = camera.project(c[0], c[1], c[2])
+                points[p.index] = LandmarkPoint(x: u, y: v)
+            }
+            return points
+        }
+        for t in [[1800.0, 1200, -5000], [-2200, -900, -6000], [0, 1500, -4000]] {
+            let z = unit(t.map { -$0 }), x = unit(cross([0, 1, 0], z)), y = cross(z, x)
+            let facing = [x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]] // columns x, y, z
+            let pose = try #require(HeadPoseFit.fit(project(facing, t), width: 640, height: 480))
+            #expect(abs(pose.yaw) < 0.05 && abs(pose.pitch) < 0.05, "\(t)")
+        }
+        let ahead = try #require(
+            HeadPoseFit.fit(project([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 1500, -4000]), width: 640, height: 480))
+        #expect(abs(ahead.pitch + atan(1500.0 / 4000) * 180 / .pi) < 0.05)
+    }
+
+    /// An independent estimate of the template's bias: dlib's model stores the mean of its
+    /// training shapes (iBUG 300-W, mostly photographed at eye level) as its initial shape. Placed
+    /// in the centre of a 640 x 480 image at 100, 200 and 300 px, the mean face reads within 2
+    /// degrees of frontal (pitch +1.3, -0.4, -1.5; yaw 0). So the template, the axis signs and the
+    /// fit carry no pitch bias for the average face of dlib's points; the sample astronaut's +14
+    /// degrees is her own face in those points (eye line to nose tip over nose tip to chin 0.48
+    /// against the mean face's 0.44; pitch moves about 3.5 degrees per 0.01 of that ratio).
+    @Test func meanShapeOfTheModelReadsFrontal() throws {
+        let model = ShapePredictorTests.model
+        for side in [100.0, 200, 300] {
+            let points = (0..<68).map { i in
+                LandmarkPoint(
+                    x: 320 - side / 2 + Double(model.initialShape[2 * i]) * side,
+                    y: 240 - side / 2 + Double(model.initialShape[2 * i + 1]) * side)
+            }
+            let pose = try #require(HeadPoseFit.fit(points, width: 640, height: 480))
+            #expect(abs(pose.pitch) < 2 && abs(pose.yaw) < 0.1 && abs(pose.roll) < 0.1, "side \(side): \(pose)")
+        }
+    }
+
     struct OpenCVPose: Decodable {
         struct Face: Decodable {
             var path: String
