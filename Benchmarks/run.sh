@@ -9,6 +9,7 @@
 #   end to end    padbench bench images/s / best of OpenCV+NumPy script (1 and 2 processes)  >= 3
 #   workers       padbench bench images/s with 2 workers / 1 worker pinned to one CPU         >= 1.8
 #   eval          padbench eval of 10 million scores, whole command                          < 10 s
+#   eval frames   the same 10 million scores as frames of 1 million presentations            < 10 s
 #   memory        peak RSS of bench at the largest size (1M by default; Benchmarks/memory.sh)  < 250 MB
 #   landmarks     dlib C++ shape_predictor us per face / padbench's (landmarks-timing), same
 #                 faces and grey planes, identical points required                           >= 2
@@ -218,6 +219,24 @@ echo
 echo '```'; grep -E '^(parse|threshold|metrics|write)' "$OUT/eval.txt" || true; echo "$bob"; echo '```'
 echo
 goal "eval of $N scores, whole command (s)" "$wall" "bob.measure metrics alone ${bob_s} s" "<" 10
+
+# 3b. The same N scores as frames of N/10 presentations (issue 29): eval decides per presentation
+# (mean of its frames) and writes the frame level beside it in frames/.
+[ -f "$DATA/scores-$N-frames10.csv" ] || python3 Benchmarks/make_scores.py "$N" "$DATA/scores-$N-frames10.csv" 1 10
+t0=$(now)
+/usr/bin/env time -f '%M' -o "$OUT/eval-presentations.rss" $BIN eval --scores "$DATA/scores-$N-frames10.csv" \
+    --criterion bpcer@apcer=0.01 --out "$OUT/eval-presentations" --timing > "$OUT/eval-presentations.txt"
+t1=$(now)
+pwall=$(python3 -c "print(round($t1 - $t0, 2))")
+echo "## Metrics on $N frame scores in $((N / 10)) presentations"
+echo
+echo "| measure | seconds |"
+echo "|---|---|"
+echo "| padbench eval, whole command, presentation level and frames/; peak RSS $(( $(cat "$OUT/eval-presentations.rss") / 1024 )) MB | $pwall |"
+echo
+echo '```'; grep -E '^(parse|threshold|metrics|write|presentation)' "$OUT/eval-presentations.txt" || true; echo '```'
+echo
+goal "eval of $N frame scores in $((N / 10)) presentations, whole command (s)" "$pwall" "flat scores $wall s" "<" 10
 
 # 4. Memory at scale (bench, merge of 8 shards, eval --archive), when Benchmarks/memory.sh exists.
 # Sizes: BENCH_MEMORY_SIZES (default "10000 100000 1000000"); merge and eval --archive run at the
