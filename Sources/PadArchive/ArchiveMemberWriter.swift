@@ -10,8 +10,8 @@ import Darwin
 /// the compression done by the threads that make the text, not after them).
 ///
 /// ```swift
-/// let member = try ArchiveMemberWriter(name: "samples.csv", path: folder + "/samples.csv", level: 1)
-/// let csv = try CSVWriter(member: member)
+/// let member = try ArchiveMemberWriter(name: "decisions.csv", path: folder + "/decisions.csv", level: 1)
+/// let csv = CSVWriter(member: member)
 /// try csv.writeRow(["id", "score"])
 /// try csv.close()                                 // closes the file and ends the frame
 /// try archive.addCompressed(try member.finished()) // header, then the frame as it is

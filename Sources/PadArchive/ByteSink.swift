@@ -23,7 +23,7 @@ extension ByteSink {
 /// An output file written with POSIX `write(2)`; buffering is the caller's (CSVWriter, ZstdWriter).
 ///
 /// ```swift
-/// let file = try FileSink(path: "out.bin")
+/// let file = try FileSink(path: folder + "/out.bin")
 /// try file.write([1, 2, 3])
 /// try file.close()
 /// ```

@@ -1,7 +1,7 @@
 /// Streams CSV rows (RFC 4180) into a file through a 1 MiB buffer.
 ///
 /// ```swift
-/// let csv = try CSVWriter(path: "summary.csv")
+/// let csv = try CSVWriter(path: folder + "/summary.csv")
 /// try csv.writeRow(["profile", "apcer_max"])
 /// try csv.writeRow(["basic", CSVFormat.number(0.031)])
 /// try csv.close()

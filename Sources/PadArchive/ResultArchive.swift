@@ -3,9 +3,9 @@ import Foundation
 /// Writes `results.tar.zst`: a tar stream compressed with zstd, readable with `tar --zstd -xf`.
 ///
 /// ```swift
-/// let archive = try ResultArchiveWriter(finalPath: "reports/run/results.tar.zst")
+/// let archive = try ResultArchiveWriter(finalPath: run + "/results.tar.zst")
 /// try archive.add(name: "manifest.json", contents: manifestBytes)
-/// try archive.addFile(name: "samples.csv", fromPath: "reports/run/samples.csv")
+/// try archive.addFile(name: "samples.csv", fromPath: run + "/samples.csv")
 /// try archive.commit()      // renames `results.tar.zst.partial` to the final name
 /// ```
 /// The archive is written under `<final>.partial` and renamed only when complete, so an
@@ -88,9 +88,9 @@ public struct ArchiveLimits: Sendable, Equatable {
 /// Reads a result archive back: entry names and contents, streamed.
 ///
 /// ```swift
-/// let archive = try ResultArchiveReader(path: "reports/run/results.tar.zst")
+/// let archive = try ResultArchiveReader(path: run + "/results.tar.zst")
 /// let manifest = try RunManifest.decode(from: archive.entry(named: "manifest.json"))
-/// try archive.streamEntry(named: "samples.csv") { chunk in ... }     // bounded memory
+/// try archive.streamEntry(named: "samples.csv") { chunk in received += chunk.count }    // bounded memory
 /// ```
 /// The archive is never held whole: opening walks the tar headers over a zstd decompression
 /// stream and keeps only small members (each at most 1 MiB, 16 MiB in all); other members are

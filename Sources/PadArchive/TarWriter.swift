@@ -3,7 +3,7 @@
 /// ```swift
 /// let tar = TarWriter(into: zstd)
 /// try tar.add(name: "manifest.json", contents: bytes, modified: 1_700_000_000)
-/// try tar.addFile(name: "samples.csv", fromPath: "/run/samples.csv", modified: 1_700_000_000)
+/// try tar.addFile(name: "samples.csv", fromPath: run + "/samples.csv", modified: 1_700_000_000)
 /// try tar.finish()
 /// ```
 /// Format: POSIX.1-2001 (pax) as read by GNU tar, bsdtar and Python's tarfile.

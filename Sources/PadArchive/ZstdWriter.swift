@@ -4,10 +4,11 @@ import CZstd
 /// checksum on so that `zstd -t` and readers detect corruption.
 ///
 /// ```swift
-/// let file = try FileSink(path: "results.tar.zst")
+/// let file = try FileSink(path: folder + "/results.tar.zst")
 /// let zstd = try ZstdWriter(into: file, path: file.path, level: 6)
 /// try zstd.write(bytes)
-/// try zstd.finish()       // ends the frame; then close the file
+/// try zstd.finish()       // ends the frame
+/// try file.close()
 /// ```
 public final class ZstdWriter: ByteSink {
     private let sink: ByteSink

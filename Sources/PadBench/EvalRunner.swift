@@ -11,8 +11,10 @@ import PadText
 /// Never runs an estimator.
 ///
 /// ```swift
-/// let report = try EvalRunner().evaluateScores(EvalRunner.ScoreJob(scoreFiles: ["eval.csv"], devFiles: ["dev.csv"],
-///                                               criterion: .bpcerAtAPCER(0.01), outputFolder: "reports/e"))
+/// let report = try EvalRunner().evaluateScores(
+///     EvalRunner.ScoreJob(
+///         scoreFiles: ["eval.csv"], devFiles: ["dev.csv"],
+///         criterion: .bpcerAtAPCER(0.01), outputFolder: "reports/e"))
 /// ```
 public struct EvalRunner: Sendable {
     public init() {}
@@ -85,7 +87,7 @@ public struct EvalRunner: Sendable {
         let table = try Self.table(eval: evalScores, dev: devScores)
         let t1 = MonotonicClock.nanoseconds()
 
-        let profile = Self.scoreProfile(job, files: job.scoreFiles)
+        let profile = try Self.scoreProfile(job, files: job.scoreFiles)
         let folder = runFolder.work
         let (frameResults, compressed) = try Self.decide(
             profile, on: table, polarity: job.polarity, eerRule: job.eerRule, folder: folder)
@@ -302,15 +304,13 @@ public struct EvalRunner: Sendable {
     }
 
     /// The profile `scores`: accept when scores.score >= t, t fixed or calibrated by the criterion.
-    static func scoreProfile(_ job: ScoreJob, files: [String]) -> Profile {
+    static func scoreProfile(_ job: ScoreJob, files: [String]) throws -> Profile {
         let description = "Scores of \(files.joined(separator: ", ")): accepted as bona fide when score >= t"
-        var (gate, gateYAML) = scoreGate(
-            output: scoreOutput, threshold: job.threshold.map { job.polarity == .attackHigh ? -$0 : $0 },
-            criterion: job.criterion)
-        gate.message = "score below the threshold"
+        let gateYAML = scoreGate(
+            threshold: job.threshold.map { job.polarity == .attackHigh ? -$0 : $0 }, criterion: job.criterion)
         let yaml = """
             name: \(scoreProfileName)
-            description: "\(description.replacingOccurrences(of: "\"", with: "'"))"
+            description: \(Self.yamlQuoted(description))
             source: padbench eval --scores
             score: \(scoreOutput)
             gates:
@@ -320,9 +320,7 @@ public struct EvalRunner: Sendable {
                 message: score below the threshold
 
             """
-        return Profile(
-            name: scoreProfileName, description: description, source: "padbench eval --scores", score: scoreOutput,
-            gates: [gate], yaml: yaml, origin: "eval --scores")
+        return try generated(yaml, origin: "eval --scores")
     }
 
     /// `samples.csv` of a score run, formatted into one reused block of memory (ten million rows
@@ -412,7 +410,7 @@ extension EvalRunner {
         requireOutputs: Bool = false, outputScore: OutputScoreJob? = nil, aggregate: FrameAggregate? = nil,
         attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
-        var requested = outputScore.map { [Self.outputProfile($0)] } ?? profiles
+        var requested = try outputScore.map { [try Self.outputProfile($0)] } ?? profiles
         var directionNote: String?
         let started = Date()
         // Written into the run's work folder (the spill files too), swapped into place when complete,
@@ -430,7 +428,7 @@ extension EvalRunner {
             archive, path: archivePath, manifest: previous, profiles: requested,
             scratch: runFolder.scratch)
         if let outputScore {
-            let directed = Self.directedProfile(outputScore, table: table, manifest: previous)
+            let directed = try Self.directedProfile(outputScore, table: table, manifest: previous)
             (requested, directionNote) = ([directed.profile], directed.note)
         }
         // The stored outputs are what profiles may use (checked before anything is written).

@@ -12,8 +12,9 @@ import PadText
 /// exactly (and `eval --archive` can re-decide them later).
 ///
 /// ```swift
-/// let outcome = try ImportRunner().run(format: .lunaOSL, dataset: loaded, inputs: ["osl.json"],
-///                                      profiles: [lunaOSL], outputFolder: "reports/luna")
+/// let outcome = try ImportRunner().run(
+///     format: .lunaOSL, dataset: loaded, inputs: ["osl.json"],
+///     profiles: [lunaOSL], outputFolder: "reports/luna")
 /// ```
 /// Records join by sample id, file name, or file name without extension. A record that matches no
 /// sample, or a file name that matches two samples, is an error before anything is written. A

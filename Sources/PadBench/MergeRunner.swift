@@ -60,7 +60,7 @@ public struct MergeRunner: Sendable {
         let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
         let frameResults = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
         try decisions.close()
-        let manifest = Self.manifest(shards, merged: merged, commandLine: commandLine)
+        let manifest = try Self.manifest(shards, merged: merged, commandLine: commandLine)
         let results = try RunFolderWriter(folder: outputFolder).write(
             manifest: manifest, table: merged, results: frameResults, timing: timing,
             profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"]
@@ -97,6 +97,27 @@ public struct MergeRunner: Sendable {
         return shards
     }
 
+    /// The conventions a shard's command chose. `counted_unit` and `frame_aggregate` are written
+    /// only by a shard whose samples include presentations of several frames: shards split by
+    /// presentation, so a shard of still images (or single frames) has neither, and that is no
+    /// difference between the shards. Their aggregates are compared by ``frameAggregate(_:)``.
+    static func chosenConventions(_ manifest: RunManifest) -> [String: String] {
+        manifest.conventions.filter { $0.key != "counted_unit" && $0.key != "frame_aggregate" }
+    }
+
+    /// The frame aggregate of the shards that recorded one (nil when none did: still images
+    /// throughout); refused when two shards aggregated differently.
+    static func frameAggregate(_ shards: Shards) throws -> String? {
+        let recorded = zip(shards.paths, shards.manifests).compactMap { path, m in
+            m.conventions["frame_aggregate"].map { (path, $0) }
+        }
+        if let other = recorded.first(where: { $0.1 != recorded[0].1 }) {
+            throw EvaluationError(
+                "\(other.0): frames aggregated by \(other.1), \(recorded[0].0) by \(recorded[0].1) (--aggregate)")
+        }
+        return recorded.first?.1
+    }
+
     /// Shards must be complete (1/n ... n/n exactly once) and compatible with the first.
     static func checkComplete(_ shards: Shards) throws {
         let manifests = shards.manifests, first = manifests[0]
@@ -122,7 +143,7 @@ public struct MergeRunner: Sendable {
                 throw EvaluationError(
                     "\(path): measured with other options than \(shards.paths[0]): \(difference)")
             }
-            guard m.conventions == first.conventions else {
+            guard chosenConventions(m) == chosenConventions(first) else {
                 throw EvaluationError("\(path): conventions differ from the first shard's")
             }
             guard m.dataset.wholeDatasetFingerprint == first.dataset.wholeDatasetFingerprint else {
@@ -133,6 +154,7 @@ public struct MergeRunner: Sendable {
                 )
             }
         }
+        _ = try frameAggregate(shards)
     }
 
     /// How two shards' measurements were made differently, by what their manifests record: the
@@ -244,9 +266,10 @@ public struct MergeRunner: Sendable {
     }
 
     /// The first shard's manifest as one run over the whole dataset.
-    static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) -> RunManifest {
+    static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) throws -> RunManifest {
         let manifests = shards.manifests
         var manifest = manifests[0]
+        manifest.conventions["frame_aggregate"] = try frameAggregate(shards)
         manifest.kind = "bench"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.dataset.shard = ""

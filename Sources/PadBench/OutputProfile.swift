@@ -37,14 +37,15 @@ extension EvalRunner {
     /// score the evaluator sweeps negated), t fixed or chosen by the criterion (EER by default,
     /// bob.measure's rule) on dev when the run has a dev split, else on the reported set itself
     /// (and the summary says so), like ``scoreProfile(_:files:)`` for score files.
-    public static func outputProfile(_ output: String) -> Profile { outputProfile(OutputScoreJob(output: output)) }
+    public static func outputProfile(_ output: String) throws -> Profile {
+        try outputProfile(OutputScoreJob(output: output))
+    }
 
-    public static func outputProfile(_ job: OutputScoreJob, negated: Bool = false) -> Profile {
+    public static func outputProfile(_ job: OutputScoreJob, negated: Bool = false) throws -> Profile {
         let output = job.output
-        var (gate, gateYAML) = scoreGate(output: output, threshold: job.threshold, criterion: job.criterion)
+        var gateYAML = scoreGate(threshold: job.threshold, criterion: job.criterion)
+        let message = "\(output) \(negated ? "above" : "below") the threshold"
         if negated {
-            gate.comparison = .le
-            gate.message = "\(output) above the threshold"
             // A fixed gate's op, or a calibrated gate's `op: le` (calibrated on the output negated).
             gateYAML =
                 gateYAML.contains("op: ge")
@@ -54,47 +55,61 @@ extension EvalRunner {
         let description = "\(output) alone (\(negated ? "lower" : "higher") = bona fide), \(rule)"
         let yaml = """
             name: \(outputProfileName)
-            description: "\(description)"
+            description: \(Self.yamlQuoted(description))
             source: padbench eval --archive --score
             score: \(output)
             gates:
               - output: \(output)
             \(gateYAML)
                 code: SCORE
-                message: \(gate.message)
+                message: \(message)
 
             """
-        return Profile(
-            name: outputProfileName, description: description, source: "padbench eval --archive --score",
-            score: output, gates: [gate], yaml: yaml, origin: "eval --score")
+        return try generated(yaml, origin: "eval --score")
     }
 
-    /// The one gate of a generated score profile (`scores`, `score-output`): accepted when
-    /// output >= t, t fixed (already in the table's polarity) or calibrated by the criterion on
-    /// dev; with its YAML lines.
-    static func scoreGate(output: String, threshold: Double?, criterion: ThresholdCriterion) -> (Gate, String) {
-        var gate = Gate(
-            output: output, comparison: .ge, threshold: .nan, code: "SCORE", message: "\(output) below the threshold",
-            line: 7)
-        if let t = threshold {
-            gate.threshold = t
-            return (gate, "    op: ge\n    value: \(CSVFormat.number(t))")
+    /// A profile padbench writes for itself is its YAML, loaded by the one profile loader: the
+    /// `profiles/<name>.yaml` stored in the archive is then exactly what decided (gate lines
+    /// included), and no struct written by hand can drift from it.
+    static func generated(_ yaml: String, origin: String) throws -> Profile {
+        try ProfileLoader().load(yaml: yaml, file: origin)
+    }
+
+    /// `text` as a YAML double-quoted scalar (YAML 1.2, section 7.3.1): backslash, quote and
+    /// control characters escaped, so any file name reads back as itself.
+    static func yamlQuoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                quoted += "\\x" + String(format: "%02X", scalar.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
         }
-        let target: Gate.Calibration.Target
+        return quoted + "\""
+    }
+
+    /// The YAML lines of the one gate of a generated score profile (`scores`, `score-output`):
+    /// accepted when output >= t, t fixed (already in the table's polarity) or calibrated by the
+    /// criterion on dev.
+    static func scoreGate(threshold: Double?, criterion: ThresholdCriterion) -> String {
+        if let t = threshold { return "    op: ge\n    value: \(CSVFormat.number(t))" }
         let targetYAML: String
         switch criterion {
-        case .bpcerAtAPCER(let x): target = .apcer(x); targetYAML = "target_apcer: \(CSVFormat.number(x))"
-        case .apcerAtBPCER(let x): target = .bpcer(x); targetYAML = "target_bpcer: \(CSVFormat.number(x))"
-        case .minHTER: target = .minHTER; targetYAML = "criterion: min-hter"
-        case .eer, .fixed: target = .eer; targetYAML = "criterion: eer"
+        case .bpcerAtAPCER(let x): targetYAML = "target_apcer: \(CSVFormat.number(x))"
+        case .apcerAtBPCER(let x): targetYAML = "target_bpcer: \(CSVFormat.number(x))"
+        case .minHTER: targetYAML = "criterion: min-hter"
+        case .eer, .fixed: targetYAML = "criterion: eer"
         }
-        gate.kind = .calibrated
-        gate.calibration = .init(target: target, calibrationSplit: .dev, appliedSplit: .eval)
-        return (gate, "    calibrate: {\(targetYAML), on: dev}")
+        return "    calibrate: {\(targetYAML), on: dev}"
     }
 
     /// The profile of `--score OUTPUT` in its direction, and a note saying which and why.
-    static func directedProfile(_ job: OutputScoreJob, table: MeasurementTable, manifest: RunManifest) -> (
+    static func directedProfile(_ job: OutputScoreJob, table: MeasurementTable, manifest: RunManifest) throws -> (
         profile: Profile, note: String
     ) {
         let (direction, why) = Self.direction(of: job, table: table, manifest: manifest)
@@ -102,7 +117,7 @@ extension EvalRunner {
         let note =
             "\(job.output) decided \(direction.rawValue) (\(why))"
             + (lower ? ": accepted when value <= threshold, thresholds in its own units" : "")
-        return (outputProfile(job, negated: lower), note)
+        return (try outputProfile(job, negated: lower), note)
     }
 
     /// The direction `--score OUTPUT` decides in, and why: `--direction`, else the direction the

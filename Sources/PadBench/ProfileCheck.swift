@@ -7,6 +7,8 @@ import PadText
 /// ```swift
 /// // bench, after the estimators are built (external programs have answered `describe`):
 /// let profiles = try ProfileCheck.check(job.profiles, runOutputs: declared, strict: job.strict)
+/// ```
+/// ```swift
 /// // import, eval --archive, merge: the columns of the table
 /// let profiles = try ProfileCheck.check(
 ///     list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)

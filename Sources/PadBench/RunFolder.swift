@@ -25,9 +25,9 @@ import Glibc
 /// one-go writer's half-written work folder is removed.
 ///
 /// ```swift
-/// let folder = try RunFolder(final: "reports/run", force: false, resume: false, inputs: ["datasets/sample"])
-/// // ... write into folder.work, scratch files into folder.scratch ...
-/// try folder.commit()          // reports/run.partial -> reports/run
+/// let folder = try RunFolder(final: run, force: false, resume: false, inputs: ["datasets/sample"])
+/// try "x".write(toFile: folder.work + "/x.txt", atomically: true, encoding: .utf8)    // scratch: folder.scratch
+/// try folder.commit()          // <run>.partial -> <run>
 /// ```
 public final class RunFolder: @unchecked Sendable {
     public let final: String

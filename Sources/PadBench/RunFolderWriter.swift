@@ -13,8 +13,9 @@ import PadText
 /// everything into `results.tar.zst`.
 ///
 /// ```swift
-/// let archive = try RunFolderWriter(folder: "reports/run").write(manifest: m, table: table, results: r, timing: t,
-///                                                               profiles: p, streamedFiles: ["samples.csv"])
+/// let archive = try RunFolderWriter(folder: "reports/run").write(
+///     manifest: m, table: table, results: r, timing: t,
+///     profiles: p, streamedFiles: ["samples.csv"])
 /// ```
 public struct RunFolderWriter: Sendable {
     public let folder: String

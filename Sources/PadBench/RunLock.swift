@@ -16,7 +16,7 @@ import Glibc
 /// writers would both hold "the" lock.
 ///
 /// ```swift
-/// let lock = try RunLock(path: "reports/run.lock", run: "reports/run")
+/// let lock = try RunLock(path: reports + "/run.lock", run: reports + "/run")
 /// defer { lock.release() }
 /// ```
 final class RunLock {

@@ -6,7 +6,7 @@
 /// ```swift
 /// var ids = StringColumn()
 /// ids.append("d0001/042.jpg")
-/// ids[0]          // "d0001/042.jpg"
+/// let first = ids[0]          // "d0001/042.jpg"
 /// ```
 /// Built from a `[String]` (score files: ten million ids already parsed), the array is kept as
 /// it is rather than copied byte by byte.
@@ -122,8 +122,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
 /// ```swift
 /// var subjects = InternedStrings()
 /// subjects.append("s1"); subjects.append("s2"); subjects.append("s1")
-/// subjects.codes      // [0, 1, 0]
-/// subjects.names      // ["s1", "s2"]
+/// let (codes, names) = (subjects.codes, subjects.names)    // [0, 1, 0] and ["s1", "s2"]
 /// ```
 public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
     public private(set) var codes: [Int32] = []

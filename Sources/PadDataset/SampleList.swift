@@ -12,7 +12,7 @@ import PadImage
 /// ```swift
 /// var samples = SampleList(root: "data")
 /// samples.append(Sample(id: "a.jpg", path: "data/a.jpg", label: .bonaFide))
-/// samples[0].path      // "data/a.jpg" (rebuilt from the root and the id)
+/// let path = samples[0].path      // "data/a.jpg" (rebuilt from the root and the id)
 /// ```
 public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
     /// Paths are `pathPrefix + id` unless ``otherPaths`` names the sample.

@@ -15,7 +15,7 @@ import Glibc
 /// ```swift
 /// ChildProcesses.becomeSubreaper()
 /// // ... the run ...
-/// ChildProcesses.endAll()
+/// let ended = ChildProcesses.endAll()
 /// ```
 public enum ChildProcesses {
     /// Seconds a child has between SIGTERM and SIGKILL.

@@ -11,8 +11,8 @@ import PadText
 ///
 /// ```swift
 /// var stream = CSVRecordStream(path: "run.tar.zst:samples.csv")
-/// try archive.streamEntry(named: "samples.csv") { chunk in try stream.feed(chunk) { print($0.fields) } }
-/// try stream.finish { print($0.fields) }
+/// try archive.streamEntry(named: "samples.csv") { chunk in try stream.feed(chunk) { rows.append($0.fields) } }
+/// try stream.finish { rows.append($0.fields) }
 /// ```
 public struct CSVRecordStream {
     public struct Record {

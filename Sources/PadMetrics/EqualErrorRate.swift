@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let eer = try EqualErrorRate(try ErrorCurve(set))
-/// print(eer.threshold, eer.value, eer.apcerMax, eer.bpcer)
+/// let (threshold, rate) = (eer.threshold, eer.value)    // rate = (APCER_max + BPCER) / 2 there
 /// ```
 /// The threshold is bob's exact double, (a + b) / 2 for consecutive distinct scores a < b (bob's
 /// `current_threshold += next; current_threshold /= 2`): any value in (a, b] gives the same rates on

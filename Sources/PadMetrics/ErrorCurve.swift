@@ -8,7 +8,7 @@ import Dispatch
 /// set.append(score: 0.9, species: nil)
 /// set.append(score: 0.2, species: "print")
 /// let curve = try ErrorCurve(set)
-/// for k in 0..<curve.count { print(curve.thresholds[k], curve.bpcer(k), curve.apcerMax(k).value) }
+/// let rows = curve.thresholds.indices.map { k in (curve.thresholds[k], curve.bpcer(k), curve.apcerMax(k).value) }
 /// ```
 /// Point k is the threshold `thresholds[k]`: samples with score >= it are accepted. Thresholds are
 /// the distinct processed scores in ascending order (infinite ones included: +inf orders above

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let point = OperatingPoint(curve: try ErrorCurve(set), threshold: 0.5)
-/// point.apcerMax.value, point.apcerMaxSpecies, point.bpcer.value
+/// let (apcerMax, worstSpecies, bpcer) = (point.apcerMax.value, point.apcerMaxSpecies, point.bpcer.value)
 /// ```
 /// Headline rates (`apcer`, `apcerMax`, `apcerPooled`, `bpcer`) are over processed samples
 /// (failures left out, as bob.measure does after dropping NaN scores). Non-response rates:

@@ -31,7 +31,7 @@ public enum McNemar {
 ///
 /// ```swift
 /// let ci = QuantileInterval(sorted: times, quantile: 0.5, confidence: 0.975)
-/// ci.estimate, ci.low, ci.high
+/// let (median, low, high) = (ci.estimate, ci.low, ci.high)
 /// ```
 /// l is the largest rank with P(B <= l - 1) <= alpha / 2 and u the smallest with
 /// P(B <= u - 1) >= 1 - alpha / 2, clamped to [1, n] (then the coverage is at least the

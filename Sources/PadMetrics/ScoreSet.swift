@@ -11,7 +11,7 @@ import Darwin
 /// set.append(score: 0.91, species: nil)            // bona fide
 /// set.append(score: 0.12, species: "print")        // attack
 /// set.append(score: .nan, species: "replay")       // failure to process (FTA)
-/// let point = try set.operatingPoint(at: 0.5)
+/// let point = OperatingPoint(curve: try ErrorCurve(set), threshold: 0.5)
 /// ```
 /// Convention (padbench, bob.measure): higher score = more bona fide; a presentation is accepted
 /// as bona fide when score >= threshold. A NaN score, or `failed`, is a failure to process: left

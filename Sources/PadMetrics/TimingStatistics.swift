@@ -8,7 +8,7 @@ import Histogram
 /// var decode = TimingHistogram()
 /// decode.record(nanoseconds: 1_250_000)
 /// let summary = decode.summary(wallSeconds: 12.5)
-/// summary.p99Nanoseconds
+/// let p99 = summary.p99Nanoseconds
 /// ```
 public struct TimingHistogram: Sendable {
     private var histogram = Histogram<UInt64>(

@@ -5,7 +5,7 @@ import Dispatch
 /// own result, so nothing mutable is shared.
 ///
 /// ```swift
-/// let (curve, fingerprint) = try Parallel.both({ try ErrorCurve(set) }, { fingerprintOf(table) })
+/// let (curve, negated) = try Parallel.both({ try ErrorCurve(set) }, { SortedScores(set).negated() })
 /// ```
 public enum Parallel {
     /// Runs `first` and `second` concurrently and returns both results; the first error thrown

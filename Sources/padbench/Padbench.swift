@@ -4,12 +4,8 @@ import PadBench
 import PadEstimators
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
-/// on labelled datasets.
-///
-/// ```
-/// padbench bench --dataset datasets/sample --profiles basic,luna-id-default
-/// padbench eval --scores scores.csv --criterion bpcer@apcer=0.01 --out reports/eval
-/// ```
+/// on labelled datasets. The subcommands, their options and worked examples are README.md's
+/// "Command line" section; `padbench help <subcommand>` prints the same options.
 @main
 struct Padbench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -73,6 +73,81 @@ import PadEstimators
         }
     }
 
+    /// Shards split by presentation, so with one clip of three frames among still images one
+    /// shard holds no presentation of several frames and records neither `counted_unit` nor
+    /// `frame_aggregate`. Merge refused such shards ("conventions differ from the first shard's",
+    /// found by scripts/same-output.py on the sample); now they merge to the single run, per
+    /// presentation as the single run reports.
+    @Test func stillShardsMergeWithShardsOfPresentations() async throws {
+        let root = Fixture.folder()
+        var manifest = "path,label,species,split,subject,presentation\n"
+        for i in 0..<12 {
+            let bona = i % 2 == 0
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
+                root + "/\(i).jpg")
+            // Images 0, 2 and 4 are the frames of one bona fide presentation, `clip`.
+            let presentation = i < 6 && bona ? "clip" : "\(i).jpg"
+            manifest += "\(i).jpg,\(bona ? "bonafide" : "attack"),\(bona ? "" : "print"),eval,s-\(presentation),"
+            manifest += "\(presentation)\n"
+        }
+        try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let dataset = try DatasetLoader().load(root)
+        let profiles = [try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")]
+        let single = try await BenchRunner().run(
+            BenchJob(dataset: dataset, profiles: profiles, outputFolder: root + "/single", concurrency: 2))
+        var parts: [String] = []
+        for k in 1...2 {
+            let shard = try await BenchRunner().run(
+                BenchJob(
+                    dataset: dataset, profiles: profiles, outputFolder: root + "/shard\(k)", concurrency: 2,
+                    shard: Shard(index: k, count: 2)))
+            parts.append(shard.archivePath)
+        }
+        let units = try parts.map {
+            try RunManifest.decode(from: ResultArchiveReader(path: $0).entry(named: "manifest.json"))
+                .conventions["counted_unit"]
+        }
+        #expect(units.filter { $0 == nil }.count == 1, "one shard has still images only")
+        let merged = try MergeRunner().merge(parts, outputFolder: root + "/merged")
+        for file in ["summary.csv", "per_species.csv", "frames/summary.csv", "presentation_decisions.csv"] {
+            let a = try String(contentsOfFile: root + "/single/" + file, encoding: .utf8)
+            let b = try String(contentsOfFile: root + "/merged/" + file, encoding: .utf8)
+            // Per-presentation rows come shard by shard in a merged run: the same rows, in another order.
+            let rows = { (text: String) in
+                file.hasSuffix("decisions.csv") ? text.split(separator: "\n").sorted() : [text[...]]
+            }
+            #expect(rows(a) == rows(b), "\(file) differs between one run and merged shards")
+        }
+        let conventions = try RunManifest.decode(
+            from: ResultArchiveReader(path: merged.archivePath).entry(named: "manifest.json")
+        ).conventions
+        #expect(conventions["frame_aggregate"] == "mean" && conventions["counted_unit"] != nil)
+    }
+
+    /// Two shards that aggregated frames differently (`--aggregate`) are refused, naming both.
+    @Test func shardsAggregatingFramesDifferentlyAreRefused() throws {
+        var shards = MergeRunner.Shards(paths: ["a.tar.zst", "b.tar.zst", "c.tar.zst"])
+        let base = RunManifest(
+            kind: "bench", tool: .init(version: "1", commandLine: []), conventions: ["tie_rule": "x"],
+            dataset: .init(name: "d", path: "p", layout: "manifest", fingerprint: "0", samples: 1), estimators: [],
+            profiles: [],
+            machine: .init(hostname: "h", operatingSystem: "o", processors: 1, memoryBytes: 1, concurrency: 1),
+            times: .init(started: "s", finished: "f", wallSeconds: 1), counts: [:])
+        for aggregate in [nil, "median", "mean"] {
+            var m = base
+            m.conventions["frame_aggregate"] = aggregate
+            shards.manifests.append(m)
+        }
+        #expect(
+            MergeRunner.chosenConventions(shards.manifests[0]) == MergeRunner.chosenConventions(shards.manifests[1]))
+        #expect { try MergeRunner.frameAggregate(shards) } throws: {
+            "\($0)" == "c.tar.zst: frames aggregated by mean, b.tar.zst by median (--aggregate)"
+        }
+        shards.manifests[2].conventions["frame_aggregate"] = "median"
+        #expect(try MergeRunner.frameAggregate(shards) == "median")
+    }
+
     /// Shards measured with another `--max-pixels` were merged as if alike (nothing recorded it);
     /// now the manifest records it and merge names what differs.
     @Test func shardsMeasuredWithOtherOptionsAreRefused() async throws {

@@ -84,7 +84,7 @@ import Testing
         let root = Fixture.folder()
         let bench = try await Self.benchRun(root)
         let outcome = try EvalRunner().evaluateArchive(
-            bench.archivePath, profiles: [EvalRunner.outputProfile("quality.sharpness")],
+            bench.archivePath, profiles: [try EvalRunner.outputProfile("quality.sharpness")],
             outputFolder: root + "/score", commandLine: [],
             choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
         let r = outcome.results[0]
@@ -94,7 +94,8 @@ import Testing
         // An output the run lacks is refused before anything is written (the profile check names it).
         #expect(throws: (any Error).self) {
             try EvalRunner().evaluateArchive(
-                bench.archivePath, profiles: [EvalRunner.outputProfile("quality.nope")], outputFolder: root + "/nope",
+                bench.archivePath, profiles: [try EvalRunner.outputProfile("quality.nope")],
+                outputFolder: root + "/nope",
                 commandLine: [], choosesOnReportedSetWithoutCalibrationSplit: true, requireOutputs: true)
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/nope"))

@@ -129,7 +129,7 @@ import PadMetrics
     /// NOT_CALIBRATED.
     @Test func notCalibratedRowsEqualThePlainWriter() throws {
         let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .eer, outputFolder: "")
-        let profile = EvalRunner.scoreProfile(job, files: ["x.csv"])
+        let profile = try EvalRunner.scoreProfile(job, files: ["x.csv"])
         let full = Self.table(appended: true)
         var table = MeasurementTable(columns: full.columns)
         for i in 0..<full.count where full.splits[i] != .dev {
@@ -166,7 +166,7 @@ import PadMetrics
     /// `ok`) are counted as failed and calibrate as NaN, as the per-row statuses say.
     @Test func talliesAndCalibrationSetsFollowTheStatuses() throws {
         let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .eer, outputFolder: "")
-        let profile = EvalRunner.scoreProfile(job, files: ["x.csv"])
+        let profile = try EvalRunner.scoreProfile(job, files: ["x.csv"])
         for okCoded in [false, true] {
             let table = Self.table(appended: true, okCodedFailure: okCoded)
             let result = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first)

@@ -31,7 +31,7 @@ import PadProfiles
         let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .bpcerAtAPCER(0.05), outputFolder: "")
         var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
         evaluator.keepsSortedScores = keep
-        return try evaluator.evaluate([EvalRunner.scoreProfile(job, files: ["x.csv"])])
+        return try evaluator.evaluate([try EvalRunner.scoreProfile(job, files: ["x.csv"])])
     }
 
     static func csv(_ rows: [OutputSeparation.Row]) -> [[String]] { OutputSeparation.table(rows).rows }

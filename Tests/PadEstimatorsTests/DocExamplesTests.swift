@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Testing
 import PadDataset
@@ -73,5 +74,46 @@ import PadImage
         #expect(line == Array("{\"describe\": true}".utf8))
         process.terminate()
         #expect(throws: EstimatorFailure.self) { try process.exchange(Array("x".utf8), timeout: 1) }
+    }
+}
+
+/// The cascade and process examples of PadEstimators' doc comments.
+@Suite struct PadEstimatorsCascadeDocExamples {
+    /// ``CascadeClassifier`` and ``CascadeDetector``: OpenCV's frontal-face cascade finds the one
+    /// face of the sample's first bona fide image (the manifest's box: x 239.9, y 32.6, 88 wide).
+    @Test func cascadeFindsTheSampleFace() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("datasets/sample/eval/bonafide/000000.jpg").path
+        let gray = GrayPlane(try ImageDecoder().decode(fileAt: sample))
+        let cascade = try CascadeClassifier(
+            contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+        let faces = CascadeDetector(cascade: cascade).detect(in: gray, minNeighbors: 3)
+        let face = try #require(faces.max { $0.neighbors < $1.neighbors })
+        #expect(abs(Double(face.x) - 239.9) < 20 && abs(Double(face.y) - 32.6) < 20)
+        #expect(abs(Double(face.width) - 88.1) < 20)
+    }
+
+    /// ``ChildProcesses``: compiled only. Running it here would end every child of the test
+    /// process, including those of tests running beside it; `ChildProcessesCLITests` runs it in
+    /// the `padbench` process instead.
+    static func childProcesses() -> Int {
+        ChildProcesses.becomeSubreaper()
+        // ... the run ...
+        let ended = ChildProcesses.endAll()
+        return ended
+    }
+
+    /// ``SpawnThread``: `true` started on the spawn thread exits 0.
+    @Test func spawnThread() throws {
+        let path = "/bin/true"
+        let arguments = [strdup(path), nil]
+        defer { free(arguments[0]) }
+        try arguments.withUnsafeBufferPointer { buffer in
+            let argv = UnsafeMutablePointer(mutating: buffer.baseAddress!)
+            let pid = SpawnThread.shared.run { padbench_spawn(path, argv, environ, 0, 1, 2) }
+            try #require(pid > 0)
+            var status: Int32 = 0
+            #expect(waitpid(pid, &status, 0) == pid && status == 0)
+        }
     }
 }

@@ -54,3 +54,24 @@ import PadDataset
         #expect(calibrated.decide { _ in 0.41 }.isAccepted && calibrated.decide { _ in 0.4 } == Decision(failedGate: 0))
     }
 }
+
+/// ``FramesRule``: each line of its doc comment is a profile's `frames:` section.
+@Suite struct PadProfilesFramesDocExamples {
+    static let sections = """
+        frames: {decide: best_shot}          # or aggregate (the default), or:
+        frames: {decide: k_of_n, k: 3, n: 5}
+        """
+
+    @Test func eachSectionLoads() throws {
+        let rules = try Self.sections.split(separator: "\n").map { section in
+            try ProfileLoader().load(
+                yaml: "name: f\nsource: test\n\(section)\ngates:\n  - {output: pad.score, op: ge, value: 0.5}\n",
+                file: "f.yaml"
+            ).framesRule
+        }
+        #expect(rules == [.bestShot, .atLeast(k: 3, of: 5)])
+        let plain = try ProfileLoader().load(
+            yaml: "name: f\nsource: test\ngates:\n  - {output: pad.score, op: ge, value: 0.5}\n", file: "f.yaml")
+        #expect(plain.framesRule == .aggregate)
+    }
+}

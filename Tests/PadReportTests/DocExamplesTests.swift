@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PadMetrics
 @testable import PadReport
@@ -32,5 +33,13 @@ import PadMetrics
         let table = OutputSeparation.table(rows)
         #expect(table.rows.count == 1 && table.rows[0].contains("quality.sharpness") && table.rows[0].contains("print"))
         #expect(table.rows[0].contains("1") && table.rows[0].contains("0"))
+    }
+}
+
+/// ``FoldSummary``'s page: compiled only (it needs stored runs and writes into the working
+/// directory); `CompareTests` builds fold summaries from real runs.
+enum PadReportFoldsDocExample {
+    static func write(runs: [StoredRun], paths: [String]) throws {
+        try FoldSummary(runs: runs).html(runPaths: paths).write(toFile: "folds.html", atomically: true, encoding: .utf8)
     }
 }
