@@ -189,11 +189,11 @@ public struct MergeRunner: Sendable {
         for key in Set(e.keys).union(f.keys).sorted() where e[key] != f[key] {
             if key.hasSuffix(contentHashSuffix) {
                 let file = String(key.dropLast(contentHashSuffix.count))
-                guard e[key] != nil && f[key] != nil else { continue }  // one manifest predates the hash
+                guard e[key] != nil && f[key] != nil else { continue } // one manifest predates the hash
                 let named = e[file] == f[file] ? text(e[file]) : "\(text(e[file])) vs \(text(f[file]))"
                 return "\(file) \(named) has other content (FNV-1a 64 \(text(e[key])) vs \(text(f[key])))"
             }
-            if hashed(key) { continue }  // the file's path: compared by its content instead
+            if hashed(key) { continue } // the file's path: compared by its content instead
             return "\(key) \(text(e[key])) vs \(text(f[key]))"
         }
         return nil

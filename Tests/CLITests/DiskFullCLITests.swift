@@ -53,15 +53,17 @@ import Testing
     /// and curves.csv's compressed frame fit, `file` does not (the journal and the archive get half
     /// their pages).
     static func diskPages(fillingAt file: String, whole: String) -> Int {
-        let markers = 3  // run.lock (it holds the pid), .padbench-work and command.json: a page each
+        let markers = 3 // run.lock (it holds the pid), .padbench-work and command.json: a page each
         let journal = pages(whole + "/samples.csv")
         switch file {
         case "samples.csv":
             return markers + journal / 2
         case "results.json":
             // samples.csv, decisions.csv, curves.csv, then the CSV reports.
-            let before = ["samples.csv", "decisions.csv", "curves.csv", "summary.csv",
-                "per_species.csv", "reject_reasons.csv", "outputs.csv", "timing.csv"]
+            let before = [
+                "samples.csv", "decisions.csv", "curves.csv", "summary.csv",
+                "per_species.csv", "reject_reasons.csv", "outputs.csv", "timing.csv",
+            ]
             return markers + before.map { pages(whole + "/" + $0) }.reduce(0, +) + 1
         default:
             let written = (try? FileManager.default.contentsOfDirectory(atPath: whole)) ?? []
@@ -77,7 +79,8 @@ import Testing
         let dir = CommandLineTests.folder()
         let data = try MergeCLITests.sampleSubset(dir + "/data", count: 60)
         // One cheap estimator (the image's size): the test is about the writes, not the measuring.
-        try "name: size\nsource: test\nscore: image.megapixels\ngates:\n  - {output: image.megapixels, op: ge, value: 0.01}\n"
+        try
+            "name: size\nsource: test\nscore: image.megapixels\ngates:\n  - {output: image.megapixels, op: ge, value: 0.01}\n"
             .write(toFile: dir + "/size.yaml", atomically: true, encoding: .utf8)
         let arguments = ["bench", "--dataset", data, "--profiles", dir + "/size.yaml", "--quiet", "--concurrency", "1"]
         let whole = try CLI.padbench(arguments + ["--out", dir + "/whole"])
@@ -95,8 +98,10 @@ import Testing
         // The archive is written as results.tar.zst.partial and renamed when complete.
         #expect(full.stderr.contains("\(out).partial/\(file)"), "\(full.stderr)")
         #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
-        #expect(full.stderr.hasSuffix("the measured samples are kept in \(out).partial/samples.csv; "
-            + "continue with `padbench bench --resume \(out)`\n"), "\(full.stderr)")
+        #expect(
+            full.stderr.hasSuffix(
+                "the measured samples are kept in \(out).partial/samples.csv; "
+                    + "continue with `padbench bench --resume \(out)`\n"), "\(full.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out), "a half run stands under --out")
         let kept = Self.lines(out + ".partial/samples.csv").count
         if file == "samples.csv" {

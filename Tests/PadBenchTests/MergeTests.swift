@@ -206,8 +206,9 @@ import PadEstimators
         }
         #expect { try MergeRunner().merge(parts, outputFolder: root + "/merged") } throws: {
             let message = "\($0)"
-            return message.hasPrefix("\(parts[1]): measured with other options than \(parts[0]): face cascade '\(face)' "
-                + "has other content (FNV-1a 64 '")
+            return message.hasPrefix(
+                "\(parts[1]): measured with other options than \(parts[0]): face cascade '\(face)' "
+                    + "has other content (FNV-1a 64 '")
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
     }

@@ -161,7 +161,8 @@ import Testing
     /// codec context was allocated, and an init that throws early never runs `deinit`: 2 MB leaked
     /// per file (LeakSanitizer, `make fuzz`; `make test-asan` runs this test). Now a clean error.
     @Test func aStreamWhoseDecoderFailsToOpenIsAnErrorWithoutALeak() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let path =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path + "/Fuzz/Corpus/FuzzVideo/leak-codec-context-on-failed-open"
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let decoder = VideoDecoder(limits: VideoLimits(maxPixels: 1_000_000, maxFrames: 300, maxSeconds: 60))
