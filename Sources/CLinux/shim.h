@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -25,10 +26,28 @@ static inline int padbench_exchange(const char *a, const char *b) {
 /// Makes this process the reaper of its orphaned descendants (prctl(2) PR_SET_CHILD_SUBREAPER).
 static inline int padbench_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/// Closes every descriptor from `first` on in a child between fork and exec: close_range(2)
+/// (Linux 5.9), else close(2) on each number below the descriptor limit (both async-signal-safe).
+static inline void padbench_close_from(int first) {
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return;
+    struct rlimit limit;
+    long last = 65536;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) last = (long)limit.rlim_cur;
+    if (last > (1L << 20)) last = 1L << 20;
+    for (long fd = first; fd < last; fd++) (void)close((int)fd);
+}
+
 /// fork(2) + execve(2) of `path` with `argv`/`envp`, standard input/output/error from `in`, `out`
 /// and `err`, an empty signal mask, default signal handlers, a process group of its own and
 /// PR_SET_PDEATHSIG = SIGKILL, so that the child dies with the thread that forked it. A child
 /// whose parent is already gone (the parent died between fork and prctl) exits at once.
+/// The child keeps descriptors 0, 1 and 2 only: every other one padbench holds (the run's lock,
+/// its journal, images being read, other estimators' pipes), close-on-exec or not, is closed
+/// before exec, so a program never holds padbench's files open nor writes into them.
 /// Returns the child's pid, or -1 with errno set.
 static inline pid_t padbench_spawn(const char *path, char *const argv[], char *const envp[], int in, int out,
                                    int err) {
@@ -49,6 +68,7 @@ static inline pid_t padbench_spawn(const char *path, char *const argv[], char *c
     (void)setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(127);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+    padbench_close_from(3);
     execve(path, argv, envp);
     _exit(127);
 }

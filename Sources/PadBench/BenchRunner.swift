@@ -145,7 +145,8 @@ public struct BenchRunner: Sendable {
         let journal = runFolder.work + "/samples.csv"
         guard FileManager.default.fileExists(atPath: journal) else { return error }
         let continued = runFolder.resuming ? "" : "; continue with `padbench bench --resume \(runFolder.final)`"
-        return EvaluationError("\(error); the measured samples are kept in \(journal)\(continued)")
+        // RunFolder.describe: a Foundation file error is `path: reason`, never its raw dump.
+        return EvaluationError("\(RunFolder.describe(error)); the measured samples are kept in \(journal)\(continued)")
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by

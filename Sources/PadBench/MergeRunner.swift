@@ -186,14 +186,35 @@ public struct MergeRunner: Sendable {
         guard names == firstNames else { return "estimators \(names) vs \(firstNames)" }
         for (e, f) in zip(m.estimators, first.estimators) {
             if e.version != f.version { return "\(e.name) version \(text(e.version)) vs \(text(f.version))" }
-            for key in Set(e.parameters.keys).union(f.parameters.keys).sorted()
-            where e.parameters[key] != f.parameters[key] {
-                return "\(e.name) \(key) \(text(e.parameters[key])) vs \(text(f.parameters[key]))"
-            }
+            if let difference = parameterDifference(e.parameters, f.parameters) { return "\(e.name) \(difference)" }
         }
         let options = m.measurementOptions ?? [:], firstOptions = first.measurementOptions ?? [:]
         for key in Set(options.keys).union(firstOptions.keys).sorted() where options[key] != firstOptions[key] {
             return "\(key) \(text(options[key])) vs \(text(firstOptions[key]))"
+        }
+        return nil
+    }
+
+    /// Suffix of a parameter holding the content hash of the file its stem names (`cascade` and
+    /// `cascade_fnv1a64`, `model` and `model_fnv1a64`).
+    static let contentHashSuffix = "_fnv1a64"
+
+    /// The first parameter two estimators of the same name differ in, or nil. A file is compared by
+    /// content where both manifests record its hash (`<key>_fnv1a64`): the same cascade copied to
+    /// another folder merges, another cascade written over the same path does not. Manifests
+    /// without the hash (written before it was recorded) compare the path.
+    static func parameterDifference(_ e: [String: String], _ f: [String: String]) -> String? {
+        func text(_ value: String?) -> String { value.map { "'\(TextBytes.quote($0))'" } ?? "none" }
+        let hashed = { (key: String) in e[key + contentHashSuffix] != nil && f[key + contentHashSuffix] != nil }
+        for key in Set(e.keys).union(f.keys).sorted() where e[key] != f[key] {
+            if key.hasSuffix(contentHashSuffix) {
+                let file = String(key.dropLast(contentHashSuffix.count))
+                guard e[key] != nil && f[key] != nil else { continue } // one manifest predates the hash
+                let named = e[file] == f[file] ? text(e[file]) : "\(text(e[file])) vs \(text(f[file]))"
+                return "\(file) \(named) has other content (FNV-1a 64 \(text(e[key])) vs \(text(f[key])))"
+            }
+            if hashed(key) { continue } // the file's path: compared by its content instead
+            return "\(key) \(text(e[key])) vs \(text(f[key]))"
         }
         return nil
     }

@@ -77,6 +77,14 @@ extension RunFolder {
         // Foundation reports some failures (creating a folder with no descriptor left) as a bare
         // error 512 without the POSIX cause: name the exhausted descriptor table when that is it.
         if RegularFile.descriptorsExhausted() { return RegularFile.errorText(EMFILE) }
+        // Foundation's own codes for a full disk and a read-only one (Data.write reports ENOSPC as
+        // "There isn't enough space." with no POSIX error underneath): the C library's words.
+        if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue {
+            return String(cString: strerror(ENOSPC))
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteVolumeReadOnly.rawValue {
+            return String(cString: strerror(EROFS))
+        }
         if ns.domain == NSCocoaErrorDomain { return ns.localizedDescription }
         return "\(error)"
     }

@@ -33,7 +33,8 @@ public struct EyesEstimator: Estimator {
     ]
     public var parameters: [String: String] {
         [
-            "cascade": detector.cascade.path, "scale_factor": "1.1", "min_neighbors": "3",
+            "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
+            "scale_factor": "1.1", "min_neighbors": "3",
             "region": "upper 60% of the face box",
         ]
     }

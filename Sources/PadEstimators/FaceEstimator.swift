@@ -86,9 +86,11 @@ public struct FaceEstimator: Estimator {
 
     public var parameters: [String: String] {
         [
-            "cascade": detector.cascade.path, "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
+            "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
+            "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
             "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
             "agreement_cascade": agreement.verifier.cascade.path,
+            "agreement_cascade_fnv1a64": agreement.verifier.cascade.contentHash,
             "agreement": "IoU with the agreement cascade's best box in the detection grown by w/2, h/2 "
                 + "(1.1, 3, min size w/2 x h/2); counted as a face at >= \(DetectionAgreement.threshold)",
         ]

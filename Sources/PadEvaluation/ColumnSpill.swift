@@ -52,8 +52,9 @@ final class ColumnSpill: @unchecked Sendable {
     /// Byte offset of column slot `s` in block `k`.
     private func offset(block k: Int, slot s: Int) -> off_t { off_t((k * columns.count + s) * blockRows * 8) }
 
-    /// Appends the spilled columns' values of one row.
-    func append(_ row: [Double]) throws {
+    /// Appends the spilled columns' values of one row. A failed write (a full disk) is kept and
+    /// thrown by every later ``read(_:rows:)``, which the run's `outputs.csv` makes before it commits.
+    func append(_ row: [Double]) {
         lock.lock()
         defer { lock.unlock() }
         for (s, c) in columns.enumerated() { block[s * blockRows + pendingRows] = row[c] }

@@ -207,8 +207,9 @@ public struct MeasurementTable: Sendable {
         precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
         if let spill {
             outputsHashSum! &+= DatasetFingerprint.outputsHash(id: id, status: status, values: row)
-            // A failed write surfaces when the column is read back (``column(_:)``).
-            try? spill.append(row)
+            // A failed write is kept by the spill and thrown when the column is read back
+            // (``column(_:rows:)``, for outputs.csv, before the run is committed).
+            spill.append(row)
             for c in row.indices where !spill.holds(c) { values[c].append(row[c]) }
         } else {
             for c in row.indices { values[c].append(row[c]) }

@@ -41,16 +41,23 @@ final class VideoStream {
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw .unsupportedFormat("no decoder for the video codec '\(codecName)'")
         }
+        // Read before the decoder exists: an init that throws before every property is set never
+        // runs `deinit`, so nothing that needs freeing may be held across a throw (a stream whose
+        // decoder failed to open or whose rotation was refused leaked the codec context; FuzzVideo).
+        rotation = try DisplayRotation(stream: stream)
         guard let context = avcodec_alloc_context3(decoder) else { throw .decodeError("FFmpeg: out of memory") }
-        codec = context
         var status = avcodec_parameters_to_context(context, parameters)
         context.pointee.max_pixels = Int64(limits.maxPixels)
         context.pointee.thread_count = Int32(max(1, threads))
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.err_recognition |= AV_EF_EXPLODE
         if status >= 0 { status = avcodec_open2(context, decoder, nil) }
-        guard status >= 0 else { throw .decodeError("cannot open the '\(codecName)' decoder: \(averror(status))") }
-        rotation = try DisplayRotation(stream: stream)
+        guard status >= 0 else {
+            var failed: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&failed)
+            throw .decodeError("cannot open the '\(codecName)' decoder: \(averror(status))")
+        }
+        codec = context
     }
 
     deinit {

@@ -155,6 +155,37 @@ import Testing
         #expect(Self.lines(journal).count == 3 && process.isRunning, "\(Self.lines(journal))")
     }
 
+    /// An estimator sees descriptors 0, 1 and 2 only, plus the one its shell reads the script
+    /// through. padbench is started by a shell holding a file open on descriptor 7 without
+    /// close-on-exec (as a CI runner or `make` may leave one): on 715cc5d every estimator inherited
+    /// it, and any other descriptor padbench had not marked close-on-exec.
+    @Test func anEstimatorSeesOnlyItsStandardDescriptors() throws {
+        let dir = CommandLineTests.folder()
+        let data = try MergeCLITests.sampleSubset(dir + "/data", count: 4)
+        // Each process started (one per worker) lists its descriptors and where they lead; `find`
+        // opens the list itself (a shell redirection would add the shell's saved copy of stdout).
+        try Self.estimator(
+            dir + "/est.sh", onDescribe: "find /proc/$$/fd -mindepth 1 -fprintf \(dir)/fds-$$.txt '%f -> %l\\n'")
+        var arguments = try Self.bench(dir, data: data, out: dir + "/run")
+        arguments[arguments.firstIndex(of: "--concurrency")! + 1] = "2"
+        let command = ([CLI.binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        let r = try CLI.padbench(["-c", "exec 7<\(data)/manifest.csv && exec \(command)"], shell: true)
+        #expect(r.status == 0, "\(r.stderr)")
+        let listings = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("fds-") }
+        #expect(!listings.isEmpty, "no estimator listed its descriptors")
+        for listing in listings {
+            // `7 -> /path`: the descriptor and its target.
+            let open = Self.lines(dir + "/" + listing).compactMap { line -> (Int, String)? in
+                let parts = line.components(separatedBy: " -> ")
+                guard parts.count == 2, let fd = Int(parts[0]) else { return nil }
+                return (fd, parts[1])
+            }
+            #expect(open.contains { $0.0 == 0 } && open.contains { $0.0 == 2 }, "\(open)")
+            let extra = open.filter { $0.0 > 2 && $0.1 != dir + "/est.sh" }
+            #expect(extra.isEmpty, "\(listing): descriptors beyond 0-2 and the script: \(extra)")
+        }
+    }
+
     static func lines(_ path: String) -> [String] {
         (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
     }

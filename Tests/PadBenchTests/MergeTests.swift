@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+import PadEstimators
 @testable import PadEvaluation
 @testable import PadImage
 @testable import PadProfiles
@@ -176,5 +177,71 @@ import Testing
                     || message.hasSuffix("max_image_bytes '16807216' vs '616777216'"))
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
+    }
+
+    /// Two shards measured with `--cascades` folders holding the same files: on 715cc5d merge
+    /// compared the cascade paths and refused them ("face cascade '.../b/...' vs '.../a/...'").
+    @Test func theSameCascadesInAnotherFolderMerge() async throws {
+        let root = Fixture.folder()
+        let parts = try await Self.shardsMeasured(root: root) { k in
+            let folder = root + (k == 1 ? "/cascades-a" : "/cascades-b")
+            try Self.copyCascades(to: folder)
+            return folder
+        }
+        let merged = try MergeRunner().merge(parts, outputFolder: root + "/merged")
+        #expect(merged.table.count == 8)
+    }
+
+    /// Another cascade (OpenCV's `alt` one) copied over the same path between two shards: on
+    /// 715cc5d the paths were equal and merge mixed two detectors' measurements; now it is refused
+    /// naming the file.
+    @Test func anotherCascadeAtTheSamePathIsRefusedNamingTheFile() async throws {
+        let root = Fixture.folder()
+        let folder = root + "/cascades"
+        try Self.copyCascades(to: folder)
+        let face = folder + "/haarcascades/haarcascade_frontalface_default.xml"
+        let parts = try await Self.shardsMeasured(root: root) { k in
+            if k == 2 {
+                try FileManager.default.removeItem(atPath: face)
+                try FileManager.default.copyItem(
+                    atPath: EstimatorOptions.defaultCascadeDirectory + "/haarcascades/haarcascade_frontalface_alt.xml",
+                    toPath: face)
+            }
+            return folder
+        }
+        #expect { try MergeRunner().merge(parts, outputFolder: root + "/merged") } throws: {
+            let message = "\($0)"
+            return message.hasPrefix(
+                "\(parts[1]): measured with other options than \(parts[0]): face cascade '\(face)' "
+                    + "has other content (FNV-1a 64 '")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
+    }
+
+    /// The three cascade files `face` and `eyes` read, copied from the installed ones.
+    static func copyCascades(to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/haarcascades", withIntermediateDirectories: true)
+        for file in ["haarcascade_frontalface_default.xml", "haarcascade_frontalface_alt.xml", "haarcascade_eye.xml"] {
+            try FileManager.default.copyItem(
+                atPath: EstimatorOptions.defaultCascadeDirectory + "/haarcascades/" + file,
+                toPath: folder + "/haarcascades/" + file)
+        }
+    }
+
+    /// Shards 1/2 and 2/2 of four bona fide and four attack images, measured with `face` and
+    /// `eyes` from the cascade folder `cascades(k)` gives for shard k.
+    static func shardsMeasured(root: String, cascades: (Int) throws -> String) async throws -> [String] {
+        try Fixture.writeSharpAndBlurred(root + "/data")
+        let dataset = try DatasetLoader().load(root + "/data")
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
+        var parts: [String] = []
+        for k in 1...2 {
+            let job = BenchJob(
+                dataset: dataset, profiles: [profile], extraEstimators: ["face", "eyes"],
+                estimatorOptions: EstimatorOptions(cascadeDirectory: try cascades(k)),
+                outputFolder: root + "/shard\(k)", concurrency: 2, shard: Shard(index: k, count: 2))
+            parts.append(try await BenchRunner().run(job).archivePath)
+        }
+        return parts
     }
 }

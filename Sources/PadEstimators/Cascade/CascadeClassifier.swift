@@ -1,4 +1,5 @@
 import Foundation
+import PadDataset
 import PadText
 
 /// A boosted cascade of decision stumps over Haar or LBP features, read from the XML files that
@@ -41,6 +42,9 @@ public struct CascadeClassifier: Sendable {
     }
 
     public let path: String
+    /// FNV-1a 64 of the file's bytes (16 hex digits): what the cascade *is*, recorded beside its
+    /// path in the manifest, so `merge` compares shards' cascades by content, not by where they lay.
+    public let contentHash: String
     public let featureType: FeatureType
     public let windowWidth: Int
     public let windowHeight: Int
@@ -73,7 +77,7 @@ public struct CascadeClassifier: Sendable {
     }
 
     public init(contentsOfFile path: String) throws {
-        let cascade = try Self.cascadeElement(path)
+        let (cascade, contentHash) = try Self.cascadeElement(path)
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {
             throw CascadeError.unsupported(
@@ -118,6 +122,7 @@ public struct CascadeClassifier: Sendable {
             subsets += stageSubsets
         }
         self.path = path
+        self.contentHash = contentHash
         self.featureType = type
         self.windowWidth = width
         self.windowHeight = height
@@ -127,8 +132,8 @@ public struct CascadeClassifier: Sendable {
         self.lbpSubsets = subsets
     }
 
-    /// The `<cascade>` element of a readable, well-formed cascade file.
-    static func cascadeElement(_ path: String) throws -> XMLElement {
+    /// The `<cascade>` element of a readable, well-formed cascade file, and the file's FNV-1a 64.
+    static func cascadeElement(_ path: String) throws -> (XMLElement, String) {
         let data: Data
         do { data = Data(try RegularFile.read(path, limit: maximumFileBytes)) } catch {
             // Only a file that is not there is "not found": a full descriptor table (EMFILE), a
@@ -149,7 +154,7 @@ public struct CascadeClassifier: Sendable {
                     + "convert with opencv_traincascade)"
             )
         }
-        return cascade
+        return (cascade, FNV1a.hex(data.withUnsafeBytes { FNV1a.hash($0.bindMemory(to: UInt8.self)) }))
     }
 
     /// One upright Haar feature: one to three weighted rectangles inside the window.
