@@ -10,16 +10,22 @@ import PadEstimators
 @testable import PadReport
 
 @Suite struct MergeTests {
+    /// Image `i` of a merge fixture: even numbers are bona fide (sharper, more contrast).
+    static func writeImage(_ i: Int, into root: String) throws -> Bool {
+        let bona = i % 2 == 0
+        Fixture.write(
+            try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
+            root + "/\(i).jpg")
+        return bona
+    }
+
     /// Three shards merged give byte-identical reports to one run over everything (including a
     /// calibrated profile and a failed sample), and the single run's dataset fingerprint.
     @Test func shardsMergeToTheSingleRun() async throws {
         let root = Fixture.folder()
         var manifest = "path,label,species,split,subject\n"
         for i in 0..<24 {
-            let bona = i % 2 == 0
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
-                root + "/\(i).jpg")
+            let bona = try Self.writeImage(i, into: root)
             manifest +=
                 "\(i).jpg,\(bona ? "bonafide" : "attack"),"
                 + "\(bona ? "" : (i % 4 == 1 ? "print" : "replay")),\(i < 12 ? "dev" : "eval"),s\(i)\n"
@@ -82,10 +88,7 @@ import PadEstimators
         let root = Fixture.folder()
         var manifest = "path,label,species,split,subject,presentation\n"
         for i in 0..<12 {
-            let bona = i % 2 == 0
-            Fixture.write(
-                try ImageEncoder.jpeg(Fixture.image(contrast: bona ? 40 + i : 2 + i % 5, seed: i), quality: 90),
-                root + "/\(i).jpg")
+            let bona = try Self.writeImage(i, into: root)
             // Images 0, 2 and 4 are the frames of one bona fide presentation, `clip`.
             let presentation = i < 6 && bona ? "clip" : "\(i).jpg"
             manifest += "\(i).jpg,\(bona ? "bonafide" : "attack"),\(bona ? "" : "print"),eval,s-\(presentation),"
