@@ -332,7 +332,19 @@ public struct ProfileLoader: Sendable {
         }
         let unknown = context.unknownKeys(map, allowed: Self.gateKeys, what: "gate")
         findings.errors += unknown
-        let gate = findings.attempt { () throws(ProfileError) in try parseGate(node, map, context: context) }
+        // An unknown output is reported beside the gate's other errors (op, thresholds), not
+        // instead of them: `profiles validate` lists every error of a file.
+        var outputKnown = true
+        if map["skipped"] == nil, let outputNode = map["output"], let output = outputNode.string {
+            outputKnown =
+                findings.attempt { () throws(ProfileError) in
+                    try checkOutput(output, node: outputNode, context: context)
+                } != nil
+        }
+        let parsed = findings.attempt { () throws(ProfileError) in
+            try parseGate(node, map, context: context, outputChecked: true)
+        }
+        let gate = outputKnown ? parsed : nil
         // A skipped gate decides nothing and a calibrated one refuses `approximate:` itself.
         guard map["skipped"] == nil, map["calibrate"] == nil, map["approximate"] != nil else {
             return unknown.isEmpty ? gate : nil
@@ -347,9 +359,10 @@ public struct ProfileLoader: Sendable {
 
     /// One gate without its approximation: a skipped gate (a reason, no threshold), a calibrated
     /// gate, or a comparison with its thresholds. Errors are located at the offending node.
-    private func parseGate(_ node: Node, _ map: Node.Mapping, context: Context, allowApproximate: Bool = false)
-        throws(ProfileError) -> Gate
-    {
+    private func parseGate(
+        _ node: Node, _ map: Node.Mapping, context: Context, allowApproximate: Bool = false,
+        outputChecked: Bool = false
+    ) throws(ProfileError) -> Gate {
         let line = node.mark?.line ?? 0
         let output = try context.string(map, "output", required: true)
         let code = try context.string(map, "code", required: false)
@@ -364,7 +377,7 @@ public struct ProfileLoader: Sendable {
                 output: output, comparison: .ge, threshold: .nan, code: code, message: message,
                 kind: .exact, note: note, skipped: reason, line: line)
         }
-        try checkOutput(output, node: map["output"]!, context: context)
+        if !outputChecked { try checkOutput(output, node: map["output"]!, context: context) }
         if let calibrateNode = map["calibrate"] {
             let calibration = try parseCalibration(
                 calibrateNode, gate: map, context: context, allowApproximate: allowApproximate)

@@ -50,6 +50,7 @@ import PadDataset
         #expect(
             diagnosis.errors.map(\.description) == [
                 "\(path):4:14: unknown output `quality.sharpnes`; did you mean `quality.sharpness`?",
+                "\(path):4:36: unknown op 'gte' (ge, gt, le, lt, eq, between)",
                 "\(path):5:5: gate on face.count needs op (ge, gt, le, lt, eq, between)",
             ])
     }

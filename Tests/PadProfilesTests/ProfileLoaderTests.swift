@@ -134,6 +134,19 @@ import PadImport
 
     /// Every error of a file in document order, each located: a top-level key, two gates' errors
     /// and an approximation's; `load` throws the first and says there are more.
+    /// A gate whose output is misspelt still has its other errors listed (the unknown output used
+    /// to end the gate's checks, so validate showed one error of two).
+    @Test func aGateWithAnUnknownOutputStillHasItsOtherErrorsListed() {
+        let yaml =
+            "name: g\nsource: t\ngates:\n  - output: qualty.luminance_mean\n    op: betwen\n    min: 40\n    max: 220\n"
+        let errors = Catalogue.loader.diagnose(yaml: yaml, file: "g.yaml").errors.map(\.description)
+        #expect(
+            errors == [
+                "g.yaml:4:13: unknown output `qualty.luminance_mean`; did you mean `quality.luminance_mean`?",
+                "g.yaml:5:9: unknown op 'betwen' (ge, gt, le, lt, eq, between)",
+            ])
+    }
+
     @Test func diagnoseListsEveryErrorInDocumentOrder() throws {
         let yaml = """
             name: bad name
