@@ -85,17 +85,23 @@ import Testing
                 """)
         // Waited for by its exit, not by the end of its output: a daemon that inherited a descriptor
         // would keep a pipe open for as long as it lives.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = try Self.bench(dir, data: data, out: dir + "/run")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startBench(dir, data: data)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let daemon = try #require(Self.pid(in: pidFile, within: 5))
         defer { kill(daemon, SIGKILL) }
         #expect(Self.ended(daemon, within: 3), "the estimator's daemon \(daemon) outlived the run")
+    }
+
+    /// `padbench bench` into `dir/run`, started and not waited for, its output discarded.
+    static func startBench(_ dir: String, data: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = try bench(dir, data: data, out: dir + "/run")
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     @Test func anEstimatorThatIgnoresEndOfInputDiesWithAKilledPadbench() throws {
@@ -104,12 +110,7 @@ import Testing
         let pidFile = dir + "/estimator.pid"
         try Self.estimator(
             dir + "/est.sh", beforeAnswer: "sleep 2", prologue: "trap '' TERM HUP INT PIPE; echo $$ >> \(pidFile)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = try Self.bench(dir, data: data, out: dir + "/run")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startBench(dir, data: data)
         // Every estimator process padbench started writes its pid; kill padbench while one measures.
         var estimators: [pid_t] = []
         let deadline = Date().addingTimeInterval(60)
@@ -138,12 +139,7 @@ import Testing
         // The third sample (the request's JSON may escape the id's slashes: matched by its file name).
         let slow = String(Self.lines(data + "/manifest.csv")[3].split(separator: ",")[0].split(separator: "/").last!)
         try Self.estimator(dir + "/est.sh", beforeAnswer: "case \"$line\" in *\(slow)*) sleep 5 ;; esac")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = try Self.bench(dir, data: data, out: dir + "/run")
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startBench(dir, data: data)
         defer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
