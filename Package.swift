@@ -64,7 +64,7 @@ let package = Package(
             exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadEvaluation", "PadMetrics", "PadArchive", "PadDataset", "PadText"],
+            dependencies: ["PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadDataset", "PadText"],
             exclude: ["README.md"]
         ),
         .target(

@@ -73,32 +73,6 @@ public enum RunStatistics {
 
     /// The profile's decision and swept score of every processed sample of its reported split.
     static func bootstrapInput(_ result: ProfileResult, table: MeasurementTable) -> SubjectBootstrap.Input? {
-        guard result.reported.headline != nil else { return nil }
-        let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
-        let thresholds = Dictionary(
-            result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
-        let compiled = result.profile.compiled(columns: columns, calibratedThresholds: thresholds)
-        let split = Split(rawValue: result.reported.split)
-        var input = SubjectBootstrap.Input(
-            species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
-            speciesNames: [])
-        input.speciesNames = table.speciesNames
-        let values = table.values
-        let rows = (0..<table.count).lazy.filter {
-            (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK
-        }
-        // Exact capacities (a million samples would otherwise leave up to half of each array unused).
-        let n = rows.count
-        input.species.reserveCapacity(n)
-        input.subjects.reserveCapacity(n)
-        input.accepted.reserveCapacity(n)
-        input.scores?.reserveCapacity(n)
-        for i in rows {
-            input.species.append(table.speciesIndex[i])
-            input.subjects.append(table.subject(i))
-            input.accepted.append(compiled.decide { values[$0][i] }.isAccepted)
-            if input.scores != nil { input.scores!.append(compiled.sweptScore { values[$0][i] } ?? .nan) }
-        }
-        return input
+        SubjectBootstrap.Input(result, table: table)
     }
 }

@@ -8,6 +8,8 @@ import PadMetrics
 struct AccuracyComparison {
     var checks: [RunComparison.Check] = []
     var notes: [String] = []
+    /// Per profile with a paired bootstrap: the base and new curves, for the compare page.
+    var overlays: [RunComparison.Overlay] = []
     /// Reasons the runs are not comparable.
     var problems: [String] = []
 
@@ -16,7 +18,17 @@ struct AccuracyComparison {
         let newProfiles = Dictionary(new.summary.profiles.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let baseDecisions = paired ? try Self.decisions(base) : [:]
         let newDecisions = paired ? try Self.decisions(new) : [:]
-        for name in Set(baseProfiles.keys).union(newProfiles.keys).sorted() {
+        let names = Set(baseProfiles.keys).union(newProfiles.keys)
+        for wanted in settings.profiles ?? [] where !names.contains(wanted) {
+            problems.append("--profiles names \(wanted), which is in neither run (profiles: \(names.sorted().joined(separator: ", ")))")
+        }
+        let curves = paired ? try Self.curveInputs(base, new, gated: Self.gated(names, settings)) : [:]
+        overlays = curves.keys.sorted().compactMap { name in
+            curves[name]!.curves.map { RunComparison.Overlay(profile: name, base: $0.base, new: $0.new) }
+        }
+        for name in names.sorted() {
+            let before = checks.count
+            defer { if !Self.gated(name, settings) { ungate(from: before, reason: "not in --profiles") } }
             guard let b = baseProfiles[name], let n = newProfiles[name] else {
                 problems.append(
                     "profile \(name) is only in \(baseProfiles[name] == nil ? "NEW" : "BASE"): "
@@ -36,7 +48,9 @@ struct AccuracyComparison {
                 notes.append("profile \(name): not a liveness decision (gates left out: \(leftOut)); not gated")
                 continue
             }
-            if let be = b.reported.eer, let ne = n.reported.eer {
+            if let input = curves[name]?.input {
+                curveChecks(name, PairedBootstrap.compare(input, settings: settings.bootstrap), settings)
+            } else if let be = b.reported.eer, let ne = n.reported.eer {
                 checks.append(
                     .init(
                         name: "\(name) eer", base: be, new: ne, regressed: false, gated: false, test: "reported",
@@ -50,6 +64,77 @@ struct AccuracyComparison {
             }
         }
     }
+
+    /// Whether `--profiles` lets the gate judge this profile (every profile without the option).
+    static func gated(_ profile: String, _ settings: RunComparison.Settings) -> Bool {
+        settings.profiles.map { $0.contains(profile) } ?? true
+    }
+
+    static func gated(_ names: Set<String>, _ settings: RunComparison.Settings) -> [String] {
+        names.filter { gated($0, settings) }.sorted()
+    }
+
+    /// Checks appended since `start` become information: shown, never failing (JUnit `<skipped/>`).
+    mutating func ungate(from start: Int, reason: String) {
+        for k in start..<checks.count {
+            checks[k].regressed = false
+            checks[k].gated = false
+            checks[k].detail = "not gated (\(reason)); " + checks[k].detail
+        }
+    }
+
+    /// The paired bootstrap inputs of the gated profiles both runs decide the same way with a
+    /// swept score (``StoredRun/sweptScores(profiles:)``).
+    static func curveInputs(_ base: StoredRun, _ new: StoredRun, gated: [String]) throws
+        -> [String: (input: PairedBootstrap.Input, curves: (base: ErrorCurve, new: ErrorCurve)?)]
+    {
+        let both = gated.filter { name in
+            guard let b = base.summary.profiles.first(where: { $0.name == name }),
+                let n = new.summary.profiles.first(where: { $0.name == name })
+            else { return false }
+            return b.definitionHash == n.definitionHash && b.isLivenessDecision && n.isLivenessDecision
+                && b.score != nil
+        }
+        let baseScores = try base.sweptScores(profiles: both), newScores = try new.sweptScores(profiles: both)
+        var inputs: [String: (input: PairedBootstrap.Input, curves: (base: ErrorCurve, new: ErrorCurve)?)] = [:]
+        for name in both {
+            guard let b = baseScores[name], let n = newScores[name] else { continue }
+            let curves = b.curve.flatMap { bc in n.curve.map { (base: bc, new: $0) } }
+            inputs[name] = (PairedBootstrap.Input(base: b, new: n), curves)
+        }
+        return inputs
+    }
+
+    /// EER and BPCER at each APCER target by the paired bootstrap: a regression when the rise is
+    /// above the tolerance and its one-sided interval [L, +inf) excludes zero.
+    mutating func curveChecks(_ profile: String, _ result: PairedBootstrap.Result, _ settings: RunComparison.Settings) {
+        let how =
+            "paired bootstrap over \(result.bonaFideUnits) bona fide and \(result.attackUnits) attack units, "
+            + "\(result.settings.replicates) replicates, seed \(result.settings.seed)"
+        let level = RateText.fixed(result.settings.confidence * 100, 0)
+        for m in result.metrics {
+            let name = "\(profile) \(m.name)"
+            guard let b = m.base, let n = m.new, let low = m.lowerBound, let rise = m.rise else {
+                let missing = m.base == nil ? "BASE" : (m.new == nil ? "NEW" : "no replicate")
+                checks.append(
+                    .init(
+                        name: name, base: m.base ?? .nan, new: m.new ?? .nan, regressed: false, gated: false,
+                        test: "paired-bootstrap", detail: "not gated: undefined in \(missing) (target out of reach)"))
+                continue
+            }
+            let regressed = rise > settings.rateTolerance && m.significant
+            checks.append(
+                .init(
+                    name: name, base: b, new: n, regressed: regressed, gated: true, test: "paired-bootstrap",
+                    detail:
+                        "new - base \(Self.pp(rise)), one-sided \(level)% interval [\(Self.pp(low)), +inf) "
+                        + "(\(how), \(m.replicatesUsed) used)"
+                        + "\(rise > settings.rateTolerance && !regressed ? "; rise not significant" : "")"))
+        }
+    }
+
+    /// A difference of rates in percentage points with its sign: `+2.10 pp`.
+    static func pp(_ x: Double) -> String { (x >= 0 ? "+" : "") + RateText.fixed(x * 100, 2) + " pp" }
 
     /// One rate compared on both sides: missing on one side is a problem, on both a note.
     mutating func present(_ name: String, _ b: RunSummary.Rate?, _ n: RunSummary.Rate?) -> (

@@ -117,36 +117,43 @@ extension HTMLReport {
 
     /// Outline (step) histograms over common bins of the finite scores, one per class and
     /// species, as percent of the class; the profile's threshold (or the EER's) marked. Samples
-    /// rejected at every threshold (another gate failed) have no score and are not drawn.
+    /// rejected at every threshold (another gate failed) have no score and are not drawn. The bins
+    /// follow ``HistogramBins`` (robust range, log or logit axis when the scores call for it); what
+    /// lies outside the range is drawn as one underflow and one overflow bin beside it, marked
+    /// with its count.
     mutating func histogramPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let curve = sm.curve
-        // The lowest and highest finite thresholds (the one below the terminal point), found in
-        // place: not a filtered copy of ten million thresholds.
-        let thresholds = curve.thresholds
-        guard let first = thresholds.firstIndex(where: \.isFinite), let last = thresholds.lastIndex(where: \.isFinite)
-        else { return "" }
-        let low = thresholds[first]
-        var high = thresholds[last]
-        if curve.hasTerminalPoint && last > first {
-            high = thresholds[thresholds[..<last].lastIndex(where: \.isFinite)!]
-        }
+        guard let bins = Self.histogramBins(curve) else { return "" }
         let title = "Score histograms, \(r.profile.name)"
-        var plot = SVGPlot(
-            title: title, xLabel: r.thresholdSign < 0 ? "score (negated)" : "score", yLabel: "share of the class")
+        let score = r.thresholdSign < 0 ? "score (negated)" : "score"
+        var plot = SVGPlot(title: title, xLabel: bins.axisTitle(score), yLabel: "share of the class")
         plot.yPercent = true
-        let bins = 30
-        let width = high > low ? (high - low) / Double(bins) : 1
-        let edges = (0...bins).map { low + width * Double($0) }
+        let n = bins.count, edges = bins.edges, cuts = bins.scoreEdges
+        let width = edges[1] - edges[0]
+        // Bin b's x range; -1 and n are the underflow and overflow bins beside the range.
+        func span(_ b: Int) -> (Double, Double) {
+            b < 0 ? (edges[0] - width, edges[0]) : (b == n ? (edges[n], edges[n] + width) : (edges[b], edges[b + 1]))
+        }
+        var outside = (0, 0)
         func series(_ name: String, color: String, total: Int, rejectedBelow: (Int) -> Int) {
             guard total > 0 else { return }
-            func below(_ edge: Double) -> Int { rejectedBelow(curve.pointIndex(for: edge)) }
-            var points: [(Double, Double)] = [(edges[0], 0)]
-            for b in 0..<bins {
-                let upper = b == bins - 1 ? high.nextUp : edges[b + 1]
-                let share = Double(below(upper) - below(edges[b])) / Double(total)
-                points += [(edges[b], share), (edges[b + 1], share)]
+            // Finite scores below a cut: the rejections there minus those rejected at every threshold.
+            let never = rejectedBelow(0)
+            func below(_ cut: Double) -> Int { rejectedBelow(curve.pointIndex(for: cut)) - never }
+            let finite = total - never
+            // 0 underflow, 1...n the bins (the last includes its upper edge), n + 1 overflow.
+            let top = below(cuts[n].nextUp)
+            var counts = [below(cuts[0])]
+            for b in 0..<n { counts.append((b == n - 1 ? top : below(cuts[b + 1])) - below(cuts[b])) }
+            counts.append(finite - top)
+            outside.0 += counts[0]
+            outside.1 += counts[n + 1]
+            var points: [(Double, Double)] = [(span(-1).0, 0)]
+            for (k, c) in counts.enumerated() {
+                let (x0, x1) = span(k - 1), share = Double(c) / Double(total)
+                points += [(x0, share), (x1, share)]
             }
-            points.append((edges[bins], 0))
+            points.append((span(n).1, 0))
             plot.addLine(name: name, points: points, color: color)
         }
         series("bona fide", color: SVGPlot.palette[0], total: curve.bonaFideCount) { curve.bonaFideRejected[$0] }
@@ -166,15 +173,36 @@ extension HTMLReport {
                 curve.attackCount - curve.pooledAccepted[$0]
             }
         }
+        plot.addVertical(x: edges[0], label: "\(outside.0) below \(RateText.threshold(cuts[0]))", color: "#888")
+        plot.addVertical(x: edges[n], label: "\(outside.1) above \(RateText.threshold(cuts[n]))", color: "#888")
         if let t = Self.operatingThreshold(r) {
-            plot.addVertical(x: t, label: "profile t=\(RateText.threshold(r.shownThreshold(t)))", color: "#060")
+            plot.addVertical(
+                x: HistogramBins.transform(t, bins.axis), label: "profile t=\(RateText.threshold(r.shownThreshold(t)))",
+                color: "#060")
         } else if sm.eer.threshold.isFinite {
             plot.addVertical(
-                x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))",
-                color: "#b00")
+                x: HistogramBins.transform(sm.eer.threshold, bins.axis),
+                label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
         }
         plots.append((title, plot.pointCount))
         return plot.render()
+    }
+
+    /// The bins of a curve's finite scores (``HistogramBins``): each distinct finite threshold
+    /// below the terminal point with its number of samples (all classes pooled).
+    static func histogramBins(_ curve: ErrorCurve) -> HistogramBins? {
+        let thresholds = curve.thresholds
+        func below(_ k: Int) -> Int { curve.bonaFideRejected[k] + curve.attackCount - curve.pooledAccepted[k] }
+        let last = curve.hasTerminalPoint ? curve.count - 1 : curve.count
+        let total = curve.bonaFideCount + curve.attackCount
+        var values: [Double] = [], counts: [Int] = []
+        values.reserveCapacity(last)
+        counts.reserveCapacity(last)
+        for k in 0..<last where thresholds[k].isFinite {
+            values.append(thresholds[k])
+            counts.append((k + 1 < curve.count ? below(k + 1) : total) - below(k))
+        }
+        return HistogramBins(values: values, counts: counts)
     }
 
     mutating func latency() -> String {

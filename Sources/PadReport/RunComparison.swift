@@ -14,6 +14,12 @@ import PadMetrics
 /// - different samples (only with `allowDifferentDataset`): APCER_max and BPCER regress when the
 ///   rate rises by more than the tolerance and the new 95% Clopper-Pearson interval lies entirely
 ///   above the base one.
+/// - same samples, profiles with a swept score: EER and BPCER at each APCER target of
+///   ``ProfileResult/targets`` by a paired bootstrap over subjects (``PairedBootstrap``): a
+///   regression when the rise is above the tolerance and its one-sided 95% interval excludes zero,
+///   so a model whose whole curve got worse is caught even when its rates at the profile's
+///   threshold did not move. `profiles` limits the accuracy gate to named profiles; the others'
+///   metrics are shown as not gated (JUnit `<skipped/>`).
 /// Latency, per step, from every sample's stored time: the p50 and p99 ratios new / base with a
 /// distribution-free 95% interval (each quantile's order-statistic interval at 97.5%, combined);
 /// a regression only when the whole interval of the p50 or p99 ratio lies above the limit.
@@ -48,13 +54,28 @@ public struct RunComparison: Sendable {
         public var allowDifferentDataset = false
         public var gate: GateKind = .all
         public var significance: Double = 0.05
+        /// `--profiles`: the profiles the accuracy gate judges (nil = all); the others' metrics
+        /// are shown, not gated.
+        public var profiles: [String]?
+        /// The paired bootstrap of EER and BPCER at each APCER target (same samples only).
+        public var bootstrap = PairedBootstrap.Settings()
         public init() {}
     }
 
+    /// A profile's curves in both runs (same samples, swept score): the compare page overlays them.
+    public struct Overlay: Sendable {
+        public var profile: String
+        public var base: ErrorCurve
+        public var new: ErrorCurve
+    }
+
     public let checks: [Check]
+    public let overlays: [Overlay]
     /// Metrics reported but not gated, with why (`not a liveness decision`, `no timing`).
     public let notes: [String]
     public let paired: Bool
+    /// The paired bootstrap's replicates, seed and confidence when it ran (same samples, accuracy gated).
+    public let bootstrap: PairedBootstrap.Settings?
     public var regressed: Bool { checks.contains { $0.regressed } }
 
     public init(base: StoredRun, new: StoredRun, settings: Settings = Settings()) throws(ComparisonError) {
@@ -79,13 +100,14 @@ public struct RunComparison: Sendable {
                     + "pass --allow-different-dataset to compare their rates with the interval test"
             )
         }
-        var checks: [Check] = [], notes: [String] = [], problems: [String] = []
+        var checks: [Check] = [], notes: [String] = [], problems: [String] = [], overlays: [Overlay] = []
         do {
             let baseSamples = paired ? try base.verifiedSamples() : nil
             let newSamples = paired ? try new.verifiedSamples() : nil
             if settings.gate.accuracy {
                 let accuracy = try AccuracyComparison(base: base, new: new, paired: paired, settings: settings)
                 checks += accuracy.checks; notes += accuracy.notes; problems += accuracy.problems
+                overlays = accuracy.overlays
             }
             if settings.gate.latency {
                 let latency = try LatencyComparison(
@@ -107,9 +129,12 @@ public struct RunComparison: Sendable {
         self.checks = checks
         self.notes = notes
         self.paired = paired
+        self.overlays = overlays
+        bootstrap = checks.contains { $0.test == "paired-bootstrap" } ? settings.bootstrap : nil
     }
 
-    /// JUnit XML: one test case per check; a regression is a failure.
+    /// JUnit XML: one test case per check; a regression is a failure, a metric shown but not
+    /// gated is `<skipped/>` (never a pass); the bootstrap's settings are suite properties.
     public var junit: String {
         func escape(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -118,16 +143,27 @@ public struct RunComparison: Sendable {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
             "<testsuite name=\"padbench compare\" tests=\"\(checks.count)\" "
-            + "failures=\"\(checks.filter(\.regressed).count)\">\n"
+            + "failures=\"\(checks.filter(\.regressed).count)\" skipped=\"\(checks.filter { !$0.gated }.count)\">\n"
+        if let bootstrap {
+            xml += "  <properties>\n"
+            for (name, value) in [
+                ("bootstrap.replicates", "\(bootstrap.replicates)"), ("bootstrap.seed", "\(bootstrap.seed)"),
+                ("bootstrap.confidence", "\(bootstrap.confidence)"), ("bootstrap.sides", "one-sided"),
+            ] {
+                xml += "    <property name=\"\(name)\" value=\"\(value)\"/>\n"
+            }
+            xml += "  </properties>\n"
+        }
         for check in checks {
+            let summary = escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)")
             xml += "  <testcase classname=\"padbench\" name=\"\(escape(check.name))\">"
             if check.regressed {
                 xml +=
                     "<failure message=\"\(escape("\(check.base) -> \(check.new)"))\">\(escape(check.detail))</failure>"
+            } else if !check.gated {
+                xml += "<skipped message=\"\(summary)\"/>"
             } else {
-                xml +=
-                    "<system-out>"
-                    + "\(escape("\(check.base) -> \(check.new); \(check.test); \(check.detail)"))</system-out>"
+                xml += "<system-out>\(summary)</system-out>"
             }
             xml += "</testcase>\n"
         }

@@ -39,6 +39,8 @@ public enum SubjectBootstrap {
         /// The swept score (NaN = rejected at every threshold); nil when the profile has none.
         public var scores: [Double]?
         public var speciesNames: [String]
+        /// The table row of each entry (filled by ``init(_:table:)``; empty otherwise).
+        public var rows: [Int] = []
         public init(species: [Int32], subjects: [String], accepted: [Bool], scores: [Double]?, speciesNames: [String]) {
             self.species = species; self.subjects = subjects; self.accepted = accepted
             self.scores = scores; self.speciesNames = speciesNames
@@ -125,23 +127,7 @@ public enum SubjectBootstrap {
     static func replicateCurve(
         _ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]
     ) -> ErrorCurve? {
-        var set = ScoreSet()
-        // Exact capacity: a replicate of a million samples would otherwise grow by doubling.
-        set.reserveCapacity(strata.indices.reduce(0) { n, k in drawn[k].reduce(n) { $0 + strata[k][$1].count } })
-        for s in order { _ = set.index(ofSpecies: input.speciesNames[s]) }
-        for k in strata.indices {
-            let species: String? = k == 0 ? nil : input.speciesNames[order[k - 1]]
-            for c in drawn[k] {
-                for i in strata[k][c] {
-                    if scores[i].isNaN {
-                        set.appendRejectedAtEveryThreshold(species: species)
-                    } else {
-                        set.append(score: scores[i], species: species)
-                    }
-                }
-            }
-        }
-        return try? ErrorCurve(set)
+        PairedBootstrap.curve(strata, drawn, input, order) { scores[$0] }
     }
 
     /// [v(floor(0.025 n) + 1), v(ceil(0.975 n))] of the sorted finite values; nil when none.

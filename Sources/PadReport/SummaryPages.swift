@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadMetrics
 
 extension FoldSummary {
     /// `folds.html`: per profile, each metric's mean and sample standard deviation over the folds
@@ -93,7 +94,29 @@ extension RunComparison {
             </ul></div>
 
             """
+        body += curvesSection()
         if !notes.isEmpty { body += "<h2>Notes</h2>\n" + HTMLPage.table(["note"], notes.map { [$0] }) }
         return HTMLPage.document(title: "padbench compare", body: body)
+    }
+
+    /// Per profile with a swept score: base and new overlaid on one DET and one threshold plot
+    /// (``OverlayPlots``), and the bootstrap's settings.
+    func curvesSection() -> String {
+        guard !overlays.isEmpty else { return "" }
+        var html = "<h2>Curves: base and new</h2>\n"
+        if let b = bootstrap {
+            html +=
+                "<p class=\"meta\">EER and BPCER@APCER are gated by a paired bootstrap over subjects (a "
+                + "sample without subject is its own unit): \(b.replicates) replicates, seed \(b.seed), one-sided "
+                + "\(RateText.fixed(b.confidence * 100, 1))% interval of new - base.</p>\n"
+        }
+        for o in overlays {
+            let plots = OverlayPlots(curves: [.init(label: "base", curve: o.base), .init(label: "new", curve: o.new)])
+            html +=
+                "<h3>\(HTMLPage.e(o.profile))</h3>\n<div class=\"plots\">\n"
+                + plots.det(title: "DET, \(o.profile)").render() + "\n"
+                + plots.thresholds(title: "Error rates vs threshold, \(o.profile)").render() + "\n</div>\n"
+        }
+        return html
     }
 }

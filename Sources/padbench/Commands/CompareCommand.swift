@@ -12,10 +12,15 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Accuracy, per profile on the reported split: on the same samples, APCER of each species and BPCER \
             regress when they rise by more than --rate-tolerance AND an exact one-sided McNemar test on the \
-            per-sample decisions gives p < 0.05; on different samples (--allow-different-dataset), when the new \
+            per-sample decisions gives p < 0.05; EER and BPCER at APCER 1%, 5%, 10% of the swept score regress when \
+            they rise by more than --rate-tolerance AND a paired bootstrap over subjects (or presentations) gives a \
+            one-sided interval of new - base that excludes zero (--bootstrap-confidence, --bootstrap-replicates, \
+            --bootstrap-seed); on different samples (--allow-different-dataset), when the new \
             95% Clopper-Pearson interval lies entirely above the base one. Latency: a step regresses when the whole \
             95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
-            on one side, a profile whose definition changed, or no gated metric at all exits 2.
+            on one side, a profile whose definition changed, or no gated metric at all exits 2. --profiles limits \
+            the accuracy gate to the named profiles; the other profiles' metrics are shown, not gated (JUnit \
+            <skipped/>).
             """
     )
 
@@ -26,6 +31,13 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
     @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
+    @Option(help: "Profiles the accuracy gate judges, comma-separated (default: all); others are shown, not gated.")
+    var profiles: String?
+    @Option(help: "Paired bootstrap replicates for EER and BPCER@APCER (>= 100).")
+    var bootstrapReplicates: Int = PairedBootstrap.replicates
+    @Option(help: "Seed of the paired bootstrap (SplitMix64).") var bootstrapSeed: UInt64 = PairedBootstrap.seed
+    @Option(help: "One-sided confidence of the paired bootstrap's interval, in (0.5, 1).")
+    var bootstrapConfidence: FiniteDouble = FiniteDouble(PairedBootstrap.confidence)
     @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset =
         false
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -39,6 +51,15 @@ struct CompareCommand: ParsableCommand {
         guard latencyRatio.value >= 1 else {
             throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
         }
+        guard bootstrapReplicates >= 100 else {
+            throw ValidationError("--bootstrap-replicates must be at least 100, got \(bootstrapReplicates)")
+        }
+        guard bootstrapConfidence.value > 0.5 && bootstrapConfidence.value < 1 else {
+            throw ValidationError("--bootstrap-confidence must be in (0.5, 1), got \(bootstrapConfidence.value)")
+        }
+        if let profiles, Self.names(profiles).isEmpty {
+            throw ValidationError("--profiles names no profile: '\(profiles)'")
+        }
         guard minSamples >= 1 else { throw ValidationError("--min-samples must be at least 1, got \(minSamples)") }
     }
 
@@ -48,6 +69,8 @@ struct CompareCommand: ParsableCommand {
         var regressed: Bool
         var paired: Bool
         var test: String
+        /// The paired bootstrap's replicates, seed and one-sided confidence, when it ran.
+        var bootstrap: PairedBootstrap.Settings?
         var notes: [String]
         var checks: [RunComparison.Check]
     }
@@ -71,6 +94,11 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
+    /// `a,b , c` -> ["a", "b", "c"].
+    static func names(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func run() throws {
         try refuseOutputsOntoInputs()
         var settings = RunComparison.Settings()
@@ -79,6 +107,10 @@ struct CompareCommand: ParsableCommand {
         settings.minSamples = minSamples
         settings.allowDifferentDataset = allowDifferentDataset
         settings.gate = gate
+        settings.profiles = profiles.map(Self.names)
+        settings.bootstrap.replicates = bootstrapReplicates
+        settings.bootstrap.seed = bootstrapSeed
+        settings.bootstrap.confidence = bootstrapConfidence.value
         let comparison: RunComparison
         do {
             comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new), settings: settings)
@@ -105,7 +137,8 @@ struct CompareCommand: ParsableCommand {
             let report = Report(
                 verdict: comparison.regressed ? "regression" : "no regression", regressed: comparison.regressed,
                 paired: comparison.paired,
-                test: comparison.paired ? "mcnemar" : "clopper-pearson", notes: comparison.notes,
+                test: comparison.paired ? "mcnemar" : "clopper-pearson", bootstrap: comparison.bootstrap,
+                notes: comparison.notes,
                 checks: comparison.checks)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
@@ -117,6 +150,11 @@ struct CompareCommand: ParsableCommand {
             }
             print(TextTable(header: ["verdict", "metric", "base", "new", "test", "detail"], rows: rows).render())
             for line in comparison.notes { print("note: \(line)") }
+            if let b = comparison.bootstrap {
+                print(
+                    "paired bootstrap: \(b.replicates) replicates, seed \(b.seed), "
+                        + "one-sided \(RateText.fixed(b.confidence * 100, 1))% interval of new - base")
+            }
             let regressions = comparison.checks.filter(\.regressed)
             print(
                 regressions.isEmpty

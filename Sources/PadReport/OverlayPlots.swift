@@ -1,0 +1,144 @@
+import PadArchive
+import PadEvaluation
+import PadMetrics
+
+/// Several systems on one chart, as FATE PAD pages and `bob pad det` with several score files
+/// show them: the DET (APCER_max against BPCER, probit axes, as the report's DET) and APCER_max /
+/// BPCER against threshold of several runs or profiles on shared axes with one legend.
+///
+/// Example: `OverlayPlotsTests.detAndThresholdPlotsShareAxesAndLegend`
+/// in `Tests/PadReportTests/OverlayPlotsTests.swift` (compiled and run by `swift test`).
+/// Each curve is exact (one point per distinct threshold, down-sampled as the report's plots) and
+/// gets one colour: solid in the DET; in the threshold plot BPCER solid and APCER_max dashed.
+/// Thresholds are in the bona-fide-high scale the runs decide in (a file's attack-high scores are
+/// negated on import), so curves of one score compare on one axis.
+public struct OverlayPlots: Sendable {
+    public struct Curve: Sendable {
+        public var label: String
+        public var curve: ErrorCurve
+        public init(label: String, curve: ErrorCurve) { self.label = label; self.curve = curve }
+    }
+
+    public var curves: [Curve]
+    public init(curves: [Curve]) { self.curves = curves }
+
+    /// The colour of curve k.
+    static func color(_ k: Int) -> String { SVGPlot.palette[k % SVGPlot.palette.count] }
+
+    public func det(title: String = "DET") -> SVGPlot {
+        var plot = SVGPlot(
+            title: title, xLabel: "APCER_max (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
+        // The floor that shows one error of the largest class of any curve.
+        plot.probitFloor = curves.map { HTMLReport.detFloor($0.curve) }.min() ?? 0.0001
+        for (k, c) in curves.enumerated() {
+            let indices = HTMLReport.sample(c.curve.count)
+            let eer = try? EqualErrorRate(c.curve)
+            plot.addLine(
+                name: c.label + (eer.map { ", EER \(HTMLReport.pct($0.value))" } ?? ""),
+                points: indices.map { (c.curve.apcerMax($0).value, c.curve.bpcer($0)) }, color: Self.color(k),
+                style: .stepHV)
+        }
+        return plot
+    }
+
+    public func thresholds(title: String = "Error rates vs threshold") -> SVGPlot {
+        var plot = SVGPlot(title: title, xLabel: "threshold (accept when score >= threshold)", yLabel: "error rate")
+        plot.yPercent = true
+        for (k, c) in curves.enumerated() {
+            let curve = c.curve
+            // The terminal point (a round number above the highest score) would stretch the shared axis.
+            let terminal = curve.hasTerminalPoint ? curve.count - 1 : nil
+            let indices = HTMLReport.sample(curve.count).filter { curve.thresholds[$0].isFinite && $0 != terminal }
+            plot.addLine(
+                name: "\(c.label) BPCER", points: indices.map { (curve.thresholds[$0], curve.bpcer($0)) },
+                color: Self.color(k), style: .stepVH)
+            plot.addLine(
+                name: "\(c.label) APCER_max", points: indices.map { (curve.thresholds[$0], curve.apcerMax($0).value) },
+                color: Self.color(k), dashed: true, style: .stepVH)
+        }
+        return plot
+    }
+
+    /// One row per curve: label, counts, EER and the best BPCER at APCER_max <= 1%, 5%, 10%.
+    public var rows: [[String]] {
+        curves.map { c in
+            let eer = try? EqualErrorRate(c.curve)
+            let best = ProfileResult.targets.map { x -> String in
+                let choice = ThresholdSearch.lowestThreshold(c.curve, apcerMaxAtMost: x)
+                return choice.targetMet ? HTMLReport.pct(c.curve.bpcer(choice.point)) : "not met"
+            }
+            return [
+                c.label, String(c.curve.bonaFideCount), String(c.curve.attackCount),
+                eer.map { HTMLReport.pct($0.value) } ?? "n/a",
+            ] + best
+        }
+    }
+
+    public static let header =
+        ["curve", "bona fide", "attacks", "EER"] + ProfileResult.targets.map { ProfileResult.isoName($0).uppercased() }
+
+    /// The page: both plots, then the table.
+    public func html(title: String, lead: String) -> String {
+        var body = "<h1>\(HTMLPage.e(title))</h1>\n<p class=\"lead\">\(HTMLPage.e(lead))</p>\n"
+        body += "<div class=\"plots\">\n" + det().render() + "\n" + thresholds().render() + "\n</div>\n"
+        body += HTMLPage.table(Self.header, rows, numeric: Set(1..<Self.header.count))
+        body +=
+            "<p class=\"meta\">BPCER100, BPCER20, BPCER10: the best BPCER with APCER_max at most 1%, 5%, 10% "
+            + "(the lowest threshold meeting the target). Thresholds are in the bona-fide-high scale.</p>\n"
+        return HTMLPage.document(title: title, body: body)
+    }
+}
+
+extension StoredRun.SweptScores {
+    /// The exact error curve of these scores (NaN = rejected at every threshold); nil when a
+    /// class is missing.
+    public var curve: ErrorCurve? {
+        guard let scores = input.scores else { return nil }
+        var set = ScoreSet()
+        set.reserveCapacity(scores.count)
+        for name in input.speciesNames.sorted() { _ = set.index(ofSpecies: name) }
+        for (k, score) in scores.enumerated() {
+            let s = input.species[k]
+            let species = s < 0 ? nil : input.speciesNames[Int(s)]
+            if score.isNaN {
+                set.appendRejectedAtEveryThreshold(species: species)
+            } else {
+                set.append(score: score, species: species)
+            }
+        }
+        return try? ErrorCurve(set)
+    }
+}
+
+extension OverlayPlots {
+    /// What `padbench plot` draws: of each run, each chosen profile with a swept score, on `split`
+    /// (nil = each profile's reported split; `all`, `dev`, `eval`, `train`) at the presentation
+    /// level (or `frames`). A curve's label is the run's label (its folder name unless given),
+    /// followed by the profile when several profiles are drawn.
+    public static func runs(
+        _ runs: [(label: String, run: StoredRun)], profiles: [String]?, split: String?, frames: Bool
+    ) throws -> OverlayPlots {
+        var picked: [(String, String, ErrorCurve)] = []
+        for (label, run) in runs {
+            let names = run.summary.profiles.filter { $0.score != nil }.map(\.name).filter {
+                profiles?.contains($0) ?? true
+            }
+            let scores = try run.sweptScores(profiles: names, split: split, frames: frames)
+            for name in names {
+                guard let curve = scores[name]?.curve else { continue }
+                picked.append((label, name, curve))
+            }
+        }
+        let severalProfiles = Set(picked.map(\.1)).count > 1
+        return OverlayPlots(
+            curves: picked.map { Curve(label: severalProfiles ? "\($0.0) \($0.1)" : $0.0, curve: $0.2) })
+    }
+
+    /// A run's label from its path: the run folder's name (`reports/new/results.tar.zst` -> `new`).
+    public static func label(of path: String) -> String {
+        let suffix = "/results.tar.zst"
+        let folder = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : path
+        let last = folder.split(separator: "/").last.map(String.init) ?? path
+        return last.hasSuffix(".tar.zst") ? String(last.dropLast(".tar.zst".count)) : last
+    }
+}

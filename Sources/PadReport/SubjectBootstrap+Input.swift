@@ -1,0 +1,35 @@
+import PadDataset
+import PadEvaluation
+import PadProfiles
+
+extension SubjectBootstrap.Input {
+    /// The profile's decision and swept score of every processed sample of its reported split,
+    /// with the thresholds the run chose (calibrated ones included); nil when the profile has no
+    /// headline rates. `rows` keeps each entry's row in `table`. `split` chooses another split
+    /// than the reported one (`all` = every sample).
+    public init?(_ result: ProfileResult, table: MeasurementTable, split splitName: String? = nil) {
+        guard result.reported.headline != nil else { return nil }
+        let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
+        let thresholds = Dictionary(
+            result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
+        let compiled = result.profile.compiled(columns: columns, calibratedThresholds: thresholds)
+        let split = Split(rawValue: splitName ?? result.reported.split)
+        self.init(
+            species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
+            speciesNames: table.speciesNames)
+        let values = table.values
+        // Counted first: exact capacities (a million samples would otherwise leave up to half of
+        // each array unused).
+        rows = (0..<table.count).filter { (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK }
+        species.reserveCapacity(rows.count)
+        subjects.reserveCapacity(rows.count)
+        accepted.reserveCapacity(rows.count)
+        scores?.reserveCapacity(rows.count)
+        for i in rows {
+            species.append(table.speciesIndex[i])
+            subjects.append(table.subject(i))
+            accepted.append(compiled.decide { values[$0][i] }.isAccepted)
+            if scores != nil { scores!.append(compiled.sweptScore { values[$0][i] } ?? .nan) }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Issue 30, "a gate that does not hinge on one threshold": `compare` tests EER and BPCER at each
+/// APCER target by a paired bootstrap over subjects. The committed pair
+/// `examples/scores/curve-regression` keeps every decision at the threshold 0.55 while its EER
+/// rises by 2 points; identical reruns of the sample never alarm.
+@Suite struct CurveGateCLITests {
+    typealias CLI = CommandLineTests
+    static let root = ProfileOutputsCLITests.root
+    static let pair = root + "/examples/scores/curve-regression"
+
+    static func eval(_ name: String, _ dir: String) throws -> String {
+        let out = dir + "/" + name
+        let result = try CLI.run([
+            "eval", "--scores", pair + "/\(name).csv", "--threshold", "0.55", "--out", out, "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        return out
+    }
+
+    /// The rates at 0.55 do not move (McNemar: no discordant pair), the EER does: exit 1 naming
+    /// EER with its interval; JUnit records the bootstrap's settings and the failure.
+    @Test func curveRegressionAtAnUnchangedThresholdFailsOnEER() throws {
+        let dir = CLI.folder()
+        let base = try Self.eval("base", dir), new = try Self.eval("new", dir)
+        let result = try CLI.run(["compare", base, new, "--junit", dir + "/junit.xml", "--html", dir + "/c.html"])
+        #expect(result.status == 1, "\(result.out)\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        let eer = try #require(lines.first { $0.contains("scores eer ") })
+        #expect(eer.hasPrefix("REGRESSED") && eer.contains("paired-bootstrap"), "\(eer)")
+        #expect(eer.contains("one-sided 95% interval [+") && eer.contains("+inf)"), "\(eer)")
+        #expect(eer.contains("1000 replicates, seed 30107"), "\(eer)")
+        // The decisions at the threshold are the same: APCER and BPCER are not regressions.
+        let bpcer = try #require(lines.first { $0.contains("scores bpcer ") })
+        #expect(bpcer.hasPrefix("ok") && bpcer.contains("discordant: 0 now wrong, 0 now right"), "\(bpcer)")
+        #expect(lines.last?.hasPrefix("REGRESSION: scores eer") == true, "\(lines.last ?? "")")
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<property name=\"bootstrap.replicates\" value=\"1000\"/>"))
+        #expect(junit.contains("<property name=\"bootstrap.seed\" value=\"30107\"/>"))
+        #expect(junit.contains("<testcase classname=\"padbench\" name=\"scores eer\"><failure"))
+        let html = try String(contentsOfFile: dir + "/c.html", encoding: .utf8)
+        #expect(html.contains("1000 replicates") && html.contains("<svg"))
+        // The JSON carries the settings too.
+        let json = try CLI.run(["compare", base, new, "--json", "--bootstrap-seed", "7"])
+        #expect(json.status == 1 && json.out.contains("\"seed\" : 7"), "\(json.out)")
+        // Gating another profile only: the scores profile's metrics are skipped, nothing gated: exit 2.
+        let other = try CLI.run(["compare", base, new, "--profiles", "nosuch"])
+        #expect(other.status == 2 && other.err.contains("--profiles names nosuch"), "\(other.err)")
+    }
+
+    /// `--profiles` limits the gate: on a bench run of the sample with two profiles, the other
+    /// profile's metrics are `<skipped/>` in JUnit, never passed.
+    @Test func profilesOptionSkipsTheOthersInJUnit() throws {
+        let dir = CLI.folder()
+        let run = dir + "/run"
+        let bench = try CLI.run(
+            ["bench", "--dataset", "datasets/sample", "--profiles", "basic,luna-id-default", "--quiet", "--out", run],
+            in: Self.root)
+        #expect(bench.status == 0, "\(bench.err)")
+        let result = try CLI.run(["compare", run, run, "--profiles", "basic", "--junit", dir + "/j.xml"])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+        let cases = junit.split(separator: "\n").filter { $0.contains("<testcase") }
+        #expect(!cases.isEmpty)
+        for line in cases where !line.contains("name=\"basic ") {
+            #expect(line.contains("<skipped message=\"") && !line.contains("<system-out>"), "\(line)")
+        }
+        #expect(cases.contains { $0.contains("name=\"basic eer\"") && $0.contains("<system-out>") })
+    }
+
+    /// 20 reruns of the sample's bench compared with the first: no alarm, 0 failures in JUnit.
+    @Test func twentyIdenticalRerunsOfTheSampleNeverAlarm() throws {
+        let dir = CLI.folder()
+        func bench(_ k: Int) throws -> String {
+            let out = dir + "/run\(k)"
+            let result = try CLI.run(
+                ["bench", "--dataset", "datasets/sample", "--profiles", "basic", "--quiet", "--out", out],
+                in: Self.root)
+            #expect(result.status == 0, "\(result.err)")
+            return out
+        }
+        let first = try bench(0)
+        for k in 1...20 {
+            let rerun = try bench(k)
+            let result = try CLI.run(["compare", first, rerun, "--gate", "accuracy", "--junit", dir + "/j\(k).xml"])
+            #expect(result.status == 0, "rerun \(k): \(result.out)\(result.err)")
+            let junit = try String(contentsOfFile: dir + "/j\(k).xml", encoding: .utf8)
+            #expect(junit.contains("failures=\"0\"") && junit.contains("name=\"basic eer\""), "\(junit)")
+            try FileManager.default.removeItem(atPath: rerun)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import PadMetrics
+@testable import PadReport
+
+/// `padbench plot` and the compare page: several curves on shared axes, one legend entry each,
+/// no label over another.
+@Suite struct OverlayPlotsTests {
+    /// 100 bona fide and 100 print attacks; `shift` moves the attacks up (a worse model).
+    static func curve(shift: Double) throws -> ErrorCurve {
+        var set = ScoreSet()
+        for i in 0..<100 {
+            set.append(score: 0.4 + Double(i) / 100, species: nil)
+            set.append(score: Double(i) / 100 * 0.8 + shift, species: "print")
+        }
+        return try ErrorCurve(set)
+    }
+
+    @Test func detAndThresholdPlotsShareAxesAndLegend() throws {
+        let plots = OverlayPlots(curves: [
+            .init(label: "base", curve: try Self.curve(shift: 0)),
+            .init(label: "new", curve: try Self.curve(shift: 0.1)),
+            .init(label: "vendor-x-2026-11 basic", curve: try Self.curve(shift: 0.2)),
+        ])
+        let page = SVGReader.read(plots.html(title: "padbench plot", lead: "3 curves"))
+        #expect(page.svgCount == 2)
+        // DET: one polyline per curve; thresholds: BPCER and APCER_max per curve.
+        #expect(page.polylines.count == 3 + 6 && page.polylines.allSatisfy { $0.count > 1 })
+        let legend = page.labels.map(\.text)
+        #expect(legend.contains { $0.hasPrefix("base, EER ") } && legend.contains("new APCER_max"))
+        #expect(legend.contains("vendor-x-2026-11 basic BPCER"))
+        let overlaps = page.overlaps()
+        #expect(overlaps.isEmpty, "overlapping labels: \(overlaps)")
+        // The table: EER of the base curve by its own function, and the three operating points.
+        let eer = try EqualErrorRate(try Self.curve(shift: 0))
+        #expect(plots.rows[0][0] == "base" && plots.rows[0][3] == HTMLReport.pct(eer.value))
+        #expect(OverlayPlots.header == ["curve", "bona fide", "attacks", "EER", "BPCER100", "BPCER20", "BPCER10"])
+    }
+
+    @Test func labelsComeFromTheRunFolder() {
+        #expect(OverlayPlots.label(of: "reports/new") == "new")
+        #expect(OverlayPlots.label(of: "reports/new/") == "new")
+        #expect(OverlayPlots.label(of: "reports/new/results.tar.zst") == "new")
+        #expect(OverlayPlots.label(of: "/tmp/base.tar.zst") == "base")
+    }
+}
