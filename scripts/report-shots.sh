@@ -1,7 +1,9 @@
 #!/bin/sh
 # Renders the reports of sample runs with headless Chromium into PNGs under reports/shots/ (git-ignored),
 # to be looked at by a person: a bench on datasets/sample with 4 profiles, an eval on a 3-species score file
-# (dev and eval), an import, a compare (HTML) and a folds page. Usage: scripts/report-shots.sh [PADBENCH]
+# (dev and eval), an import, a compare (HTML) and a folds page, the paired-bootstrap compare page of the
+# committed curve-regression pair (base and new overlaid), `padbench plot` of four runs, and an eval on skewed
+# (log-normal) scores whose histogram takes a log axis with overflow bins. Usage: scripts/report-shots.sh [PADBENCH]
 set -eu
 BIN=${1:-.build/debug/padbench}
 OUT=reports/shots
@@ -34,6 +36,18 @@ awk -F, 'NR > 1 && $1 !~ /\.avi$/ { v = ($2 == "bonafide" ? 0.7 : 0.35) + 0.25 *
 "$BIN" compare "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --html "$R/compare.html" > /dev/null || true
 "$BIN" folds "$R/eval/results.tar.zst" "$R/eval-worse/results.tar.zst" --out "$R/folds" > /dev/null
 
+# 5. the curve gate: a compare page with base and new overlaid; several runs on one chart; skewed scores.
+for n in base new; do
+  "$BIN" eval --scores examples/scores/curve-regression/$n.csv --threshold 0.55 --out "$R/curve-$n" > /dev/null
+done
+"$BIN" compare "$R/curve-base" "$R/curve-new" --html "$R/compare-curve.html" > /dev/null || true
+"$BIN" plot "$R/eval" "$R/eval-worse" "$R/curve-base" "$R/curve-new" --out "$R/plot" > /dev/null
+awk 'BEGIN { srand(29); print "id,label,species,score";
+  for (i = 0; i < 500; i++) { printf "bf%d,bonafide,,%.3f\n", i, exp(4 + 1.2 * (rand() + rand() + rand() - 1.5) * 2);
+    printf "at%d,attack,print,%.3f\n", i, exp(2.5 + 1.2 * (rand() + rand() + rand() - 1.5) * 2) }
+  print "outlier,bonafide,,250000" }' > "$R/skewed.csv"
+"$BIN" eval --scores "$R/skewed.csv" --threshold 30 --out "$R/skewed" > /dev/null
+
 # The first 2400 px (what a reviewer sees first) and the whole page: its height is measured first
 # (a copy of the page beside it with a script that writes its scroll height
 # into the title, read back with --dump-dom at the same 1280 px width in a 100 px window, so a short
@@ -57,4 +71,7 @@ shot eval "$R/eval/report.html"
 shot import "$R/import/report.html"
 shot compare "$R/compare.html"
 shot folds "$R/folds/folds.html"
+shot compare-curve "$R/compare-curve.html"
+shot plot "$R/plot/plot.html"
+shot skewed "$R/skewed/report.html"
 ls "$OUT"/*.png

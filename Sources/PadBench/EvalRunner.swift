@@ -328,8 +328,11 @@ public struct EvalRunner: Sendable {
     /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
     static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
         let presentations = table.hasPresentations
+        // Subjects (when the files name them) as bench writes them, so `compare` can pair by subject.
+        let subjects = table.hasSubjects
         try writer.writeRow(
-            ["id", "path", "label", "species", "split"] + (presentations ? ["presentation"] : [])
+            ["id", "path", "label", "species", "split"] + (subjects ? ["subject"] : [])
+                + (presentations ? ["presentation"] : [])
                 + ["status", "error", scoreOutput, "decode_ns"])
         let block = CSVBlock(writer: writer)
         // Not `codes`: the status codes below would shadow it (and name every row's presentation
@@ -347,6 +350,11 @@ public struct EvalRunner: Sendable {
                                 try block.append(
                                     pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
                                 )
+                                if subjects {
+                                    var subject = table.subject(i)
+                                    try subject.withUTF8 { try block.appendField(utf8: $0) }
+                                    try block.append(byte: UInt8(ascii: ","))
+                                }
                                 if presentations {
                                     var name = names[Int(presentationCodes[i])]
                                     try name.withUTF8 { try block.appendField(utf8: $0) }
