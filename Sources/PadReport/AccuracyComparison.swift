@@ -20,7 +20,9 @@ struct AccuracyComparison {
         let newDecisions = paired ? try Self.decisions(new) : [:]
         let names = Set(baseProfiles.keys).union(newProfiles.keys)
         for wanted in settings.profiles ?? [] where !names.contains(wanted) {
-            problems.append("--profiles names \(wanted), which is in neither run (profiles: \(names.sorted().joined(separator: ", ")))")
+            problems.append(
+                "--profiles names \(wanted), which is in neither run (profiles: \(names.sorted().joined(separator: ", ")))"
+            )
         }
         let curves = paired ? try Self.curveInputs(base, new, gated: Self.gated(names, settings)) : [:]
         overlays = curves.keys.sorted().compactMap { name in

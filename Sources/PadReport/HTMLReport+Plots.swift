@@ -137,15 +137,7 @@ extension HTMLReport {
         var outside = (0, 0)
         func series(_ name: String, color: String, total: Int, rejectedBelow: (Int) -> Int) {
             guard total > 0 else { return }
-            // Finite scores below a cut: the rejections there minus those rejected at every threshold.
-            let never = rejectedBelow(0)
-            func below(_ cut: Double) -> Int { rejectedBelow(curve.pointIndex(for: cut)) - never }
-            let finite = total - never
-            // 0 underflow, 1...n the bins (the last includes its upper edge), n + 1 overflow.
-            let top = below(cuts[n].nextUp)
-            var counts = [below(cuts[0])]
-            for b in 0..<n { counts.append((b == n - 1 ? top : below(cuts[b + 1])) - below(cuts[b])) }
-            counts.append(finite - top)
+            let counts = Self.histogramCounts(curve, cuts: cuts, total: total, rejectedBelow: rejectedBelow)
             outside.0 += counts[0]
             outside.1 += counts[n + 1]
             var points: [(Double, Double)] = [(span(-1).0, 0)]
@@ -186,6 +178,23 @@ extension HTMLReport {
         }
         plots.append((title, plot.pointCount))
         return plot.render()
+    }
+
+    /// One class's counts in the bins cut at `cuts` (score scale): index 0 underflow, 1...n the bins
+    /// (the last includes its upper edge), n + 1 overflow. `rejectedBelow(k)` is the class's count
+    /// rejected at curve point k; finite scores below a cut are those rejections minus the ones
+    /// rejected at every threshold (no score).
+    static func histogramCounts(_ curve: ErrorCurve, cuts: [Double], total: Int, rejectedBelow: (Int) -> Int)
+        -> [Int]
+    {
+        let n = cuts.count - 1
+        let never = rejectedBelow(0)
+        func below(_ cut: Double) -> Int { rejectedBelow(curve.pointIndex(for: cut)) - never }
+        let top = below(cuts[n].nextUp)
+        var counts = [below(cuts[0])]
+        for b in 0..<n { counts.append((b == n - 1 ? top : below(cuts[b + 1])) - below(cuts[b])) }
+        counts.append(total - never - top)
+        return counts
     }
 
     /// The bins of a curve's finite scores (``HistogramBins``): each distinct finite threshold

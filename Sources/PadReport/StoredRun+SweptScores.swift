@@ -34,7 +34,9 @@ extension StoredRun {
                 from: archive.entry(named: "frames/results.json"), path: path + ":frames/results.json") : summary
         var result: [String: SweptScores] = [:]
         for name in names {
-            guard let stored = reference.profiles.first(where: { $0.name == name }), stored.score != nil else { continue }
+            guard let stored = reference.profiles.first(where: { $0.name == name }), stored.score != nil else {
+                continue
+            }
             let yaml = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
             let profile = try ProfileLoader().load(yaml: yaml, file: path + ":profiles/\(name).yaml")
             var found: SweptScores?
@@ -65,7 +67,8 @@ extension StoredRun {
             .evaluate([profile])[0]
         guard let aggregate, contains(PresentationLevel.decisionsMember) else { return (table, frames) }
         let level = try PresentationLevel.evaluate(
-            table, frameResults: [frames], aggregate: aggregate, choosesOnReportedSetWithoutCalibrationSplit: onReported)
+            table, frameResults: [frames], aggregate: aggregate, choosesOnReportedSetWithoutCalibrationSplit: onReported
+        )
         return (level.tables[0], level.results[0])
     }
 

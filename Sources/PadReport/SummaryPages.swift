@@ -87,10 +87,14 @@ extension RunComparison {
             tolerance <i>and</i> the test says the rise is not chance: \
             McNemar on the samples whose decision changed (same samples), \
             or the new 95% interval entirely above the base one.</li>
+            <li>EER and BPCER@APCER (same samples) regress when they rise by more than the tolerance \
+            <i>and</i> the paired bootstrap's one-sided interval of new - base excludes zero: the \
+            whole curve is judged, not one threshold. The curves below overlay base and new.</li>
             <li>A latency step regresses when the whole 95% interval of its p50 or p99 ratio \
             (new / base) lies above the limit.</li>
-            <li>"not gated" metrics are shown for information (EER, \
-            APCER_max on paired runs, profiles that are not a liveness decision).</li>
+            <li>"not gated" metrics are shown for information (EER on different samples, \
+            APCER_max on paired runs, profiles that are not a liveness decision, profiles left out \
+            by --profiles); JUnit lists them as skipped.</li>
             </ul></div>
 
             """

@@ -46,7 +46,9 @@ import Testing
         let json = try CLI.run([
             "compare", base, new, "--json", "--bootstrap-seed", "7", "--bootstrap-replicates", "200",
         ])
-        #expect(json.status == 1 && json.out.contains("\"seed\" : 7") && json.out.contains("\"replicates\" : 200"), "\(json.out)")
+        #expect(
+            json.status == 1 && json.out.contains("\"seed\" : 7") && json.out.contains("\"replicates\" : 200"),
+            "\(json.out)")
         // Gating another profile only: the scores profile's metrics are skipped, nothing gated: exit 2.
         let other = try CLI.run(["compare", base, new, "--profiles", "nosuch"])
         #expect(other.status == 2 && other.err.contains("--profiles names nosuch"), "\(other.err)")

@@ -45,7 +45,7 @@ import Testing
     /// run's scores; the EER of each, the difference, sorted; L = the 51st of 1000 (floor(0.05 n) + 1).
     static func referenceLowerBound(seed: UInt64) -> Double {
         var rng = SubjectBootstrapTests.Reference(state: seed)
-        let units = [[0, 1], [2], [3], [4, 5], [6], [7]]  // A B C | D E F, sample indices
+        let units = [[0, 1], [2], [3], [4, 5], [6], [7]] // A B C | D E F, sample indices
         var differences: [Double] = []
         for _ in 0..<1000 {
             let bonaFide = (0..<3).map { _ in units[rng.index(3)] }.flatMap { $0 }

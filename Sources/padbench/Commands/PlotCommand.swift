@@ -50,7 +50,9 @@ struct PlotCommand: ParsableCommand {
         }
         guard !plots.curves.isEmpty else {
             FileHandle.standardError.write(
-                Data("padbench plot: no curve to draw (no profile with a swept score\(wanted == nil ? "" : " among --profiles") on split \(split))\n".utf8))
+                Data(
+                    "padbench plot: no curve to draw (no profile with a swept score\(wanted == nil ? "" : " among --profiles") on split \(split))\n"
+                        .utf8))
             throw ExitCode(1)
         }
         try CommandSupport.atRunTime {
