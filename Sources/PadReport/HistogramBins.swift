@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let bins = HistogramBins(values: [1, 2, 3, 5000], counts: [10, 10, 10, 1])!
-/// bins.axis    // .log10: all positive and max / median = 5000 / 2 > 100
+/// let axis = bins.axis    // .log10: all positive and max / median = 5000 / 2 > 100
 /// ```
 /// Rules (checked in this order on the finite scores):
 /// - logit, x = ln(s / (1 - s)), when every score is in (0, 1) and at least half of them lie

@@ -15,6 +15,12 @@ import PadMetrics
     }
 
     /// ``SVGPlot``: a probit DET with a step line and a marker renders one SVG element with both.
+    @Test func histogramBins() {
+        let bins = HistogramBins(values: [1, 2, 3, 5000], counts: [10, 10, 10, 1])!
+        let axis = bins.axis // .log10: all positive and max / median = 5000 / 2 > 100
+        #expect(axis == .log10 && bins.count == 30)
+    }
+
     @Test func svgPlot() {
         var plot = SVGPlot(title: "DET", xLabel: "APCER", yLabel: "BPCER", scale: .probit)
         plot.addLine(name: "print", points: [(0.01, 0.2), (0.05, 0.1)], color: SVGPlot.palette[0], style: .stepHV)
