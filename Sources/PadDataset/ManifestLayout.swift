@@ -26,6 +26,7 @@ enum ManifestLayout {
         var presentations = PresentationIndex()
         var potential = AttackPotentialColumn()
         var columns: Columns?
+        var labels = SampleLabels()
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
         // A U+FFFD in a path of a manifest that is not valid UTF-8 stands for bytes that were not
@@ -37,6 +38,7 @@ enum ManifestLayout {
                     if headerProblem == nil {
                         do throws(DatasetProblem) {
                             columns = try Columns(header: (record.line, record.fields), manifest: manifest)
+                            labels = SampleLabels(names: columns?.labels.map(\.name) ?? [])
                         } catch { headerProblem = error }
                     }
                     return
@@ -58,6 +60,11 @@ enum ManifestLayout {
                         record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
+                    if !known.labels.isEmpty {
+                        labels.append(
+                            id: sample.id,
+                            values: known.labels.map { record.fields[$0.index].trimmingCharacters(in: .whitespaces) })
+                    }
                 } catch {
                     problems.append(error)
                 }
@@ -69,6 +76,7 @@ enum ManifestLayout {
         guard columns != nil else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
         var loaded = LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
         loaded.attackPotential = potential.levels.mapValues(\.level)
+        loaded.labels = labels
         return loaded
     }
 
@@ -112,6 +120,8 @@ enum ManifestLayout {
         /// The optional `presentation` and `attack_potential` columns.
         let presentation: Int?
         let attackPotential: Int?
+        /// `group.<name>` and `attr.<name>` columns (``SampleLabels``), in header order.
+        let labels: [(name: String, index: Int)]
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
             let index = Dictionary(
@@ -128,6 +138,10 @@ enum ManifestLayout {
             box = boxColumns.count == 4 ? boxColumns : nil
             presentation = index["presentation"]
             attackPotential = index["attack_potential"]
+            labels = header.fields.enumerated().compactMap { i, field in
+                let name = field.trimmingCharacters(in: .whitespaces).lowercased()
+                return SampleLabels.isLabelColumn(name) && index[name] == i ? (name, i) : nil
+            }
         }
     }
 
