@@ -83,6 +83,39 @@ import Testing
         try StoredRun(path: outcome.archivePath).verify()
     }
 
+    /// `compare --gate fairness`: the same samples measured again after the female bona fide images
+    /// were replaced by black ones (rejected by `basic`'s exposure gate): female BPCER rises to 4/4
+    /// while male's stays 0/4, so FDR drops by more than the tolerance; the run against itself
+    /// passes.
+    @Test func fairnessGateCatchesAWidenedDifferential() async throws {
+        let root = Fixture.folder()
+        _ = try Self.writeDataset(root)
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
+        func bench(_ out: String) async throws -> StoredRun {
+            let outcome = try await BenchRunner().run(
+                BenchJob(dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: out, concurrency: 2))
+            return try StoredRun(path: outcome.archivePath)
+        }
+        let base = try await bench(root + "/base")
+        for i in stride(from: 0, to: 8, by: 2) {  // the female bona fide, black: rejected by EXPOSURE
+            Fixture.write(try ImageEncoder.jpeg(Image(width: 96, height: 64, format: .rgb)), root + "/b\(i).jpg")
+        }
+        let new = try await bench(root + "/new")
+        var settings = RunComparison.Settings()
+        settings.gate = .fairness
+        let same = try RunComparison(base: base, new: base, settings: settings)
+        #expect(!same.regressed && same.checks.map(\.name) == ["basic group.sex fdr", "basic group.sex garbe"])
+        let worse = try RunComparison(base: base, new: new, settings: settings)
+        let fdr = try #require(worse.checks.first { $0.name == "basic group.sex fdr" })
+        #expect(fdr.regressed && fdr.base - fdr.new > 0.05, "\(fdr.detail)")
+        // The rows say why: female BPCER 4/4, male 0/4, so FDR = 1 - 0.5 * 1 = 0.5.
+        let rows = try Self.rows(root + "/new/fairness.csv")
+        let female = try #require(rows.first { $0["group"] == "female" && $0["metric"] == "bpcer" })
+        #expect(female["errors"] == "4" && female["n"] == "4" && fdr.new == 0.5)
+        settings.fairnessTolerance = 1
+        #expect(!(try RunComparison(base: base, new: new, settings: settings)).regressed)
+    }
+
     /// A dataset without labels writes none of the label files (runs stay as they were).
     @Test func noLabelsNoLabelFiles() async throws {
         let root = Fixture.folder()

@@ -15,7 +15,8 @@ struct CompareCommand: ParsableCommand {
             per-sample decisions gives p < 0.05; on different samples (--allow-different-dataset), when the new \
             95% Clopper-Pearson interval lies entirely above the base one. Latency: a step regresses when the whole \
             95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
-            on one side, a profile whose definition changed, or no gated metric at all exits 2.
+            on one side, a profile whose definition changed, or no gated metric at all exits 2. Fairness (runs \
+            with group.* labels, fairness.csv): FDR dropping or GARBE rising by more than --fairness-tolerance.
             """
     )
 
@@ -25,7 +26,9 @@ struct CompareCommand: ParsableCommand {
     var rateTolerance: FiniteDouble = FiniteDouble(0.005)
     @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
-    @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
+    @Option(help: "What to gate: accuracy, latency, fairness or all.") var gate: RunComparison.GateKind = .all
+    @Option(help: "Drop of FDR or rise of GARBE that counts, per group.* characteristic (in [0, 1]).")
+    var fairnessTolerance: FiniteDouble = FiniteDouble(0.05)
     @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset =
         false
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -35,6 +38,9 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         guard rateTolerance.value >= 0 && rateTolerance.value < 1 else {
             throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)")
+        }
+        guard (0...1).contains(fairnessTolerance.value) else {
+            throw ValidationError("--fairness-tolerance must be in [0, 1], got \(fairnessTolerance.value)")
         }
         guard latencyRatio.value >= 1 else {
             throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
@@ -79,6 +85,7 @@ struct CompareCommand: ParsableCommand {
         settings.minSamples = minSamples
         settings.allowDifferentDataset = allowDifferentDataset
         settings.gate = gate
+        settings.fairnessTolerance = fairnessTolerance.value
         let comparison: RunComparison
         do {
             comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new), settings: settings)
