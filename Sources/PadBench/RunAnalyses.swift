@@ -38,11 +38,15 @@ enum RunAnalyses {
                     ? try DecidedUnits.read(presentationFile, results: results) : frameDecisions
                 let characteristics = fairness(
                     decided, groups: groups, labels: labels, table: table, rowOf: rowOf, level: "presentation")
-                add(&output, "fairness.csv", FairnessReport.table(characteristics), FairnessReport.section(characteristics))
+                add(
+                    &output, "fairness.csv", FairnessReport.table(characteristics),
+                    FairnessReport.section(characteristics))
             }
             let attributes = try attributeRows(labels, table: table, rowOf: rowOf)
             if !attributes.isEmpty {
-                add(&output, "attributes.csv", AttributeSeparation.table(attributes), AttributeSeparation.section(attributes))
+                add(
+                    &output, "attributes.csv", AttributeSeparation.table(attributes),
+                    AttributeSeparation.section(attributes))
             }
         }
         let edc = try errorDiscard(frameDecisions, table: table, rowOf: rowOf, manifest: manifest)

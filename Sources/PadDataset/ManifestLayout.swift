@@ -9,7 +9,8 @@ import PadText
 ///
 /// `presentation` names the capture attempt a line is a frame of (frames extracted from one
 /// video share it); empty or absent, the line is a presentation of its own. A presentation
-/// never spans two labels, species, subjects or splits (``PresentationIndex``).
+/// never spans two labels, species, subjects or splits (``PresentationIndex``). Columns named
+/// `group.<name>` and `attr.<name>` are the samples' labels (``SampleLabels``).
 enum ManifestLayout {
     static func load(root: String, manifest: String) throws(DatasetProblem) -> LoadedDataset {
         let data: [UInt8]
@@ -25,8 +26,7 @@ enum ManifestLayout {
         var seen = IDIndex()
         var presentations = PresentationIndex()
         var potential = AttackPotentialColumn()
-        var columns: Columns?
-        var labels = SampleLabels()
+        var columns: Columns?, labels = SampleLabels()
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
         // A U+FFFD in a path of a manifest that is not valid UTF-8 stands for bytes that were not
@@ -60,11 +60,7 @@ enum ManifestLayout {
                         record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
-                    if !known.labels.isEmpty {
-                        labels.append(
-                            id: sample.id,
-                            values: known.labels.map { record.fields[$0.index].trimmingCharacters(in: .whitespaces) })
-                    }
+                    labels.append(record.fields, columns: known, id: sample.id)
                 } catch {
                     problems.append(error)
                 }
@@ -267,5 +263,13 @@ struct AttackPotentialColumn {
                     + "'\(TextBytes.quote(known.level))' on line \(known.line)")
         }
         if levels[species] == nil { levels[species] = (level, line) }
+    }
+}
+
+extension SampleLabels {
+    /// Appends the `group.*` / `attr.*` cells of one manifest line (trimmed), when it has any.
+    mutating func append(_ fields: [String], columns: ManifestLayout.Columns, id: String) {
+        guard !columns.labels.isEmpty else { return }
+        append(id: id, values: columns.labels.map { fields[$0.index].trimmingCharacters(in: .whitespaces) })
     }
 }

@@ -61,11 +61,16 @@ public enum AttributeSeparation {
 
     /// The section: every (output, attribute) pair with both classes, ranked by AUC (best first).
     public static func section(_ rows: [OutputSeparation.Row], limit: Int = 40) -> String {
-        let ranked = rows.filter { !$0.auc.isNaN }.sorted { ($1.auc, $0.output, $0.species) < ($0.auc, $1.output, $1.species) }
+        let ranked = rows.filter { !$0.auc.isNaN }.sorted {
+            ($1.auc, $0.output, $0.species) < ($0.auc, $1.output, $1.species)
+        }
         guard !ranked.isEmpty else { return "" }
         func n(_ v: Double) -> String { v.isNaN ? "" : CSVFormat.number(v) }
         let shown = ranked.prefix(limit).map {
-            [$0.species, $0.output, $0.direction, n($0.auc), HTMLReport.pct($0.eer), String($0.bonaFide), String($0.attacks)]
+            [
+                $0.species, $0.output, $0.direction, n($0.auc), HTMLReport.pct($0.eer), String($0.bonaFide),
+                String($0.attacks),
+            ]
         }
         let more = ranked.count > limit ? " The \(limit) best of \(ranked.count) pairs; all in attributes.csv." : ""
         return "<h2>Which output detects which attribute</h2>\n<p class=\"meta\">AUC of each output between "

@@ -34,7 +34,8 @@ extension ErrorDiscardReport {
             html += "<div class=\"plots\">"
             html += plot(mine, title: "BPCER vs bona fide discarded, \(profile)", rate: "BPCER", curve: \.bpcer)
             let byAPCER = mine.sorted { nanLast($0.apcerArea) < nanLast($1.apcerArea) }
-            html += plot(byAPCER, title: "APCER_max vs attacks discarded, \(profile)", rate: "APCER_max", curve: \.apcerMax)
+            html += plot(
+                byAPCER, title: "APCER_max vs attacks discarded, \(profile)", rate: "APCER_max", curve: \.apcerMax)
             html += "</div>\n"
         }
         return html
@@ -64,7 +65,8 @@ extension ErrorDiscardReport {
         for (k, a) in shown.enumerated() {
             var points = a[keyPath: curve].map { ($0.discarded, $0.error) }
             if let last = points.last { points.append((0.5, last.1)) }
-            plot.addLine(name: a.output, points: points, color: SVGPlot.palette[k % SVGPlot.palette.count], style: .stepHV)
+            plot.addLine(
+                name: a.output, points: points, color: SVGPlot.palette[k % SVGPlot.palette.count], style: .stepHV)
         }
         let e0 = first[keyPath: curve][0].error
         let ideal = (0...50).map { Double($0) / 100 }.map { f in (f, max(0, (e0 - f) / (1 - f))) }

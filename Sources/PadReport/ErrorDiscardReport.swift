@@ -18,7 +18,8 @@ import PadMetrics
 ///   = the band's values, `value` = the rate among the band's presentations.
 public enum ErrorDiscardReport {
     public static let header = [
-        "profile", "split", "output", "kind", "rate", "x", "quality_low", "quality_high", "value", "ideal", "errors", "n",
+        "profile", "split", "output", "kind", "rate", "x", "quality_low", "quality_high", "value", "ideal", "errors",
+        "n",
     ]
     public static let areaLimit = 0.2
 
@@ -62,7 +63,8 @@ public enum ErrorDiscardReport {
                     attacks[Int(species[i])].total += 1
                     if accepted[i] { attacks[Int(species[i])].errors += 1 }
                 }
-                let worst = attacks.filter { $0.total > 0 }.max { $0.value < $1.value } ?? Proportion(errors: 0, total: 0)
+                let worst =
+                    attacks.filter { $0.total > 0 }.max { $0.value < $1.value } ?? Proportion(errors: 0, total: 0)
                 return (band, Proportion(errors: rejected, total: bona.count), worst)
             }
         }
@@ -86,7 +88,8 @@ public enum ErrorDiscardReport {
                 }
             }
             rows.append(prefix + ["area", "bpcer", n(areaLimit), "", "", n(a.bpcerArea), n(a.bpcerIdealArea), "", ""])
-            rows.append(prefix + ["area", "apcer_max", n(areaLimit), "", "", n(a.apcerArea), n(a.apcerIdealArea), "", ""])
+            rows.append(
+                prefix + ["area", "apcer_max", n(areaLimit), "", "", n(a.apcerArea), n(a.apcerIdealArea), "", ""])
             for d in a.deciles {
                 for (rate, p) in [("bpcer", d.bpcer), ("apcer_max", d.apcerMax)] where p.total > 0 {
                     rows.append(

@@ -11,12 +11,14 @@ struct FairnessComparison {
 
     init(base: StoredRun, new: StoredRun, settings: RunComparison.Settings) throws {
         guard base.contains("fairness.csv") && new.contains("fairness.csv") else {
-            notes.append("fairness.csv missing from \(base.contains("fairness.csv") ? "NEW" : "BASE")"
-                + "\(base.contains("fairness.csv") || new.contains("fairness.csv") ? "" : " and NEW")"
-                + " (no group.* labels): demographic differentials not gated")
+            notes.append(
+                "fairness.csv missing from \(base.contains("fairness.csv") ? "NEW" : "BASE")"
+                    + "\(base.contains("fairness.csv") || new.contains("fairness.csv") ? "" : " and NEW")"
+                    + " (no group.* labels): demographic differentials not gated")
             return
         }
-        let b = try Self.differentials(base.table("fairness.csv")), n = try Self.differentials(new.table("fairness.csv"))
+        let b = try Self.differentials(base.table("fairness.csv")),
+            n = try Self.differentials(new.table("fairness.csv"))
         for key in Set(b.keys).union(n.keys).sorted() {
             guard let old = b[key], let now = n[key] else {
                 notes.append("\(key): only in \(b[key] == nil ? "NEW" : "BASE"); not gated")
@@ -28,7 +30,9 @@ struct FairnessComparison {
             checks.append(
                 RunComparison.Check(
                     name: key, base: old, new: now, regressed: worse > tolerance, gated: true, test: "reported",
-                    detail: "\(CSVFormat.number(old)) -> \(CSVFormat.number(now)) (tolerance \(CSVFormat.number(tolerance)))"))
+                    detail:
+                        "\(CSVFormat.number(old)) -> \(CSVFormat.number(now)) (tolerance \(CSVFormat.number(tolerance)))"
+                ))
         }
     }
 

@@ -39,7 +39,9 @@ public enum FairnessReport {
 
         var apcer: [Double] { groups.map { $0.apcerMax.total > 0 ? $0.apcerMax.value : .nan } }
         var bpcer: [Double] { groups.map { $0.bpcer.total > 0 ? $0.bpcer.value : .nan } }
-        public var fdr: Double { DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha) }
+        public var fdr: Double {
+            DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
+        }
         public var garbe: Double { DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha) }
         public var bpcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.bpcer)) }
         public var apcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.apcerMax)) }
@@ -57,7 +59,8 @@ public enum FairnessReport {
                 let ci = p.interval
                 rows.append(
                     prefix + [
-                        group, metric, species, n(p.value), String(p.errors), String(p.total), n(ci.low), n(ci.high), "",
+                        group, metric, species, n(p.value), String(p.errors), String(p.total), n(ci.low), n(ci.high),
+                        "",
                     ])
             }
             for g in c.groups {

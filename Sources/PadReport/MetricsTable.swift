@@ -114,10 +114,14 @@ public enum MetricsTable {
             key.row("eer", m.eer.value), key.row("eer_apcer_max", m.eer.apcerMax),
             key.row("eer_bpcer", m.eer.bpcer),
         ]
-        for t in m.bpcerAtAPCER where t.targetMet { rows.append(key.row("bpcer@apcer=\(ReportTables.n(t.target))", t.rate)) }
+        for t in m.bpcerAtAPCER where t.targetMet {
+            rows.append(key.row("bpcer@apcer=\(ReportTables.n(t.target))", t.rate))
+        }
         rows.append(key.row("auc", m.auc))
         for t in m.bestBPCERAtAPCER where t.targetMet { rows.append(key.row(ProfileResult.isoName(t.target), t.rate)) }
-        for t in m.apcerAtBPCER where t.targetMet { rows.append(key.row("apcer@bpcer=\(ReportTables.n(t.target))", t.rate)) }
+        for t in m.apcerAtBPCER where t.targetMet {
+            rows.append(key.row("apcer@bpcer=\(ReportTables.n(t.target))", t.rate))
+        }
         if let pooled = m.pooledEER { rows.append(key.row("eer_pooled", pooled.value)) }
         for (s, name) in m.curve.speciesNames.enumerated().sorted(by: { $0.element < $1.element })
         where m.speciesEER.indices.contains(s) && !m.speciesEER[s].isNaN {
@@ -133,7 +137,8 @@ public enum MetricsTable {
             guard let i, let value else { return [] }
             let kind = group.isEmpty ? "" : "species"
             return [
-                key.row(metric, value, kind: kind, group: group, ci: (i.low, i.high), method: MetricsTable.subjectBootstrap)
+                key.row(
+                    metric, value, kind: kind, group: group, ci: (i.low, i.high), method: MetricsTable.subjectBootstrap)
             ]
         }
         let p = set.headline, m = set.scoreMetrics

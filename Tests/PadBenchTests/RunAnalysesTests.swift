@@ -17,9 +17,11 @@ import Testing
         var sex: [String: String] = [:]
         for i in 0..<8 {
             let s = i % 2 == 0 ? "female" : "male"
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 40 + 2 * i, seed: i), quality: 95), root + "/b\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 40 + 2 * i, seed: i), quality: 95), root + "/b\(i).jpg")
             manifest += "b\(i).jpg,bonafide,,,s\(i),\(s),0\n"
-            Fixture.write(try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
+            Fixture.write(
+                try ImageEncoder.jpeg(Fixture.image(contrast: 2 + i, seed: i), quality: 60), root + "/a\(i).jpg")
             manifest += "a\(i).jpg,attack,print,,s\(i),\(s),1\n"
             sex["b\(i).jpg"] = s
             sex["a\(i).jpg"] = s
@@ -70,7 +72,8 @@ import Testing
 
         // Sharpness tells the blurred captures apart completely.
         let attributes = try Self.rows(out + "/attributes.csv")
-        let sharp = try #require(attributes.first { $0["output"] == "quality.sharpness" && $0["attribute"] == "attr.blurry" })
+        let sharp = try #require(
+            attributes.first { $0["output"] == "quality.sharpness" && $0["attribute"] == "attr.blurry" })
         #expect(sharp["auc"] == "1" && sharp["direction"] == "higher-without" && sharp["n_with"] == "8")
 
         let edc = try Self.rows(out + "/edc.csv")
@@ -93,11 +96,12 @@ import Testing
         let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
         func bench(_ out: String) async throws -> StoredRun {
             let outcome = try await BenchRunner().run(
-                BenchJob(dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: out, concurrency: 2))
+                BenchJob(
+                    dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: out, concurrency: 2))
             return try StoredRun(path: outcome.archivePath)
         }
         let base = try await bench(root + "/base")
-        for i in stride(from: 0, to: 8, by: 2) {  // the female bona fide, black: rejected by EXPOSURE
+        for i in stride(from: 0, to: 8, by: 2) { // the female bona fide, black: rejected by EXPOSURE
             Fixture.write(try ImageEncoder.jpeg(Image(width: 96, height: 64, format: .rgb)), root + "/b\(i).jpg")
         }
         let new = try await bench(root + "/new")
@@ -122,7 +126,9 @@ import Testing
         try Fixture.writeSharpAndBlurred(root)
         let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
         let outcome = try await BenchRunner().run(
-            BenchJob(dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: root + "/run", concurrency: 2))
+            BenchJob(
+                dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: root + "/run",
+                concurrency: 2))
         let archive = try ResultArchiveReader(path: outcome.archivePath)
         let held = ["labels.csv", "fairness.csv", "attributes.csv", "edc.csv", "metrics.csv"].map(archive.contains)
         #expect(held == [false, false, false, true, true])

@@ -31,10 +31,10 @@ import Testing
         touch(root + "/Data/test/7/live/000001.jpg", try PublicLayoutTests.jpeg(224, 224))
         try FileManager.default.createDirectory(atPath: root + "/metas/intra_test", withIntermediateDirectories: true)
         var v = Array(repeating: 0, count: 44)
-        v[15] = 1  // Eyeglasses
-        v[20] = 1  // Male
-        v[41] = 3  // illumination: dark
-        v[42] = 1  // environment: outdoor
+        v[15] = 1 // Eyeglasses
+        v[20] = 1 // Male
+        v[41] = 3 // illumination: dark
+        v[42] = 1 // environment: outdoor
         try """
         {
         "Data/test/7/live/000001.jpg": [\(v.map(String.init).joined(separator: ", "))]

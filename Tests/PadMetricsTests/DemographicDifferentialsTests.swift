@@ -12,7 +12,7 @@ import Testing
             for k in 0..<10 { groups.append(group); species.append(-1); accepted.append(k >= bfRejected) }
             for k in 0..<10 { groups.append(group); species.append(0); accepted.append(k < attacksAccepted) }
         }
-        groups.append(nil); species.append(-1); accepted.append(false)  // no group: left out
+        groups.append(nil); species.append(-1); accepted.append(false) // no group: left out
         return (groups, species, accepted)
     }
 
@@ -28,7 +28,9 @@ import Testing
         #expect(abs(DemographicDifferentials.gini(apcer) - 3.0 / 7) < 1e-12)
         #expect(abs(DemographicDifferentials.gini(bpcer) - 1.0 / 3) < 1e-12)
         #expect(abs(DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer) - 8.0 / 21) < 1e-12)
-        #expect(abs(DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: 0.3) - 0.77) < 1e-12)
+        #expect(
+            abs(DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: 0.3) - 0.77) < 1e-12
+        )
         #expect(abs(DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: 0.3) - 38.0 / 105) < 1e-12)
         #expect(abs(DemographicDifferentials.maxMinRatio(apcer) - 4) < 1e-12)
         #expect(abs(DemographicDifferentials.maxMinRatio(bpcer) - 3) < 1e-12)

@@ -20,10 +20,12 @@ import Testing
     }
 
     @Test func categoriesBecomeBinaryAttributes() {
-        let split = AttributeSeparation.binaryAttributes(name: "attr.illumination", values: ["dark", "normal", "", "dark"])
+        let split = AttributeSeparation.binaryAttributes(
+            name: "attr.illumination", values: ["dark", "normal", "", "dark"])
         #expect(split.map(\.name) == ["attr.illumination=dark", "attr.illumination=normal"])
         #expect(split[0].present == [true, false, nil, true])
-        #expect(AttributeSeparation.binaryAttributes(name: "attr.hat", values: ["0", "1", ""]).map(\.name) == ["attr.hat"])
+        #expect(
+            AttributeSeparation.binaryAttributes(name: "attr.hat", values: ["0", "1", ""]).map(\.name) == ["attr.hat"])
         #expect(AttributeSeparation.binaryAttributes(name: "attr.hat", values: ["1", "1"]).isEmpty)
     }
 }

@@ -18,13 +18,15 @@ import Testing
         let rows = ErrorDiscardReport.rows([analysis])
         #expect(rows.allSatisfy { $0.count == ErrorDiscardReport.header.count })
         let first = rows.first { $0[3] == "curve" && $0[4] == "bpcer" }
-        #expect(first?[5] == "0" && first?[6] == "-inf" && first?[8] == "0.3" && first?[10] == "3" && first?[11] == "10")
+        #expect(
+            first?[5] == "0" && first?[6] == "-inf" && first?[8] == "0.3" && first?[10] == "3" && first?[11] == "10")
         let area = rows.first { $0[3] == "area" && $0[4] == "bpcer" }
         #expect(area.map { Double($0[8])! }.map { abs($0 - 47.0 / 900) < 1e-12 } == true)
         // Deciles over all 12 qualities: the lowest band holds the two 0.1s (a bona fide rejected
         // and an attack accepted).
         let lowest = rows.filter { $0[3] == "decile" && $0[5] == "1" }
-        #expect(lowest.map { [$0[4], $0[8], $0[10], $0[11]] } == [["bpcer", "1", "1", "1"], ["apcer_max", "1", "1", "1"]])
+        #expect(
+            lowest.map { [$0[4], $0[8], $0[10], $0[11]] } == [["bpcer", "1", "1", "1"], ["apcer_max", "1", "1", "1"]])
         let html = ErrorDiscardReport.section([analysis])
         #expect(html.contains("<svg") && html.contains("quality.sharpness") && html.contains("ideal"))
     }
