@@ -1,9 +1,10 @@
 #!/bin/sh
 # Renders the reports of sample runs with headless Chromium into PNGs under reports/shots/ (git-ignored),
-# to be looked at by a person: a bench on datasets/sample with 4 profiles, an eval on a 3-species score file
-# (dev and eval), an import, a compare (HTML) and a folds page, the paired-bootstrap compare page of the
-# committed curve-regression pair (base and new overlaid), `padbench plot` of four runs, and an eval on skewed
-# (log-normal) scores whose histogram takes a log axis with overflow bins. Usage: scripts/report-shots.sh [PADBENCH]
+# to be looked at by a person: a bench on datasets/sample with 4 profiles, one on its stills with group.* and attr.*
+# labels, an eval on a 3-species score file (dev and eval), an import, a compare (HTML) and a folds page, the
+# paired-bootstrap compare page of the committed curve-regression pair (base and new overlaid), `padbench plot` of
+# four runs, and an eval on skewed (log-normal) scores whose histogram takes a log axis with overflow bins.
+# Usage: scripts/report-shots.sh [PADBENCH]
 set -eu
 BIN=${1:-.build/debug/padbench}
 OUT=reports/shots
@@ -14,6 +15,15 @@ R=$OUT/runs
 
 # 1. bench: 4 profiles on the committed sample (with subjects: subject-clustered intervals).
 "$BIN" bench --dataset datasets/sample --profiles basic,luna-id-default,dot-default,misnap-default --out "$R/bench" --quiet
+
+# 1b. labels: the sample's still images as one set (its two subjects are in different splits) with the labels its
+# subjects give: group.sex (Eileen Collins female, the cameraman male) and attr.grayscale (the cameraman photograph
+# is grayscale): demographic differentials, which output detects which attribute, error versus discard.
+mkdir -p "$R/labelled" && cp -r datasets/sample "$R/labelled/sample"
+awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "group.sex", "attr.grayscale"; next } $1 ~ /\.avi$/ { next }
+         { $4 = ""; print $0, ($5 == "eileen-collins" ? "female" : "male"), ($5 == "eileen-collins" ? 0 : 1) }' \
+  datasets/sample/manifest.csv > "$R/labelled/sample/manifest.csv"
+"$BIN" bench --dataset "$R/labelled/sample" --profiles basic --out "$R/labels" --quiet
 
 # 2. eval: a generic score file with 3 species, dev and eval rows (fixed pseudo-random scores).
 awk 'BEGIN { srand(17); print "id,label,species,score,split";
@@ -67,6 +77,7 @@ shot() {
   echo "$OUT/$1-full.png: 1280x$height (the whole page)"
 }
 shot bench "$R/bench/report.html"
+shot labels "$R/labels/report.html"
 shot eval "$R/eval/report.html"
 shot import "$R/import/report.html"
 shot compare "$R/compare.html"

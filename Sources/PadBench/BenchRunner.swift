@@ -156,6 +156,7 @@ public struct BenchRunner: Sendable {
         since startNanoseconds: UInt64, manifest: (_ wallSeconds: Double) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         let folder = runFolder.work
+        try RunLabels.write(job.dataset.labels, table: table, folder: folder)
         let decisions = try CSVWriter(path: folder + "/decisions.csv")
         let frameResults = Self.flagCalibrationOnTrainingData(
             try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions),

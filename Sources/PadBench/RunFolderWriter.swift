@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadDataset
 import PadEvaluation
 import PadMetrics
 import PadProfiles
@@ -62,11 +63,24 @@ public struct RunFolderWriter: Sendable {
         }
         let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
-        var reports = try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest)
+        // Written before the analyses read it: the presentation decisions are already on disk.
+        let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
+        if FileManager.default.fileExists(atPath: folder + "/" + SampleLabels.member) {
+            streamedFiles.append(SampleLabels.member)
+        }
+        var reports = try Self.reportFiles(
+            results, outputs: outputs, timing: timing, manifest: manifest, analyses: analyses)
         if !frameResults.isEmpty {
             reports += try Self.frameReportFiles(
                 frameResults, attackPotential: manifest.attackPotential.map(AttackPotential.init(levels:)))
         }
+        let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
+        reports.append(
+            (
+                "metrics.csv",
+                Self.encode(
+                    MetricsTable.table(presentations: results, frames: frameResults, attackPotential: attackPotential))
+            ))
         for (name, bytes) in reports {
             if name.contains("/") {
                 try FileManager.default.createDirectory(
@@ -180,7 +194,8 @@ public struct RunFolderWriter: Sendable {
 
     /// The small report files, in archive order: the CSV tables, `results.json` and `report.html`.
     private static func reportFiles(
-        _ results: [ProfileResult], outputs: [OutputSeparation.Row], timing: [TimingStep], manifest: RunManifest
+        _ results: [ProfileResult], outputs: [OutputSeparation.Row], timing: [TimingStep], manifest: RunManifest,
+        analyses: RunAnalyses.Output = RunAnalyses.Output()
     ) throws -> [(String, [UInt8])] {
         var reports: [(String, [UInt8])] = []
         func add(_ name: String, _ table: ReportTables.Table) {
@@ -192,8 +207,10 @@ public struct RunFolderWriter: Sendable {
         add("reject_reasons.csv", ReportTables.rejectReasons(results))
         add("outputs.csv", OutputSeparation.table(outputs))
         if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
+        reports += analyses.reports
         reports.append(("results.json", try RunSummary(results: results).encoded()))
         var html = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: outputs)
+        html.extraSections = analyses.sections
         reports.append(("report.html", Array(html.render().utf8)))
         return reports
     }

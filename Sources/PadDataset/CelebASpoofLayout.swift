@@ -14,8 +14,39 @@ enum CelebASpoofLayout {
         7: "pc_screen", 8: "pad_screen", 9: "phone_screen", 10: "3d_mask",
     ]
 
+    /// The 40 CelebA face attributes, label indices 0...39, in CelebA's `list_attr_celeba.txt`
+    /// order (Liu et al., ICCV 2015), as `attr.<lower snake case>` columns (1 = present).
+    static let celebAAttributes = [
+        "5_o_clock_shadow", "arched_eyebrows", "attractive", "bags_under_eyes", "bald", "bangs", "big_lips",
+        "big_nose", "black_hair", "blond_hair", "blurry", "brown_hair", "bushy_eyebrows", "chubby", "double_chin",
+        "eyeglasses", "goatee", "gray_hair", "heavy_makeup", "high_cheekbones", "male", "mouth_slightly_open",
+        "mustache", "narrow_eyes", "no_beard", "oval_face", "pale_skin", "pointy_nose", "receding_hairline",
+        "rosy_cheeks", "sideburns", "smiling", "straight_hair", "wavy_hair", "wearing_earrings", "wearing_hat",
+        "wearing_lipstick", "wearing_necklace", "wearing_necktie", "young",
+    ]
+    /// Index 41, illumination (CelebA-Spoof: 0 normal, 1 strong, 2 back, 3 dark), and index 42,
+    /// environment (0 indoor, 1 outdoor), as categories.
+    static let illumination = [0: "normal", 1: "strong", 2: "back", 3: "dark"]
+    static let environment = [0: "indoor", 1: "outdoor"]
+    /// The label columns: the 40 attributes, illumination and environment, then the demographic
+    /// groups CelebA's labels allow (sex from `male`, age from `young`, skin from `pale_skin`).
+    static let labelNames =
+        celebAAttributes.map { SampleLabels.attributePrefix + $0 } + ["attr.illumination", "attr.environment"]
+        + ["group.sex", "group.age", "group.skin"]
+
+    /// One entry's label values (``labelNames`` order); "" for a value that is not an integer.
+    static func labelValues(_ values: [Any]) -> [String] {
+        let numbers = values.map { $0 as? Int }
+        func flag(_ i: Int) -> String { numbers[i].map(String.init) ?? "" }
+        func category(_ i: Int, _ names: [Int: String]) -> String { numbers[i].map { names[$0] ?? String($0) } ?? "" }
+        func group(_ i: Int, _ yes: String, _ no: String) -> String { numbers[i].map { $0 == 1 ? yes : no } ?? "" }
+        return (0..<40).map(flag) + [category(41, illumination), category(42, environment)]
+            + [group(20, "male", "female"), group(39, "young", "not_young"), group(26, "pale", "not_pale")]
+    }
+
     static func load(root: String) -> LoadedDataset {
         var samples: [Sample] = []
+        var labelColumns = SampleLabels(names: labelNames)
         var problems: [DatasetProblem] = []
         for (file, split) in [("train_label.json", Split.train), ("test_label.json", Split.eval)] {
             let path = root + "/metas/intra_test/" + file
@@ -31,6 +62,7 @@ enum CelebASpoofLayout {
                         try sample(
                             key, labels: labels[key], split: split, root: root, labelFile: path, line: lineOf[key] ?? 0)
                     )
+                    labelColumns.append(id: key, values: labelValues(labels[key] as! [Any]))
                 } catch {
                     problems.append(error)
                 }
@@ -40,7 +72,9 @@ enum CelebASpoofLayout {
             problems.append(
                 DatasetProblem(.badLayout, file: root, "no metas/intra_test/{train,test}_label.json label files"))
         }
-        return LoadedDataset(root: root, layout: .celebASpoof, samples: samples, problems: problems)
+        var loaded = LoadedDataset(root: root, layout: .celebASpoof, samples: samples, problems: problems)
+        loaded.labels = labelColumns
+        return loaded
     }
 
     /// Line of each key, for messages (the label files list one entry per line).

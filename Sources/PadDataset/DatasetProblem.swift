@@ -45,6 +45,9 @@ public struct LoadedDataset: Sendable {
     /// PAI species -> attack potential level, from a manifest's optional `attack_potential`
     /// column (empty otherwise).
     public var attackPotential: [String: String] = [:]
+    /// `group.*` and `attr.*` labels of the samples (manifest columns, CelebA-Spoof's attributes);
+    /// empty when the layout gives none.
+    public var labels = SampleLabels()
 
     public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root

@@ -9,7 +9,8 @@ import PadText
 ///
 /// `presentation` names the capture attempt a line is a frame of (frames extracted from one
 /// video share it); empty or absent, the line is a presentation of its own. A presentation
-/// never spans two labels, species, subjects or splits (``PresentationIndex``).
+/// never spans two labels, species, subjects or splits (``PresentationIndex``). Columns named
+/// `group.<name>` and `attr.<name>` are the samples' labels (``SampleLabels``).
 enum ManifestLayout {
     static func load(root: String, manifest: String) throws(DatasetProblem) -> LoadedDataset {
         let data: [UInt8]
@@ -25,7 +26,7 @@ enum ManifestLayout {
         var seen = IDIndex()
         var presentations = PresentationIndex()
         var potential = AttackPotentialColumn()
-        var columns: Columns?
+        var columns: Columns?, labels = SampleLabels()
         var headerProblem: DatasetProblem?
         let realRoot = realPath(root) ?? root
         // A U+FFFD in a path of a manifest that is not valid UTF-8 stands for bytes that were not
@@ -37,6 +38,7 @@ enum ManifestLayout {
                     if headerProblem == nil {
                         do throws(DatasetProblem) {
                             columns = try Columns(header: (record.line, record.fields), manifest: manifest)
+                            labels = SampleLabels(names: columns?.labels.map(\.name) ?? [])
                         } catch { headerProblem = error }
                     }
                     return
@@ -58,6 +60,7 @@ enum ManifestLayout {
                         record.fields, columns: known, sample: sample, line: record.line, manifest: manifest)
                     samples.append(sample)
                     lines.append(Int32(truncatingIfNeeded: record.line))
+                    labels.append(record.fields, columns: known, id: sample.id)
                 } catch {
                     problems.append(error)
                 }
@@ -69,6 +72,7 @@ enum ManifestLayout {
         guard columns != nil else { throw DatasetProblem(.badLine, file: manifest, line: 1, "empty manifest") }
         var loaded = LoadedDataset(root: root, layout: .manifest, samples: samples, problems: problems)
         loaded.attackPotential = potential.levels.mapValues(\.level)
+        loaded.labels = labels
         return loaded
     }
 
@@ -112,6 +116,8 @@ enum ManifestLayout {
         /// The optional `presentation` and `attack_potential` columns.
         let presentation: Int?
         let attackPotential: Int?
+        /// `group.<name>` and `attr.<name>` columns (``SampleLabels``), in header order.
+        let labels: [(name: String, index: Int)]
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
             let index = Dictionary(
@@ -128,6 +134,10 @@ enum ManifestLayout {
             box = boxColumns.count == 4 ? boxColumns : nil
             presentation = index["presentation"]
             attackPotential = index["attack_potential"]
+            labels = header.fields.enumerated().compactMap { i, field in
+                let name = field.trimmingCharacters(in: .whitespaces).lowercased()
+                return SampleLabels.isLabelColumn(name) && index[name] == i ? (name, i) : nil
+            }
         }
     }
 
@@ -253,5 +263,13 @@ struct AttackPotentialColumn {
                     + "'\(TextBytes.quote(known.level))' on line \(known.line)")
         }
         if levels[species] == nil { levels[species] = (level, line) }
+    }
+}
+
+extension SampleLabels {
+    /// Appends the `group.*` / `attr.*` cells of one manifest line (trimmed), when it has any.
+    mutating func append(_ fields: [String], columns: ManifestLayout.Columns, id: String) {
+        guard !columns.labels.isEmpty else { return }
+        append(id: id, values: columns.labels.map { fields[$0.index].trimmingCharacters(in: .whitespaces) })
     }
 }

@@ -20,6 +20,9 @@ public struct HTMLReport {
     public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
     /// `outputs.csv` rows (which output separates which attack).
     public var outputs: [OutputSeparation.Row]
+    /// Sections computed beside the rates (demographic differentials, error versus discard, which
+    /// output detects which attribute), as HTML, shown after the intervals.
+    public var extraSections: [String] = []
     /// SVG plots rendered, with their data-point counts (for tests).
     public internal(set) var plots: [(title: String, points: Int)] = []
 
@@ -76,6 +79,7 @@ public struct HTMLReport {
         body += outputsTable()
         body += operatingPointsTable()
         body += intervalsTable()
+        body += extraSections.joined()
         let reasons = results.flatMap { r in
             r.rejectReasons.map {
                 [

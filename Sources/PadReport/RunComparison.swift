@@ -31,9 +31,10 @@ import PadMetrics
 /// against `decisions.csv`, one decision row per sample), and a disagreement is exit 2.
 public struct RunComparison: Sendable {
     public enum GateKind: String, Sendable, CaseIterable, Codable {
-        case accuracy, latency, all
-        var accuracy: Bool { self != .latency }
-        var latency: Bool { self != .accuracy }
+        case accuracy, latency, fairness, all
+        var accuracy: Bool { self == .accuracy || self == .all }
+        var latency: Bool { self == .latency || self == .all }
+        var fairness: Bool { self == .fairness || self == .all }
     }
 
     public struct Check: Sendable, Codable {
@@ -59,6 +60,8 @@ public struct RunComparison: Sendable {
         public var profiles: [String]?
         /// The paired bootstrap of EER and BPCER at each APCER target (same samples only).
         public var bootstrap = PairedBootstrap.Settings()
+        /// Drop of FDR or rise of GARBE that counts (``FairnessComparison``).
+        public var fairnessTolerance: Double = 0.05
         public init() {}
     }
 
@@ -113,6 +116,10 @@ public struct RunComparison: Sendable {
                 let latency = try LatencyComparison(
                     base: base, new: new, baseSamples: baseSamples, newSamples: newSamples, settings: settings)
                 checks += latency.checks; notes += latency.notes
+            }
+            if settings.gate.fairness {
+                let fairness = try FairnessComparison(base: base, new: new, settings: settings)
+                checks += fairness.checks; notes += fairness.notes
             }
         } catch let error as ComparisonError {
             throw error

@@ -198,7 +198,8 @@ public struct SVGPlot {
         var ys = series.flatMap { $0.points.map(\.1) } + markers.map(\.y)
         if xs.isEmpty { xs = [0, 1] }
         if ys.isEmpty { ys = [0, 1] }
-        var x = (xs.min()!, xs.max()!), y = (min(0, ys.min()!), max(ys.max()!, 1e-12))
+        // A percent axis whose rates are all 0 spans 0-1%: ticks of 1e-12 would not fit the margin.
+        var x = (xs.min()!, xs.max()!), y = (min(0, ys.min()!), max(ys.max()!, yPercent ? 0.01 : 1e-12))
         if x.0 == x.1 { x = (x.0 - 1, x.1 + 1) }
         let pad = (x.1 - x.0) * 0.02
         x = (x.0 - pad, x.1 + pad)

@@ -20,7 +20,8 @@ struct CompareCommand: ParsableCommand {
             95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
             on one side, a profile whose definition changed, or no gated metric at all exits 2. --profiles limits \
             the accuracy gate to the named profiles; the other profiles' metrics are shown, not gated (JUnit \
-            <skipped/>).
+            <skipped/>). Fairness (runs with group.* labels, fairness.csv): FDR dropping or GARBE rising by more \
+            than --fairness-tolerance.
             """
     )
 
@@ -30,7 +31,9 @@ struct CompareCommand: ParsableCommand {
     var rateTolerance: FiniteDouble = FiniteDouble(0.005)
     @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
-    @Option(help: "What to gate: accuracy, latency or all.") var gate: RunComparison.GateKind = .all
+    @Option(help: "What to gate: accuracy, latency, fairness or all.") var gate: RunComparison.GateKind = .all
+    @Option(help: "Drop of FDR or rise of GARBE that counts, per group.* characteristic (in [0, 1]).")
+    var fairnessTolerance: FiniteDouble = FiniteDouble(0.05)
     @Option(help: "Profiles the accuracy gate judges, comma-separated (default: all); others are shown, not gated.")
     var profiles: String?
     @Option(help: "Paired bootstrap replicates for EER and BPCER@APCER (>= 100).")
@@ -47,6 +50,9 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         guard rateTolerance.value >= 0 && rateTolerance.value < 1 else {
             throw ValidationError("--rate-tolerance must be in [0, 1), got \(rateTolerance.value)")
+        }
+        guard (0...1).contains(fairnessTolerance.value) else {
+            throw ValidationError("--fairness-tolerance must be in [0, 1], got \(fairnessTolerance.value)")
         }
         guard latencyRatio.value >= 1 else {
             throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
@@ -111,6 +117,7 @@ struct CompareCommand: ParsableCommand {
         settings.bootstrap.replicates = bootstrapReplicates
         settings.bootstrap.seed = bootstrapSeed
         settings.bootstrap.confidence = bootstrapConfidence.value
+        settings.fairnessTolerance = fairnessTolerance.value
         let comparison: RunComparison
         do {
             comparison = try RunComparison(base: StoredRun(path: base), new: StoredRun(path: new), settings: settings)

@@ -1,0 +1,109 @@
+import Foundation
+import PadArchive
+import PadDataset
+import PadEvaluation
+import PadMetrics
+import PadReport
+import PadText
+
+/// The processed units (samples or presentations) of one profile's reported split, as its
+/// decisions file wrote them: id, species (-1 bona fide) and whether the profile accepted it.
+/// Failed units (empty `accepted`) are left out, as the headline rates leave them out.
+struct DecidedUnits {
+    var profile: String
+    var split: String
+    var ids: [String] = []
+    var species: [Int32] = []
+    var accepted: [Bool] = []
+    var speciesNames: [String]
+
+    /// One entry per liveness-decision profile of `results` with a headline, from `path`
+    /// (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
+    static func read(_ path: String, results: [ProfileResult]) throws -> [DecidedUnits] {
+        let wanted = results.filter { $0.isLivenessDecision && $0.headline != nil }
+        guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
+        var units = wanted.map {
+            DecidedUnits(profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames)
+        }
+        let index = Dictionary(units.enumerated().map { ($1.profile, $0) }, uniquingKeysWith: { a, _ in a })
+        let speciesIndex = units.map { u in
+            Dictionary(u.speciesNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        }
+        var header: [String: Int]?
+        try CSVReader.forEachRecord(try RegularFile.read(path)) { record in
+            guard let h = header else {
+                header = Dictionary(record.fields.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+                return
+            }
+            let f = record.fields
+            guard let k = index[f[h["profile"]!]], f[h["accepted"]!] != "" else { return }
+            guard units[k].split == "all" || f[h["split"]!] == units[k].split else { return }
+            let isBonaFide = f[h["label"]!] == "bonafide"
+            guard isBonaFide || speciesIndex[k][f[h["species"]!]] != nil else { return }
+            units[k].ids.append(f[h["id"]!])
+            units[k].species.append(isBonaFide ? -1 : speciesIndex[k][f[h["species"]!]]!)
+            units[k].accepted.append(f[h["accepted"]!] == "1")
+        }
+        return units
+    }
+}
+
+extension RunAnalyses {
+    /// `attributes.csv` rows: every numeric output against every binary attribute, on the
+    /// reported split's processed samples (outputs.csv's samples).
+    static func attributeRows(_ labels: CSVTable, table: MeasurementTable, rowOf: [String: Int]) throws
+        -> [OutputSeparation.Row]
+    {
+        let samples = RunStatistics.reportedSamples(table).map(Int.init)
+        var attributes: [(name: String, present: [Bool?])] = []
+        for name in labels.header where name.hasPrefix(SampleLabels.attributePrefix) {
+            let byRow = try labelColumn(labels, name, table: table, rowOf: rowOf)
+            attributes += AttributeSeparation.binaryAttributes(name: name, values: samples.map { byRow[$0] })
+        }
+        guard !attributes.isEmpty else { return [] }
+        var rows: [OutputSeparation.Row] = []
+        for c in table.columns.indices {
+            let values = try table.column(c, rows: samples.map { Int32($0) })
+            for a in attributes {
+                rows.append(
+                    AttributeSeparation.row(
+                        output: table.columns[c], values: values, attribute: a.name, present: a.present))
+            }
+        }
+        return rows
+    }
+
+    /// The outputs EDC discards by: every estimator output with a quality direction (higher or
+    /// lower is better) that the table holds, except PAD scores (`pad.*`), which are what is
+    /// decided, not how good the capture was. `negated`: lower is better, so quality = -value.
+    static func qualityOutputs(_ manifest: RunManifest, table: MeasurementTable) -> [(name: String, negated: Bool)] {
+        manifest.estimators.filter { $0.name != "pad" }.flatMap { e in
+            e.outputs.filter { $0.direction != .none && table.columnIndex(of: $0.name) != nil }.map {
+                ($0.name, $0.direction == .lowerIsBetter)
+            }
+        }
+    }
+
+    /// EDC of each quality output for each liveness profile, on its reported split's samples
+    /// (`decisions.csv`: frames when presentations have several).
+    static func errorDiscard(
+        _ decided: [DecidedUnits], table: MeasurementTable, rowOf: [String: Int], manifest: RunManifest
+    ) throws -> [ErrorDiscardReport.Analysis] {
+        let outputs = qualityOutputs(manifest, table: table)
+        guard !outputs.isEmpty else { return [] }
+        var analyses: [ErrorDiscardReport.Analysis] = []
+        for units in decided {
+            let rows = units.ids.map { rowOf[$0] ?? -1 }
+            guard !rows.contains(-1) else { continue }
+            for output in outputs {
+                let column = try table.column(table.columnIndex(of: output.name)!)
+                analyses.append(
+                    ErrorDiscardReport.Analysis(
+                        profile: units.profile, split: units.split, output: output.name,
+                        quality: rows.map { output.negated ? -column[$0] : column[$0] },
+                        species: units.species, accepted: units.accepted, speciesCount: units.speciesNames.count))
+            }
+        }
+        return analyses
+    }
+}

@@ -1,0 +1,122 @@
+import PadArchive
+import PadMetrics
+
+/// `fairness.csv` and the report's "Demographic differentials" section (ISO/IEC 19795-10:2024):
+/// for each profile and each `group.<name>` characteristic, BPCER and APCER per species of every
+/// group with 95% Clopper-Pearson intervals, then the differentials over the groups: max/min
+/// ratio of BPCER and of APCER_max, FDR and GARBE (``DemographicDifferentials``, formulas there).
+///
+/// Example: `FairnessReportTests.rowsOfThreeGroups` in `Tests/PadReportTests/FairnessReportTests.swift`.
+///
+/// Columns: `profile,split,level,characteristic,group,metric,species,value,errors,n,ci_low,ci_high,parameter`.
+/// Group rows: `bpcer`, `apcer` (one per species), `apcer_max` (species = the group's worst).
+/// Differential rows (empty `group`): `bpcer_max_min_ratio`, `apcer_max_max_min_ratio`, `fdr`,
+/// `garbe` (`parameter` = `alpha=<α>`), `groups` (the number of groups).
+public enum FairnessReport {
+    public static let header = [
+        "profile", "split", "level", "characteristic", "group", "metric", "species", "value", "errors", "n", "ci_low",
+        "ci_high", "parameter",
+    ]
+
+    /// One characteristic of one profile: its groups' counts and the differentials.
+    public struct Characteristic: Sendable {
+        public var profile: String
+        public var split: String
+        public var level: String
+        /// `group.sex`.
+        public var name: String
+        public var speciesNames: [String]
+        public var groups: [DemographicDifferentials.GroupCounts]
+        public var alpha: Double
+
+        public init(
+            profile: String, split: String, level: String, name: String, speciesNames: [String],
+            groups: [DemographicDifferentials.GroupCounts], alpha: Double
+        ) {
+            self.profile = profile; self.split = split; self.level = level; self.name = name
+            self.speciesNames = speciesNames; self.groups = groups; self.alpha = alpha
+        }
+
+        var apcer: [Double] { groups.map { $0.apcerMax.total > 0 ? $0.apcerMax.value : .nan } }
+        var bpcer: [Double] { groups.map { $0.bpcer.total > 0 ? $0.bpcer.value : .nan } }
+        public var fdr: Double {
+            DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
+        }
+        public var garbe: Double { DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha) }
+        public var bpcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.bpcer)) }
+        public var apcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.apcerMax)) }
+    }
+
+    static func n(_ v: Double) -> String {
+        v.isNaN ? "" : v == .infinity ? "inf" : CSVFormat.number(v)
+    }
+
+    public static func rows(_ characteristics: [Characteristic]) -> [[String]] {
+        var rows: [[String]] = []
+        for c in characteristics {
+            let prefix = [c.profile, c.split, c.level, c.name]
+            func rate(_ group: String, _ metric: String, _ species: String, _ p: Proportion) {
+                let ci = p.interval
+                rows.append(
+                    prefix + [
+                        group, metric, species, n(p.value), String(p.errors), String(p.total), n(ci.low), n(ci.high),
+                        "",
+                    ])
+            }
+            for g in c.groups {
+                if g.bpcer.total > 0 { rate(g.group, "bpcer", "", g.bpcer) }
+                for s in c.speciesNames.indices.sorted(by: { c.speciesNames[$0] < c.speciesNames[$1] })
+                where g.apcer[s].total > 0 {
+                    rate(g.group, "apcer", c.speciesNames[s], g.apcer[s])
+                }
+                if let worst = g.apcerMaxSpecies { rate(g.group, "apcer_max", c.speciesNames[worst], g.apcer[worst]) }
+            }
+            func differential(_ metric: String, _ value: Double, _ parameter: String = "") {
+                rows.append(prefix + ["", metric, "", n(value), "", "", "", "", parameter])
+            }
+            differential("groups", Double(c.groups.count))
+            differential("bpcer_max_min_ratio", c.bpcerRatio)
+            differential("apcer_max_max_min_ratio", c.apcerRatio)
+            differential("fdr", c.fdr, "alpha=\(CSVFormat.number(c.alpha))")
+            differential("garbe", c.garbe, "alpha=\(CSVFormat.number(c.alpha))")
+        }
+        return rows
+    }
+
+    public static func table(_ characteristics: [Characteristic]) -> ReportTables.Table {
+        (header, rows(characteristics))
+    }
+
+    /// The report section: one table of differentials per characteristic and profile, then the
+    /// groups' rates. Empty without characteristics.
+    public static func section(_ characteristics: [Characteristic]) -> String {
+        guard !characteristics.isEmpty else { return "" }
+        let summary = characteristics.map { c in
+            [
+                c.profile, c.name, String(c.groups.count), n(c.bpcerRatio), n(c.apcerRatio), n(c.fdr), n(c.garbe),
+            ]
+        }
+        var html =
+            "<h2>Demographic differentials (ISO/IEC 19795-10)</h2>\n<p class=\"meta\">Per group of each "
+            + "<code>group.*</code> characteristic: BPCER and APCER_max at the profile's decision. FDR = 1 − "
+            + "(α·max|ΔAPCER| + (1−α)·max|ΔBPCER|) over group pairs (1 = equal rates); GARBE = α·Gini(APCER) + "
+            + "(1−α)·Gini(BPCER) with the n/(n−1) correction (0 = equal rates); α = "
+            + "\(CSVFormat.number(characteristics[0].alpha)). Every number is in fairness.csv.</p>\n"
+        html += HTMLPage.table(
+            ["profile", "characteristic", "groups", "BPCER max/min", "APCER_max max/min", "FDR", "GARBE"], summary,
+            numeric: [2, 3, 4, 5, 6])
+        let groups = characteristics.flatMap { c in
+            c.groups.map { g in
+                [
+                    c.profile, c.name, g.group,
+                    g.bpcer.total > 0 ? HTMLReport.rate(g.bpcer) : "",
+                    g.apcerMaxSpecies.map { c.speciesNames[$0] } ?? "",
+                    g.apcerMax.total > 0 ? HTMLReport.rate(g.apcerMax) : "",
+                ]
+            }
+        }
+        html += HTMLPage.table(
+            ["profile", "characteristic", "group", "BPCER", "worst species", "APCER_max"], groups, numeric: [3, 5])
+        return html
+    }
+}

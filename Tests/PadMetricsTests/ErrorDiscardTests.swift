@@ -1,0 +1,59 @@
+import PadMetrics
+import Testing
+
+/// EDC on hand-made cases; expected values from Fixtures/differentials/edc.py (the definition
+/// applied threshold by threshold with exact fractions, the ideal area integrated numerically),
+/// listed in edc_expected.txt.
+@Suite struct ErrorDiscardTests {
+    static func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-12) -> Bool { abs(a - b) < tolerance }
+
+    /// Ten bona fide presentations, three rejected (at qualities 0.1, 0.2 and 0.5); two tied at 0.2.
+    @Test func handWorkedBonaFide() {
+        let quality = [0.1, 0.2, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+        let rejected = [true, false, true, false, false, true, false, false, false, false]
+        let points = ErrorDiscard.curve(
+            quality: quality, group: Array(repeating: 0, count: 10), isError: rejected, groupCount: 1)
+        #expect(points.map(\.discarded) == [0, 0.1, 0.3, 0.4, 0.5])
+        let expected = [3.0 / 10, 2.0 / 9, 1.0 / 7, 1.0 / 6, 1.0 / 5]
+        #expect(zip(points.map(\.error), expected).allSatisfy { Self.close($0, $1) })
+        #expect(points.map(\.qualityThreshold) == [-.infinity, 0.2, 0.3, 0.4, 0.5])
+        #expect(points.map(\.kept) == [10, 9, 7, 6, 5])
+        // ideal = max(0, (0.3 - f) / (1 - f)).
+        #expect(Self.close(points[1].ideal, 0.2 / 0.9) && points[2].ideal == 0)
+        #expect(Self.close(ErrorDiscard.area(points), 47.0 / 900))
+        #expect(Self.close(ErrorDiscard.idealArea(e0: 0.3), 0.04379951408005393, 1e-9))
+    }
+
+    /// Eight attacks of two species: APCER_max over the species kept.
+    @Test func handWorkedAttacksTwoSpecies() {
+        let quality = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+        let points = ErrorDiscard.curve(
+            quality: quality, group: [0, 1, 0, 1, 0, 1, 0, 1],
+            isError: [true, true, false, true, false, false, true, false], groupCount: 2)
+        #expect(points.map(\.discarded) == [0, 0.125, 0.25, 0.375, 0.5])
+        let expected = [0.5, 0.5, 1.0 / 3, 0.5, 0.5]
+        #expect(zip(points.map(\.error), expected).allSatisfy { Self.close($0, $1) })
+        #expect(Self.close(ErrorDiscard.area(points), 0.1))
+        #expect(Self.close(ErrorDiscard.idealArea(e0: 0.5), 0.0884282243428983, 1e-9))
+    }
+
+    /// Not assessable (NaN) is the lowest quality: discarded first.
+    @Test func notAssessableIsDiscardedFirst() {
+        let points = ErrorDiscard.curve(
+            quality: [.nan, 0.5, 0.7, 0.9], group: [0, 0, 0, 0], isError: [true, false, false, false], groupCount: 1)
+        #expect(points.map(\.error) == [0.25, 0, 0])
+        #expect(points.map(\.discarded) == [0, 0.25, 0.5])
+    }
+
+    /// Deciles: 20 values, two per band; a NaN band of its own; ties stay in one band.
+    @Test func decilesByValue() {
+        let quality = (0..<20).map { Double($0) } + [.nan]
+        let bands = ErrorDiscard.deciles(quality: quality)
+        #expect(bands.map(\.decile) == Array(0...10))
+        #expect(bands[1].members == [0, 1] && bands[10].members == [18, 19] && bands[0].members == [20])
+        // Bounds 1,1,1,1,1,2,2,2,2,2: every 1 falls in band 1, every 2 in band 6 (the lowest band
+        // whose bound it is).
+        let tied = ErrorDiscard.deciles(quality: Array(repeating: 1.0, count: 10) + Array(repeating: 2.0, count: 10))
+        #expect(tied.map(\.decile) == [1, 6] && tied.map(\.members.count) == [10, 10])
+    }
+}

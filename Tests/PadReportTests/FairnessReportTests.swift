@@ -1,0 +1,44 @@
+import PadArchive
+import PadMetrics
+import PadReport
+import Testing
+
+/// fairness.csv rows of three hand-made groups, worked by hand: BPCER 0.1, 0.3, 0.2; APCER_max
+/// 0.2 (print), 0.2 (replay 1/5), 0.4 (print). FDR = 1 - (0.5 * 0.2 + 0.5 * 0.2) = 0.8; Gini of
+/// APCER_max = 3/2 * 0.8 / (2 * 9 * 0.8/3) = 1/4, of BPCER 1/3 (DemographicDifferentialsTests);
+/// GARBE = (1/4 + 1/3) / 2 = 7/24; ratios 3 and 2.
+@Suite struct FairnessReportTests {
+    static func characteristic() -> FairnessReport.Characteristic {
+        var groups: [DemographicDifferentials.GroupCounts] = []
+        for (name, bf, print, replay) in [("A", 1, 2, 0), ("B", 3, 1, 1), ("C", 2, 4, 0)] {
+            var g = DemographicDifferentials.GroupCounts(group: name, speciesCount: 2)
+            g.bpcer = Proportion(errors: bf, total: 10)
+            g.apcer = [Proportion(errors: print, total: 10), Proportion(errors: replay, total: 5)]
+            groups.append(g)
+        }
+        return FairnessReport.Characteristic(
+            profile: "p", split: "eval", level: "presentation", name: "group.sex", speciesNames: ["print", "replay"],
+            groups: groups, alpha: 0.5)
+    }
+
+    @Test func rowsOfThreeGroups() {
+        let rows = FairnessReport.rows([Self.characteristic()])
+        func value(_ group: String, _ metric: String, _ species: String = "") -> [String]? {
+            rows.first { $0[4] == group && $0[5] == metric && $0[6] == species }
+        }
+        func number(_ row: [String]?) -> Double { row.flatMap { Double($0[7]) } ?? .nan }
+        #expect(abs(number(value("", "fdr")) - 0.8) < 1e-12 && value("", "fdr")?[12] == "alpha=0.5")
+        #expect(abs(number(value("", "garbe")) - 7.0 / 24) < 1e-12)
+        #expect(value("", "bpcer_max_min_ratio")?[7] == "3")
+        #expect(value("", "apcer_max_max_min_ratio")?[7] == "2")
+        #expect(value("", "groups")?[7] == "3")
+        // Group B: replay 1/5 = 0.2 is its worst species (print 1/10).
+        #expect(value("B", "apcer_max", "replay")?[7] == "0.2")
+        let bpcerA = value("A", "bpcer")
+        let ci = ClopperPearson.interval(errors: 1, total: 10, confidence: 0.95)
+        #expect(bpcerA?[7...11].map { $0 } == ["0.1", "1", "10", CSVFormat.number(ci.low), CSVFormat.number(ci.high)])
+        #expect(rows.allSatisfy { $0.count == FairnessReport.header.count })
+        let html = FairnessReport.section([Self.characteristic()])
+        #expect(html.contains("Demographic differentials") && html.contains("0.8"))
+    }
+}
