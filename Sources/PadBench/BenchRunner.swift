@@ -71,7 +71,7 @@ public struct BenchRunner: Sendable {
         let measurer = Self.measurer(job, chains: chains)
         // The whole dataset's, not the shard's: every shard of a dataset writes the same columns,
         // so shards of still images and shards of video frames merge into one samples.csv.
-        let header = Self.journalHeader(measurer, presentations: job.dataset.samples.hasPresentations)
+        let schema = Self.samplesSchema(measurer, presentations: job.dataset.samples.hasPresentations)
 
         let runFolder = try RunFolder(
             final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
@@ -90,11 +90,11 @@ public struct BenchRunner: Sendable {
             let resumed =
                 runFolder.resuming
                 ? try Self.takeOver(
-                    folder + "/samples.csv", header: header, samples: samples,
+                    folder + "/samples.csv", schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
             try await Self.measure(
-                samples, from: resumed, measurer: measurer, job: job, header: header, journal: folder + "/samples.csv",
+                samples, from: resumed, measurer: measurer, job: job, schema: schema, journal: folder + "/samples.csv",
                 into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
@@ -131,11 +131,9 @@ public struct BenchRunner: Sendable {
             video: VideoDecoder(limits: videoLimits))
     }
 
-    /// The columns of `samples.csv`, the journal.
-    static func journalHeader(_ measurer: SampleMeasurer, presentations: Bool) -> [String] {
-        ["id", "path", "label", "species", "split", "subject"]
-            + (presentations ? SamplesColumns.presentationColumns : []) + ["status", "error"] + measurer.columns
-            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
+    /// The columns of `samples.csv`, the journal: every output and every step's time.
+    static func samplesSchema(_ measurer: SampleMeasurer, presentations: Bool) -> SamplesSchema {
+        .measured(outputs: measurer.columns, steps: measurer.stepNames, presentations: presentations)
     }
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
@@ -215,19 +213,21 @@ public struct BenchRunner: Sendable {
     /// (`samples.csv`, flushed by a timer at least twice a second: ``Journal``) and into the table
     /// and the timing histograms.
     static func measure(
-        _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
+        _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, schema: SamplesSchema,
         journal: String, into table: inout MeasurementTable, timing: inout StepTiming
     ) async throws {
         let samplesCSV = try Journal(path: journal, append: first > 0)
-        if first == 0 { try samplesCSV.writeRow(header) }
+        if first == 0 { try samplesCSV.writeRow(schema.header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
         let interrupt = job.interrupt
-        // Rows have the header's columns (the dataset's choice, not this shard's samples').
-        let presentations = header.contains(SamplesColumns.presentationColumns[0])
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
-                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: presentations))
+                // Rows have the schema's columns (the dataset's choice, not this shard's samples').
+                try samplesCSV.writeRow(
+                    schema.row(
+                        sample, status: outcome.status, values: outcome.values, decode: outcome.decodeNanoseconds,
+                        steps: outcome.estimatorNanoseconds))
                 table.append(status: outcome.status, values: outcome.values)
                 timing.record(
                     decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
@@ -238,27 +238,6 @@ public struct BenchRunner: Sendable {
         try samplesCSV.close()
     }
 
-    /// One `samples.csv` row (with its presentation, frame index and time stamp when the dataset
-    /// has presentations).
-    static func row(_ sample: Sample, _ outcome: SampleOutcome, presentations: Bool = false) -> [String] {
-        var row = [
-            sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
-            sample.subject,
-        ]
-        if presentations {
-            row += [
-                sample.presentation, sample.frameIndex.map(String.init) ?? "",
-                sample.timestamp.map { CSVFormat.number($0) } ?? "",
-            ]
-        }
-        row += [outcome.status.code, outcome.status.message]
-        row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
-        for value in outcome.values { row.append(CSVFormat.number(value)) }
-        row.append(String(outcome.decodeNanoseconds))
-        for ns in outcome.estimatorNanoseconds { row.append(String(ns)) }
-        return row
-    }
-
     /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last row is
     /// cut off by CSV rules, ``completeRows(_:)``) are taken over when they are the first samples of
     /// this dataset in order (same ids, labels, splits and subjects: the table takes those from the
@@ -266,7 +245,7 @@ public struct BenchRunner: Sendable {
     /// file renamed over it), so a failure or a kill meanwhile never loses its rows; an empty or
     /// header-only journal resumes from sample 0. Returns how many rows were taken.
     static func takeOver(
-        _ path: String, header: [String], samples: SampleList, into table: inout MeasurementTable,
+        _ path: String, schema: SamplesSchema, samples: SampleList, into table: inout MeasurementTable,
         timing: inout StepTiming
     ) throws -> Int {
         let read: [UInt8]
@@ -276,10 +255,10 @@ public struct BenchRunner: Sendable {
         let bytes = Array(read[..<completeRows(read)])
         guard !bytes.isEmpty else { return 0 }
         let journal = try CSVTable(bytes: bytes, path: path)
-        guard journal.header == header else {
+        guard journal.header == schema.header else {
             throw EvaluationError(
                 "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, "
-                    + "this run \(header.count)); start over with --force"
+                    + "this run \(schema.header.count)); start over with --force"
             )
         }
         if journal.records.isEmpty { return 0 }
@@ -295,10 +274,9 @@ public struct BenchRunner: Sendable {
                     + "first samples in order; start over with --force"
             )
         }
-        let decode = try journal.requireColumn("decode_ns")
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
-            let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
+            let ns = schema.nanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
             timing.record(
                 decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }

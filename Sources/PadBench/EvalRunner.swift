@@ -118,7 +118,7 @@ public struct EvalRunner: Sendable {
         let writer = RunFolderWriter(folder: folder)
         let samplesWriter = BackgroundWork {
             let member = try writer.member("samples.csv", rows: table.count)
-            try Self.writeSamples(table, to: CSVWriter(member: member))
+            try SamplesSchema.writeScores(table, to: CSVWriter(member: member))
             return try member.finished()
         }
         let decisionsMember = try writer.member("decisions.csv", rows: table.count)
@@ -322,80 +322,6 @@ public struct EvalRunner: Sendable {
             """
         return try generated(yaml, origin: "eval --scores")
     }
-
-    /// `samples.csv` of a score run, formatted into one reused block of memory (ten million rows
-    /// take seconds): a row is its id, one fixed text per class and split
-    /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
-    static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
-        let presentations = table.hasPresentations
-        try writer.writeRow(
-            ["id", "path", "label", "species", "split"] + (presentations ? ["presentation"] : [])
-                + ["status", "error", scoreOutput, "decode_ns"])
-        let block = CSVBlock(writer: writer)
-        // Not `codes`: the status codes below would shadow it (and name every row's presentation
-        // by its status code).
-        let names = table.presentations.names, presentationCodes = table.presentations.codes
-        let pieces = samplePieces(speciesNames: table.speciesNames)
-        let classCount = table.speciesNames.count + 1, statuses = table.statuses
-        try pieces.withPieces { pieces in
-            try table.values[0].withUnsafeBufferPointer { scores in
-                try table.splits.withUnsafeBufferPointer { splits in
-                    try table.speciesIndex.withUnsafeBufferPointer { species in
-                        try statuses.withCodeNumbers { codes, ok in
-                            try table.ids.forEachUTF8(0..<table.count) { i, id in
-                                try block.appendField(utf8: id)
-                                try block.append(
-                                    pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
-                                )
-                                if presentations {
-                                    var name = names[Int(presentationCodes[i])]
-                                    try name.withUTF8 { try block.appendField(utf8: $0) }
-                                    try block.append(byte: UInt8(ascii: ","))
-                                }
-                                if ok == codes[i] || statuses[i].isOK {
-                                    try block.append(pieces[4 * classCount])
-                                } else {
-                                    try appendFailure(statuses[i], to: block)
-                                }
-                                try block.appendNumber(scores[i])
-                                try block.append(pieces[4 * classCount + 1])
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        try block.flush()
-        try writer.close()
-    }
-
-    /// The fixed texts of `samples.csv` rows: after the id, one per split (numbered by
-    /// ``DatasetFingerprint/splitNumber(_:)``) and class (bona fide, then each species): `,,label,species,split,`;
-    /// then `ok,,` and the row's end after the score.
-    static func samplePieces(speciesNames: [String]) -> CSVPieces {
-        var pieces = CSVPieces()
-        for split in DatasetFingerprint.splitOrder {
-            for s in -1..<speciesNames.count {
-                var text = Array((s < 0 ? ",,bonafide," : ",,attack,").utf8)
-                if s >= 0 { CSVFormat.appendField(speciesNames[s], to: &text) }
-                text += Array(",\(split.rawValue),".utf8)
-                pieces.add(text)
-            }
-        }
-        pieces.add("ok,,")
-        pieces.add(",\n")
-        return pieces
-    }
-
-    /// A failed sample's status code (as it is) and message (escaped), each followed by a comma.
-    static func appendFailure(_ status: SampleStatus, to block: CSVBlock) throws {
-        var code = status.code, message: [UInt8] = []
-        try code.withUTF8 { try block.append($0) }
-        CSVFormat.appendField(status.message, to: &message)
-        message.append(UInt8(ascii: ","))
-        try block.append(byte: UInt8(ascii: ","))
-        try message.withUnsafeBufferPointer { try block.append($0) }
-    }
 }
 
 extension EvalRunner {
@@ -523,15 +449,14 @@ extension EvalRunner {
         _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile], scratch: String
     ) throws -> MeasurementTable {
         var table: MeasurementTable?
-        var columns: SamplesColumns?
-        var outputs: Range<Int> = 0..<0
+        var columns: SamplesSchema?
+        var outputs: [Int] = []
         let member = path + ":samples.csv"
         try StoredSamplesReader(archive: archive, path: path, manifest: manifest).read(
             header: { found in
                 columns = found
                 outputs = try found.outputColumns(path: member)
-                table = try BenchRunner.table(
-                    columns: Array(found.header[outputs]), profiles: profiles, scratch: scratch)
+                table = try BenchRunner.table(columns: found.outputNames, profiles: profiles, scratch: scratch)
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
                 table!.reserveCapacity(

@@ -161,19 +161,16 @@ public struct ImportRunner: Sendable {
         return table
     }
 
-    /// `samples.csv` as `bench` writes it (decode time 0), so the run can be re-decided and merged.
+    /// `samples.csv` as `bench` writes it (decode time 0; no presentation columns, nor estimator
+    /// steps), so the run can be re-decided and merged.
     static func writeSamplesCSV(_ dataset: LoadedDataset, _ table: MeasurementTable, to path: String) throws {
         let samplesCSV = try CSVWriter(path: path)
-        try samplesCSV.writeRow(
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + table.columns + ["decode_ns"])
+        let schema = SamplesSchema.measured(outputs: table.columns, steps: [], presentations: false)
+        try samplesCSV.writeRow(schema.header)
+        var values = [Double](repeating: .nan, count: table.columns.count)
         for (i, sample) in dataset.samples.enumerated() {
-            let status = table.statuses[i]
-            try samplesCSV.writeRow(
-                [
-                    sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
-                    sample.subject,
-                    status.code, status.message,
-                ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
+            for c in values.indices { values[c] = table.values[c][i] }
+            try samplesCSV.writeRow(schema.row(sample, status: table.statuses[i], values: values, decode: 0))
         }
         try samplesCSV.close()
     }

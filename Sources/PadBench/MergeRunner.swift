@@ -226,18 +226,18 @@ public struct MergeRunner: Sendable {
     static func mergedRows(_ shards: Shards, profiles: [Profile], scratch: String) throws -> MergedRows {
         var rows = MergedRows()
         var steps: [String] = []
-        var outputs: Range<Int> = 0..<0
+        var outputs: [Int] = []
         for (k, path) in shards.paths.enumerated() {
             let member = path + ":samples.csv"
             let copy = scratch + "/shard-\(k).csv"
             let sink = try FileSink(path: copy)
-            var columns: SamplesColumns?
+            var columns: SamplesSchema?
             var stepColumns: [Int?] = []
             try StoredSamplesReader(archive: shards.archives[k], path: path, manifest: shards.manifests[k]).read(
                 header: { found in
                     columns = found
                     outputs = try found.outputColumns(path: member)
-                    let names = Array(found.header[outputs])
+                    let names = found.outputNames
                     if k == 0 {
                         rows.header = found.header
                         rows.table = try BenchRunner.table(columns: names, profiles: profiles, scratch: scratch)
@@ -253,7 +253,7 @@ public struct MergeRunner: Sendable {
                     } else if names != rows.table.columns {
                         throw EvaluationError("\(path): output columns differ from the first shard's")
                     }
-                    stepColumns = steps.map { found.header.firstIndex(of: $0 + "_ns") }
+                    stepColumns = steps.map { $0 == "decode" ? found.decode : found.column(.step($0)) }
                 },
                 row: { record in
                     try rows.table.appendStored(
