@@ -73,10 +73,10 @@ public struct BenchRunner: Sendable {
         // so shards of still images and shards of video frames merge into one samples.csv.
         let schema = Self.samplesSchema(measurer, presentations: job.dataset.samples.hasPresentations)
 
-        let runFolder = try RunFolder(
-            final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
-            datasetRoot: job.dataset.root)
-        let folder = runFolder.work
+        let pipeline = try RunPipeline(
+            final: job.outputFolder, force: job.force, resume: job.resume, resumable: true, inputs: job.inputs,
+            datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)
+        let runFolder = pipeline.folder, folder = runFolder.work
         do {
             // The command line the run started with; a resume keeps it (its own is `bench --resume`).
             if !runFolder.resuming {
@@ -106,12 +106,9 @@ public struct BenchRunner: Sendable {
             }
 
             let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
-            let (results, wallSeconds) = try Self.decideAndWrite(
-                job, table: table, into: runFolder, steps: steps, since: startNanoseconds
-            ) { wallSeconds in
+            let (results, wallSeconds) = try Self.decideAndWrite(job, table: table, in: pipeline, steps: steps) {
                 Self.manifest(
-                    job, samples: samples, measurer: measurer, built: built, table: table, started: started,
-                    wallSeconds: wallSeconds, resumed: resumed)
+                    job, samples: samples, measurer: measurer, built: built, table: table, times: $0, resumed: resumed)
             }
             return Outcome(
                 folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
@@ -148,24 +145,18 @@ public struct BenchRunner: Sendable {
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
-    /// `manifest` from the wall time so far) and the archive, then the work folder renamed into place.
+    /// `manifest` from the run's times) and the archive, then the work folder renamed into place.
     static func decideAndWrite(
-        _ job: BenchJob, table: MeasurementTable, into runFolder: RunFolder, steps: [TimingStep],
-        since startNanoseconds: UInt64, manifest: (_ wallSeconds: Double) -> RunManifest
+        _ job: BenchJob, table: MeasurementTable, in pipeline: RunPipeline, steps: [TimingStep],
+        manifest: (RunManifest.Times) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
-        let folder = runFolder.work
-        let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let frameResults = Self.flagCalibrationOnTrainingData(
-            try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions),
-            samples: job.dataset.samples, estimators: manifest(0).estimators)
-        try decisions.close()
-        let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        let results = try RunFolderWriter(folder: folder).write(
-            manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
-            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
-        ).results
-        try runFolder.commit()
-        return (results, wallSeconds)
+        var decided = try pipeline.decide(job.profiles, with: ProfileEvaluator(table: table), samples: .written)
+        decided.results = Self.flagCalibrationOnTrainingData(
+            decided.results, samples: job.dataset.samples, estimators: manifest(pipeline.times()).estimators)
+        let wallSeconds = pipeline.wallSeconds
+        let run = try pipeline.finish(
+            decided, table: table, profiles: job.profiles, timing: steps, wallSeconds: wallSeconds, manifest: manifest)
+        return (run.results, wallSeconds)
     }
 
     /// A sanity warning on each calibration made on the very samples a model of the run was trained
@@ -335,9 +326,9 @@ public struct BenchRunner: Sendable {
 
     static func manifest(
         _ job: BenchJob, samples: SampleList, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
-        table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int
+        table: MeasurementTable, times: RunManifest.Times, resumed: Int
     ) -> RunManifest {
-        var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
+        var counts = RunPipeline.counts(table)
         if resumed > 0 { counts["resumed_samples"] = resumed }
         var conventions = Conventions.current
         if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
@@ -364,11 +355,7 @@ public struct BenchRunner: Sendable {
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: wallSeconds),
-            counts: counts)
+            times: times, counts: counts)
         manifest.attackPotential = job.attackPotential
         let imageBytes = job.maxImageBytes ?? ImageDecoder.defaultFileLimit(maxPixels: job.maxPixels)
         manifest.measurementOptions = ["max_pixels": String(job.maxPixels), "max_image_bytes": String(imageBytes)]
