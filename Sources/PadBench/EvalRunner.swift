@@ -120,10 +120,7 @@ public struct EvalRunner: Sendable {
         results.map { result in
             var result = result
             result.thresholdSign = -1
-            result.notes.append(
-                "scores are attack-high in the file: thresholds are shown in the file's polarity "
-                    + "(accepted when score <= threshold)"
-            )
+            result.notes.append(.attackHighScores)
             return result
         }
     }
@@ -315,7 +312,7 @@ extension EvalRunner {
         attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         var requested = try outputScore.map { [try Self.outputProfile($0)] } ?? profiles
-        var directionNote: String?
+        var directionNote: ResultNote?
         // Written into the run's work folder (the spill files too), swapped into place when complete,
         // removed on an error; the archive read may not lie in the folder it would replace.
         let pipeline = try RunPipeline(
