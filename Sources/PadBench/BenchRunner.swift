@@ -71,12 +71,12 @@ public struct BenchRunner: Sendable {
         let measurer = Self.measurer(job, chains: chains)
         // The whole dataset's, not the shard's: every shard of a dataset writes the same columns,
         // so shards of still images and shards of video frames merge into one samples.csv.
-        let header = Self.journalHeader(measurer, presentations: job.dataset.samples.hasPresentations)
+        let schema = Self.samplesSchema(measurer, presentations: job.dataset.samples.hasPresentations)
 
-        let runFolder = try RunFolder(
-            final: job.outputFolder, force: job.force, resume: job.resume, inputs: job.inputs,
-            datasetRoot: job.dataset.root)
-        let folder = runFolder.work
+        let pipeline = try RunPipeline(
+            final: job.outputFolder, force: job.force, resume: job.resume, resumable: true, inputs: job.inputs,
+            datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)
+        let runFolder = pipeline.folder, folder = runFolder.work
         do {
             // The command line the run started with; a resume keeps it (its own is `bench --resume`).
             if !runFolder.resuming {
@@ -90,11 +90,11 @@ public struct BenchRunner: Sendable {
             let resumed =
                 runFolder.resuming
                 ? try Self.takeOver(
-                    folder + "/samples.csv", header: header, samples: samples,
+                    folder + "/samples.csv", schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
             try await Self.measure(
-                samples, from: resumed, measurer: measurer, job: job, header: header, journal: folder + "/samples.csv",
+                samples, from: resumed, measurer: measurer, job: job, schema: schema, journal: folder + "/samples.csv",
                 into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
@@ -106,12 +106,9 @@ public struct BenchRunner: Sendable {
             }
 
             let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
-            let (results, wallSeconds) = try Self.decideAndWrite(
-                job, table: table, into: runFolder, steps: steps, since: startNanoseconds
-            ) { wallSeconds in
+            let (results, wallSeconds) = try Self.decideAndWrite(job, table: table, in: pipeline, steps: steps) {
                 Self.manifest(
-                    job, samples: samples, measurer: measurer, built: built, table: table, started: started,
-                    wallSeconds: wallSeconds, resumed: resumed)
+                    job, samples: samples, measurer: measurer, built: built, table: table, times: $0, resumed: resumed)
             }
             return Outcome(
                 folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
@@ -131,11 +128,9 @@ public struct BenchRunner: Sendable {
             video: VideoDecoder(limits: videoLimits))
     }
 
-    /// The columns of `samples.csv`, the journal.
-    static func journalHeader(_ measurer: SampleMeasurer, presentations: Bool) -> [String] {
-        ["id", "path", "label", "species", "split", "subject"]
-            + (presentations ? SamplesColumns.presentationColumns : []) + ["status", "error"] + measurer.columns
-            + ["decode_ns"] + measurer.stepNames.map { "\($0)_ns" }
+    /// The columns of `samples.csv`, the journal: every output and every step's time.
+    static func samplesSchema(_ measurer: SampleMeasurer, presentations: Bool) -> SamplesSchema {
+        .measured(outputs: measurer.columns, steps: measurer.stepNames, presentations: presentations)
     }
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
@@ -150,25 +145,19 @@ public struct BenchRunner: Sendable {
     }
 
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
-    /// `manifest` from the wall time so far) and the archive, then the work folder renamed into place.
+    /// `manifest` from the run's times) and the archive, then the work folder renamed into place.
     static func decideAndWrite(
-        _ job: BenchJob, table: MeasurementTable, into runFolder: RunFolder, steps: [TimingStep],
-        since startNanoseconds: UInt64, manifest: (_ wallSeconds: Double) -> RunManifest
+        _ job: BenchJob, table: MeasurementTable, in pipeline: RunPipeline, steps: [TimingStep],
+        manifest: (RunManifest.Times) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
-        let folder = runFolder.work
-        try RunLabels.write(job.dataset.labels, table: table, folder: folder)
-        let decisions = try CSVWriter(path: folder + "/decisions.csv")
-        let frameResults = Self.flagCalibrationOnTrainingData(
-            try ProfileEvaluator(table: table).evaluate(job.profiles, decisions: decisions),
-            samples: job.dataset.samples, estimators: manifest(0).estimators)
-        try decisions.close()
-        let wallSeconds = Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9
-        let results = try RunFolderWriter(folder: folder).write(
-            manifest: manifest(wallSeconds), table: table, results: frameResults, timing: steps,
-            profiles: job.profiles, streamedFiles: ["samples.csv", "decisions.csv"]
-        ).results
-        try runFolder.commit()
-        return (results, wallSeconds)
+        try RunLabels.write(job.dataset.labels, table: table, folder: pipeline.folder.work)
+        var decided = try pipeline.decide(job.profiles, with: ProfileEvaluator(table: table), samples: .written)
+        decided.results = Self.flagCalibrationOnTrainingData(
+            decided.results, samples: job.dataset.samples, estimators: manifest(pipeline.times()).estimators)
+        let wallSeconds = pipeline.wallSeconds
+        let run = try pipeline.finish(
+            decided, table: table, profiles: job.profiles, timing: steps, wallSeconds: wallSeconds, manifest: manifest)
+        return (run.results, wallSeconds)
     }
 
     /// A sanity warning on each calibration made on the very samples a model of the run was trained
@@ -215,19 +204,21 @@ public struct BenchRunner: Sendable {
     /// (`samples.csv`, flushed by a timer at least twice a second: ``Journal``) and into the table
     /// and the timing histograms.
     static func measure(
-        _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, header: [String],
+        _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, schema: SamplesSchema,
         journal: String, into table: inout MeasurementTable, timing: inout StepTiming
     ) async throws {
         let samplesCSV = try Journal(path: journal, append: first > 0)
-        if first == 0 { try samplesCSV.writeRow(header) }
+        if first == 0 { try samplesCSV.writeRow(schema.header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
         let interrupt = job.interrupt
-        // Rows have the header's columns (the dataset's choice, not this shard's samples').
-        let presentations = header.contains(SamplesColumns.presentationColumns[0])
         try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
             .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
                 let sample = samples[outcome.index]
-                try samplesCSV.writeRow(Self.row(sample, outcome, presentations: presentations))
+                // Rows have the schema's columns (the dataset's choice, not this shard's samples').
+                try samplesCSV.writeRow(
+                    schema.row(
+                        sample, status: outcome.status, values: outcome.values, decode: outcome.decodeNanoseconds,
+                        steps: outcome.estimatorNanoseconds))
                 table.append(status: outcome.status, values: outcome.values)
                 timing.record(
                     decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
@@ -238,27 +229,6 @@ public struct BenchRunner: Sendable {
         try samplesCSV.close()
     }
 
-    /// One `samples.csv` row (with its presentation, frame index and time stamp when the dataset
-    /// has presentations).
-    static func row(_ sample: Sample, _ outcome: SampleOutcome, presentations: Bool = false) -> [String] {
-        var row = [
-            sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
-            sample.subject,
-        ]
-        if presentations {
-            row += [
-                sample.presentation, sample.frameIndex.map(String.init) ?? "",
-                sample.timestamp.map { CSVFormat.number($0) } ?? "",
-            ]
-        }
-        row += [outcome.status.code, outcome.status.message]
-        row.reserveCapacity(row.count + outcome.values.count + 1 + outcome.estimatorNanoseconds.count)
-        for value in outcome.values { row.append(CSVFormat.number(value)) }
-        row.append(String(outcome.decodeNanoseconds))
-        for ns in outcome.estimatorNanoseconds { row.append(String(ns)) }
-        return row
-    }
-
     /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last row is
     /// cut off by CSV rules, ``completeRows(_:)``) are taken over when they are the first samples of
     /// this dataset in order (same ids, labels, splits and subjects: the table takes those from the
@@ -266,7 +236,7 @@ public struct BenchRunner: Sendable {
     /// file renamed over it), so a failure or a kill meanwhile never loses its rows; an empty or
     /// header-only journal resumes from sample 0. Returns how many rows were taken.
     static func takeOver(
-        _ path: String, header: [String], samples: SampleList, into table: inout MeasurementTable,
+        _ path: String, schema: SamplesSchema, samples: SampleList, into table: inout MeasurementTable,
         timing: inout StepTiming
     ) throws -> Int {
         let read: [UInt8]
@@ -276,10 +246,10 @@ public struct BenchRunner: Sendable {
         let bytes = Array(read[..<completeRows(read)])
         guard !bytes.isEmpty else { return 0 }
         let journal = try CSVTable(bytes: bytes, path: path)
-        guard journal.header == header else {
+        guard journal.header == schema.header else {
             throw EvaluationError(
                 "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, "
-                    + "this run \(header.count)); start over with --force"
+                    + "this run \(schema.header.count)); start over with --force"
             )
         }
         if journal.records.isEmpty { return 0 }
@@ -295,10 +265,9 @@ public struct BenchRunner: Sendable {
                     + "first samples in order; start over with --force"
             )
         }
-        let decode = try journal.requireColumn("decode_ns")
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
-            let ns = record.fields[decode...].map { UInt64($0) ?? 0 }
+            let ns = schema.nanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
             timing.record(
                 decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
         }
@@ -357,9 +326,9 @@ public struct BenchRunner: Sendable {
 
     static func manifest(
         _ job: BenchJob, samples: SampleList, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
-        table: MeasurementTable, started: Date, wallSeconds: Double, resumed: Int
+        table: MeasurementTable, times: RunManifest.Times, resumed: Int
     ) -> RunManifest {
-        var counts = ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
+        var counts = RunPipeline.counts(table)
         if resumed > 0 { counts["resumed_samples"] = resumed }
         var conventions = Conventions.current
         if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
@@ -386,11 +355,7 @@ public struct BenchRunner: Sendable {
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: wallSeconds),
-            counts: counts)
+            times: times, counts: counts)
         manifest.attackPotential = job.attackPotential
         let imageBytes = job.maxImageBytes ?? ImageDecoder.defaultFileLimit(maxPixels: job.maxPixels)
         manifest.measurementOptions = ["max_pixels": String(job.maxPixels), "max_image_bytes": String(imageBytes)]

@@ -75,12 +75,10 @@ public struct EvalRunner: Sendable {
     /// the criterion on dev (a `--dev` file, or the rows whose split column says dev), and
     /// reported on eval (or on all rows, with the threshold chosen on them, when there is no dev).
     public func evaluateScores(_ job: ScoreJob) throws -> ScoreOutcome {
-        let started = Date()
         let t0 = MonotonicClock.nanoseconds()
         // Written into the run's work folder, renamed into place when complete, removed on an error.
-        let runFolder = try RunFolder(
-            final: job.outputFolder, force: job.force, resume: false, resumable: false,
-            inputs: job.scoreFiles + job.devFiles)
+        let pipeline = try RunPipeline(
+            final: job.outputFolder, force: job.force, inputs: job.scoreFiles + job.devFiles, startNanoseconds: t0)
         let reader = ScoreFileReader(polarity: job.polarity)
         let evalScores = try reader.read(job.scoreFiles, format: job.format)
         let devScores = job.devFiles.isEmpty ? nil : try reader.read(job.devFiles, format: job.format)
@@ -88,66 +86,49 @@ public struct EvalRunner: Sendable {
         let t1 = MonotonicClock.nanoseconds()
 
         let profile = try Self.scoreProfile(job, files: job.scoreFiles)
-        let folder = runFolder.work
-        let (frameResults, compressed) = try Self.decide(
-            profile, on: table, polarity: job.polarity, eerRule: job.eerRule, folder: folder)
+        var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
+        // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
+        evaluator.keepsSortedScores = true
+        evaluator.reportsDevWithFixedThresholds = true
+        evaluator.eerRule = job.eerRule
+        // samples.csv depends on the table alone: written on another core while the profile is decided.
+        let writer = pipeline.writer
+        var decided = try pipeline.decide(
+            [profile], with: evaluator,
+            samples: .background {
+                let member = try writer.member("samples.csv", rows: table.count)
+                try SamplesSchema.writeScores(table, to: CSVWriter(member: member))
+                return try member.finished()
+            })
+        if job.polarity == .attackHigh { decided.results = Self.shownAttackHigh(decided.results) }
         let t2 = MonotonicClock.nanoseconds()
 
-        var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, started: started)
-        manifest.attackPotential = job.attackPotential
-        let results = try RunFolderWriter(folder: folder).write(
-            manifest: manifest, table: table, results: frameResults, timing: [],
-            profiles: [profile], streamedFiles: ["samples.csv", "decisions.csv"], precompressed: compressed
-        ).results
-        try runFolder.commit()
+        let run = try pipeline.finish(decided, table: table, profiles: [profile]) { times in
+            var manifest = Self.manifest(job, eval: evalScores, dev: devScores, table: table, times: times)
+            manifest.attackPotential = job.attackPotential
+            return manifest
+        }
         let t3 = MonotonicClock.nanoseconds()
         return ScoreOutcome(
-            results: results, folder: runFolder.final, archivePath: runFolder.archivePath, table: table,
+            results: run.results, folder: run.folder, archivePath: run.archivePath, table: table,
             parseSeconds: Double(t1 - t0) / 1e9, metricSeconds: Double(t2 - t1) / 1e9,
             writeSeconds: Double(t3 - t2) / 1e9)
     }
 
-    /// Decides and scores the profile, writing `decisions.csv`; `samples.csv` depends on the table
-    /// alone and is written on another core meanwhile (both take seconds on ten million rows).
-    /// Both files are compressed for the archive as they are written (returned in archive order).
     /// Attack-high files get their thresholds shown in the file's polarity.
-    static func decide(
-        _ profile: Profile, on table: MeasurementTable, polarity: ScorePolarity, eerRule: EERRule = .apcerMax,
-        folder: String
-    ) throws -> (results: [ProfileResult], compressed: [CompressedMember]) {
-        let writer = RunFolderWriter(folder: folder)
-        let samplesWriter = BackgroundWork {
-            let member = try writer.member("samples.csv", rows: table.count)
-            try Self.writeSamples(table, to: CSVWriter(member: member))
-            return try member.finished()
+    static func shownAttackHigh(_ results: [ProfileResult]) -> [ProfileResult] {
+        results.map { result in
+            var result = result
+            result.thresholdSign = -1
+            result.notes.append(.attackHighScores)
+            return result
         }
-        let decisionsMember = try writer.member("decisions.csv", rows: table.count)
-        let decisions = CSVWriter(member: decisionsMember)
-        let evaluated = Result {
-            var evaluator = ProfileEvaluator(table: table, choosesOnReportedSetWithoutCalibrationSplit: true)
-            // One profile: its sorted scores are kept for outputs.csv (not sorted twice).
-            evaluator.keepsSortedScores = true
-            evaluator.reportsDevWithFixedThresholds = true
-            evaluator.eerRule = eerRule
-            return try evaluator.evaluate([profile], decisions: decisions)
-        }
-        let samples = try samplesWriter.wait()
-        var results = try evaluated.get()
-        try decisions.close()
-        let compressed = [samples, try decisionsMember.finished()]
-        if polarity == .attackHigh {
-            for k in results.indices {
-                results[k].thresholdSign = -1
-                results[k].notes.append(.attackHighScores)
-            }
-        }
-        return (results, compressed)
     }
 
     /// The manifest of a score run: the files as the dataset, one `scores` estimator, counts.
     static func manifest(
         _ job: ScoreJob, eval evalScores: ImportedScores, dev devScores: ImportedScores?, table: MeasurementTable,
-        started: Date
+        times: RunManifest.Times
     ) -> RunManifest {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
@@ -157,8 +138,8 @@ public struct EvalRunner: Sendable {
             job.eerRule == .pooled
             ? "pooled: all attacks as one class against bona fide (bob.pad.base)"
             : "apcer-max: the worst species against bona fide (ISO/IEC 30107-3)"
-        let failed = table.failedCount
-        var counts = ["samples": table.count, "ok": table.count - failed, "failed": failed, "scores": evalScores.lines]
+        var counts = RunPipeline.counts(table)
+        counts["scores"] = evalScores.lines
         if let devScores { counts["dev_scores"] = devScores.lines }
         let files = (job.scoreFiles + job.devFiles).joined(separator: ",")
         return RunManifest(
@@ -178,12 +159,7 @@ public struct EvalRunner: Sendable {
                     ],
                     coldStartNanoseconds: 0)
             ],
-            profiles: [scoreProfileName], machine: .current(concurrency: 1),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: Date().timeIntervalSince(started)),
-            counts: counts)
+            profiles: [scoreProfileName], machine: .current(concurrency: 1), times: times, counts: counts)
     }
 
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
@@ -319,88 +295,6 @@ public struct EvalRunner: Sendable {
             """
         return try generated(yaml, origin: "eval --scores")
     }
-
-    /// `samples.csv` of a score run, formatted into one reused block of memory (ten million rows
-    /// take seconds): a row is its id, one fixed text per class and split
-    /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
-    static func writeSamples(_ table: MeasurementTable, to writer: CSVWriter) throws {
-        let presentations = table.hasPresentations
-        // Subjects (when the files name them) as bench writes them, so `compare` can pair by subject.
-        let subjects = table.hasSubjects
-        try writer.writeRow(
-            ["id", "path", "label", "species", "split"] + (subjects ? ["subject"] : [])
-                + (presentations ? ["presentation"] : [])
-                + ["status", "error", scoreOutput, "decode_ns"])
-        let block = CSVBlock(writer: writer)
-        // Not `codes`: the status codes below would shadow it (and name every row's presentation
-        // by its status code).
-        let names = table.presentations.names, presentationCodes = table.presentations.codes
-        let pieces = samplePieces(speciesNames: table.speciesNames)
-        let classCount = table.speciesNames.count + 1, statuses = table.statuses
-        try pieces.withPieces { pieces in
-            try table.values[0].withUnsafeBufferPointer { scores in
-                try table.splits.withUnsafeBufferPointer { splits in
-                    try table.speciesIndex.withUnsafeBufferPointer { species in
-                        try statuses.withCodeNumbers { codes, ok in
-                            try table.ids.forEachUTF8(0..<table.count) { i, id in
-                                try block.appendField(utf8: id)
-                                try block.append(
-                                    pieces[DatasetFingerprint.splitNumber(splits[i]) * classCount + Int(species[i]) + 1]
-                                )
-                                if subjects {
-                                    var subject = table.subject(i)
-                                    try subject.withUTF8 { try block.appendField(utf8: $0) }
-                                    try block.append(byte: UInt8(ascii: ","))
-                                }
-                                if presentations {
-                                    var name = names[Int(presentationCodes[i])]
-                                    try name.withUTF8 { try block.appendField(utf8: $0) }
-                                    try block.append(byte: UInt8(ascii: ","))
-                                }
-                                if ok == codes[i] || statuses[i].isOK {
-                                    try block.append(pieces[4 * classCount])
-                                } else {
-                                    try appendFailure(statuses[i], to: block)
-                                }
-                                try block.appendNumber(scores[i])
-                                try block.append(pieces[4 * classCount + 1])
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        try block.flush()
-        try writer.close()
-    }
-
-    /// The fixed texts of `samples.csv` rows: after the id, one per split (numbered by
-    /// ``DatasetFingerprint/splitNumber(_:)``) and class (bona fide, then each species): `,,label,species,split,`;
-    /// then `ok,,` and the row's end after the score.
-    static func samplePieces(speciesNames: [String]) -> CSVPieces {
-        var pieces = CSVPieces()
-        for split in DatasetFingerprint.splitOrder {
-            for s in -1..<speciesNames.count {
-                var text = Array((s < 0 ? ",,bonafide," : ",,attack,").utf8)
-                if s >= 0 { CSVFormat.appendField(speciesNames[s], to: &text) }
-                text += Array(",\(split.rawValue),".utf8)
-                pieces.add(text)
-            }
-        }
-        pieces.add("ok,,")
-        pieces.add(",\n")
-        return pieces
-    }
-
-    /// A failed sample's status code (as it is) and message (escaped), each followed by a comma.
-    static func appendFailure(_ status: SampleStatus, to block: CSVBlock) throws {
-        var code = status.code, message: [UInt8] = []
-        try code.withUTF8 { try block.append($0) }
-        CSVFormat.appendField(status.message, to: &message)
-        message.append(UInt8(ascii: ","))
-        try block.append(byte: UInt8(ascii: ","))
-        try message.withUnsafeBufferPointer { try block.append($0) }
-    }
 }
 
 extension EvalRunner {
@@ -419,12 +313,10 @@ extension EvalRunner {
     ) throws -> RunOutcome {
         var requested = try outputScore.map { [try Self.outputProfile($0)] } ?? profiles
         var directionNote: ResultNote?
-        let started = Date()
         // Written into the run's work folder (the spill files too), swapped into place when complete,
         // removed on an error; the archive read may not lie in the folder it would replace.
-        let runFolder = try RunFolder(
-            final: outputFolder, force: force, resume: false, resumable: false,
-            inputs: [archivePath] + Profile.files(profiles))
+        let pipeline = try RunPipeline(
+            final: outputFolder, force: force, inputs: [archivePath] + Profile.files(profiles))
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
             throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
@@ -432,8 +324,7 @@ extension EvalRunner {
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
         let previous = try StoredRun(path: archivePath).manifest
         let table = try Self.storedTable(
-            archive, path: archivePath, manifest: previous, profiles: requested,
-            scratch: runFolder.scratch)
+            archive, path: archivePath, manifest: previous, profiles: requested, scratch: pipeline.folder.scratch)
         if let outputScore {
             let directed = try Self.directedProfile(outputScore, table: table, manifest: previous)
             (requested, directionNote) = ([directed.profile], directed.note)
@@ -443,42 +334,37 @@ extension EvalRunner {
             requested, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
-        let outputFolder = runFolder.work
-        // Both files are compressed for the new archive as they are written (not read back).
-        let writer = RunFolderWriter(folder: outputFolder)
-        let samples = try writer.member("samples.csv", rows: table.count)
+        // samples.csv is copied as stored, compressed for the new archive as it is written.
+        let samples = try pipeline.writer.member("samples.csv", rows: table.count)
         try archive.streamEntry(named: "samples.csv") { try samples.write($0) }
         try samples.close()
-        let decisionsMember = try writer.member("decisions.csv", rows: table.count)
-        let decisions = CSVWriter(member: decisionsMember)
-        let frameResults = try ProfileEvaluator(
-            table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit
-        )
-        .evaluate(profiles, decisions: decisions).map { result in
-            var result = result
-            if let directionNote { result.notes.insert(directionNote, at: 0) }
-            return result
+        let evaluator = ProfileEvaluator(
+            table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
+        var decided = try pipeline.decide(profiles, with: evaluator, samples: .compressed(try samples.finished()))
+        if let directionNote {
+            decided.results = decided.results.map { result in
+                var result = result
+                result.notes.insert(directionNote, at: 0)
+                return result
+            }
         }
-        try decisions.close()
-        var manifest = Self.reDecidedManifest(
-            previous, profiles: profiles, commandLine: commandLine, started: started, missingOutputs: missing)
-        if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
-        if let attackPotential { manifest.attackPotential = attackPotential }
         // The measuring run's timing stays valid: nothing was re-measured.
-        var streamed = ["samples.csv", "decisions.csv"]
-        if archive.contains("timing.csv") {
-            try Data(try archive.entry(named: "timing.csv")).write(
-                to: URL(fileURLWithPath: outputFolder + "/timing.csv"))
-            streamed.append("timing.csv")
+        let timingCopied = try Self.copyTiming(archive, to: pipeline.folder.work)
+        return try pipeline.finish(decided, table: table, profiles: profiles, streamed: timingCopied) { times in
+            var manifest = Self.reDecidedManifest(
+                previous, profiles: profiles, commandLine: commandLine, times: times, missingOutputs: missing)
+            if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
+            if let attackPotential { manifest.attackPotential = attackPotential }
+            return manifest
         }
-        let results = try writer.write(
-            manifest: manifest, table: table, results: frameResults, timing: [],
-            profiles: profiles, streamedFiles: streamed,
-            precompressed: [try samples.finished(), try decisionsMember.finished()]
-        ).results
-        try runFolder.commit()
-        return RunOutcome(
-            folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table)
+    }
+
+    /// The stored run's `timing.csv` copied into the work folder (`["timing.csv"]`), or `[]` when
+    /// it has none.
+    static func copyTiming(_ archive: ResultArchiveReader, to folder: String) throws -> [String] {
+        guard archive.contains("timing.csv") else { return [] }
+        try Data(try archive.entry(named: "timing.csv")).write(to: URL(fileURLWithPath: folder + "/timing.csv"))
+        return ["timing.csv"]
     }
 }
 
@@ -506,17 +392,15 @@ extension EvalRunner {
     /// The stored run's manifest, now of kind `eval`: this tool, today's conventions, the profiles
     /// decided and how many of their outputs the run lacks; the dataset and estimators stay.
     static func reDecidedManifest(
-        _ previous: RunManifest, profiles: [Profile], commandLine: [String], started: Date, missingOutputs: [String]
+        _ previous: RunManifest, profiles: [Profile], commandLine: [String], times: RunManifest.Times,
+        missingOutputs: [String]
     ) -> RunManifest {
         var manifest = previous
         manifest.kind = "eval"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.conventions = Conventions.current
         manifest.profiles = profiles.map(\.name)
-        manifest.times = .init(
-            started: ISO8601DateFormatter().string(from: started),
-            finished: ISO8601DateFormatter().string(from: Date()),
-            wallSeconds: Date().timeIntervalSince(started))
+        manifest.times = times
         manifest.counts["outputs_missing_for_profiles"] = missingOutputs.count
         return manifest
     }
@@ -528,15 +412,14 @@ extension EvalRunner {
         _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile], scratch: String
     ) throws -> MeasurementTable {
         var table: MeasurementTable?
-        var columns: SamplesColumns?
-        var outputs: Range<Int> = 0..<0
+        var columns: SamplesSchema?
+        var outputs: [Int] = []
         let member = path + ":samples.csv"
         try StoredSamplesReader(archive: archive, path: path, manifest: manifest).read(
             header: { found in
                 columns = found
                 outputs = try found.outputColumns(path: member)
-                table = try BenchRunner.table(
-                    columns: Array(found.header[outputs]), profiles: profiles, scratch: scratch)
+                table = try BenchRunner.table(columns: found.outputNames, profiles: profiles, scratch: scratch)
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
                 table!.reserveCapacity(

@@ -39,11 +39,9 @@ public struct ImportRunner: Sendable {
         profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
         strict: Bool = false, attackPotential: [String: String]? = nil
     ) throws -> Outcome {
-        let started = Date()
         // Written into the run's work folder, renamed into place when complete, removed on an error.
-        let runFolder = try RunFolder(
-            final: outputFolder, force: force, resume: false, resumable: false,
-            inputs: inputs + Profile.files(profiles), datasetRoot: dataset.root)
+        let pipeline = try RunPipeline(
+            final: outputFolder, force: force, inputs: inputs + Profile.files(profiles), datasetRoot: dataset.root)
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
         let byIndex = try Self.match(records, to: dataset)
         var columns = format.outputs
@@ -52,15 +50,29 @@ public struct ImportRunner: Sendable {
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
         let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
-        let outputFolder = runFolder.work
-        try Self.writeSamplesCSV(dataset, table, to: outputFolder + "/samples.csv")
-        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let results = try ProfileEvaluator(table: table).evaluate(profiles, decisions: decisions)
-        try decisions.close()
+        try Self.writeSamplesCSV(dataset, table, to: pipeline.folder.work + "/samples.csv")
+        let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: table), samples: .written)
+        let run = try pipeline.finish(decided, table: table, profiles: profiles) { times in
+            var manifest = Self.manifest(
+                format: format, noDecision: noDecision, dataset: dataset, inputs: inputs, columns: columns,
+                profiles: profiles, commandLine: commandLine, times: times)
+            manifest.counts = RunPipeline.counts(table).merging(["records": records.count]) { a, _ in a }
+            // APCER_AP per level in summary.csv, per_species.csv and the report, as bench gives it.
+            manifest.attackPotential = attackPotential
+            return manifest
+        }
+        return Outcome(run: run, matched: byIndex.count)
+    }
+
+    /// The manifest of an import: the vendor's files as one estimator whose outputs are the columns.
+    static func manifest(
+        format: VendorFormat, noDecision: NoDecisionPolicy, dataset: LoadedDataset, inputs: [String],
+        columns: [String], profiles: [Profile], commandLine: [String], times: RunManifest.Times
+    ) -> RunManifest {
         var conventions = Conventions.current
         conventions["import_format"] = format.rawValue
         if format == .idemiaStatus { conventions["idemia_no_decision"] = noDecision.rawValue }
-        var manifest = RunManifest(
+        return RunManifest(
             kind: "import",
             tool: .init(version: ToolInfo.version, commandLine: commandLine),
             conventions: conventions,
@@ -77,25 +89,7 @@ public struct ImportRunner: Sendable {
                     },
                     coldStartNanoseconds: 0)
             ],
-            profiles: profiles.map(\.name), machine: .current(concurrency: 1),
-            times: .init(
-                started: ISO8601DateFormatter().string(from: started),
-                finished: ISO8601DateFormatter().string(from: Date()),
-                wallSeconds: Date().timeIntervalSince(started)),
-            counts: [
-                "samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount,
-                "records": records.count,
-            ])
-        // APCER_AP per level in summary.csv, per_species.csv and the report, as bench gives it.
-        manifest.attackPotential = attackPotential
-        try RunFolderWriter(folder: outputFolder).write(
-            manifest: manifest, table: table, results: results, timing: [], profiles: profiles,
-            streamedFiles: ["samples.csv", "decisions.csv"])
-        try runFolder.commit()
-        return Outcome(
-            run: RunOutcome(
-                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table),
-            matched: byIndex.count)
+            profiles: profiles.map(\.name), machine: .current(concurrency: 1), times: times, counts: [:])
     }
 
     /// Each record joined to its sample (by sample index): a record's key is a sample id, file
@@ -161,19 +155,16 @@ public struct ImportRunner: Sendable {
         return table
     }
 
-    /// `samples.csv` as `bench` writes it (decode time 0), so the run can be re-decided and merged.
+    /// `samples.csv` as `bench` writes it (decode time 0; no presentation columns, nor estimator
+    /// steps), so the run can be re-decided and merged.
     static func writeSamplesCSV(_ dataset: LoadedDataset, _ table: MeasurementTable, to path: String) throws {
         let samplesCSV = try CSVWriter(path: path)
-        try samplesCSV.writeRow(
-            ["id", "path", "label", "species", "split", "subject", "status", "error"] + table.columns + ["decode_ns"])
+        let schema = SamplesSchema.measured(outputs: table.columns, steps: [], presentations: false)
+        try samplesCSV.writeRow(schema.header)
+        var values = [Double](repeating: .nan, count: table.columns.count)
         for (i, sample) in dataset.samples.enumerated() {
-            let status = table.statuses[i]
-            try samplesCSV.writeRow(
-                [
-                    sample.id, sample.path, sample.label.csvLabel, sample.label.species ?? "", sample.split.rawValue,
-                    sample.subject,
-                    status.code, status.message,
-                ] + table.values.map { CSVFormat.number($0[i]) } + ["0"])
+            for c in values.indices { values[c] = table.values[c][i] }
+            try samplesCSV.writeRow(schema.row(sample, status: table.statuses[i], values: values, decode: 0))
         }
         try samplesCSV.close()
     }

@@ -37,8 +37,7 @@ public struct MergeRunner: Sendable {
         guard paths.count >= 1 else { throw EvaluationError("give the shard archives to merge") }
         // Written into the run's work folder (the scratch copies too), renamed into place when
         // complete, removed on an error.
-        let runFolder = try RunFolder(
-            final: outputFolder, force: force, resume: false, resumable: false, inputs: paths)
+        let pipeline = try RunPipeline(final: outputFolder, force: force, inputs: paths)
         let shards = try Self.read(paths)
         try Self.checkComplete(shards)
 
@@ -49,31 +48,23 @@ public struct MergeRunner: Sendable {
         let parsed = try first.profiles.map { name in
             try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
         }
-        let scratch = runFolder.scratch
+        let scratch = pipeline.folder.scratch
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var rows = try Self.mergedRows(shards, profiles: parsed, scratch: scratch)
         let merged = rows.table
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
-        let outputFolder = runFolder.work
-        try rows.writeSamples(header: rows.header, to: outputFolder + "/samples.csv")
+        try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/samples.csv")
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged) // the row locations are not needed any more
-        let decisions = try CSVWriter(path: outputFolder + "/decisions.csv")
-        let frameResults = try ProfileEvaluator(table: merged).evaluate(profiles, decisions: decisions)
-        try decisions.close()
+        let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: merged), samples: .written)
         var manifest = try Self.manifest(shards, merged: merged, commandLine: commandLine)
         // The shards' levels (alike, checkComplete) with `--attack-potential`'s over them.
         if let attackPotential {
             manifest.attackPotential = (manifest.attackPotential ?? [:]).merging(attackPotential) { _, given in given }
         }
-        let results = try RunFolderWriter(folder: outputFolder).write(
-            manifest: manifest, table: merged, results: frameResults, timing: timing,
-            profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"]
-        ).results
-        try runFolder.commit()
-        return RunOutcome(
-            folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: merged)
+        // The shards' times, not the merge's: the run is theirs.
+        return try pipeline.finish(decided, table: merged, profiles: profiles, timing: timing) { _ in manifest }
     }
 
     /// Reads each archive: a bench run, with profiles equal to other shards' of the same name.
@@ -226,18 +217,18 @@ public struct MergeRunner: Sendable {
     static func mergedRows(_ shards: Shards, profiles: [Profile], scratch: String) throws -> MergedRows {
         var rows = MergedRows()
         var steps: [String] = []
-        var outputs: Range<Int> = 0..<0
+        var outputs: [Int] = []
         for (k, path) in shards.paths.enumerated() {
             let member = path + ":samples.csv"
             let copy = scratch + "/shard-\(k).csv"
             let sink = try FileSink(path: copy)
-            var columns: SamplesColumns?
+            var columns: SamplesSchema?
             var stepColumns: [Int?] = []
             try StoredSamplesReader(archive: shards.archives[k], path: path, manifest: shards.manifests[k]).read(
                 header: { found in
                     columns = found
                     outputs = try found.outputColumns(path: member)
-                    let names = Array(found.header[outputs])
+                    let names = found.outputNames
                     if k == 0 {
                         rows.header = found.header
                         rows.table = try BenchRunner.table(columns: names, profiles: profiles, scratch: scratch)
@@ -253,7 +244,7 @@ public struct MergeRunner: Sendable {
                     } else if names != rows.table.columns {
                         throw EvaluationError("\(path): output columns differ from the first shard's")
                     }
-                    stepColumns = steps.map { found.header.firstIndex(of: $0 + "_ns") }
+                    stepColumns = steps.map { $0 == "decode" ? found.decode : found.column(.step($0)) }
                 },
                 row: { record in
                     try rows.table.appendStored(
@@ -300,10 +291,7 @@ public struct MergeRunner: Sendable {
         manifest.times = .init(
             started: manifests.map(\.times.started).min() ?? "", finished: manifests.map(\.times.finished).max() ?? "",
             wallSeconds: manifests.map(\.times.wallSeconds).max() ?? 0)
-        manifest.counts = [
-            "samples": merged.count, "ok": merged.count - merged.failedCount, "failed": merged.failedCount,
-            "shards": shards.paths.count,
-        ]
+        manifest.counts = RunPipeline.counts(merged).merging(["shards": shards.paths.count]) { a, _ in a }
         return manifest
     }
 }

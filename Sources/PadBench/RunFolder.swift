@@ -1,6 +1,7 @@
 import Foundation
 import PadEvaluation
 import PadText
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,11 +30,13 @@ import Glibc
 /// try "x".write(toFile: folder.work + "/x.txt", atomically: true, encoding: .utf8)    // scratch: folder.scratch
 /// try folder.commit()          // <run>.partial -> <run>
 /// ```
-public final class RunFolder: @unchecked Sendable {
+/// Sendable without `@unchecked`: every stored property is immutable but the held lock, which a
+/// `Mutex` guards (a run folder may be committed by one task while another suspends it on Ctrl-C).
+public final class RunFolder: Sendable {
     public let final: String
     public let work: String
     public let resuming: Bool
-    private var lock: RunLock?
+    private let lock: Mutex<RunLock?>
     private let resumable: Bool
 
     /// The file a bench run keeps in its work folder until it completes; its presence marks the
@@ -76,7 +79,7 @@ public final class RunFolder: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             } catch { throw EvaluationError("\(parent): cannot create the folder: \(RunFolder.reason(error))") }
         }
-        lock = try RunLock(path: final + ".lock", run: final)
+        lock = Mutex(try RunLock(path: final + ".lock", run: final))
         do {
             try recoverInterruptedCommit()
             try prepareWork(force: force, resume: resume)
@@ -223,12 +226,14 @@ public final class RunFolder: @unchecked Sendable {
     public func suspend() { releaseLock() }
 
     private func releaseLock() {
-        lock?.release()
-        lock = nil
+        lock.withLock { held in
+            held?.release()
+            held = nil
+        }
     }
 
     /// A one-go writer that never committed (it threw) leaves nothing behind; a bench keeps its journal.
     deinit {
-        if !resumable && lock != nil { abandon() } else { releaseLock() }
+        if !resumable && lock.withLock({ $0 != nil }) { abandon() } else { releaseLock() }
     }
 }

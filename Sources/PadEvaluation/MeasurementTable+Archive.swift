@@ -5,18 +5,18 @@ import PadText
 
 extension MeasurementTable {
     /// Reads `samples.csv` (as `bench` writes it) back into a table: the output columns are those
-    /// between `error` and `decode_ns`. A malformed row is an error naming the file and line.
+    /// its schema's outputs (``SamplesSchema``). A malformed row is an error naming the file and line.
     public init(samplesCSV bytes: [UInt8], path: String) throws {
         var stream = CSVRecordStream(path: path)
         var table: MeasurementTable?
-        var columns: SamplesColumns?
-        var outputs: Range<Int> = 0..<0
+        var columns: SamplesSchema?
+        var outputs: [Int] = []
         func take(_ record: CSVRecordStream.Record) throws {
             guard let known = columns else {
-                let found = try SamplesColumns(header: record.fields, path: path)
+                let found = try SamplesSchema(header: record.fields, path: path)
                 outputs = try found.outputColumns(path: path)
                 columns = found
-                table = MeasurementTable(columns: Array(found.header[outputs]))
+                table = MeasurementTable(columns: found.outputNames)
                 return
             }
             guard record.fields.count == known.header.count else {
@@ -33,9 +33,9 @@ extension MeasurementTable {
     }
 
     /// Appends one stored `samples.csv` row: label, split, status, the outputs and the subject
-    /// (when the file has the column). `outputs` are the columns from ``SamplesColumns/outputColumns(path:)``.
+    /// (when the file has the column). `outputs` are the columns from ``SamplesSchema/outputColumns(path:)``.
     public mutating func appendStored(
-        _ f: [String], line: Int, columns: SamplesColumns, outputs: Range<Int>, path: String
+        _ f: [String], line: Int, columns: SamplesSchema, outputs: [Int], path: String
     ) throws {
         let parsedLabel: Label
         switch f[columns.label] {

@@ -77,69 +77,6 @@ public struct CSVRecordStream {
     }
 }
 
-/// Where the columns of a `samples.csv` (as `bench` writes it) are. The four that name a sample
-/// (id, label, species, split) must be there; status, error, decode_ns and the output columns
-/// between error and decode_ns are needed only to rebuild a ``MeasurementTable``, so their
-/// absence is reported by ``outputColumns(path:)``, after the archive itself has been checked.
-public struct SamplesColumns: Sendable {
-    public let header: [String]
-    public let id: Int, label: Int, species: Int, split: Int
-    public let status: Int?, error: Int?, decode: Int?, subject: Int?
-    /// Written only for datasets of videos or frame groups (`presentation`, `frame`, `time`
-    /// after `subject`): absent, every sample is a presentation of its own.
-    public let presentation: Int?, frame: Int?, time: Int?
-
-    public init(header: [String], path: String) throws {
-        self.header = header
-        func require(_ name: String) throws -> Int {
-            guard let index = header.firstIndex(of: name) else {
-                throw ArchiveError.csv(path: path, line: 1, message: "missing column '\(name)'")
-            }
-            return index
-        }
-        id = try require("id")
-        label = try require("label")
-        species = try require("species")
-        split = try require("split")
-        status = header.firstIndex(of: "status")
-        error = header.firstIndex(of: "error")
-        decode = header.firstIndex(of: "decode_ns")
-        // Optional: archives written before subjects were recorded have no such column.
-        subject = header.firstIndex(of: "subject")
-        presentation = header.firstIndex(of: "presentation")
-        frame = header.firstIndex(of: "frame")
-        time = header.firstIndex(of: "time")
-    }
-
-    /// The columns `samples.csv` has after `subject` when the dataset has presentations.
-    public static let presentationColumns = ["presentation", "frame", "time"]
-
-    /// The output columns (between `error` and `decode_ns`), or the error that keeps the file
-    /// from being a measurement table.
-    public func outputColumns(path: String) throws -> Range<Int> {
-        for (name, index) in [("status", status), ("error", error), ("decode_ns", decode)] where index == nil {
-            throw ArchiveError.csv(path: path, line: 1, message: "missing column '\(name)'")
-        }
-        guard error! < decode! else {
-            throw ArchiveError.csv(path: path, line: 1, message: "expected output columns between error and decode_ns")
-        }
-        return (error! + 1)..<decode!
-    }
-
-    /// The sample's term of the dataset fingerprint (``DatasetFingerprint``).
-    public func sampleHash(_ f: [String]) -> UInt64 {
-        FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
-    }
-
-    /// The sample's presentation term of the fingerprint (``FNV1a/presentationHash(id:presentation:frame:)``):
-    /// 0 without the columns, or for a still image (an empty presentation is the sample's own).
-    public func presentationHash(_ f: [String]) -> UInt64 {
-        guard let presentation else { return 0 }
-        let named = f[presentation].isEmpty ? f[id] : f[presentation]
-        return FNV1a.presentationHash(id: f[id], presentation: named, frame: frame.map { f[$0] } ?? "")
-    }
-}
-
 /// A stored run's `samples.csv` read in one streaming pass and checked as
 /// `StoredRun.verifiedSamples()` checks it (as many rows as the manifest's samples, the same
 /// sample fingerprint), without holding the file.
@@ -160,18 +97,18 @@ public struct StoredSamplesReader {
     /// rows are handed over once one was thrown.
     /// `raw`, when given, gets the file's bytes as they are read (a copy on disk).
     public func read(
-        header: (SamplesColumns) throws -> Void, row: (CSVRecordStream.Record) throws -> Void,
+        header: (SamplesSchema) throws -> Void, row: (CSVRecordStream.Record) throws -> Void,
         raw: ((UnsafeRawBufferPointer) throws -> Void)? = nil
     ) throws {
         let member = path + ":samples.csv"
         var stream = CSVRecordStream(path: member)
-        var columns: SamplesColumns?
+        var columns: SamplesSchema?
         var rows = 0
         var total: UInt64 = 0, presentations: UInt64 = 0
         var rowError: Error?
         func take(_ record: CSVRecordStream.Record) throws {
             guard let known = columns else {
-                columns = try SamplesColumns(header: record.fields, path: member)
+                columns = try SamplesSchema(header: record.fields, path: member)
                 do { try header(columns!) } catch { rowError = error }
                 return
             }

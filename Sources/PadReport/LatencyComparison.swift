@@ -1,4 +1,5 @@
 import PadArchive
+import PadEvaluation
 import PadMetrics
 
 /// The latency half of ``RunComparison``: per timed step, every sample's stored nanoseconds on
@@ -56,20 +57,21 @@ struct LatencyComparison {
     }
 
     /// Sorted per-sample nanoseconds by step (`decode`, each estimator, `sample_total`) from
-    /// `samples.csv`: only samples whose step ran (time > 0; decode of any sample).
+    /// `samples.csv`'s timing columns (``SamplesSchema/timing``; an output whose name ends in `_ns`
+    /// is no timing): only samples whose step ran (time > 0; decode of any sample).
     static func times(_ samples: CSVTable?) throws -> [String: [Double]] {
         guard let samples else { return [:] }
         var result: [String: [Double]] = [:]
-        let stepColumns = samples.header.enumerated().filter { $0.element.hasSuffix("_ns") }
-        guard !stepColumns.isEmpty else { return [:] }
+        let schema = try SamplesSchema(header: samples.header, path: samples.path)
+        guard !schema.timing.isEmpty else { return [:] }
         var total: [Double] = []
         for record in samples.records {
             var sum = 0.0
             var any = false
-            for (column, name) in stepColumns {
-                guard let ns = Double(record.fields[column]), ns > 0 else { continue }
-                result[String(name.dropLast(3)), default: []].append(ns)
-                sum += ns
+            for (step, nanoseconds) in schema.nanoseconds(record.fields) {
+                guard let ns = nanoseconds, ns > 0 else { continue }
+                result[step, default: []].append(Double(ns))
+                sum += Double(ns)
                 any = true
             }
             if any { total.append(sum) }

@@ -78,7 +78,7 @@ public struct StoredRun: Sendable {
     public func verifiedSamples() throws -> CSVTable {
         let samples = try table("samples.csv")
         try manifest.checkSampleCount(samples.records.count, archive: path)
-        let columns = try SamplesColumns(header: samples.header, path: path + ":samples.csv")
+        let columns = try SamplesSchema(header: samples.header, path: path + ":samples.csv")
         var total: UInt64 = 0, presentations: UInt64 = 0
         for record in samples.records {
             total &+= columns.sampleHash(record.fields)

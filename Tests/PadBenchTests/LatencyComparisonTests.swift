@@ -10,8 +10,8 @@ import Testing
     /// A `samples.csv` with `n` samples whose `face_ns` are `scale` x (1.000, 1.001, ..., ) ms and a
     /// constant 0.2 ms `decode_ns`: the nearest-rank p50 of 500 is the 250th value, 1.249 ms.
     static func samples(_ n: Int, scale: Double = 1) throws -> CSVTable {
-        var text = "id,status,decode_ns,face_ns\n"
-        for i in 0..<n { text += "s\(i),ok,200000,\(Int(scale * Double(1_000_000 + i * 1000)))\n" }
+        var text = "id,path,label,species,split,status,error,decode_ns,face_ns\n"
+        for i in 0..<n { text += "s\(i),,bonafide,,none,ok,,200000,\(Int(scale * Double(1_000_000 + i * 1000)))\n" }
         return try CSVTable(bytes: Array(text.utf8), path: "samples.csv")
     }
 

@@ -102,7 +102,7 @@ import PadMetrics
     @Test func samplesRowsEqualThePlainWriter() throws {
         for (appended, okCoded) in [(false, false), (true, false), (false, true), (true, true)] {
             let table = Self.table(appended: appended, okCodedFailure: okCoded)
-            let written = try Self.file { try EvalRunner.writeSamples(table, to: $0) }
+            let written = try Self.file { try SamplesSchema.writeScores(table, to: $0) }
             #expect(written == Self.plainSamples(table), "appended: \(appended), ok-coded failure: \(okCoded)")
         }
     }

@@ -16,6 +16,13 @@ import Testing
     }
 
     /// ``MeasurementTable``: a column by name holds the values appended.
+    @Test func samplesSchema() throws {
+        let schema = SamplesSchema.measured(outputs: ["quality.sharpness"], steps: ["quality"], presentations: false)
+        let read = try SamplesSchema(header: schema.header, path: "samples.csv")
+        assert(read == schema && read.column(.output("quality.sharpness")) == 8)
+        #expect(read.header.last == "quality_ns")
+    }
+
     @Test func measurementTable() throws {
         var table = MeasurementTable(columns: ["quality.sharpness"])
         table.append(id: "a.jpg", label: .bonaFide, split: .eval, status: .ok, values: [412.5])

@@ -1,0 +1,122 @@
+import Foundation
+import PadArchive
+import PadEvaluation
+import PadMetrics
+import PadProfiles
+import PadReport
+
+/// The life of every run (`bench`, `eval --scores`, `eval --archive`, `import`, `merge`): its
+/// folder and lock (``RunFolder``), one decision pass per profile writing `decisions.csv`, the
+/// reports, manifest and archive (``RunFolderWriter``), and the commit that puts the run in place.
+/// A command gives only what differs: how its table is made, how its evaluator is set, how
+/// `samples.csv` reaches the archive (``Samples``), its timing and what its manifest says.
+///
+/// A command opens the pipeline (``init(final:force:resume:resumable:inputs:datasetRoot:started:startNanoseconds:)``),
+/// makes its table in the work folder, then calls ``decide(_:with:samples:)`` and
+/// ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``; an error thrown in between
+/// leaves the folder to ``RunFolder``'s rule (a one-go run's work folder is removed, a bench's kept).
+struct RunPipeline {
+    let folder: RunFolder
+    /// When the command started: the manifest's start time and the wall time's origin.
+    let started: Date
+    let startNanoseconds: UInt64
+
+    /// How `samples.csv` reaches the archive; `decisions.csv` goes the same way.
+    enum Samples {
+        /// In the work folder already (bench's journal, import, merge): both files are read from
+        /// disk into the archive at the end.
+        case written
+        /// Compressed for the archive as it was written (`eval --archive`'s copy of the stored file).
+        case compressed(CompressedMember)
+        /// Written and compressed on another core while the profiles are decided (`eval --scores`:
+        /// both files take seconds on ten million rows).
+        case background(@Sendable () throws -> CompressedMember)
+    }
+
+    /// The profiles' results and the archive members compressed while they were written.
+    struct Decided {
+        var results: [ProfileResult]
+        var precompressed: [CompressedMember]
+    }
+
+    /// Opens the run's work folder and takes its lock (``RunFolder``). `resumable`: a bench, whose
+    /// work folder is a journal kept on failure.
+    init(
+        final: String, force: Bool, resume: Bool = false, resumable: Bool = false, inputs: [String],
+        datasetRoot: String? = nil, started: Date = Date(), startNanoseconds: UInt64 = MonotonicClock.nanoseconds()
+    ) throws {
+        self.started = started
+        self.startNanoseconds = startNanoseconds
+        folder = try RunFolder(
+            final: final, force: force, resume: resume, resumable: resumable, inputs: inputs,
+            datasetRoot: datasetRoot)
+    }
+
+    /// Decides every profile once with `evaluator` (set by the command: calibration rules, EER
+    /// rule), writing `decisions.csv` beside `samples.csv`.
+    func decide(_ profiles: [Profile], with evaluator: ProfileEvaluator, samples: Samples) throws -> Decided {
+        let rows = evaluator.table.count
+        switch samples {
+        case .written:
+            let decisions = try CSVWriter(path: folder.work + "/decisions.csv")
+            let results = try evaluator.evaluate(profiles, decisions: decisions)
+            try decisions.close()
+            return Decided(results: results, precompressed: [])
+        case .compressed(let member):
+            let (results, decisions) = try Self.decide(
+                profiles, evaluator, into: writer.member("decisions.csv", rows: rows))
+            return Decided(results: results, precompressed: [member, decisions])
+        case .background(let work):
+            let background = BackgroundWork(work)
+            let decisionsMember = try writer.member("decisions.csv", rows: rows)
+            let decided = Result { try Self.decide(profiles, evaluator, into: decisionsMember) }
+            let member = try background.wait()
+            let (results, decisions) = try decided.get()
+            return Decided(results: results, precompressed: [member, decisions])
+        }
+    }
+
+    private static func decide(_ profiles: [Profile], _ evaluator: ProfileEvaluator, into member: ArchiveMemberWriter)
+        throws -> ([ProfileResult], CompressedMember)
+    {
+        let decisions = CSVWriter(member: member)
+        let results = try evaluator.evaluate(profiles, decisions: decisions)
+        try decisions.close()
+        return (results, try member.finished())
+    }
+
+    /// The writer of the run's work folder.
+    var writer: RunFolderWriter { RunFolderWriter(folder: folder.work) }
+
+    /// Seconds since the command started.
+    var wallSeconds: Double { Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9 }
+
+    /// The manifest's times: started, now, and the wall time given (or since the start).
+    func times(wallSeconds: Double? = nil) -> RunManifest.Times {
+        let format = ISO8601DateFormatter()
+        return .init(
+            started: format.string(from: started), finished: format.string(from: Date()),
+            wallSeconds: wallSeconds ?? self.wallSeconds)
+    }
+
+    /// The counts every manifest has: samples, ok and failed.
+    static func counts(_ table: MeasurementTable) -> [String: Int] {
+        ["samples": table.count, "ok": table.count - table.failedCount, "failed": table.failedCount]
+    }
+
+    /// Writes the reports, the manifest (made by `manifest` from the run's times) and the archive,
+    /// then commits. `streamed`: files the command put in the work folder besides `samples.csv`
+    /// and `decisions.csv` (a stored run's `timing.csv`).
+    func finish(
+        _ decided: Decided, table: MeasurementTable, profiles: [Profile], timing: [TimingStep] = [],
+        streamed: [String] = [], wallSeconds: Double? = nil, manifest: (RunManifest.Times) -> RunManifest
+    ) throws -> RunOutcome {
+        let results = try writer.write(
+            manifest: manifest(times(wallSeconds: wallSeconds)), table: table, results: decided.results,
+            timing: timing, profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"] + streamed,
+            precompressed: decided.precompressed
+        ).results
+        try folder.commit()
+        return RunOutcome(folder: folder.final, archivePath: folder.archivePath, results: results, table: table)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PadArchive
+import Testing
+
+@testable import PadBench
+@testable import PadDataset
+@testable import PadEvaluation
+@testable import PadProfiles
+@testable import PadReport
+
+/// `RunPipeline`, the one life of a run: whichever way `samples.csv` reaches the archive, the
+/// committed run holds one decision row per sample, the manifest the command made from the
+/// pipeline's times and counts, and a run that throws between deciding and finishing leaves no
+/// folder behind.
+@Suite struct RunPipelineTests {
+    static let profile = try! ProfileLoader().load(
+        yaml: """
+            name: half
+            source: test
+            gates:
+              - {output: scores.score, op: ge, value: 0.5, code: LOW, message: score below 0.5}
+            """, file: "half.yaml")
+
+    /// Ten samples: bona fide scores 0.6..1.0, print attacks 0.0..0.4; one failed.
+    static func table() -> MeasurementTable {
+        var table = MeasurementTable(columns: [EvalRunner.scoreOutput])
+        for k in 0..<10 {
+            let label: Label = k < 5 ? .bonaFide : .attack(species: "print")
+            let status: SampleStatus = k == 9 ? .failed(code: "no_score", message: "none") : .ok
+            let score = k < 5 ? 0.6 + Double(k) / 10 : Double(k - 5) / 10
+            table.append(id: "s\(k)", label: label, split: .eval, status: status, values: [k == 9 ? .nan : score])
+        }
+        return table
+    }
+
+    static func manifest(_ table: MeasurementTable, _ times: RunManifest.Times) -> RunManifest {
+        RunManifest(
+            kind: "eval", tool: .init(version: ToolInfo.version, commandLine: []), conventions: [:],
+            dataset: .init(name: "t", path: "t", layout: "scores:generic", fingerprint: "", samples: table.count),
+            estimators: [], profiles: [profile.name], machine: .current(concurrency: 1), times: times,
+            counts: RunPipeline.counts(table))
+    }
+
+    static func folder() -> String {
+        let path = NSTemporaryDirectory() + "padbench-pipeline-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test(arguments: ["written", "background"]) func aCommittedRunHoldsEveryDecision(samples: String) throws {
+        let root = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let table = Self.table()
+        let pipeline = try RunPipeline(final: root + "/run", force: false, inputs: [])
+        let writer = pipeline.writer
+        let how: RunPipeline.Samples
+        if samples == "written" {
+            try SamplesSchema.writeScores(table, to: CSVWriter(path: pipeline.folder.work + "/samples.csv"))
+            how = .written
+        } else {
+            how = .background {
+                let member = try writer.member("samples.csv", rows: table.count)
+                try SamplesSchema.writeScores(table, to: CSVWriter(member: member))
+                return try member.finished()
+            }
+        }
+        let decided = try pipeline.decide([Self.profile], with: ProfileEvaluator(table: table), samples: how)
+        let outcome = try pipeline.finish(decided, table: table, profiles: [Self.profile]) { Self.manifest(table, $0) }
+        #expect(outcome.folder == root + "/run" && !FileManager.default.fileExists(atPath: root + "/run.partial"))
+        let run = try StoredRun(path: outcome.archivePath)
+        #expect(run.manifest.counts == ["samples": 10, "ok": 9, "failed": 1])
+        #expect(try run.table("decisions.csv").records.count == 10)
+        // Bona fide all accepted (>= 0.5), attacks 0.0..0.3 rejected: APCER 0/4, BPCER 0/5.
+        #expect(outcome.results[0].profile.name == "half")
+        let decisions = try run.table("decisions.csv")
+        let accepted = try decisions.requireColumn("accepted")
+        #expect(decisions.records.map { $0.fields[accepted] } == ["1", "1", "1", "1", "1", "0", "0", "0", "0", ""])
+    }
+
+    @Test func aRunThatThrowsBeforeFinishingLeavesNothing() throws {
+        let root = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            let pipeline = try RunPipeline(final: root + "/run", force: false, inputs: [])
+            _ = try pipeline.decide([Self.profile], with: ProfileEvaluator(table: Self.table()), samples: .written)
+            throw Stop()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") } == [])
+    }
+}
