@@ -61,7 +61,8 @@ public struct RunFolderWriter: Sendable {
             // Still images: nothing was aggregated, and the manifest stays as it always was.
             manifest.conventions["frame_aggregate"] = nil
         }
-        let (curves, outputs, fingerprints) = try curvesBesideSeparation(results, table: table)
+        let (curves, outputs, fingerprints) = try curvesBesideSeparation(
+            results, table: table, sortedFor: results + frameResults)
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
         // Written before the analyses read it: the presentation decisions are already on disk.
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
@@ -147,8 +148,12 @@ public struct RunFolderWriter: Sendable {
     }
 
     /// `curves.csv` (the biggest file) is written while `outputs.csv`'s curves and the
-    /// fingerprints are computed: they read the same table and share nothing else.
-    private func curvesBesideSeparation(_ results: [ProfileResult], table: MeasurementTable) throws -> (
+    /// fingerprints are computed: they read the same table and share nothing else. `outputs.csv`
+    /// (over the table's rows: frames) reuses the sorted scores of any of `sortedFor` that swept
+    /// the same rows (the frame-level results of a run with presentations).
+    private func curvesBesideSeparation(
+        _ results: [ProfileResult], table: MeasurementTable, sortedFor: [ProfileResult]
+    ) throws -> (
         CompressedMember, [OutputSeparation.Row], Fingerprints
     ) {
         let folder = self.folder
@@ -159,10 +164,11 @@ public struct RunFolderWriter: Sendable {
                 return try member.finished()
             },
             {
-                (
-                    try RunStatistics.outputSeparation(table, results: results),
+                let presentations = DatasetFingerprint.presentations(table)
+                return (
+                    try RunStatistics.outputSeparation(table, results: sortedFor),
                     Fingerprints(
-                        data: DatasetFingerprint.of(table), presentations: DatasetFingerprint.presentations(table),
+                        data: DatasetFingerprint.of(table, presentations: presentations), presentations: presentations,
                         outputs: DatasetFingerprint.outputs(table))
                 )
             })

@@ -132,7 +132,19 @@ public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Expr
     public init() {}
 
     public init(_ strings: some Sequence<String>) {
-        for string in strings { append(string) }
+        codes.reserveCapacity(strings.underestimatedCount)
+        // A string repeating the one before (the frames of one presentation, ten million rows)
+        // takes its code without a lookup.
+        var last: (string: String, code: Int32)?
+        for string in strings {
+            if let last, last.string == string {
+                codes.append(last.code)
+            } else {
+                let code = code(of: string)
+                codes.append(code)
+                last = (string, code)
+            }
+        }
     }
 
     public init(arrayLiteral strings: String...) { self.init(strings) }

@@ -7,6 +7,8 @@ public enum FNV1a {
     public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     public static let prime: UInt64 = 0x0000_0100_0000_01B3
 
+    /// Inlinable: callers hashing bytes in memory get it specialised (no iterator called per byte).
+    @inlinable
     public static func hash<Bytes: Sequence>(bytes: Bytes, seed: UInt64 = offsetBasis) -> UInt64
     where Bytes.Element == UInt8 {
         var hash = seed
@@ -62,6 +64,7 @@ extension FNV1a {
 
     /// ``presentationHash(id:presentation:frame:)`` from its presentation's seed, the frame index
     /// hashed as its decimal digits (none when negative) with no String made per row.
+    @inlinable
     public static func presentationHash(id: some Sequence<UInt8>, frame: Int, seed: UInt64) -> UInt64 {
         var h = (hash(bytes: id, seed: seed) ^ 9) &* prime
         if frame >= 0 {

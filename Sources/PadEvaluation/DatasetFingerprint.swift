@@ -43,24 +43,37 @@ public enum DatasetFingerprint {
     /// is made once; per row only the id's and frame index's bytes are hashed.
     public static func presentations(_ table: MeasurementTable) -> String? {
         guard !table.presentations.isEmpty || !table.frameIndices.isEmpty else { return nil }
-        let names = table.presentations.names.map { Array($0.utf8) }
-        var seeds = [UInt64?](repeating: nil, count: names.count)
+        // The names' bytes in one buffer (a million presentations: no array each).
+        var nameBytes: [UInt8] = [], nameEnds: [Int] = []
+        nameEnds.reserveCapacity(table.presentations.names.count)
+        for name in table.presentations.names {
+            nameBytes.append(contentsOf: name.utf8)
+            nameEnds.append(nameBytes.count)
+        }
+        var seeds = [UInt64?](repeating: nil, count: nameEnds.count)
         var total: UInt64 = 0, any = false
-        table.ids.forEachUTF8(0..<table.count) { i, id in
-            let frame = table.frameIndices.isEmpty ? -1 : Int(table.frameIndices[i])
-            let code = table.presentations.isEmpty ? -1 : Int(table.presentations.codes[i])
-            if frame < 0 && (code < 0 || names[code].elementsEqual(id)) { return }
-            any = true
-            let seed: UInt64
-            if code < 0 {
-                seed = (FNV1a.hash(id) ^ 9) &* FNV1a.prime
-            } else if let known = seeds[code] {
-                seed = known
-            } else {
-                seed = FNV1a.presentationSeed(table.presentations.names[code])
-                seeds[code] = seed
+        nameBytes.withUnsafeBufferPointer { nameBytes in
+            table.ids.forEachUTF8(0..<table.count) { i, id in
+                let frame = table.frameIndices.isEmpty ? -1 : Int(table.frameIndices[i])
+                let code = table.presentations.isEmpty ? -1 : Int(table.presentations.codes[i])
+                func isOwnName() -> Bool {
+                    let start = code == 0 ? 0 : nameEnds[code - 1]
+                    return nameEnds[code] - start == id.count
+                        && UnsafeBufferPointer(rebasing: nameBytes[start..<nameEnds[code]]).elementsEqual(id)
+                }
+                if frame < 0 && (code < 0 || isOwnName()) { return }
+                any = true
+                let seed: UInt64
+                if code < 0 {
+                    seed = (FNV1a.hash(id) ^ 9) &* FNV1a.prime
+                } else if let known = seeds[code] {
+                    seed = known
+                } else {
+                    seed = FNV1a.presentationSeed(table.presentations.names[code])
+                    seeds[code] = seed
+                }
+                total &+= FNV1a.presentationHash(id: id, frame: frame, seed: seed)
             }
-            total &+= FNV1a.presentationHash(id: id, frame: frame, seed: seed)
         }
         return any ? FNV1a.hex(total) : nil
     }
@@ -70,8 +83,14 @@ public enum DatasetFingerprint {
     /// ``FNV1a/sampleHash(id:label:species:split:)`` hashes, with no String per row; plus
     /// ``presentations(_:)-table``.
     public static func of(_ table: MeasurementTable) -> String {
+        of(table, presentations: presentations(table))
+    }
+
+    /// ``of(_:)-table`` with its presentations' part already computed (``presentations(_:)-table``:
+    /// the run folder's manifest holds both, and each hashes every row).
+    public static func of(_ table: MeasurementTable, presentations part: String?) -> String {
         let samples = samplesSum(table)
-        guard let part = presentations(table), let value = UInt64(part, radix: 16) else { return FNV1a.hex(samples) }
+        guard let part, let value = UInt64(part, radix: 16) else { return FNV1a.hex(samples) }
         return FNV1a.hex(samples &+ value)
     }
 

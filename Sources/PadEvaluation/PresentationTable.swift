@@ -11,12 +11,21 @@ public enum FrameAggregate: String, Sendable, CaseIterable {
     /// The aggregate of the assessable (non-NaN) values; NaN when there are none. The median of
     /// an even count is the mean of the two middle values (numpy's `median`).
     public func combine(_ values: [Double]) -> Double {
+        if case .mean = self {
+            // Summed in frame order, as numpy's mean of a short row (pairwise summation only
+            // differs past 8 values by rounding; tests hold both to 1e-12); no copy of the
+            // assessable values (a million presentations).
+            var sum = 0.0, n = 0
+            for v in values where !v.isNaN {
+                sum += v
+                n += 1
+            }
+            return n == 0 ? .nan : sum / Double(n)
+        }
         let assessable = values.filter { !$0.isNaN }
         guard !assessable.isEmpty else { return .nan }
         switch self {
         case .mean:
-            // Summed in frame order, as numpy's mean of a short row (pairwise summation only
-            // differs past 8 values by rounding; tests hold both to 1e-12).
             return assessable.reduce(0, +) / Double(assessable.count)
         case .median:
             let sorted = assessable.sorted()
@@ -51,27 +60,36 @@ public enum PresentationTable {
         statuses.reserveCapacity(count)
         let memory = table.columns.indices.filter { table.isInMemory($0) }
         let rule = profile.framesRule
-        for p in 0..<count {
-            let frames = groups.frames(p)
-            let processed = frames.filter { table.statuses[Int($0)].isOK }
-            guard !processed.isEmpty else {
-                statuses.append(table.statuses[Int(frames.first!)])
-                continue
-            }
-            if case .aggregate = rule {
-                if let score = compiled.scoreColumn,
-                    processed.allSatisfy({ table.values[score][Int($0)].isNaN })
-                {
-                    statuses.append(
-                        .failed(code: noAssessableFrame, message: "no frame with an assessable \(profile.score!)"))
+        // Reused for every presentation (a million of them: no arrays made per presentation).
+        var processed: [Int32] = [], frameValues: [Double] = []
+        table.statuses.withCodeNumbers { codes, ok in
+            for p in 0..<count {
+                let frames = groups.frames(p)
+                processed.removeAll(keepingCapacity: true)
+                for f in frames where codes[Int(f)] == ok || table.statuses[Int(f)].isOK { processed.append(f) }
+                guard !processed.isEmpty else {
+                    statuses.append(table.statuses[Int(frames.first!)])
                     continue
                 }
-                for c in memory { values[c][p] = aggregate.combine(processed.map { table.values[c][Int($0)] }) }
-            } else {
-                let frame = Int(representative(of: processed, among: frames, rule: rule, table: table, compiled))
-                for c in memory { values[c][p] = table.values[c][frame] }
+                if case .aggregate = rule {
+                    if let score = compiled.scoreColumn,
+                        processed.allSatisfy({ table.values[score][Int($0)].isNaN })
+                    {
+                        statuses.append(
+                            .failed(code: noAssessableFrame, message: "no frame with an assessable \(profile.score!)"))
+                        continue
+                    }
+                    for c in memory {
+                        frameValues.removeAll(keepingCapacity: true)
+                        for f in processed { frameValues.append(table.values[c][Int(f)]) }
+                        values[c][p] = aggregate.combine(frameValues)
+                    }
+                } else {
+                    let frame = Int(representative(of: processed, among: frames, rule: rule, table: table, compiled))
+                    for c in memory { values[c][p] = table.values[c][frame] }
+                }
+                statuses.append(.ok)
             }
-            statuses.append(.ok)
         }
         return MeasurementTable(
             columns: table.columns, ids: groups.firsts.map { table.presentation(Int($0)) },

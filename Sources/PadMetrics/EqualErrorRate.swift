@@ -65,51 +65,70 @@ public struct EqualErrorRate: Sendable {
     /// One attack group (nil = all attacks pooled, else species s).
     init(_ curve: ErrorCurve, group: Int?) {
         let count = group.map { curve.attackCounts[$0] } ?? curve.attackCount
-        func accepted(_ k: Int) -> Int {
-            guard k < curve.count else { return 0 }
-            return group.map { curve.accepted($0, k) } ?? curve.pooledAccepted[k]
+        let (eerT, hterT): (Double, Double)
+        if let s = group, curve.attackCounts.count > 1 {
+            var steps = SpeciesAccepted(curve, species: s)
+            (eerT, hterT) = Self.sweep(curve, accepted: &steps, count: count)
+        } else {
+            var pooled = PooledAccepted(curve)
+            (eerT, hterT) = Self.sweep(curve, accepted: &pooled, count: count)
         }
-        let (eerT, hterT) = Self.sweep(curve, accepted: accepted, count: count)
         threshold = eerT
         minHTERThreshold = hterT
         let k = curve.pointIndex(for: eerT)
-        apcerMaxCount = Proportion(errors: accepted(k), total: count)
+        apcerMaxCount = Proportion(errors: group.map { curve.accepted($0, k) } ?? curve.pooledAccepted[k], total: count)
         bpcerCount = Proportion(errors: curve.bonaFideRejected[k], total: curve.bonaFideCount)
         apcerMax = apcerMaxCount.value
         bpcer = bpcerCount.value
     }
 
-    /// bob.measure's `minimizingThreshold` over bona fide and one attack group (accepted(k) of
-    /// `count`): the EER and min-HTER thresholds, with bob's running sums and tie rules.
+    /// ``sweep(_:accepted:count:)`` with the group's counts given by a function (tests compare it
+    /// with counts made by brute force).
     static func sweep(_ curve: ErrorCurve, accepted: (Int) -> Int, count: Int) -> (eer: Double, minHTER: Double) {
-        let bonaFide = curve.bonaFideCount
-        func rejected(_ k: Int) -> Int { k < curve.count ? curve.bonaFideRejected[k] : bonaFide }
-        // Point k holds a score of bona fide or of the group.
-        func relevant(_ k: Int) -> Bool { accepted(k) > accepted(k + 1) || rejected(k + 1) > rejected(k) }
-        var k = 0
-        while k < curve.count - 1 && !relevant(k) { k += 1 }
-        var far = accepted(k) == count ? 1.0 : Double(accepted(k)) / Double(count)
-        var frr = rejected(k) == 0 ? 0.0 : Double(rejected(k)) / Double(bonaFide)
-        let decrease = 1.0 / Double(count), increase = 1.0 / Double(bonaFide)
-        var candidate = curve.thresholds[k]
-        var best = (difference: Double.infinity, eer: candidate, hter: Double.infinity, minHTER: candidate)
-        while true {
-            let last = accepted(k) == 0 || rejected(k) == bonaFide
-            let difference = abs(far - frr), hter = 0.5 * far + 0.5 * frr
-            if difference < best.difference || (!last && difference == best.difference) {
-                best.difference = difference; best.eer = candidate
-            }
-            if hter < best.hter || (!last && hter == best.hter) { best.hter = hter; best.minHTER = candidate }
-            if last || k >= curve.count - 1 { break }
-            for _ in 0..<(accepted(k) - accepted(k + 1)) { far -= decrease }
-            for _ in 0..<(rejected(k + 1) - rejected(k)) { frr += increase }
-            let score = curve.thresholds[k]
-            k += 1
-            while k < curve.count - 1 && !relevant(k) { k += 1 }
-            // Both lists ended on `score`: bob keeps it; otherwise the midpoint to the next score.
-            candidate = relevant(k) ? midpoint(score, curve.thresholds[k]) : score
+        withoutActuallyEscaping(accepted) { accepted in
+            var counts = FunctionAccepted(function: accepted)
+            return sweep(curve, accepted: &counts, count: count)
         }
-        return (best.eer, best.minHTER)
+    }
+
+    /// bob.measure's `minimizingThreshold` over bona fide and one attack group (accepted(k) of
+    /// `count`): the EER and min-HTER thresholds, with bob's running sums and tie rules. The
+    /// group's counts are read at points k and k + 1 with k rising (``GroupAccepted``), so the
+    /// sweep is one pass over the points and the group's steps.
+    static func sweep<Counts: GroupAccepted>(_ curve: ErrorCurve, accepted counts: inout Counts, count: Int)
+        -> (eer: Double, minHTER: Double)
+    {
+        let bonaFide = curve.bonaFideCount, points = curve.count
+        return curve.bonaFideRejected.withUnsafeBufferPointer { rejectedAt in
+            func rejected(_ k: Int) -> Int { k < points ? rejectedAt[k] : bonaFide }
+            func accepted(_ k: Int) -> Int { counts.at(k) }
+            // Point k holds a score of bona fide or of the group.
+            func relevant(_ k: Int) -> Bool { rejected(k + 1) > rejected(k) || accepted(k) > accepted(k + 1) }
+            var k = 0
+            while k < points - 1 && !relevant(k) { k += 1 }
+            var far = accepted(k) == count ? 1.0 : Double(accepted(k)) / Double(count)
+            var frr = rejected(k) == 0 ? 0.0 : Double(rejected(k)) / Double(bonaFide)
+            let decrease = 1.0 / Double(count), increase = 1.0 / Double(bonaFide)
+            var candidate = curve.thresholds[k]
+            var best = (difference: Double.infinity, eer: candidate, hter: Double.infinity, minHTER: candidate)
+            while true {
+                let last = accepted(k) == 0 || rejected(k) == bonaFide
+                let difference = abs(far - frr), hter = 0.5 * far + 0.5 * frr
+                if difference < best.difference || (!last && difference == best.difference) {
+                    best.difference = difference; best.eer = candidate
+                }
+                if hter < best.hter || (!last && hter == best.hter) { best.hter = hter; best.minHTER = candidate }
+                if last || k >= points - 1 { break }
+                for _ in 0..<(accepted(k) - accepted(k + 1)) { far -= decrease }
+                for _ in 0..<(rejected(k + 1) - rejected(k)) { frr += increase }
+                let score = curve.thresholds[k]
+                k += 1
+                while k < points - 1 && !relevant(k) { k += 1 }
+                // Both lists ended on `score`: bob keeps it; otherwise the midpoint to the next score.
+                candidate = relevant(k) ? midpoint(score, curve.thresholds[k]) : score
+            }
+            return (best.eer, best.minHTER)
+        }
     }
 
     /// The points minimising |APCER_max - BPCER| and the HTER (the last one on ties), by bob's
@@ -185,6 +204,52 @@ public struct EqualErrorRate: Sendable {
         let m = (a + b) / 2
         return m.isFinite || !a.isFinite || !b.isFinite ? m : a / 2 + b / 2
     }
+}
+
+/// One attack group's accepted counts as ``EqualErrorRate``'s group sweep reads them: at point k
+/// (0 past the last point), for k rising with a step back now and then (k + 1, then k again).
+protocol GroupAccepted {
+    mutating func at(_ k: Int) -> Int
+}
+
+/// All attacks pooled: the curve's pooled counts.
+struct PooledAccepted: GroupAccepted {
+    let pooled: [Int]
+    init(_ curve: ErrorCurve) { pooled = curve.pooledAccepted }
+    @inline(__always)
+    mutating func at(_ k: Int) -> Int { k < pooled.count ? pooled[k] : 0 }
+}
+
+/// One species of two or more: a cursor in its steps that moves a step at a time either way
+/// (``ErrorCurve/accepted(_:at:)`` without its checks per call), so the whole sweep costs
+/// O(points + steps) with no search.
+struct SpeciesAccepted: GroupAccepted {
+    let stepPoints: [Int]
+    let stepAccepted: [Int]
+    let first: Int
+    let end: Int
+    let points: Int
+    var step: Int
+
+    init(_ curve: ErrorCurve, species s: Int) {
+        (stepPoints, stepAccepted, points) = (curve.stepPoints, curve.stepAccepted, curve.count)
+        (first, end) = (curve.stepStarts[s], curve.stepStarts[s + 1])
+        step = first
+    }
+
+    @inline(__always)
+    mutating func at(_ k: Int) -> Int {
+        guard k < points else { return 0 }
+        while step > first && stepPoints[step] > k { step -= 1 }
+        while step + 1 < end && stepPoints[step + 1] <= k { step += 1 }
+        return stepAccepted[step]
+    }
+}
+
+/// Counts from a function (tests: counts made by brute force).
+struct FunctionAccepted: GroupAccepted {
+    let function: (Int) -> Int
+    mutating func at(_ k: Int) -> Int { function(k) }
 }
 
 /// Attacks of each species passed between consecutive points of a curve, read in point order:

@@ -114,6 +114,26 @@ public struct ErrorCurve: Sendable {
         return (stepStarts[s]..<stepStarts[s + 1]).map { (stepPoints[$0], stepAccepted[$0]) }
     }
 
+    /// Calls `body(k, accepted(s, k))` for every point k at which species s has a score, in
+    /// increasing k: the points where its accepted count falls at the next point (accepted(s, k) >
+    /// accepted(s, k + 1), none accepted past the last point). A step j >= 1 of the species at
+    /// point p_j is such a fall between p_j - 1 and p_j (counts only fall as t rises, and a step is
+    /// recorded only where the count changes), and the last point is one when anything of s is
+    /// still accepted there; so this walks the species' steps, O(steps of s), never every point.
+    /// With one species its counts are the pooled ones, read point by point.
+    public func forEachScorePoint(ofSpecies s: Int, _ body: (_ point: Int, _ accepted: Int) -> Void) {
+        if attackCounts.count == 1 {
+            pooledAccepted.withUnsafeBufferPointer { pooled in
+                for k in 0..<count where pooled[k] > (k + 1 < count ? pooled[k + 1] : 0) { body(k, pooled[k]) }
+            }
+            return
+        }
+        let first = stepStarts[s], end = stepStarts[s + 1]
+        guard end > first else { return }
+        for j in (first + 1)..<end { body(stepPoints[j] - 1, stepAccepted[j - 1]) }
+        if stepAccepted[end - 1] > 0 { body(count - 1, stepAccepted[end - 1]) }
+    }
+
     /// A position in species s's steps, for reading its APCER at increasing points without a
     /// search per point (`curves.csv` writes every species at every point).
     public struct SpeciesCursor: Sendable {
@@ -141,6 +161,18 @@ public struct ErrorCurve: Sendable {
         let end = stepStarts[s + 1]
         while cursor.step + 1 < end && stepPoints[cursor.step + 1] <= k { cursor.step += 1 }
         return Double(stepAccepted[cursor.step]) / Double(attackCounts[s])
+    }
+
+    /// Attacks of the cursor's species accepted at point k (0 past the last point), moving the
+    /// cursor there. The cursor moves step by step both ways, so reading points that rise with an
+    /// occasional step back (k + 1, then k) costs O(points + steps) in all, without a search.
+    public func accepted(_ cursor: inout SpeciesCursor, at k: Int) -> Int {
+        guard k < count else { return 0 }
+        if attackCounts.count == 1 { return pooledAccepted[k] }
+        let first = stepStarts[cursor.species], end = stepStarts[cursor.species + 1]
+        while cursor.step > first && stepPoints[cursor.step] > k { cursor.step -= 1 }
+        while cursor.step + 1 < end && stepPoints[cursor.step + 1] <= k { cursor.step += 1 }
+        return stepAccepted[cursor.step]
     }
 
     /// Every species' accepted counts as one dense table, species-major (element `s * count + k`).

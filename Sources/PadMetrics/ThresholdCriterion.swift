@@ -137,14 +137,15 @@ public enum ThresholdSearch {
     }
 
     /// bob.measure's `far_threshold` on species s alone (nil when no attack of s has a score: all
-    /// are rejected at every threshold, so the species constrains nothing).
+    /// are rejected at every threshold, so the species constrains nothing). Only the points where
+    /// s has a score are candidates (``ErrorCurve/forEachScorePoint(ofSpecies:_:)``: O(steps of s)).
     static func farThreshold(_ curve: ErrorCurve, species s: Int, apcerAtMost x: Double) -> Double? {
         let n = Double(curve.attackCounts[s])
         var lowest: Double?, highest = -Double.infinity, qualifying: Double?
-        for k in 0..<curve.count where curve.accepted(s, k) > curve.acceptedAfter(s, k) {
+        curve.forEachScorePoint(ofSpecies: s) { k, accepted in
             if lowest == nil { lowest = curve.thresholds[k] }
             highest = curve.thresholds[k]
-            if qualifying == nil && Double(curve.accepted(s, k)) / n <= x { qualifying = curve.thresholds[k] }
+            if qualifying == nil && Double(accepted) / n <= x { qualifying = curve.thresholds[k] }
         }
         guard let lowest else { return nil }
         if x >= 1 - Double.ulpOfOne { return lowest.nextDown }
@@ -158,10 +159,12 @@ public enum ThresholdSearch {
     /// sits on a species' attack score and can be much higher with few attacks per species.
     /// `targetMet` is false (and the point the last one) when no threshold meets x.
     public static func lowestThreshold(_ curve: ErrorCurve, apcerMaxAtMost x: Double) -> ThresholdChoice {
+        // One cursor per species, moving with k (no search among the steps per point).
+        var cursors = curve.attackCounts.indices.map { curve.cursor(species: $0, at: 0) }
         for k in 0..<curve.count {
             var met = true
             for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
-                if Double(curve.accepted(s, k)) > x * Double(curve.attackCounts[s]) { met = false; break }
+                if Double(curve.accepted(&cursors[s], at: k)) > x * Double(curve.attackCounts[s]) { met = false; break }
             }
             if met { return ThresholdChoice(threshold: curve.thresholds[k], point: k, targetMet: true) }
         }

@@ -54,6 +54,8 @@ struct CSVScoreScanner {
     var fieldWasQuoted = [Bool](repeating: false, count: maxFields)
     var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
     var splitCache: [[UInt8]: String] = [:]
+    /// The last non-empty presentation field: where its bytes are, and the string it gave.
+    var lastPresentation: (start: Int, length: Int, quoted: Bool, text: String)?
     /// Lines of the file before `base` (a part of a file scanned on its own starts past them).
     let linesBefore: Int
 
@@ -212,11 +214,27 @@ struct CSVScoreScanner {
         } else {
             rows.ids.append("\(baseName):\(line)")
         }
-        if columns.presentation >= 0 {
-            let presentation = text(columns.presentation).trimmingWhitespace()
-            rows.presentations.append(presentation.isEmpty ? rows.ids[rows.ids.count - 1] : presentation)
-        }
+        if columns.presentation >= 0 { rows.presentations.append(presentation(columns.presentation)) }
         rows.lineNumbers.append(Int32(clamping: line))
+    }
+
+    /// The row's presentation (its id when the field is empty). Frames of one presentation follow
+    /// each other: a field with the same bytes as the row before gives that row's string again,
+    /// with no string made and trimmed per frame.
+    mutating func presentation(_ field: Int) -> String {
+        let start = starts[field], length = ends[field] - start, quoted = fieldWasQuoted[field]
+        if let last = lastPresentation, last.quoted == quoted, last.length == length,
+            memcmp(base + start, base + last.start, length) == 0
+        {
+            return last.text
+        }
+        let text = text(field).trimmingWhitespace()
+        guard !text.isEmpty else {
+            lastPresentation = nil
+            return rows.ids[rows.ids.count - 1]
+        }
+        lastPresentation = (start, length, quoted, text)
+        return text
     }
 
     /// Whether the label field says bona fide (generic `bonafide`, `live` or `real` / `attack` or
