@@ -27,7 +27,10 @@ extension TrainRunner {
     /// a still image with `measurer`'s image decoder; the frames of a video with its video decoder,
     /// upright RGB, the frames `--frames` / `--frame-step` chose when the dataset was loaded. A video
     /// that cannot be opened, or whose stream fails before a frame, fails those frames with the reason.
-    static func decode(_ unit: [Int], of samples: [Sample], with measurer: SampleMeasurer, _ body: (Int, Result<Image, ImageError>) -> Void) {
+    static func decode(
+        _ unit: [Int], of samples: [Sample], with measurer: SampleMeasurer,
+        _ body: (Int, Result<Image, ImageError>) -> Void
+    ) {
         let first = samples[unit[0]]
         guard first.frameIndex != nil || VideoFiles.isVideo(first.path) else {
             do { body(unit[0], .success(try measurer.decoder.decode(fileAt: first.path))) } catch {

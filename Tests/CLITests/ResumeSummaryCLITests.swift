@@ -31,7 +31,8 @@ import Testing
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let line = Self.summaryLine(resumed.stdout)
         // "2 samples measured in this session (R images/s over S s of measuring), 4 taken over ..."
-        let pattern = #/ s, 2 samples measured in this session \(([0-9.]+) images/s over ([0-9.]+) s of measuring\), 4 taken over from the journal$/#
+        let pattern =
+            #/ s, 2 samples measured in this session \(([0-9.]+) images/s over ([0-9.]+) s of measuring\), 4 taken over from the journal$/#
         let match = try #require(line.firstMatch(of: pattern), "\(line)")
         let rate = try #require(Double(match.1)), seconds = try #require(Double(match.2))
         #expect(seconds > 0 && rate > 0)
