@@ -97,9 +97,10 @@ extension TerminalTables {
         }
         let takenOver = "\(outcome.resumedSamples) taken over from the journal"
         guard measured > 0 else { return "no samples measured in this session; \(takenOver)" }
-        let seconds = max(outcome.measureSeconds, 1e-9)
+        let rate = Double(measured) / max(outcome.measureSeconds, 1e-9)
+        // Three decimals below 1 image/s: a slow resume of a few samples never reads "0.0 images/s".
         return
-            "\(measured) samples measured in this session (\(RateText.fixed(Double(measured) / seconds, 1)) "
+            "\(measured) samples measured in this session (\(RateText.fixed(rate, rate < 1 ? 3 : 1)) "
             + "images/s over \(RateText.fixed(outcome.measureSeconds, 3)) s of measuring), \(takenOver)"
     }
 
