@@ -5,7 +5,10 @@ benchmark; nothing here is committed.
 With --faces SAMPLE the 300 images are instead small crops of the sample's photos around their
 manifest face box (the box grown to 1.8 times its side, scaled to 64-96 px, mirrored on odd
 k): tiny images in which the face detector finds a face, so the landmark model runs on each row.
-Usage: python3 Benchmarks/make_manifest.py N DIR [seed] [--faces datasets/sample]"""
+With --split NAME every row is in split NAME (the one bench reports on) instead of the mix
+train/dev/eval/eval: memory.sh's "all in the reported split" dataset, where every sample's
+decision is kept for the metrics.
+Usage: python3 Benchmarks/make_manifest.py N DIR [seed] [--faces datasets/sample] [--split NAME]"""
 import csv, os, sys
 import numpy as np
 from PIL import Image
@@ -13,6 +16,9 @@ from PIL import Image
 faces = sys.argv.pop(sys.argv.index("--faces") + 1) if "--faces" in sys.argv else None
 if faces:
     sys.argv.remove("--faces")
+only_split = sys.argv.pop(sys.argv.index("--split") + 1) if "--split" in sys.argv else None
+if only_split:
+    sys.argv.remove("--split")
 n = int(sys.argv[1]); root = sys.argv[2]; seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 rng = np.random.default_rng(seed)
 os.makedirs(os.path.join(root, "img"), exist_ok=True)
@@ -61,7 +67,7 @@ with open(os.path.join(root, "manifest.csv"), "w") as f:
             label, sp = "bonafide", ""
         else:
             label, sp = "attack", species[(i // 2) % 3]
-        chunk.append(f"{path},{label},{sp},{splits[i % 4]},s{i % 5000}\n")
+        chunk.append(f"{path},{label},{sp},{only_split or splits[i % 4]},s{i % 5000}\n")
         if len(chunk) == 100000:
             f.write("".join(chunk)); chunk = []
     f.write("".join(chunk))

@@ -7,6 +7,9 @@
 #        MERGE_N="100000 1000000" Benchmarks/memory.sh   (sizes for the 8-shard merge and
 #            eval --archive, default: the largest N; with two or more sizes the growth column is
 #            (peak - first size's peak) / (samples - first size's samples), as for bench)
+#        ONE_SPLIT_N="20000 300000" (default; "" skips): bench again on datasets whose every row
+#            is in the eval split, the one bench reports on, so every sample's decision is kept;
+#            the goal (issue 26) is a growth of at most 150 bytes per sample between the sizes
 #        REUSE_SHARDS=1 ...   (merge the shard archives an earlier run left in reports/benchmark-data
 #            instead of benching the 8 shards again: at a million samples they take as long as bench)
 set -euo pipefail
@@ -19,9 +22,9 @@ BIN=.build/release/padbench
 [ -x $BIN ] || swift build -c release
 mkdir -p $DATA
 
-dataset() {  # N -> folder with manifest.csv
-  local dir=$DATA/m$1
-  [ -f $dir/manifest.csv ] || python3 Benchmarks/make_manifest.py $1 $dir >&2
+dataset() {  # N [SPLIT] -> folder with manifest.csv (every row in SPLIT when given)
+  local dir=$DATA/m$1${2:+-$2}
+  [ -f $dir/manifest.csv ] || python3 Benchmarks/make_manifest.py $1 $dir ${2:+--split $2} >&2
   echo $dir
 }
 measure() {  # LABEL COMMAND... -> "seconds kb" (peak resident set size in kB)
@@ -41,6 +44,15 @@ for n in "${SIZES[@]}"; do
   growth="-"
   if [ -n "$first_n" ]; then growth=$(( (kb - first_kb) * 1024 / (n - first_n) )); else first_n=$n; first_kb=$kb; fi
   echo "| bench --profiles basic | $n | $wall | $(( kb / 1024 )) | $growth |"
+done
+
+one_first_n=""; one_first_kb=""
+for n in ${ONE_SPLIT_N-20000 300000}; do
+  dir=$(dataset $n eval)
+  read wall kb < <(measure bench-eval-$n $BIN bench --dataset $dir --profiles basic --out $DATA/run-eval-$n --force --quiet)
+  growth="-"
+  if [ -n "$one_first_n" ]; then growth=$(( (kb - one_first_kb) * 1024 / (n - one_first_n) )); else one_first_n=$n; one_first_kb=$kb; fi
+  echo "| bench --profiles basic, all in the eval split | $n | $wall | $(( kb / 1024 )) | $growth |"
 done
 
 growth() {  # N KB FIRST_N FIRST_KB -> bytes per sample, or whole RSS / samples when there is no first size

@@ -191,8 +191,7 @@ public struct BenchRunner: Sendable {
                 }
                 for (model, fingerprint) in trained where fingerprint == fingerprints[c.split] {
                     result.notes.append(
-                        ProfileEvaluator.sanityPrefix + "gate on \(c.output) calibrated on \(c.split), the samples "
-                            + "the model of \(model) was trained on: its threshold is optimistic")
+                        .check(.calibratedOnTrainingData(output: c.output, split: c.split, model: model)))
                 }
             }
             return result

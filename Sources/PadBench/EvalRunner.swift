@@ -138,10 +138,7 @@ public struct EvalRunner: Sendable {
         if polarity == .attackHigh {
             for k in results.indices {
                 results[k].thresholdSign = -1
-                results[k].notes.append(
-                    "scores are attack-high in the file: thresholds are shown in the file's polarity "
-                        + "(accepted when score <= threshold)"
-                )
+                results[k].notes.append(.attackHighScores)
             }
         }
         return (results, compressed)
@@ -413,7 +410,7 @@ extension EvalRunner {
         attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {
         var requested = try outputScore.map { [try Self.outputProfile($0)] } ?? profiles
-        var directionNote: String?
+        var directionNote: ResultNote?
         let started = Date()
         // Written into the run's work folder (the spill files too), swapped into place when complete,
         // removed on an error; the archive read may not lie in the folder it would replace.

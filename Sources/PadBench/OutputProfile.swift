@@ -110,13 +110,12 @@ extension EvalRunner {
 
     /// The profile of `--score OUTPUT` in its direction, and a note saying which and why.
     static func directedProfile(_ job: OutputScoreJob, table: MeasurementTable, manifest: RunManifest) throws -> (
-        profile: Profile, note: String
+        profile: Profile, note: ResultNote
     ) {
         let (direction, why) = Self.direction(of: job, table: table, manifest: manifest)
         let lower = direction == .lowerBonaFide
-        let note =
-            "\(job.output) decided \(direction.rawValue) (\(why))"
-            + (lower ? ": accepted when value <= threshold, thresholds in its own units" : "")
+        let note = ResultNote.direction(
+            output: job.output, direction: direction.rawValue, why: why, lowerBonaFide: lower)
         return (try outputProfile(job, negated: lower), note)
     }
 

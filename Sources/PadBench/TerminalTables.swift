@@ -47,7 +47,7 @@ public enum TerminalTables {
         var marks: [String] = []
         if !r.isLivenessDecision { marks.append("NOT a liveness decision") }
         if !r.gatesLeftOut.isEmpty { marks.append("left out: \(r.gatesLeftOut.joined(separator: ","))") }
-        if r.notes.contains(where: { $0.hasPrefix(ProfileEvaluator.sanityPrefix) }) { marks.append("see warnings") }
+        if r.notes.contains(where: \.isCheck) { marks.append("see warnings") }
         return marks.joined(separator: "; ")
     }
 
@@ -110,17 +110,19 @@ extension TerminalTables {
     /// or could not run, targets not met).
     public static func warnings(_ results: [ProfileResult]) -> [String] {
         results.flatMap { r -> [String] in
-            let gateNotes = r.notes.filter { $0.hasPrefix("gates left out") || $0.hasPrefix("approximated on") }
+            let gateNotes = r.notes.filter(\.isAboutGates).map(\.text)
             var lines: [String] = []
             if !gateNotes.isEmpty || !r.isLivenessDecision {
                 let verdict = r.isLivenessDecision ? "" : "; its rates are not a liveness decision"
                 lines.append("profile \(r.profile.name): \(gateNotes.joined(separator: "; "))\(verdict)")
             }
-            lines += r.notes.filter {
-                !gateNotes.contains($0) && !$0.hasPrefix("skipped (reasons")
-                    && !$0.hasPrefix("scores are attack-high")
+            lines += r.notes.filter { note in
+                switch note {
+                case .gatesLeftOut, .approximated, .skipped, .attackHighScores: false
+                default: true
+                }
             }
-            .map { "profile \(r.profile.name): \($0)" }
+            .map { "profile \(r.profile.name): \($0.text)" }
             return lines
         }
     }

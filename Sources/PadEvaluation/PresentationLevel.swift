@@ -42,18 +42,13 @@ public struct PresentationLevel: Sendable {
                 choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
             var result = try evaluator.evaluate(profile, decisions: decisions)
             result.thresholdSign = frameResult.thresholdSign
-            result.notes += frameResult.notes.filter { $0.hasPrefix("scores are attack-high") }
+            result.notes += frameResult.notes.filter { $0 == .attackHighScores }
             result.notes.append(
-                note(profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
+                .presentations(
+                    rule: profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
             level.tables.append(presentations)
             level.results.append(result)
         }
         return level
-    }
-
-    /// What the rates count, in words (summary.csv's `note`).
-    static func note(_ rule: FramesRule, aggregate: FrameAggregate, presentations: Int, frames: Int) -> String {
-        let how = rule == .aggregate ? "aggregate (\(aggregate.rawValue) of assessable frames)" : rule.text
-        return "counted in presentations: \(presentations) presentations of \(frames) frames, decided by \(how)"
     }
 }

@@ -1,12 +1,7 @@
-import PadArchive
 import PadMetrics
 import PadProfiles
 
 extension ProfileEvaluator {
-    /// The prefix of a sanity warning among a result's notes: printed on the terminal, written in
-    /// summary.csv's `note` and flagged in the report's verdict.
-    public static let sanityPrefix = "check: "
-
     /// Failures to process above this share of a class are flagged in the verdict.
     public static let failureShareFlag = 0.05
 
@@ -16,54 +11,41 @@ extension ProfileEvaluator {
     static func sanityNotes(
         _ profile: Profile, reported: ProfileResult.SetResult, calibrationSet: ProfileResult.SetResult?,
         calibrations: [ProfileResult.Calibration]
-    ) -> [String] {
-        var notes: [String] = []
+    ) -> [ResultNote] {
+        var checks: [ResultNote.SanityCheck] = []
         if let m = reported.scoreMetrics {
             let distinct = m.curve.count - (m.curve.hasTerminalPoint ? 1 : 0)
             if distinct <= 1 {
-                notes.append(
-                    "swept score \(m.score) is constant on \(reported.split) (one value, "
-                        + "\(CSVFormat.number(m.curve.thresholds[0]))): no threshold separates anything")
+                checks.append(.constantScore(score: m.score, split: reported.split, value: m.curve.thresholds[0]))
             } else if m.auc < 0.5 {
-                notes.append(
-                    "swept score \(m.score) has AUC \(CSVFormat.number(m.auc)) < 0.5 on \(reported.split): "
-                        + "scores look attack-high (bona fide below attacks); check the polarity "
-                        + "(score files: --polarity; eval --score: --direction)")
+                checks.append(.invertedScore(score: m.score, split: reported.split, auc: m.auc))
             }
         }
         if let p = reported.headline {
             for (name, rate) in [("bona fide", p.bpnrr), ("attacks", p.apnrr)]
             where rate.total > 0 && rate.value > failureShareFlag {
-                notes.append(
-                    "\(percent(rate.value)) of \(name) (\(rate.errors)/\(rate.total)) failed to process on "
-                        + "\(reported.split) (over 5%): the headline rates leave them out; see the system view")
+                checks.append(
+                    .failureShare(
+                        className: name, rate: rate.value, errors: rate.errors, total: rate.total, split: reported.split
+                    ))
             }
         }
-        notes += unseenSpecies(reported: reported, calibrationSet: calibrationSet)
+        checks += unseenSpecies(reported: reported, calibrationSet: calibrationSet)
         for c in calibrations where c.split == "train" {
-            notes.append(
-                "gate on \(c.output) calibrated on the train split, the split models are trained on: "
-                    + "its threshold is optimistic")
+            checks.append(.calibratedOnTrainSplit(output: c.output))
         }
-        return notes.map { sanityPrefix + $0 }
-    }
-
-    /// `12.5%`: one decimal.
-    static func percent(_ v: Double) -> String {
-        let tenths = Int((v * 1000).rounded())
-        return "\(tenths / 10).\(tenths % 10)%"
+        return checks.map { .check($0) }
     }
 
     /// Species with attacks on the reported split and none on the calibration split.
-    static func unseenSpecies(reported: ProfileResult.SetResult, calibrationSet: ProfileResult.SetResult?) -> [String] {
+    static func unseenSpecies(reported: ProfileResult.SetResult, calibrationSet: ProfileResult.SetResult?)
+        -> [ResultNote.SanityCheck]
+    {
         guard let dev = calibrationSet?.headline, let eval = reported.headline else { return [] }
         let seen = Set(dev.speciesNames.indices.filter { dev.apcer[$0].total > 0 }.map { dev.speciesNames[$0] })
         let unseen = eval.speciesNames.indices.filter { eval.apcer[$0].total > 0 }.map { eval.speciesNames[$0] }
             .filter { !seen.contains($0) }.sorted()
         guard !unseen.isEmpty else { return [] }
-        return [
-            "species on \(reported.split) never seen on \(calibrationSet!.split): \(unseen.joined(separator: ", ")) "
-                + "(the threshold was not chosen with them)"
-        ]
+        return [.unseenSpecies(split: reported.split, calibrationSplit: calibrationSet!.split, species: unseen)]
     }
 }

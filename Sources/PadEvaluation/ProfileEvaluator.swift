@@ -63,7 +63,7 @@ public struct ProfileEvaluator: Sendable {
     func evaluate(_ profile: Profile, decisions: CSVWriter?) throws -> ProfileResult {
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
-        var notes: [String] = []
+        var notes: [ResultNote] = []
         let curves = CurveCache(keepsSorted: keepsSortedScores)
         let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
@@ -91,17 +91,18 @@ public struct ProfileEvaluator: Sendable {
             profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records)
         let leftOut = compiled.unmeasuredGates.map { profile.gates[$0].output }
         if !leftOut.isEmpty {
-            notes.append("gates left out, outputs not measured in this run: \(leftOut.joined(separator: ", "))")
+            notes.append(.gatesLeftOut(outputs: leftOut))
         }
         let approximated = compiled.approximatedGates.map {
-            "\(profile.gates[$0].output) -> \(profile.gates[$0].approximation!.output)"
+            ResultNote.Approximation(
+                output: profile.gates[$0].output, approximation: profile.gates[$0].approximation!.output)
         }
         if !approximated.isEmpty {
-            notes.append("approximated on padbench outputs: \(approximated.joined(separator: ", "))")
+            notes.append(.approximated(approximated))
         }
         let skipped = profile.gates.filter(\.isSkipped).map(\.output)
         if !skipped.isEmpty {
-            notes.append("skipped (reasons: padbench profiles show): \(skipped.joined(separator: ", "))")
+            notes.append(.skipped(outputs: skipped))
         }
         return ProfileResult(
             profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
@@ -123,7 +124,7 @@ public struct ProfileEvaluator: Sendable {
     /// is swept; a processed sample whose output is not assessable is rejected at every threshold.
     func calibrate(
         _ profile: Profile, columns: [String], reportSplit: Split?, curves: CurveCache = CurveCache(),
-        notes: inout [String]
+        notes: inout [ResultNote]
     ) -> CalibrationOutcome {
         var outcome = CalibrationOutcome()
         let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
@@ -139,7 +140,7 @@ public struct ProfileEvaluator: Sendable {
             // A `le` calibrated gate (lower-bona-fide output) is calibrated on the output negated.
             let set = calibrationSet(column: column, split: chosenSplit, negated: gate.comparison == .le)
             let splitName = chosenSplit?.rawValue ?? "all"
-            let where_ = "gate on \(gate.output) (line \(gate.line) of the profile)"
+            var problems: [ResultNote.CalibrationProblem] = []
             let criterion: ThresholdCriterion
             switch calibration.target {
             case .apcer(let x): criterion = .bpcerAtAPCER(x)
@@ -158,15 +159,17 @@ public struct ProfileEvaluator: Sendable {
                         threshold: choice.threshold, calibrationAPCERMax: point.apcerMax.value,
                         calibrationBPCER: point.bpcer.value, targetMet: choice.targetMet))
                 if !choice.targetMet {
-                    notes.append("\(where_): target \(calibration.target.text) cannot be met on \(splitName)")
+                    problems.append(.targetNotMet(target: calibration.target.text, split: splitName))
                 }
                 if let warning = Self.resolutionWarning(calibration.target, curve: curve, split: splitName) {
-                    notes.append("\(where_): \(warning)")
+                    problems.append(warning)
                 }
             } catch {
-                outcome.failure = "\(where_): calibration split '\(splitName)' cannot be used: \(error)"
-                notes.append(outcome.failure!)
+                problems.append(.splitUnusable(split: splitName, error: "\(error)"))
+                outcome.failure =
+                    ResultNote.calibration(output: gate.output, line: gate.line, problem: problems.last!).text
             }
+            notes += problems.map { .calibration(output: gate.output, line: gate.line, problem: $0) }
             outcome.source =
                 onReported
                 ? "\(splitName) (not calibrated: chosen on the reported set)"
@@ -209,21 +212,19 @@ public struct ProfileEvaluator: Sendable {
 
     /// A target below 1/n cannot be resolved by n samples: with 10 attacks of a species, APCER
     /// moves in steps of 10%, so "APCER <= 1%" and "<= 3%" pick the same threshold.
-    static func resolutionWarning(_ target: Gate.Calibration.Target, curve: ErrorCurve, split: String) -> String? {
+    static func resolutionWarning(_ target: Gate.Calibration.Target, curve: ErrorCurve, split: String)
+        -> ResultNote.CalibrationProblem?
+    {
         switch target {
         case .apcer(let x):
             let counts = curve.attackCounts.indices.filter { curve.attackCounts[$0] > 0 }.map {
                 (curve.speciesNames[$0], curve.attackCounts[$0])
             }
             guard let smallest = counts.min(by: { $0.1 < $1.1 }), x < 1 / Double(smallest.1) else { return nil }
-            return
-                "APCER target \(CSVFormat.number(x)) is below 1/n for species \(smallest.0) (n = \(smallest.1) on "
-                + "\(split)): the data cannot resolve it; the threshold is the one for APCER 0 of that species"
+            return .apcerBelowResolution(target: x, species: smallest.0, count: smallest.1, split: split)
         case .bpcer(let x):
             guard curve.bonaFideCount > 0, x < 1 / Double(curve.bonaFideCount) else { return nil }
-            return
-                "BPCER target \(CSVFormat.number(x)) is below 1/n "
-                + "(n = \(curve.bonaFideCount) bona fide on \(split)): the data cannot resolve it"
+            return .bpcerBelowResolution(target: x, count: curve.bonaFideCount, split: split)
         case .eer, .minHTER:
             return nil
         }

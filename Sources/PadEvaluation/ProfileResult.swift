@@ -180,8 +180,9 @@ public struct ProfileResult: Sendable {
     /// Where thresholds came from, in words (`profile gates`, `calibrated ... on dev`,
     /// `eval (not calibrated: chosen on the reported set)`).
     public var thresholdSource: String
-    /// Notes: gates left out, approximated or skipped, calibration warnings (summary.csv `note`).
-    public var notes: [String]
+    /// Notes: gates left out, approximated or skipped, calibration warnings, sanity checks
+    /// (summary.csv `note` holds their `text`).
+    public var notes: [ResultNote]
     /// Outputs of gates left out because the run did not measure them (summary.csv `gates_left_out`).
     public var gatesLeftOut: [String]
     /// +1, or -1 when the scores came from an attack-high file or the swept output is read
@@ -191,7 +192,7 @@ public struct ProfileResult: Sendable {
 
     public init(
         profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
-        thresholdSource: String, notes: [String] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1
+        thresholdSource: String, notes: [ResultNote] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1
     ) {
         self.profile = profile
         self.reported = reported

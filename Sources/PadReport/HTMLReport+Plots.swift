@@ -236,7 +236,7 @@ extension HTMLReport {
                     ]
                 })
         }
-        let notes = results.flatMap { r in r.notes.map { [r.profile.name, $0] } }
+        let notes = results.flatMap { r in r.notes.map { [r.profile.name, $0.text] } }
         if !notes.isEmpty { html += HTMLPage.table(["profile", "note"], notes) }
         html +=
             "<h2>Conventions</h2>\n"

@@ -48,7 +48,7 @@ public struct HTMLReport {
     /// approximation) and those replaced by an approximation, and whether the rates are still a
     /// liveness decision. Empty when every gate was decided as written.
     static func leftOutWarning(_ r: ProfileResult) -> String {
-        let approximated = r.notes.filter { $0.hasPrefix("approximated on") }
+        let approximated = r.notes.filter { if case .approximated = $0 { true } else { false } }.map(\.text)
         guard !r.gatesLeftOut.isEmpty || !approximated.isEmpty || !r.isLivenessDecision else { return "" }
         var items: [String] = []
         if !r.gatesLeftOut.isEmpty {
@@ -173,8 +173,8 @@ public struct HTMLReport {
         if r.calibrations.contains(where: { !$0.targetMet }) {
             flags.append(HTMLPage.flag("calibration target not met", "bad"))
         }
-        for note in r.notes where note.hasPrefix(ProfileEvaluator.sanityPrefix) {
-            flags.append(HTMLPage.flag(String(note.dropFirst(ProfileEvaluator.sanityPrefix.count)), "bad"))
+        for case .check(let check) in r.notes {
+            flags.append(HTMLPage.flag(check.text, "bad"))
         }
         for t in r.scoreMetrics?.bpcerAtAPCER ?? [] where !t.targetMet {
             flags.append(HTMLPage.flag("BPCER@APCER=\(Self.pct(t.target)) out of reach"))

@@ -79,7 +79,7 @@ public enum ReportTables {
         let thresholdText = r.scoreThreshold.map { n(r.shownThreshold($0)) } ?? ""
         let criterion = r.calibrations.first.map { "calibrated \($0.target) on \($0.split)" } ?? "profile gates"
         let met = r.calibrations.isEmpty ? "" : (r.calibrations.allSatisfy(\.targetMet) ? "1" : "0")
-        var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes
+        var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes.map(\.text)
         if let m = set.scoreMetrics {
             row += [
                 m.score, thresholdText, criterion, r.thresholdSource, met, n(m.eer.value),

@@ -108,7 +108,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
                 calibratedThresholds: r.calibrations.map { r.shownThreshold($0.threshold) },
                 calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
                 reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },
-                gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes)
+                gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes.map(\.text))
         }
     }
 

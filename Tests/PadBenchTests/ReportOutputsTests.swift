@@ -115,15 +115,15 @@ import Testing
             ).results[0]
         }
         let declared = try run(OutputScoreJob(output: "quality.blur"), "declared")
-        #expect(declared.notes.first?.contains("lower-bonafide (declared lower-better)") == true)
+        #expect(declared.notes.first?.text.contains("lower-bonafide (declared lower-better)") == true)
         #expect(declared.thresholdSign == -1 && (declared.scoreMetrics?.auc ?? 0) >= 0.5)
         let threshold = try #require(declared.scoreThreshold.map(declared.shownThreshold))
         let forced = try run(OutputScoreJob(output: "quality.blur", direction: .higherBonaFide), "forced")
-        #expect(forced.notes.first?.contains("higher-bonafide (--direction)") == true)
+        #expect(forced.notes.first?.text.contains("higher-bonafide (--direction)") == true)
         #expect(forced.thresholdSign == 1 && (forced.scoreMetrics?.auc ?? 1) <= 0.5)
         #expect(try #require(forced.scoreMetrics?.eer.value) > (try #require(declared.scoreMetrics?.eer.value)))
         // The inverted reading is flagged (AUC < 0.5).
-        #expect(forced.notes.contains { $0.hasPrefix("check: swept score quality.blur has AUC") })
+        #expect(forced.notes.contains { $0.text.hasPrefix("check: swept score quality.blur has AUC") })
         // A fixed threshold in the output's own units (accepted when blur <= t) decides as the
         // calibrated one did.
         let fixed = try run(OutputScoreJob(output: "quality.blur", threshold: threshold), "fixed")

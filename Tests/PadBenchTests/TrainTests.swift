@@ -64,10 +64,12 @@ import Testing
             [result(calibratedOn: "train"), result(calibratedOn: "dev")], samples: data.samples,
             estimators: [estimator])
         #expect(
-            flagged[0].notes == [
+            flagged[0].notes.map(\.text) == [
                 "check: gate on pad.score calibrated on train, the samples the model of pad was trained on: "
                     + "its threshold is optimistic"
             ])
+        #expect(
+            flagged[0].notes == [.check(.calibratedOnTrainingData(output: "pad.score", split: "train", model: "pad"))])
         #expect(flagged[1].notes.isEmpty)
     }
 

@@ -104,13 +104,21 @@ import Testing
                 gates:
                   - {output: x, calibrate: {criterion: eer, on: train}, code: X, message: low}
                 """, file: "x.yaml")
-        let notes = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first).notes
-            .filter { $0.hasPrefix(ProfileEvaluator.sanityPrefix) }
+        let checks = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first).notes
+            .filter(\.isCheck)
+        #expect(
+            checks == [
+                .check(.invertedScore(score: "x", split: "eval", auc: 0)),
+                .check(.failureShare(className: "bona fide", rate: 0.25, errors: 1, total: 4, split: "eval")),
+                .check(.unseenSpecies(split: "eval", calibrationSplit: "train", species: ["mask"])),
+                .check(.calibratedOnTrainSplit(output: "x")),
+            ])
+        // The sentences summary.csv stores.
+        let notes = checks.map(\.text)
         #expect(notes.contains { $0.contains("swept score x has AUC 0 < 0.5 on eval: scores look attack-high") })
         #expect(notes.contains { $0.contains("25.0% of bona fide (1/4) failed to process on eval (over 5%)") })
         #expect(notes.contains { $0.contains("species on eval never seen on train: mask") })
         #expect(notes.contains { $0.contains("gate on x calibrated on the train split") })
-        #expect(notes.count == 4)
 
         var constant = MeasurementTable(columns: ["x"])
         constant.append(id: "a", label: .bonaFide, split: .none, status: .ok, values: [1])
@@ -119,9 +127,11 @@ import Testing
             yaml: "name: c\nsource: test\nscore: x\ngates:\n  - {output: x, op: ge, value: 2, code: X, message: low}\n",
             file: "c.yaml")
         let constantNotes = try #require(try ProfileEvaluator(table: constant).evaluate([fixed]).first).notes
+        #expect(constantNotes == [.check(.constantScore(score: "x", split: "all", value: 1))])
         #expect(
-            constantNotes == ["check: swept score x is constant on all (one value, 1): no threshold separates anything"]
-        )
+            constantNotes.map(\.text) == [
+                "check: swept score x is constant on all (one value, 1): no threshold separates anything"
+            ])
     }
 
     /// A calibrated `op: le` gate (a lower-is-bona-fide output) is calibrated on the output negated

@@ -87,7 +87,7 @@ import FoundationXML
         capture.reported.scoreMetrics = nil
         capture.calibrationSet = nil
         capture.gatesLeftOut = ["face.count"]
-        capture.notes = ["approximated on padbench outputs: luna.quality -> quality.blur"]
+        capture.notes = [.approximated([.init(output: "luna.quality", approximation: "quality.blur")])]
         report.results.append(capture)
         let html = report.render()
         let section = try #require(html.range(of: "<h2>scores: scores.score</h2>\n<div class=\"leftout\">"))
