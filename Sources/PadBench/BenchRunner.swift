@@ -33,6 +33,9 @@ public struct BenchRunner: Sendable {
         public var interrupted = false
         /// Samples taken over from an interrupted run (resume), not measured again.
         public var resumedSamples = 0
+        /// Seconds this session spent measuring (decode and estimators of the samples it measured,
+        /// not taking over the journal, deciding or writing): the rate of a resumed run is over these.
+        public var measureSeconds = 0.0
     }
 
     /// Timing histograms of a run's steps, fed one sample's nanoseconds at a time.
@@ -112,7 +115,7 @@ public struct BenchRunner: Sendable {
             }
             return Outcome(
                 folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
-                timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed)
+                timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed, measureSeconds: measureSeconds)
         } catch {
             throw Self.keepingJournal(runFolder, after: error)
         }

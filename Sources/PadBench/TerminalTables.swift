@@ -78,8 +78,7 @@ public enum TerminalTables {
             \(timingTable)
 
             samples \(n) = ok \(n - failed) + failed \(failed); wall \(RateText.fixed(outcome.wallSeconds, 2)) s, \
-            \(RateText.fixed(Double(n - outcome.resumedSamples) / outcome.wallSeconds, 1)) \
-            images/s measured in this session
+            \(sessionRate(outcome))
             run folder: \(outcome.folder)
             archive:    \(outcome.archivePath)
             """
@@ -87,6 +86,24 @@ public enum TerminalTables {
 }
 
 extension TerminalTables {
+    /// The speed of this session, true for a resumed run too: a fresh run's images/s over its whole
+    /// wall time (as before); a resumed run's over the samples it measured itself and the seconds it
+    /// spent measuring them (its wall time also takes over the journal and decides every sample), and
+    /// how many samples the journal gave; a resume that had nothing left to measure says so.
+    static func sessionRate(_ outcome: BenchRunner.Outcome) -> String {
+        let measured = outcome.table.count - outcome.resumedSamples
+        guard outcome.resumedSamples > 0 else {
+            return "\(RateText.fixed(Double(measured) / outcome.wallSeconds, 1)) images/s measured in this session"
+        }
+        let takenOver = "\(outcome.resumedSamples) taken over from the journal"
+        guard measured > 0 else { return "no samples measured in this session; \(takenOver)" }
+        let rate = Double(measured) / max(outcome.measureSeconds, 1e-9)
+        // Three decimals below 1 image/s: a slow resume of a few samples never reads "0.0 images/s".
+        return
+            "\(measured) samples measured in this session (\(RateText.fixed(rate, rate < 1 ? 3 : 1)) "
+            + "images/s over \(RateText.fixed(outcome.measureSeconds, 3)) s of measuring), \(takenOver)"
+    }
+
     /// Notes worth a person's attention, for standard error: one line per profile naming the gates
     /// left out or replaced by an approximation (and saying when the rates are therefore not a
     /// liveness decision), then one line per other note (calibration that cannot resolve its target

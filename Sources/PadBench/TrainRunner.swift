@@ -4,6 +4,7 @@ import PadDataset
 import PadEstimators
 import PadEvaluation
 import PadImage
+import PadVideo
 
 /// `padbench train`: PAD features (colour texture, IDA, or both) on the face crop of every sample of one split, and an
 /// L2-regularised logistic regression on them, written as a JSON model for the `pad` estimator.
@@ -35,7 +36,9 @@ public struct TrainRunner: Sendable {
         }
         let face = try FaceEstimator(
             cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
-        let decoder = ImageDecoder()
+        // Images and video frames as bench decodes them (the video limits the dataset was listed with).
+        let measurer = SampleMeasurer(estimators: [], video: VideoDecoder(limits: dataset.videoOptions.limits))
+        let units = Self.units(of: samples)
         let results = UnsafeMutableBufferPointer<[Double]?>.allocate(capacity: samples.count)
         results.initialize(repeating: nil)
         defer { results.deinitialize(); results.deallocate() } // deinitialize releases the arrays (LeakSanitizer)
@@ -45,14 +48,16 @@ public struct TrainRunner: Sendable {
         nonisolated(unsafe) let out = results, why = reasons
         let workers = max(1, concurrency)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for i in stride(from: worker, to: samples.count, by: workers) {
-                do {
-                    let image = try decoder.decode(fileAt: samples[i].path)
-                    var input = EstimatorInput(sample: samples[i], image: image)
-                    _ = try face.measure(&input)
-                    out[i] = features.extract(image, face: input.face)
-                } catch {
-                    why[i] = "\(error)"
+            for u in stride(from: worker, to: units.count, by: workers) {
+                Self.decode(units[u], of: samples, with: measurer) { i, decoded in
+                    do {
+                        let image = try decoded.get()
+                        var input = EstimatorInput(sample: samples[i], image: image)
+                        _ = try face.measure(&input)
+                        out[i] = features.extract(image, face: input.face)
+                    } catch {
+                        why[i] = "\(error)"
+                    }
                 }
             }
         }

@@ -16,7 +16,9 @@ import Glibc
 ///    `{"outputs": ["score", ...], "version": "1.2"}` (output names, optionally with
 ///    `"ranges": {"score": [0, 1]}` and `"directions": {"score": "higher-better"}`).
 /// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` (plus `"face"` and
-///    `"landmarks"` when the run measured them, ``request(_:)``) and the program
+///    `"landmarks"` when the run measured them, ``request(_:)``; for a video frame `path` is a
+///    temporary PNG of the decoded frame, removed after the answer, and `presentation`, `frame`,
+///    `time` and `video` say which frame of which video it is, ``frameFields(_:)``) and the program
 ///    answers `{"id": "...", "outputs": {"score": 0.93}}` (missing or null outputs are NaN) or
 ///    `{"id": "...", "error": "message"}`.
 /// Each worker thread gets its own process, started on first use (``ExternalProcess``: own
@@ -93,10 +95,15 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
 
     /// Failure messages carry no estimator name: the measurer prefixes it (`pad: no answer ...`).
     public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+        // A video frame goes to the program as the decoded frame itself, in a temporary PNG.
+        let framePath = input.sample.frameIndex == nil ? nil : try Self.writeFrame(input.image)
+        defer { if let framePath { unlink(framePath) } }
         let worker = try checkOut()
         let answer: [UInt8]
         do {
-            let request = try Self.encode(Self.request(input))
+            var message = Self.request(input)
+            if let framePath { message["path"] = framePath }
+            let request = try Self.encode(message)
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
             worker.terminate() // state unknown: never reuse
@@ -166,8 +173,11 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// box, when the run measures `face`) and `landmarks` ([[x, y], ...] in image pixels, 68 or 5
     /// points, when it measures `landmarks` and found them). Coordinates are pixels of the image
     /// after EXIF orientation, rounded to 1/1000. Programs that read only `id` and `path` are unaffected.
+    /// A video frame's request also carries ``frameFields(_:)``; ``measure(_:)`` then sends the
+    /// temporary PNG of the decoded frame as `path`.
     public static func request(_ input: EstimatorInput) -> [String: Any] {
         var message: [String: Any] = ["id": input.sample.id, "path": input.sample.path]
+        message.merge(frameFields(input.sample)) { _, frame in frame }
         func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
         if let face = input.face, [face.x, face.y, face.width, face.height].allSatisfy(\.isFinite) {
             message["face"] = [face.x, face.y, face.width, face.height].map(rounded)

@@ -29,9 +29,41 @@ final class FrameConverter {
         guard Int(w) * Int(h) <= maxPixels else { throw .tooLarge(width: Int(w), height: Int(h), limit: maxPixels) }
         if key != (w, h, format) || context == nil { try prepare(width: w, height: h, format: format) }
         try setColorspace(frame)
-        var destination: [UnsafeMutablePointer<UInt8>?] = [buffer, nil, nil, nil]
+        if rotation.kind == .none, let image = try directImage(of: frame) { return image }
+        let rows = scale(frame, into: buffer!, stride: stride)
+        guard rows == h else { throw .decodeError("pixel format conversion failed (\(averror(rows)))") }
+        return rotation.apply(buffer!, stride: stride, width: Int(w), height: Int(h))
+    }
+
+    /// An upright frame whose RGB rows are already 32-byte multiples (1280, 640, 1920 pixels wide:
+    /// the layout `av_frame_get_buffer` gives the command line's scale filter) is converted straight
+    /// into the image's own pixels, with no second copy of each frame (6.4% of the decode time of
+    /// 1280x720 H.264, `perf record`, in `memmove`). Nil when the rows or the storage are not so
+    /// aligned: the converter's own buffer and a copy then.
+    private func directImage(of frame: UnsafeMutablePointer<AVFrame>) throws(ImageError) -> Image? {
+        let w = Int(frame.pointee.width), h = Int(frame.pointee.height), rowBytes = w * 3
+        guard rowBytes % 32 == 0 else { return nil }
+        var rows: Int32 = -1
+        // The vector writers may store up to one vector past the last row: 64 spare bytes.
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * h + 64) { target, initialized in
+            initialized = 0
+            guard let base = target.baseAddress, Int(bitPattern: base) % 16 == 0 else { return }
+            rows = scale(frame, into: base, stride: rowBytes)
+            initialized = rowBytes * h
+        }
+        if rows == -1 { return nil }
+        guard rows == Int32(h) else { throw .decodeError("pixel format conversion failed (\(averror(rows)))") }
+        return Image(width: w, height: h, format: .rgb, pixels: pixels)
+    }
+
+    /// `sws_scale` of the whole frame into `rows` lines `stride` bytes apart; the rows written.
+    private func scale(_ frame: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<UInt8>, stride: Int)
+        -> Int32
+    {
+        var destination: [UnsafeMutablePointer<UInt8>?] = [target, nil, nil, nil]
         var lines: [Int32] = [Int32(stride), 0, 0, 0]
-        let rows = withUnsafePointer(to: &frame.pointee.data) { data in
+        let h = frame.pointee.height
+        return withUnsafePointer(to: &frame.pointee.data) { data in
             withUnsafePointer(to: &frame.pointee.linesize) { linesize in
                 data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
                     linesize.withMemoryRebound(to: Int32.self, capacity: 8) { sizes in
@@ -40,8 +72,6 @@ final class FrameConverter {
                 }
             }
         }
-        guard rows == h else { throw .decodeError("pixel format conversion failed (\(averror(rows)))") }
-        return rotation.apply(buffer!, stride: stride, width: Int(w), height: Int(h))
     }
 
     private func prepare(width w: Int32, height h: Int32, format: Int32) throws(ImageError) {

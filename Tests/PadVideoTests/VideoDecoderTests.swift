@@ -12,6 +12,9 @@ import Testing
         /// A display matrix written into the file (MP4/MOV), and whether it swaps width and height.
         var matrix: [Int32]? = nil
         var rotated = false
+        /// 64 pixels wide: RGB rows of 192 bytes, converted straight into the image; 70 wide: rows of
+        /// 210 bytes, converted into the converter's aligned buffer and copied.
+        var width = 64
         var testDescription: String { file }
     }
 
@@ -26,6 +29,8 @@ import Testing
         Case(file: "mpeg4-bframes.avi", codec: ["-c:v", "mpeg4", "-bf", "2", "-q:v", "4"]),
         Case(file: "mjpeg.avi", codec: ["-c:v", "mjpeg", "-q:v", "3"]),
         Case(file: "h264.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "3"]),
+        Case(file: "h264-70-wide.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], width: 70),
+        Case(file: "mpeg4-70-wide.avi", codec: ["-c:v", "mpeg4", "-q:v", "4"], width: 70),
         Case(
             file: "h264-clockwise.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], matrix: clockwise,
             rotated: true),
@@ -41,22 +46,22 @@ import Testing
         let folder = try FFmpegCLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/" + clip.file
-        try FFmpegCLI.makeClip(path, codec: clip.codec)
+        try FFmpegCLI.makeClip(path, size: "\(clip.width)x48", codec: clip.codec)
         if let matrix = clip.matrix { try FFmpegCLI.setDisplayMatrix(path, matrix) }
         let decoder = VideoDecoder()
         let info = try decoder.probe(path: path)
         #expect(info.frameCount == 12)
-        #expect(info.width == 64 && info.height == 48)
+        #expect(info.width == clip.width && info.height == 48)
         let indices = [0, 3, 7, 11]
         var frames: [DecodedFrame] = []
         try decoder.decode(path: path, frames: indices) { frames.append($0) }
         #expect(frames.map(\.index) == indices)
         // testsrc2 at 10 frames/s: frame n is shown at n / 10 s.
         #expect(frames.map { ($0.seconds * 10).rounded() } == indices.map(Double.init))
-        let reference = try FFmpegCLI.referenceFrames(path, indices: indices, frameBytes: 64 * 48 * 3)
+        let reference = try FFmpegCLI.referenceFrames(path, indices: indices, frameBytes: clip.width * 48 * 3)
         for (frame, expected) in zip(frames, reference) {
-            #expect(frame.image.width == (clip.rotated ? 48 : 64))
-            #expect(frame.image.height == (clip.rotated ? 64 : 48))
+            #expect(frame.image.width == (clip.rotated ? 48 : clip.width))
+            #expect(frame.image.height == (clip.rotated ? clip.width : 48))
             #expect(frame.image.pixels == expected, "frame \(frame.index) of \(clip.file)")
         }
     }

@@ -4,7 +4,8 @@
     padbench bench --dataset datasets/sample --profiles idemia-high --external "pad=python3 examples/external/pad_estimator.py"
 
 Protocol: first {"describe": true} -> {"outputs": [...], "version": ..., "ranges": ..., "directions": ...};
-then {"id": ID, "path": PATH} -> {"id": ID, "outputs": {"score": x}} or {"id": ID, "error": "..."}.
+then {"id": ID, "path": PATH} -> {"id": ID, "outputs": {"score": x}} or {"id": ID, "error": "..."}
+(a video frame: PATH is the decoded frame as PNG, plus "presentation", "frame", "time", "video").
 Flush after every answer. Replace `score()` with your model.
 
 This example's score is a simple real image feature computed with the standard library only
@@ -78,10 +79,14 @@ def main():
                 continue
             if "wrongid" in sample:
                 sample = "someone-else"
+            # A video frame's "path" is the decoded frame as a temporary PNG (what a model that looks
+            # at pixels reads); "video", "presentation", "frame" and "time" say which frame it is.
+            # This cue is about how the capture was compressed, so it reads the video file itself.
+            path = request.get("video", request["path"])
             try:
-                reply = {"id": sample, "outputs": {"score": score(request["path"])}}
+                reply = {"id": sample, "outputs": {"score": score(path)}}
             except OSError as error:
-                reply = {"id": sample, "error": f"cannot read {request['path']}: {error.strerror}"}
+                reply = {"id": sample, "error": f"cannot read {path}: {error.strerror}"}
         print(json.dumps(reply), flush=True)
 
 

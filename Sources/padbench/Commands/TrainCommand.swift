@@ -12,11 +12,14 @@ struct TrainCommand: ParsableCommand {
             "lbp-color: uniform LBP(8,1) histograms of Y, Cb, Cr, H, S, V on the 64x64 face crop (354 features); "
             + "ida: image distortion analysis (121: specular, blur, chromatic moments, colour diversity); "
             + "ida+lbp-color: both. Standardised; L2-regularised "
-            + "logistic regression by deterministic gradient descent."
+            + "logistic regression by deterministic gradient descent. A video's frames are sampled and decoded "
+            + "as bench samples them (--frames, --frame-step); each frame is one training sample."
     )
 
     @Option(help: "Dataset folder.") var dataset: String
-    @Option(help: "Layout (auto-detected when omitted).") var layout: DatasetLayout?
+    /// `--layout`, OULU-NPU's protocol and fold, and which frames of each video are trained on
+    /// (`--frames N`, default 10, or `--frame-step K`): the same options and defaults as `bench`.
+    @OptionGroup var datasetLayout: DatasetLayoutOptions
     @Option(help: "Feature set: lbp-color, ida or ida+lbp-color.") var features: String = "lbp-color"
     @Option(help: "Split to train on.") var split: String = "train"
     @Option(help: "Model file to write.") var out: String
@@ -31,7 +34,8 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--split must be train, dev or eval")
         }
         if splitValue == .eval { print("warning: training on eval means eval numbers are no longer a held-out result") }
-        let loaded = try CommandSupport.loadDataset(dataset, layout: layout)
+        let loaded = try CommandSupport.loadDataset(
+            dataset, layout: datasetLayout.layout, loader: datasetLayout.loader())
         let outcome: TrainRunner.Outcome
         do {
             outcome = try TrainRunner().train(
