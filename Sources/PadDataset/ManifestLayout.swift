@@ -13,10 +13,7 @@ import PadText
 /// `group.<name>` and `attr.<name>` are the samples' labels (``SampleLabels``).
 enum ManifestLayout {
     static func load(root: String, manifest: String) throws(DatasetProblem) -> LoadedDataset {
-        let data: [UInt8]
-        do { data = try RegularFile.read(manifest) } catch {
-            throw DatasetProblem(.missingFile, file: manifest, "cannot read the manifest: \(error.message)")
-        }
+        let data = try read(manifest)
         var samples = SampleList(root: root)
         samples.reserveCapacity(data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
         var problems: [DatasetProblem] = []
@@ -74,6 +71,13 @@ enum ManifestLayout {
         loaded.attackPotential = potential.levels.mapValues(\.level)
         loaded.labels = labels
         return loaded
+    }
+
+    /// The manifest's bytes, or the problem naming it.
+    static func read(_ manifest: String) throws(DatasetProblem) -> [UInt8] {
+        do { return try RegularFile.read(manifest) } catch {
+            throw DatasetProblem(.missingFile, file: manifest, "cannot read the manifest: \(error.message)")
+        }
     }
 
     /// The problem when `sample` (on `line`) is of a presentation whose first line has another
