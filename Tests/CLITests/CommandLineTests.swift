@@ -65,7 +65,12 @@ import Testing
         #expect(same.status == 0 && same.out.contains("no regression"))
         let worse = try Self.run(["compare", dir + "/base", dir + "/new"])
         #expect(worse.status == 1, "\(worse.out)\(worse.err)")
-        #expect(worse.out.contains("REGRESSION: scores apcer[replay]"))
+        // The decisions (McNemar on APCER of replay) and the whole curve (paired bootstrap on EER
+        // and BPCER at each APCER target) both regress.
+        #expect(
+            worse.out.contains(
+                "REGRESSION: scores eer, scores bpcer@apcer=0.01, scores bpcer@apcer=0.05, scores bpcer@apcer=0.1, "
+                    + "scores apcer[replay]"))
         let json = try Self.run(["compare", dir + "/base", dir + "/new", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as! [String: Any]
         #expect(object["regressed"] as? Bool == true && object["paired"] as? Bool == true)

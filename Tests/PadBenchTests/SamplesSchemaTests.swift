@@ -133,12 +133,14 @@ import Testing
         let samples = Self.samples(250, seed: 9, frames: presentations)
         let table = Self.measured(samples, outputs: [EvalRunner.scoreOutput], seed: 17)
         let bytes = try Self.file { path in try SamplesSchema.writeScores(table, to: CSVWriter(path: path)) }
-        // A score run's file has no subject column (see SamplesSchema.scores).
-        Self.expectSame(table, try MeasurementTable(samplesCSV: bytes, path: "samples.csv"), "scores", subjects: false)
+        // A score run's file has a subject column when its samples name subjects (compare pairs
+        // score runs by subject; see SamplesSchema.scores).
+        #expect(table.hasSubjects)
+        Self.expectSame(table, try MeasurementTable(samplesCSV: bytes, path: "samples.csv"), "scores", subjects: true)
         let stored = try CSVTable(bytes: bytes, path: "samples.csv")
         #expect(
             try SamplesSchema(header: stored.header, path: "samples.csv")
-                == .scores(output: EvalRunner.scoreOutput, presentation: presentations))
+                == .scores(output: EvalRunner.scoreOutput, subject: true, presentation: presentations))
     }
 
     /// `merge` writes the shards' rows again, unchanged, in id order (``MergedRows``); `eval
