@@ -75,10 +75,14 @@ extension RunAnalyses {
 
     /// The outputs EDC discards by: every estimator output with a quality direction (higher or
     /// lower is better) that the table holds, except PAD scores (`pad.*`), which are what is
-    /// decided, not how good the capture was. `negated`: lower is better, so quality = -value.
+    /// decided, not how good the capture was, nor a score file's score (`eval --scores`:
+    /// discarding by the decision's own score is not a quality gate).
+    /// `negated`: lower is better, so quality = -value.
     static func qualityOutputs(_ manifest: RunManifest, table: MeasurementTable) -> [(name: String, negated: Bool)] {
         manifest.estimators.filter { $0.name != "pad" }.flatMap { e in
-            e.outputs.filter { $0.direction != .none && table.columnIndex(of: $0.name) != nil }.map {
+            e.outputs.filter {
+                $0.direction != .none && $0.name != EvalRunner.scoreOutput && table.columnIndex(of: $0.name) != nil
+            }.map {
                 ($0.name, $0.direction == .lowerIsBetter)
             }
         }
@@ -87,9 +91,9 @@ extension RunAnalyses {
     /// EDC of each quality output for each liveness profile, on its reported split's samples
     /// (`decisions.csv`: frames when presentations have several).
     static func errorDiscard(
-        _ decided: [DecidedUnits], table: MeasurementTable, rowOf: [String: Int], manifest: RunManifest
+        _ decided: [DecidedUnits], table: MeasurementTable, rowOf: [String: Int],
+        outputs: [(name: String, negated: Bool)]
     ) throws -> [ErrorDiscardReport.Analysis] {
-        let outputs = qualityOutputs(manifest, table: table)
         guard !outputs.isEmpty else { return [] }
         var analyses: [ErrorDiscardReport.Analysis] = []
         for units in decided {

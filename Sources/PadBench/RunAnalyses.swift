@@ -27,6 +27,10 @@ enum RunAnalyses {
     ) throws -> Output {
         var output = Output()
         let labels = try readLabels(folder + "/" + SampleLabels.member)
+        let quality = qualityOutputs(manifest, table: table)
+        // Read back only when something uses them: a score run (no labels, no quality output)
+        // would otherwise parse ten million decisions again for nothing.
+        guard labels != nil || !quality.isEmpty else { return output }
         let frameDecisions = try DecidedUnits.read(folder + "/decisions.csv", results: results)
         let rowOf = frameDecisions.isEmpty && labels == nil ? [:] : rowIndex(table)
         if let labels {
@@ -49,7 +53,7 @@ enum RunAnalyses {
                     AttributeSeparation.section(attributes))
             }
         }
-        let edc = try errorDiscard(frameDecisions, table: table, rowOf: rowOf, manifest: manifest)
+        let edc = try errorDiscard(frameDecisions, table: table, rowOf: rowOf, outputs: quality)
         if !edc.isEmpty { add(&output, "edc.csv", ErrorDiscardReport.table(edc), ErrorDiscardReport.section(edc)) }
         return output
     }

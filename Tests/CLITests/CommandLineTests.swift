@@ -61,6 +61,10 @@ import Testing
         #expect(
             try Self.run(["eval", "--scores", dir + "/new.csv", "--threshold", "0.45", "--out", dir + "/new"]).status
                 == 0)
+        // No error-versus-discard of a score file by its own score (it read ten million decisions
+        // back for a table that says nothing).
+        #expect(!FileManager.default.fileExists(atPath: dir + "/base/edc.csv"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/base/metrics.csv"))
         let same = try Self.run(["compare", dir + "/base", dir + "/base"])
         #expect(same.status == 0 && same.out.contains("no regression"))
         let worse = try Self.run(["compare", dir + "/base", dir + "/new"])
