@@ -83,6 +83,9 @@ public struct EvalRunner: Sendable {
         let evalScores = try reader.read(job.scoreFiles, format: job.format)
         let devScores = job.devFiles.isEmpty ? nil : try reader.read(job.devFiles, format: job.format)
         let table = try Self.table(eval: evalScores, dev: devScores)
+        // A generic file's group.* / attr.* columns: labels.csv, and fairness / attributes as in bench.
+        try RunLabels.write(
+            RunLabels.of(eval: evalScores, dev: devScores), table: table, folder: pipeline.folder.work)
         let t1 = MonotonicClock.nanoseconds()
 
         let profile = try Self.scoreProfile(job, files: job.scoreFiles)
@@ -350,6 +353,8 @@ extension EvalRunner {
         }
         // The measuring run's timing stays valid: nothing was re-measured.
         let timingCopied = try Self.copyTiming(archive, to: pipeline.folder.work)
+        // So are its samples' labels (the writer archives labels.csv when the folder has it).
+        try RunLabels.copy(from: archive, to: pipeline.folder.work)
         return try pipeline.finish(decided, table: table, profiles: profiles, streamed: timingCopied) { times in
             var manifest = Self.reDecidedManifest(
                 previous, profiles: profiles, commandLine: commandLine, times: times, missingOutputs: missing)

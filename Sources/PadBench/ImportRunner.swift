@@ -51,6 +51,7 @@ public struct ImportRunner: Sendable {
             profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
         let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
         try Self.writeSamplesCSV(dataset, table, to: pipeline.folder.work + "/samples.csv")
+        try RunLabels.write(dataset.labels, table: table, folder: pipeline.folder.work)
         let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: table), samples: .written)
         let run = try pipeline.finish(decided, table: table, profiles: profiles) { times in
             var manifest = Self.manifest(

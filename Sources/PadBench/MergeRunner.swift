@@ -55,6 +55,7 @@ public struct MergeRunner: Sendable {
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
         try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/samples.csv")
+        try RunLabels.write(try Self.mergedLabels(shards, table: merged), table: merged, folder: pipeline.folder.work)
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged) // the row locations are not needed any more
         let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: merged), samples: .written)

@@ -1,10 +1,14 @@
+import Foundation
 import PadArchive
 import PadDataset
 import PadEvaluation
+import PadMetrics
 
 /// `labels.csv` of a run folder: the ``SampleLabels`` of the samples the table holds (a shard's
 /// own), one row per sample in the dataset's order. Nothing is written when the dataset has no
-/// labels, so runs without them stay as they were.
+/// labels, so runs without them stay as they were. Every kind of run carries them: `bench` and
+/// `import` from the dataset, `eval --scores` from a generic file's `group.*` / `attr.*` columns,
+/// `eval --archive` from the stored run, `merge` from its shards.
 enum RunLabels {
     static func write(_ labels: SampleLabels, table: MeasurementTable, folder: String) throws {
         guard !labels.isEmpty else { return }
@@ -17,5 +21,30 @@ enum RunLabels {
             try writer.writeRow(labels.csvRow(row))
         }
         try writer.close()
+    }
+
+    /// The labels of score files (eval rows, then dev rows), by column name; a dev row whose id an
+    /// eval row has (bob's labels are per split) keeps the eval row's labels, the reported ones.
+    static func of(eval: ImportedScores, dev: ImportedScores?) -> SampleLabels {
+        let files = [eval] + (dev.map { [$0] } ?? [])
+        var names: [String] = []
+        for file in files { for name in file.labelNames where !names.contains(name) { names.append(name) } }
+        guard !names.isEmpty else { return SampleLabels() }
+        var labels = SampleLabels(names: names)
+        var seen = Set<String>()
+        for file in files {
+            let columns = names.map { file.labelNames.firstIndex(of: $0) }
+            for row in file.ids.indices where seen.insert(file.ids[row]).inserted {
+                labels.append(id: file.ids[row], values: columns.map { $0.map { file.labels[$0][row] } ?? "" })
+            }
+        }
+        return labels
+    }
+
+    /// A stored run's `labels.csv` copied into `folder` (re-deciding keeps the samples' labels).
+    static func copy(from archive: ResultArchiveReader, to folder: String) throws {
+        guard archive.contains(SampleLabels.member) else { return }
+        try Data(try archive.entry(named: SampleLabels.member)).write(
+            to: URL(fileURLWithPath: folder + "/" + SampleLabels.member))
     }
 }

@@ -16,7 +16,7 @@ import Testing
             throws: ScoreFileError(
                 file: path, line: 1,
                 "unknown column 'splt' (did you mean 'split'?); a generic score file has "
-                    + "id, label, species, score, split, subject, presentation")
+                    + "id, label, species, score, split, subject, presentation and group.<name> / attr.<name> labels")
         ) { try ScoreFileReader().read([path]) }
         // bob.pad CSVs keep their extra columns (sample_n, ...).
         let bobpad = Self.write("claimed_id,test_label,is_bonafide,attack_type,score,extra\nc,t,True,,0.5,x\n")

@@ -24,6 +24,11 @@ struct CSVScoreScanner {
         /// when `sample_n` makes the ids).
         var presentations: [String] = []
         var lineNumbers: [Int32] = []
+        /// Per label column of the header (`group.*`, `attr.*`, generic), its value on each row
+        /// ("" = not given), trimmed.
+        var labels: [[String]] = []
+        /// The label columns' names (lower-cased), set with the first row.
+        var labelNames: [String] = []
     }
 
     /// Column positions from the header (-1: absent).
@@ -31,13 +36,26 @@ struct CSVScoreScanner {
         var names: [String]
         var label: Int, species: Int, score: Int
         var split = -1, id = -1, sample = -1, presentation = -1, subject = -1
+        /// `group.<name>` and `attr.<name>` columns (generic): each one's position, in header order.
+        var labels: [Int] = []
     }
 
     /// The columns a generic file may have; any other is an error (a misspelt `split` would
     /// otherwise be ignored and the threshold chosen on the reported set).
+    /// Besides these, `group.<name>` and `attr.<name>` columns carry the samples' labels, as a
+    /// dataset manifest's do (``isLabelColumn(_:)``).
     static let genericColumns = ["id", "label", "species", "score", "split", "subject", "presentation"]
 
-    static let maxFields = 64
+    /// Whether a (lower-cased) header name is a label column: `group.` or `attr.` and a name.
+    /// (The rule of PadDataset's `SampleLabels`, which this module cannot import.)
+    static func isLabelColumn(_ name: String) -> Bool {
+        for prefix in ["group.", "attr."] where name.hasPrefix(prefix) && name.count > prefix.count { return true }
+        return false
+    }
+
+    /// Fields recorded per line: the seven generic columns and CelebA-Spoof's 40 attributes, 2
+    /// more labels and 3 groups fit with room to spare.
+    static let maxFields = 128
 
     let base: UnsafePointer<UInt8>
     /// Bytes of the file; `base[count]` is a 0 (strtod stops there).
@@ -54,6 +72,8 @@ struct CSVScoreScanner {
     var fieldWasQuoted = [Bool](repeating: false, count: maxFields)
     var lastSpecies: [UInt8] = [], lastSpeciesIndex: Int32 = -2
     var splitCache: [[UInt8]: String] = [:]
+    /// Per label column, one String per distinct text (a label has a handful of values).
+    var labelCache: [[[UInt8]: String]] = []
     /// The last non-empty presentation field: where its bytes are, and the string it gave.
     var lastPresentation: (start: Int, length: Int, quoted: Bool, text: String)?
     /// Lines of the file before `base` (a part of a file scanned on its own starts past them).
@@ -181,12 +201,19 @@ struct CSVScoreScanner {
         }
         var columns = Columns(names: names, label: found[0]!, species: found[1]!, score: found[2]!)
         let generic = format == .generic
-        if generic, let unknown = names.first(where: { !Self.genericColumns.contains($0) }) {
+        if generic,
+            let unknown = names.first(where: { !Self.genericColumns.contains($0) && !Self.isLabelColumn($0) })
+        {
             let hint = Suggestion.nearest(to: unknown, in: Self.genericColumns).map { " (did you mean '\($0)'?)" } ?? ""
             throw ScoreFileError(
                 file: path, line: line,
                 "unknown column '\(ScoreFileError.quoted(unknown))'\(hint); a generic score file has "
-                    + Self.genericColumns.joined(separator: ", "))
+                    + Self.genericColumns.joined(separator: ", ") + " and group.<name> / attr.<name> labels")
+        }
+        if generic {
+            columns.labels = names.indices.filter {
+                Self.isLabelColumn(names[$0]) && names.firstIndex(of: names[$0]) == $0
+            }
         }
         columns.subject = generic ? (names.firstIndex(of: "subject") ?? -1) : -1
         columns.split = generic ? (names.firstIndex(of: "split") ?? -1) : -1
@@ -215,7 +242,27 @@ struct CSVScoreScanner {
             rows.ids.append("\(baseName):\(line)")
         }
         if columns.presentation >= 0 { rows.presentations.append(presentation(columns.presentation)) }
+        if !columns.labels.isEmpty { appendLabels(columns) }
         rows.lineNumbers.append(Int32(clamping: line))
+    }
+
+    /// The row's label cells, trimmed, one String per distinct text of each column.
+    mutating func appendLabels(_ columns: Columns) {
+        if rows.labels.isEmpty {
+            rows.labelNames = columns.labels.map { columns.names[$0] }
+            rows.labels = Array(repeating: [], count: columns.labels.count)
+            labelCache = Array(repeating: [:], count: columns.labels.count)
+        }
+        for (k, field) in columns.labels.enumerated() {
+            let key = Array(UnsafeBufferPointer(start: base + starts[field], count: ends[field] - starts[field]))
+            if let cached = labelCache[k][key] {
+                rows.labels[k].append(cached)
+            } else {
+                let value = text(field).trimmingWhitespace()
+                labelCache[k][key] = value
+                rows.labels[k].append(value)
+            }
+        }
     }
 
     /// The row's presentation (its id when the field is empty). Frames of one presentation follow

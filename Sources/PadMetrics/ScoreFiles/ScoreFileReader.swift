@@ -23,6 +23,11 @@ public struct ImportedScores: Sendable {
     /// `subject` column; bob 4/5-column `real_id` of bona fide rows ("" for attacks, whose
     /// real_id is `attack`).
     public var subjects: [String] = []
+    /// The `group.<name>` / `attr.<name>` columns of a generic file (lower-cased), in header order.
+    public var labelNames: [String] = []
+    /// `labels[k][row]`: the value of `labelNames[k]` on each row ("" = not given); empty when the
+    /// file has no label column.
+    public var labels: [[String]] = []
     public var format: ScoreFormat
     public var polarity: ScorePolarity
     /// Data lines read (blank and `#` lines excluded).
@@ -56,6 +61,24 @@ public struct ImportedScores: Sendable {
                 }
             }
             initialized = ids.count
+        }
+    }
+
+    /// Appends the label columns `names` of `rows` new rows (`values[k][row]`; empty: none given),
+    /// called before their ids are appended. Columns are matched by name: a column only one side
+    /// has is "" (not given) on the other's rows.
+    public mutating func appendLabels(_ names: [String], _ values: [[String]], rows: Int) {
+        let before = ids.count
+        for name in names where !labelNames.contains(name) {
+            labelNames.append(name)
+            labels.append([String](repeating: "", count: before))
+        }
+        for k in labelNames.indices {
+            if let given = names.firstIndex(of: labelNames[k]), given < values.count {
+                labels[k] += values[given]
+            } else {
+                labels[k] += repeatElement("", count: rows)
+            }
         }
     }
 
@@ -393,6 +416,7 @@ public struct ScoreFileReader: Sendable {
                 result.presentations += result.ids[result.presentations.count...]
             }
             result.subjects.append(contentsOf: rows.subjects)
+            result.appendLabels(rows.labelNames, rows.labels, rows: rows.ids.count)
             result.ids.append(contentsOf: rows.ids)
             if !rows.presentations.isEmpty { result.presentations.append(contentsOf: rows.presentations) }
             result.lineNumbers.append(contentsOf: rows.lineNumbers)
