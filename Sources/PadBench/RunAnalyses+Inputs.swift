@@ -16,6 +16,8 @@ struct DecidedUnits {
     var species: [Int32] = []
     var accepted: [Bool] = []
     var speciesNames: [String]
+    /// The output the profile sweeps (its `score:`), nil when it has none.
+    var score: String?
 
     /// One entry per liveness-decision profile of `results` with a headline, from `path`
     /// (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
@@ -23,7 +25,9 @@ struct DecidedUnits {
         let wanted = results.filter { $0.isLivenessDecision && $0.headline != nil }
         guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
         var units = wanted.map {
-            DecidedUnits(profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames)
+            DecidedUnits(
+                profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames,
+                score: $0.profile.score)
         }
         let index = Dictionary(units.enumerated().map { ($1.profile, $0) }, uniquingKeysWith: { a, _ in a })
         let speciesIndex = units.map { u in
@@ -50,14 +54,14 @@ struct DecidedUnits {
 
 extension RunAnalyses {
     /// `attributes.csv` rows: every numeric output against every binary attribute, on the
-    /// reported split's processed samples (outputs.csv's samples).
-    static func attributeRows(_ labels: CSVTable, table: MeasurementTable, rowOf: [String: Int]) throws
-        -> [OutputSeparation.Row]
-    {
+    /// reported split's processed units (``AnalysisUnits``: presentations when they have several
+    /// frames, each output aggregated over them; else outputs.csv's samples).
+    static func attributeRows(_ labels: CSVTable, units: AnalysisUnits) throws -> [OutputSeparation.Row] {
+        let table = units.table
         let samples = RunStatistics.reportedSamples(table).map(Int.init)
         var attributes: [(name: String, present: [Bool?])] = []
         for name in labels.header where name.hasPrefix(SampleLabels.attributePrefix) {
-            let byRow = try labelColumn(labels, name, table: table, rowOf: rowOf)
+            let byRow = try units.label(labels, name)
             attributes += AttributeSeparation.binaryAttributes(name: name, values: samples.map { byRow[$0] })
         }
         guard !attributes.isEmpty else { return [] }
@@ -73,39 +77,43 @@ extension RunAnalyses {
         return rows
     }
 
-    /// The outputs EDC discards by: every estimator output with a quality direction (higher or
-    /// lower is better) that the table holds, except PAD scores (`pad.*`), which are what is
-    /// decided, not how good the capture was, nor a score file's score (`eval --scores`:
-    /// discarding by the decision's own score is not a quality gate).
+    /// The outputs EDC discards by: the capture-quality outputs, that is every output with a
+    /// quality direction (higher or lower is better) that the table holds (quality.*, face
+    /// geometry, head pose, eyes, mouth, landmarks), except PAD scores (`pad.*`, a score file's
+    /// `scores.score`): they are what is decided, not how good the capture was. (Each profile's
+    /// own swept score is left out too, per profile: ``errorDiscard(_:units:outputs:)``.)
     /// `negated`: lower is better, so quality = -value.
     static func qualityOutputs(_ manifest: RunManifest, table: MeasurementTable) -> [(name: String, negated: Bool)] {
         manifest.estimators.filter { $0.name != "pad" }.flatMap { e in
             e.outputs.filter {
-                $0.direction != .none && $0.name != EvalRunner.scoreOutput && table.columnIndex(of: $0.name) != nil
+                $0.direction != .none && !$0.name.hasPrefix("pad.") && $0.name != EvalRunner.scoreOutput
+                    && table.columnIndex(of: $0.name) != nil
             }.map {
                 ($0.name, $0.direction == .lowerIsBetter)
             }
         }
     }
 
-    /// EDC of each quality output for each liveness profile, on its reported split's samples
-    /// (`decisions.csv`: frames when presentations have several).
+    /// EDC of each quality output for each liveness profile, on its reported split's decided units
+    /// (presentations when they have several frames, each quality aggregated over their frames).
+    /// Never by the profile's own swept score: discarding by the score under test removes its own
+    /// errors first, a trivially perfect curve that says nothing about a capture gate.
     static func errorDiscard(
-        _ decided: [DecidedUnits], table: MeasurementTable, rowOf: [String: Int],
-        outputs: [(name: String, negated: Bool)]
+        _ decided: [DecidedUnits], units: AnalysisUnits, outputs: [(name: String, negated: Bool)]
     ) throws -> [ErrorDiscardReport.Analysis] {
         guard !outputs.isEmpty else { return [] }
         var analyses: [ErrorDiscardReport.Analysis] = []
-        for units in decided {
-            let rows = units.ids.map { rowOf[$0] ?? -1 }
+        for decision in decided {
+            let rows = decision.ids.map { units.rowOf[$0] ?? -1 }
             guard !rows.contains(-1) else { continue }
-            for output in outputs {
-                let column = try table.column(table.columnIndex(of: output.name)!)
+            for output in outputs where output.name != decision.score {
+                let column = try units.table.column(units.table.columnIndex(of: output.name)!)
                 analyses.append(
                     ErrorDiscardReport.Analysis(
-                        profile: units.profile, split: units.split, output: output.name,
+                        profile: decision.profile, split: decision.split, output: output.name,
                         quality: rows.map { output.negated ? -column[$0] : column[$0] },
-                        species: units.species, accepted: units.accepted, speciesCount: units.speciesNames.count))
+                        species: decision.species, accepted: decision.accepted,
+                        speciesCount: decision.speciesNames.count))
             }
         }
         return analyses

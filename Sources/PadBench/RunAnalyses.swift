@@ -31,29 +31,29 @@ enum RunAnalyses {
         // Read back only when something uses them: a score run (no labels, no quality output)
         // would otherwise parse ten million decisions again for nothing.
         guard labels != nil || !quality.isEmpty else { return output }
-        let frameDecisions = try DecidedUnits.read(folder + "/decisions.csv", results: results)
-        let rowOf = frameDecisions.isEmpty && labels == nil ? [:] : rowIndex(table)
+        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        let units = try AnalysisUnits(table, aggregate: aggregate)
+        let decisions =
+            folder + "/" + (table.hasPresentations ? PresentationLevel.decisionsMember : "decisions.csv")
+        let decided = try DecidedUnits.read(decisions, results: results)
         if let labels {
             let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
             if !groups.isEmpty {
-                let presentationFile = folder + "/" + PresentationLevel.decisionsMember
-                let decided =
-                    table.hasPresentations
-                    ? try DecidedUnits.read(presentationFile, results: results) : frameDecisions
                 let characteristics = fairness(
-                    decided, groups: groups, labels: labels, table: table, rowOf: rowOf, level: "presentation")
+                    decided, groups: groups, labels: labels, units: units,
+                    level: "presentation")
                 add(
                     &output, "fairness.csv", FairnessReport.table(characteristics),
                     FairnessReport.section(characteristics))
             }
-            let attributes = try attributeRows(labels, table: table, rowOf: rowOf)
+            let attributes = try attributeRows(labels, units: units)
             if !attributes.isEmpty {
                 add(
                     &output, "attributes.csv", AttributeSeparation.table(attributes),
                     AttributeSeparation.section(attributes))
             }
         }
-        let edc = try errorDiscard(frameDecisions, table: table, rowOf: rowOf, outputs: quality)
+        let edc = try errorDiscard(decided, units: units, outputs: quality)
         if !edc.isEmpty { add(&output, "edc.csv", ErrorDiscardReport.table(edc), ErrorDiscardReport.section(edc)) }
         return output
     }
@@ -68,45 +68,23 @@ enum RunAnalyses {
         return try CSVTable(path: path)
     }
 
-    static func rowIndex(_ table: MeasurementTable) -> [String: Int] {
-        var rowOf: [String: Int] = [:]
-        rowOf.reserveCapacity(table.count)
-        for i in 0..<table.count { rowOf[table.ids[i]] = i }
-        return rowOf
-    }
-
-    /// A label column as one value per table row ("" when not given).
-    static func labelColumn(_ labels: CSVTable, _ name: String, table: MeasurementTable, rowOf: [String: Int]) throws
-        -> [String]
-    {
-        let id = try labels.requireColumn("id"), c = try labels.requireColumn(name)
-        var values = [String](repeating: "", count: table.count)
-        for record in labels.records { if let row = rowOf[record.fields[id]] { values[row] = record.fields[c] } }
-        return values
-    }
-
     /// Each `group.*` characteristic of each profile's decided units (presentations when the run
-    /// has presentations of several frames: the group of a presentation is its first frame's).
+    /// has presentations of several frames: a presentation's group is the one its frames share).
     static func fairness(
-        _ decided: [DecidedUnits], groups: [String], labels: CSVTable, table: MeasurementTable, rowOf: [String: Int],
-        level: String
+        _ decided: [DecidedUnits], groups: [String], labels: CSVTable, units: AnalysisUnits, level: String
     ) -> [FairnessReport.Characteristic] {
         var characteristics: [FairnessReport.Characteristic] = []
         for name in groups {
-            guard let byRow = try? labelColumn(labels, name, table: table, rowOf: rowOf) else { continue }
-            var byUnit: [String: String] = [:]
-            for i in 0..<table.count where !byRow[i].isEmpty {
-                let unit = table.hasPresentations ? table.presentation(i) : table.ids[i]
-                if byUnit[unit] == nil { byUnit[unit] = byRow[i] }
-            }
-            for units in decided {
+            guard let byRow = try? units.label(labels, name) else { continue }
+            for decision in decided {
                 let counts = DemographicDifferentials.count(
-                    groups: units.ids.map { byUnit[$0] }, species: units.species, accepted: units.accepted,
-                    speciesCount: units.speciesNames.count)
+                    groups: decision.ids.map { units.rowOf[$0].map { byRow[$0] }.flatMap { $0.isEmpty ? nil : $0 } },
+                    species: decision.species, accepted: decision.accepted,
+                    speciesCount: decision.speciesNames.count)
                 characteristics.append(
                     FairnessReport.Characteristic(
-                        profile: units.profile, split: units.split, level: level, name: name,
-                        speciesNames: units.speciesNames, groups: counts, alpha: fairnessAlpha))
+                        profile: decision.profile, split: decision.split, level: level, name: name,
+                        speciesNames: decision.speciesNames, groups: counts, alpha: fairnessAlpha))
             }
         }
         return characteristics

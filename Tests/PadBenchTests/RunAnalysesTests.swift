@@ -77,7 +77,10 @@ import Testing
         #expect(sharp["auc"] == "1" && sharp["direction"] == "higher-without" && sharp["n_with"] == "8")
 
         let edc = try Self.rows(out + "/edc.csv")
-        #expect(edc.contains { $0["output"] == "quality.sharpness" && $0["kind"] == "area" && $0["rate"] == "bpcer" })
+        // Not by quality.sharpness: basic sweeps it (its own score is no capture gate).
+        #expect(
+            edc.contains { $0["output"] == "quality.underexposure" && $0["kind"] == "area" && $0["rate"] == "bpcer" })
+        #expect(!edc.contains { $0["output"] == "quality.sharpness" })
         #expect(edc.filter { $0["kind"] == "curve" && $0["x"] == "0" }.allSatisfy { $0["quality_low"] == "-inf" })
         let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
         for title in ["Demographic differentials", "Error versus discard", "Which output detects which attribute"] {
