@@ -65,10 +65,10 @@ public enum AttributeSeparation {
             ($1.auc, $0.output, $0.species) < ($0.auc, $1.output, $1.species)
         }
         guard !ranked.isEmpty else { return "" }
-        func n(_ v: Double) -> String { v.isNaN ? "" : CSVFormat.number(v) }
         let shown = ranked.prefix(limit).map {
             [
-                $0.species, $0.output, $0.direction, n($0.auc), HTMLReport.pct($0.eer), String($0.bonaFide),
+                $0.species, $0.output, $0.direction, RateText.figure($0.auc), HTMLReport.pct($0.eer),
+                String($0.bonaFide),
                 String($0.attacks),
             ]
         }

@@ -15,8 +15,9 @@ extension ErrorDiscardReport {
         }
         let rows = ranked.map { a in
             [
-                a.profile, a.output, n(a.bpcerArea), n(a.bpcerIdealArea), rateAt(a.bpcer, areaLimit),
-                n(a.apcerArea), n(a.apcerIdealArea), rateAt(a.apcerMax, areaLimit),
+                a.profile, a.output, RateText.figure(a.bpcerArea), RateText.figure(a.bpcerIdealArea),
+                rateAt(a.bpcer, areaLimit), RateText.figure(a.apcerArea), RateText.figure(a.apcerIdealArea),
+                rateAt(a.apcerMax, areaLimit),
             ]
         }
         var html =

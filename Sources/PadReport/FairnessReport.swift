@@ -93,7 +93,8 @@ public enum FairnessReport {
         guard !characteristics.isEmpty else { return "" }
         let summary = characteristics.map { c in
             [
-                c.profile, c.name, String(c.groups.count), n(c.bpcerRatio), n(c.apcerRatio), n(c.fdr), n(c.garbe),
+                c.profile, c.name, String(c.groups.count), RateText.figure(c.bpcerRatio),
+                RateText.figure(c.apcerRatio), RateText.figure(c.fdr), RateText.figure(c.garbe),
             ]
         }
         var html =
@@ -101,7 +102,8 @@ public enum FairnessReport {
             + "<code>group.*</code> characteristic: BPCER and APCER_max at the profile's decision. FDR = 1 − "
             + "(α·max|ΔAPCER| + (1−α)·max|ΔBPCER|) over group pairs (1 = equal rates); GARBE = α·Gini(APCER) + "
             + "(1−α)·Gini(BPCER) with the n/(n−1) correction (0 = equal rates); α = "
-            + "\(CSVFormat.number(characteristics[0].alpha)). Every number is in fairness.csv.</p>\n"
+            + "\(CSVFormat.number(characteristics[0].alpha)). Shown to 3 decimals; every number is in fairness.csv "
+            + "with all its digits.</p>\n"
         html += HTMLPage.table(
             ["profile", "characteristic", "groups", "BPCER max/min", "APCER_max max/min", "FDR", "GARBE"], summary,
             numeric: [2, 3, 4, 5, 6])

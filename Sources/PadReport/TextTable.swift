@@ -56,6 +56,19 @@ public enum RateText {
         "[\(percent(low)), \(percent(high))]"
     }
 
+    /// A figure for a report table (FDR, GARBE, a max/min ratio, an AUC, an EDC area): three
+    /// decimals with trailing zeros dropped (`0.333`, `3`, `0.5`), `<0.001` for a smaller non-zero
+    /// magnitude, `inf` for an infinite ratio, empty for NaN. The CSV files keep every digit.
+    public static func figure(_ value: Double) -> String {
+        if value.isNaN { return "" }
+        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+        if value != 0 && abs(value) < 0.0005 { return value > 0 ? "<0.001" : ">-0.001" }
+        var text = fixed(value, 3)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
     /// A threshold for people: the shortest decimal, or words when it is not finite (a result is
     /// never printed "@ -inf").
     public static func threshold(_ t: Double) -> String {

@@ -41,4 +41,24 @@ import Testing
         let html = FairnessReport.section([Self.characteristic()])
         #expect(html.contains("Demographic differentials") && html.contains("0.8"))
     }
+
+    /// issue 30: the section shows FDR, GARBE and the ratios to 3 decimals (GARBE 7/24 =
+    /// 0.291666...: `0.292`), while fairness.csv keeps every digit. On main at 8063f82 the table
+    /// showed `0.29166666666666663`.
+    @Test func sectionRoundsForDisplay() {
+        let html = FairnessReport.section([Self.characteristic()])
+        let row =
+            "<tr><td>p</td><td>group.sex</td><td class=\"num\">3</td><td class=\"num\">3</td>"
+            + "<td class=\"num\">2</td><td class=\"num\">0.8</td><td class=\"num\">0.292</td></tr>"
+        #expect(html.contains(row), "\(html)")
+        #expect(!html.contains("0.2916"))
+        let garbe = FairnessReport.rows([Self.characteristic()]).first { $0[5] == "garbe" }
+        #expect(garbe?[7].hasPrefix("0.29166666") == true, "\(garbe ?? [])")
+    }
+
+    @Test func figuresForPeople() {
+        #expect(
+            [1.0 / 3, 3, 0.5, 0, .infinity, .nan, 0.0004, -0.25, 2.0006, 1e-12].map(RateText.figure)
+                == ["0.333", "3", "0.5", "0", "inf", "", "<0.001", "-0.25", "2.001", "<0.001"])
+    }
 }
