@@ -3,9 +3,16 @@
 Written from the papers' definitions, not from padbench's code:
 - FDR (de Freitas Pereira & Marcel 2021): 1 - (a*A + (1-a)*B), A/B = max pairwise |difference|
   of the groups' FMR (here APCER) and FNMR (here BPCER).
-- GARBE (Howard et al. 2022): a*G(FMR) + (1-a)*G(FNMR), G the Gini coefficient with the
-  sample-size correction n/(n-1). Here G comes from the sorted-rank form
-  G = 2*sum(i*x_(i)) / (n*sum(x)) - (n+1)/n (i = 1..n), a different route than the pairwise sum.
+- GARBE (Howard et al. 2022, "Evaluating Proposed Fairness Models for Face Recognition
+  Algorithms", arXiv:2203.05051): a*G(FMR) + (1-a)*G(FNMR), G the Gini coefficient with the
+  sample-size correction n/(n-1): G(x) = n/(n-1) * sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)).
+  Checked (issue 30) against the paper's definition and a public Python implementation of FDR,
+  IR and GARBE at a threshold: the same correction, the double sum over ordered pairs i != j
+  (the i = j terms are 0), alpha on the FMR term (APCER here: an accepted attack is a false
+  accept) and 1 - alpha on the FNMR term (BPCER), default alpha 0.5 (as de Freitas Pereira &
+  Marcel's FDR). That implementation returns None when every rate is equal; padbench gives 0.
+  Here G comes from the sorted-rank form G = 2*sum(i*x_(i)) / (n*sum(x)) - (n+1)/n (i = 1..n),
+  times n/(n-1): a different route than the pairwise sum padbench uses.
 Exact fractions (fractions.Fraction); run with `python3 differentials.py > expected.txt`.
 """
 from fractions import Fraction as F
