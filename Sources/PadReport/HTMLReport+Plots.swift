@@ -105,11 +105,11 @@ extension HTMLReport {
             name: "BPCER", points: zip(xs, ks).map { ($0, curve.bpcer($1)) }, color: SVGPlot.palette[0], style: .stepVH)
         if sm.eer.threshold.isFinite {
             plot.addVertical(
-                x: sm.eer.threshold, label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))",
+                x: sm.eer.threshold, label: "EER t=\(RateText.plotThreshold(r.shownThreshold(sm.eer.threshold)))",
                 color: "#b00")
         }
         if let t = Self.operatingThreshold(r) {
-            plot.addVertical(x: t, label: "profile t=\(RateText.threshold(r.shownThreshold(t)))", color: "#060")
+            plot.addVertical(x: t, label: "profile t=\(RateText.plotThreshold(r.shownThreshold(t)))", color: "#060")
         }
         plots.append((title, plot.pointCount))
         return plot.render()
@@ -169,12 +169,13 @@ extension HTMLReport {
         plot.addVertical(x: edges[n], label: "\(outside.1) above \(RateText.threshold(cuts[n]))", color: "#888")
         if let t = Self.operatingThreshold(r) {
             plot.addVertical(
-                x: HistogramBins.transform(t, bins.axis), label: "profile t=\(RateText.threshold(r.shownThreshold(t)))",
+                x: HistogramBins.transform(t, bins.axis),
+                label: "profile t=\(RateText.plotThreshold(r.shownThreshold(t)))",
                 color: "#060")
         } else if sm.eer.threshold.isFinite {
             plot.addVertical(
                 x: HistogramBins.transform(sm.eer.threshold, bins.axis),
-                label: "EER t=\(RateText.threshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
+                label: "EER t=\(RateText.plotThreshold(r.shownThreshold(sm.eer.threshold)))", color: "#b00")
         }
         plots.append((title, plot.pointCount))
         return plot.render()

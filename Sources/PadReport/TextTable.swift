@@ -1,3 +1,4 @@
+import Foundation
 import PadArchive
 
 /// Left/right-aligned plain-text tables for the terminal.
@@ -67,6 +68,13 @@ public enum RateText {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
+    }
+
+    /// A threshold as a plot's label: 4 significant digits (`291.9`, not the EER midpoint's
+    /// `291.9066964052421`, which ran into the next label); summary.csv keeps the exact value.
+    public static func plotThreshold(_ t: Double) -> String {
+        guard t.isFinite else { return threshold(t) }
+        return CSVFormat.number(Double(String(format: "%.4g", t)) ?? t)
     }
 
     /// A threshold for people: the shortest decimal, or words when it is not finite (a result is

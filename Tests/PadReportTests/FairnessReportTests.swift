@@ -61,4 +61,12 @@ import Testing
             [1.0 / 3, 3, 0.5, 0, .infinity, .nan, 0.0004, -0.25, 2.0006, 1e-12].map(RateText.figure)
                 == ["0.333", "3", "0.5", "0", "inf", "", "<0.001", "-0.25", "2.001", "<0.001"])
     }
+
+    /// issue 30: a plot's threshold label has 4 significant digits (`EER t=291.9066964052421` of
+    /// the sample's sharpness ran into the profile's label in report-shots).
+    @Test func plotThresholdsAreShort() {
+        #expect(
+            [291.9066964052421, 15, 0.55, 0.123456, -3.14159, 1e-7, .infinity].map(RateText.plotThreshold)
+                == ["291.9", "15", "0.55", "0.1235", "-3.142", "1e-07", "above every score"])
+    }
 }
