@@ -166,10 +166,7 @@ def main():
     for side in ("base", "new"):
         shutil.rmtree(os.path.join(args.work, side), ignore_errors=True)
     print(f"{compared} files and archive members compared")
-    for line in differences:
-        print(line)
-    print("same output" if not differences else f"{len(differences)} differences")
-    return 0 if not differences else 1
+    return same.report(differences)
 
 
 if __name__ == "__main__":
