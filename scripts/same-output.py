@@ -187,6 +187,11 @@ def main():
         if a != b:
             differences.append(f"{name}: {first_difference(a, b)}")
     print(f"{len(base)} files and archive members compared, {len(outputs['base'])} commands")
+    return report(differences)
+
+
+def report(differences):
+    """Prints each difference and the verdict; the exit code (0 when there is none)."""
     for line in differences:
         print(line)
     print("same output" if not differences else f"{len(differences)} differences")

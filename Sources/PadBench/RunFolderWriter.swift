@@ -50,7 +50,11 @@ public struct RunFolderWriter: Sendable {
         precondition(precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
         var manifest = manifest
         let given = results
+        // The fingerprints and `outputs.csv` read the table (and the frame-level sorted scores)
+        // alone: computed on other cores while the presentations are decided and the curves written.
+        let fingerprinting = BackgroundWork { Fingerprints(table) }
         var frameResults = RunStatistics.withSubjectIntervals(results, table: table)
+        let separating = Self.outputSeparation(table, sortedFor: frameResults)
         var results = frameResults
         var streamedFiles = streamedFiles
         if table.hasPresentations {
@@ -61,8 +65,8 @@ public struct RunFolderWriter: Sendable {
             // Still images: nothing was aggregated, and the manifest stays as it always was.
             manifest.conventions["frame_aggregate"] = nil
         }
-        let (curves, outputs, fingerprints) = try curvesBesideSeparation(
-            results, table: table, sortedFor: results + frameResults)
+        let curves = try writeCurves(results, rows: table.count)
+        let (outputs, fingerprints) = (try separating.wait(), try fingerprinting.wait())
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
         // Written before the analyses read it: the presentation decisions are already on disk.
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
@@ -147,40 +151,33 @@ public struct RunFolderWriter: Sendable {
         CSVWriter.encode(header: table.header, rows: table.rows)
     }
 
-    /// `curves.csv` (the biggest file) is written while `outputs.csv`'s curves and the
-    /// fingerprints are computed: they read the same table and share nothing else. `outputs.csv`
-    /// (over the table's rows: frames) reuses the sorted scores of any of `sortedFor` that swept
-    /// the same rows (the frame-level results of a run with presentations).
-    private func curvesBesideSeparation(
-        _ results: [ProfileResult], table: MeasurementTable, sortedFor: [ProfileResult]
-    ) throws -> (
-        CompressedMember, [OutputSeparation.Row], Fingerprints
-    ) {
-        let folder = self.folder
-        let (curves, (outputs, fingerprints)) = try Parallel.both(
-            {
-                let member = try RunFolderWriter(folder: folder).member("curves.csv", rows: table.count)
-                try ReportTables.writeCurves(results, into: CSVWriter(member: member))
-                return try member.finished()
-            },
-            {
-                let presentations = DatasetFingerprint.presentations(table)
-                return (
-                    try RunStatistics.outputSeparation(table, results: sortedFor),
-                    Fingerprints(
-                        data: DatasetFingerprint.of(table, presentations: presentations), presentations: presentations,
-                        outputs: DatasetFingerprint.outputs(table))
-                )
-            })
-        return (curves, outputs, fingerprints)
+    /// `outputs.csv`'s rows, computed on another core. Its rows are the table's (frames), so it
+    /// reuses the sorted scores of any of `sortedFor` (the frame-level results) that swept them.
+    private static func outputSeparation(_ table: MeasurementTable, sortedFor: [ProfileResult])
+        -> BackgroundWork<[OutputSeparation.Row]>
+    {
+        BackgroundWork { try RunStatistics.outputSeparation(table, results: sortedFor) }
+    }
+
+    /// `curves.csv` (the biggest report), compressed for the archive as it is written.
+    private func writeCurves(_ results: [ProfileResult], rows: Int) throws -> CompressedMember {
+        let member = try self.member("curves.csv", rows: rows)
+        try ReportTables.writeCurves(results, into: CSVWriter(member: member))
+        return try member.finished()
     }
 
     /// The table's fingerprints (``DatasetFingerprint``): of its labelled samples and presentations,
     /// of the presentations' part alone, and of what was measured.
-    struct Fingerprints {
+    struct Fingerprints: Sendable {
         var data: String
         var presentations: String?
         var outputs: String
+
+        init(_ table: MeasurementTable) {
+            presentations = DatasetFingerprint.presentations(table)
+            data = DatasetFingerprint.of(table, presentations: presentations)
+            outputs = DatasetFingerprint.outputs(table)
+        }
     }
 
     /// The manifest's dataset fingerprints and size, and each profile's name, definition hash and options.

@@ -2,6 +2,7 @@ import PadArchive
 import PadDataset
 import PadMetrics
 import PadProfiles
+import PadText
 
 /// Decides and scores profiles on a ``MeasurementTable``: calibrates calibrated gates on their
 /// split, applies every gate to every sample, and computes the ISO/IEC 30107-3 rates, the swept
@@ -67,20 +68,9 @@ public struct ProfileEvaluator: Sendable {
         let curves = CurveCache(keepsSorted: keepsSortedScores)
         let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
-        try writeDecisions(profile, compiled, notCalibrated: calibration.failure, to: decisions)
-
-        var reported = score(profile, compiled, split: reportSplit, curves: curves)
-        var calibrationSet: ProfileResult.SetResult?
-        let calibrationSplits = Set(profile.calibratedGates.map { profile.gates[$0].calibration!.calibrationSplit })
-        if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit,
-            table.splits.contains(split)
-        {
-            calibrationSet = score(profile, compiled, split: split, curves: curves)
-        } else if reportsDevWithFixedThresholds, calibrationSplits.isEmpty, reportSplit == .eval,
-            table.splits.contains(.dev)
-        {
-            calibrationSet = score(profile, compiled, split: .dev, curves: curves)
-        }
+        var (reported, calibrationSet) = try scoredBesideDecisions(
+            profile, compiled, reportSplit: reportSplit, curves: curves, notCalibrated: calibration.failure,
+            decisions: decisions)
         if let failure = calibration.failure {
             reported.headline = nil
             reported.headlineError = "not calibrated: \(failure)"
@@ -108,6 +98,41 @@ public struct ProfileEvaluator: Sendable {
             profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
             thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut,
             thresholdSign: profile.sweepsScoreNegated ? -1 : 1)
+    }
+
+    /// The reported split's result and the calibration (or dev) split's, scored while
+    /// `decisions.csv` is written on another core: both only read the table and the compiled
+    /// profile (ten million rows: seconds each). The writer is used by the writing step alone;
+    /// its error, if any, is thrown once both are done.
+    func scoredBesideDecisions(
+        _ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache,
+        notCalibrated: String?, decisions: CSVWriter?
+    ) throws -> (ProfileResult.SetResult, ProfileResult.SetResult?) {
+        nonisolated(unsafe) let (writer, curves) = (decisions, curves)
+        return try Parallel.both(
+            { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: writer) },
+            { self.scoredSplits(profile, compiled, reportSplit: reportSplit, curves: curves) }
+        ).1
+    }
+
+    /// The reported split's result, and the calibration split's (or with fixed thresholds and
+    /// ``reportsDevWithFixedThresholds``, dev's) when it is another split of the table.
+    func scoredSplits(_ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache)
+        -> (ProfileResult.SetResult, ProfileResult.SetResult?)
+    {
+        let reported = score(profile, compiled, split: reportSplit, curves: curves)
+        var calibrationSet: ProfileResult.SetResult?
+        let calibrationSplits = Set(profile.calibratedGates.map { profile.gates[$0].calibration!.calibrationSplit })
+        if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit,
+            table.splits.contains(split)
+        {
+            calibrationSet = score(profile, compiled, split: split, curves: curves)
+        } else if reportsDevWithFixedThresholds, calibrationSplits.isEmpty, reportSplit == .eval,
+            table.splits.contains(.dev)
+        {
+            calibrationSet = score(profile, compiled, split: .dev, curves: curves)
+        }
+        return (reported, calibrationSet)
     }
 
     // MARK: calibration

@@ -407,9 +407,11 @@ struct CurveSweep {
         compact(stride: stride)
         if speciesCount > 1 {
             (stepStarts, stepPoints, stepAccepted) = steps.packed()
-            maxAPCER = steps.maxAPCER
+            // Moved out of `steps` before the tail is dropped: while `steps` still held them, the
+            // drop copied both arrays (ten million points: 120 MB of fresh memory and a copy).
+            (maxAPCER, steps.maxAPCER) = (steps.maxAPCER, [])
             maxAPCER.removeLast(stride - points)
-            maxSpecies = steps.maxSpecies
+            (maxSpecies, steps.maxSpecies) = (steps.maxSpecies, [])
             maxSpecies.removeLast(stride - points)
         }
     }

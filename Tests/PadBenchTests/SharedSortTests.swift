@@ -3,7 +3,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEvaluation
-import PadMetrics
+@testable import PadMetrics
 import PadProfiles
 @testable import PadReport
 
@@ -112,5 +112,63 @@ import PadProfiles
         #expect(table.failedCount == 2 && table.splits == reference.splits)
         #expect(table.values[0].map(\.bitPattern) == [0.5, .nan, -0.0, .nan, .infinity].map(\.bitPattern))
         #expect(DatasetFingerprint.of(table) == DatasetFingerprint.of(reference))
+    }
+}
+
+/// A score file's presentations are checked (one presentation, one label, species and split)
+/// while they are interned, on two cores: the first conflict is the error of a check alone, with
+/// the same lines, whichever half of the file it falls in; without a conflict the interned
+/// presentations are those of the rows in order.
+@Suite struct PresentationCheckBesideInterningTests {
+    static func read(_ text: String, split: Bool) throws -> ImportedScores {
+        let path = NSTemporaryDirectory() + "padbench-frames-\(UUID().uuidString).csv"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = ScoreFileReader()
+        reader.parallelScanBytes = split ? 1 : Int.max
+        return try reader.read([path])
+    }
+
+    static func lines() -> [String] {
+        var lines = ["id,label,species,score,presentation,split"]
+        for k in 0..<400 {
+            let video = k / 5, bonaFide = video % 3 == 0
+            lines.append(
+                "f\(k),\(bonaFide ? "bonafide," : "attack,print"),0.\(k % 9),v\(video),\(video % 4 == 0 ? "dev" : "eval")"
+            )
+        }
+        return lines
+    }
+
+    @Test func conflictsNameTheSameLinesAsACheckAlone() throws {
+        // Line 352 (frame 350, video 70, attack) joins video 3 (bona fide, line 17 first): a label
+        // conflict in the second half; line 303 (frame 301, eval) joins video 56 (dev, line 282
+        // first): a split.
+        var labels = Self.lines()
+        labels[351] = "f350,attack,print,0.5,v3,eval"
+        var splits = Self.lines()
+        splits[302] = "f301,attack,print,0.5,v56,eval"
+        for (lines, message) in [
+            (labels, "presentation 'v3' spans two labels: 'attack' here, 'bonafide' at "),
+            (splits, "presentation 'v56' spans two splits: 'eval' here, 'dev' at "),
+        ] {
+            for split in [false, true] {
+                let scores = try Self.read(lines.joined(separator: "\n") + "\n", split: split)
+                var alone: ScoreFileError?
+                do { try scores.checkPresentations { scores.splits[$0] } } catch {
+                    alone = error
+                }
+                let expected = try #require(alone)
+                #expect(expected.message.hasPrefix(message))
+                #expect(throws: expected) { try EvalRunner.table(eval: scores, dev: nil) }
+            }
+        }
+    }
+
+    @Test func internedPresentationsAreTheRowsInOrder() throws {
+        let scores = try Self.read(Self.lines().joined(separator: "\n"), split: true)
+        let table = try EvalRunner.table(eval: scores, dev: nil)
+        #expect(Array(table.presentations) == scores.presentations && table.presentations.names.count == 80)
+        #expect(table.presentations.names.first == "v0" && table.presentations.names.last == "v79")
     }
 }

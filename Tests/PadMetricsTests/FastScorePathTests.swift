@@ -192,6 +192,30 @@ import Testing
                 == named.map { $0.split(separator: ":").last! })
     }
 
+    /// Frames of presentations, read in two halves (the first half's arrays handed over, the
+    /// second's appended) or in one scan: the same ids, presentations (quoted ones with commas
+    /// and doubled quotes, empty ones named by their id), line numbers, file indices and line
+    /// count, whatever line the halves meet at; with a byte order mark, CRLF and no final newline.
+    @Test func framesScannedInTwoHalvesEqualOneScan() throws {
+        var lines = ["id,label,species,score,presentation"]
+        for k in 0..<120 {
+            let video = k / 4
+            let presentation =
+                video % 5 == 0 ? "\"v\(video), take \"\"\(video)\"\"\"" : (video % 7 == 3 ? "" : "v\(video)")
+            let label = video % 3 == 0 ? "bonafide,," : "attack,\(video % 2 == 0 ? "print" : "replay"),"
+            lines.append("\"f\(k)\",\(label)0.\(k % 10),\(presentation)")
+            if k % 11 == 0 { lines.append("") }
+        }
+        let text = "\u{FEFF}" + lines.joined(separator: "\r\n")
+        let one = try Self.read(text, split: false), two = try Self.read(text, split: true)
+        #expect(one.ids.count == 120 && one.presentations.count == 120 && one.lines == 120)
+        #expect(two.ids == one.ids && two.presentations == one.presentations && two.lines == one.lines)
+        #expect(two.lineNumbers == one.lineNumbers && two.fileIndex == one.fileIndex && two.fileIndex.count == 120)
+        #expect(two.set.speciesIndex == one.set.speciesIndex && two.set.scores == one.set.scores)
+        #expect(one.presentations[0] == "v0, take \"0\"" && one.presentations[12] == "f12")
+        #expect(one.lineNumbers.last == 132 && one.ids.last == "f119")
+    }
+
     /// An error in either half names the line a single scan names; with errors in both halves
     /// the first in the file is reported.
     @Test func errorsOfASplitScanNameTheLineOfTheFile() {

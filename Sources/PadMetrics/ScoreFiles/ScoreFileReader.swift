@@ -395,14 +395,25 @@ public struct ScoreFileReader: Sendable {
     /// then its rows join `result` (which may already hold another file).
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
-        let parts = try scanParts(bytes, path: path, format: format)
+        var parts = try scanParts(bytes, path: path, format: format)
+        // The first file's first part hands over its per-row strings and line numbers (the
+        // scanner reserved room for the whole file): no copy of five million of each.
+        if result.ids.isEmpty && result.presentations.isEmpty && !parts.isEmpty {
+            swap(&result.ids, &parts[0].ids)
+            swap(&result.presentations, &parts[0].presentations)
+            swap(&result.lineNumbers, &parts[0].lineNumbers)
+            result.fileIndex = [UInt16](repeating: UInt16(result.files.count), count: result.ids.count)
+        }
         // Every per-row array sized for all parts at once: the second part's rows would otherwise
         // regrow (copy) the first's (ten million ids and line numbers).
-        let rowCount = parts.reduce(0) { $0 + $1.scores.count }
+        let rowCount = parts.reduce(0) { $0 + $1.scores.count }, idCount = parts.reduce(0) { $0 + $1.ids.count }
         result.set.reserveCapacity(result.set.count + rowCount)
-        result.ids.reserveCapacity(result.ids.count + rowCount)
-        result.lineNumbers.reserveCapacity(result.lineNumbers.count + rowCount)
-        result.fileIndex.reserveCapacity(result.fileIndex.count + rowCount)
+        result.ids.reserveCapacity(result.ids.count + idCount)
+        result.lineNumbers.reserveCapacity(result.lineNumbers.count + idCount)
+        result.fileIndex.reserveCapacity(result.fileIndex.count + idCount)
+        if parts.contains(where: { !$0.presentations.isEmpty }) {
+            result.presentations.reserveCapacity(result.ids.count + idCount)
+        }
         if parts.contains(where: { !$0.splits.isEmpty }) {
             result.splits.reserveCapacity(result.splits.count + rowCount)
         }
@@ -421,7 +432,7 @@ public struct ScoreFileReader: Sendable {
             if !rows.presentations.isEmpty { result.presentations.append(contentsOf: rows.presentations) }
             result.lineNumbers.append(contentsOf: rows.lineNumbers)
             result.fileIndex.append(contentsOf: repeatElement(fileIndex, count: rows.ids.count))
-            result.lines += rows.ids.count
+            result.lines += rows.scores.count
         }
         result.files.append(path)
     }
