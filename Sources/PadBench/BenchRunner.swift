@@ -87,7 +87,7 @@ public struct BenchRunner: Sendable {
                     to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             }
             var table = try Self.table(
-                columns: measurer.columns, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)
+                keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed =
@@ -189,18 +189,24 @@ public struct BenchRunner: Sendable {
     }
 
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
-    /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
-    /// and, for `outputs.csv`, in a spill file under `scratch` (the run's work folder: removed with
-    /// it, also when the run is killed). Given `samples` (bench), the table's ids, labels, splits and
-    /// subjects are the list's own columns, not a copy, and rows are appended in sample order.
-    static func table(columns: [String], profiles: [Profile], samples: SampleList? = nil, scratch: String) throws
+    /// (`face.count@dataset_box` counts as `face.count`: ``ColumnKey/name``); every other output is
+    /// in `samples.csv` and, for `outputs.csv`, in a spill file under `scratch` (the run's work
+    /// folder: removed with it, also when the run is killed). Given `samples` (bench), the table's
+    /// ids, labels, splits and subjects are the list's own columns, not a copy, and rows are
+    /// appended in sample order.
+    static func table(keys: [ColumnKey], profiles: [Profile], samples: SampleList? = nil, scratch: String) throws
         -> MeasurementTable
     {
         let read = Set(profiles.flatMap(\.requiredOutputs))
         let spill = scratch + "/columns-\(UUID().uuidString)"
-        let keep = { (column: String) in read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? "")) }
-        guard let samples else { return try MeasurementTable(columns: columns, spillFolder: spill, keep: keep) }
-        return try MeasurementTable(samples: samples, columns: columns, spillFolder: spill, keep: keep)
+        let kept = Set(keys.filter { read.contains($0.name) }.map(\.header))
+        let keep = { (column: String) in kept.contains(column) }
+        let columns = keys.map(\.header)
+        var table =
+            try samples.map { try MeasurementTable(samples: $0, columns: columns, spillFolder: spill, keep: keep) }
+            ?? MeasurementTable(columns: columns, spillFolder: spill, keep: keep)
+        try table.adopt(layout: keys, path: scratch)
+        return table
     }
 
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
@@ -345,16 +351,17 @@ public struct BenchRunner: Sendable {
                 shard: job.shard?.description ?? "",
                 wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples),
                 presentationsFingerprint: DatasetFingerprint.presentations(samples)),
-            estimators: zip(built, measurer.stepNames).map { b, step in
-                let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
+            estimators: built.indices.map { k in
+                let estimator = built[k].estimator
                 return RunManifest.Estimator(
-                    name: step, version: b.estimator.version, parameters: b.estimator.parameters,
-                    outputs: b.estimator.outputs.map {
-                        var output = $0
-                        output.name = "\(b.estimator.name).\($0.name)\(tag)"
-                        return output
-                    },
-                    coldStartNanoseconds: nanoseconds(b.coldStart))
+                    name: measurer.stepNames[k], version: estimator.version, parameters: estimator.parameters,
+                    outputs: zip(estimator.outputs, SampleMeasurer.keys(of: estimator, variant: measurer.variants[k]))
+                        .map { output, key in
+                            var output = output
+                            output.name = key.header
+                            return output
+                        },
+                    coldStartNanoseconds: nanoseconds(built[k].coldStart))
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
@@ -372,37 +379,34 @@ public struct BenchRunner: Sendable {
         return manifest
     }
 
-    /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,
-    /// and so the eyes, the quality region and the PAD crop).
-    static let optionDependent: Set<String> = ["face", "eyes", "quality", "pad"]
-
     /// The default chain (what profiles without options read, plus `--estimators`, plus what
-    /// does not depend on options) and one chain per other option set, each measured once.
+    /// reads no option a profile sets) and one chain per other option set, of the estimators that
+    /// read one of its options (``PadEstimators/EstimatorRegistry/Entry/readsOptions``), each
+    /// measured once.
     func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
         let options = job.estimatorOptions
         let registry =
             options.externalCommands.isEmpty && options.padModelPath == nil
             ? self.registry : EstimatorCatalog.registry(with: options)
-        let keys = Array(Set(job.profiles.map(\.optionsKey)).filter { !$0.isEmpty }).sorted()
+        let variants = Set(job.profiles.map(\.variant)).filter { !$0.isDefault }.sorted { $0.key < $1.key }
         var defaultNames = job.estimatorNames(
-            registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
-        var variants: [(key: String, names: [String])] = []
-        for key in keys {
+            registry: registry, profiles: job.profiles.filter { $0.variant.isDefault })
+        var chainNames: [(variant: MeasurementVariant, names: [String])] = []
+        for variant in variants {
             let names = job.estimatorNames(
-                registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
-            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) {
-                defaultNames.append(name)
+                registry: registry, profiles: job.profiles.filter { $0.variant == variant }, extras: false)
+            let reads = { (name: String) in
+                registry.entries.contains { $0.name == name && !$0.readsOptions.isDisjoint(with: variant.options) }
             }
-            variants.append((key, names.filter(Self.optionDependent.contains)))
+            for name in names where !reads(name) && !defaultNames.contains(name) { defaultNames.append(name) }
+            chainNames.append((variant, names.filter(reads)))
         }
         var built = try registry.build(defaultNames, options: options)
         var chains = [SampleMeasurer.Chain(estimators: built.map(\.estimator))]
-        for variant in variants where !variant.names.isEmpty {
-            var variantOptions = options
-            variantOptions.useDatasetFaceBox = variant.key == "dataset_box"
-            let chain = try registry.build(variant.names, options: variantOptions)
+        for (variant, names) in chainNames where !names.isEmpty {
+            let chain = try registry.build(names, options: options.applying(variant))
             built += chain
-            chains.append(.init(suffix: variant.key, estimators: chain.map(\.estimator)))
+            chains.append(.init(variant: variant, estimators: chain.map(\.estimator)))
         }
         return (chains, built)
     }
