@@ -81,10 +81,10 @@ public struct BenchRunner: Sendable {
             datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)
         let runFolder = pipeline.folder, folder = runFolder.work
         do {
-            // The command line the run started with; a resume keeps it (its own is `bench --resume`).
+            // What a resume continues from; a resume keeps the file it read (job.json or an older
+            // partial's command.json).
             if !runFolder.resuming {
-                try Data(try JSONEncoder().encode(job.resumeCommandLine ?? job.commandLine)).write(
-                    to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
+                try job.resumeState.encoded().write(to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             }
             var table = try Self.table(
                 keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)

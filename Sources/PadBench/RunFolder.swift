@@ -39,9 +39,21 @@ public final class RunFolder: Sendable {
     private let lock: Mutex<RunLock?>
     private let resumable: Bool
 
-    /// The file a bench run keeps in its work folder until it completes; its presence marks the
-    /// folder as an interrupted bench run that `bench --resume` can continue.
-    public static let resumableMarker = "command.json"
+    /// The file a bench run keeps in its work folder until it completes (its ``ResumeJob``); its
+    /// presence marks the folder as an interrupted bench run that `bench --resume` can continue.
+    public static let resumableMarker = "job.json"
+
+    /// What partials of padbench before ``ResumeJob`` hold instead: the replayed command line.
+    /// Still read by `bench --resume` (one release of compatibility).
+    public static let commandMarker = "command.json"
+
+    /// Both markers of an interrupted bench run.
+    static let resumableMarkers = [resumableMarker, commandMarker]
+
+    /// True when `work` holds an interrupted bench run (either marker).
+    static func isResumable(_ work: String) -> Bool {
+        resumableMarkers.contains { FileManager.default.fileExists(atPath: work + "/" + $0) }
+    }
 
     /// The file that marks a work folder as padbench's own (so `--force` may discard it).
     public static let workMarker = ".padbench-work"
@@ -118,7 +130,7 @@ public final class RunFolder: Sendable {
                 throw EvaluationError(
                     "\(work) exists and is not a padbench work folder; move it away or choose another --out")
             }
-            let interruptedBench = manager.fileExists(atPath: work + "/" + Self.resumableMarker)
+            let interruptedBench = Self.isResumable(work)
             guard force || !interruptedBench else {
                 throw EvaluationError(
                     "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, "
@@ -168,7 +180,7 @@ public final class RunFolder: Sendable {
         let manager = FileManager.default
         let finished =
             !Self.isLink(work) && Self.holdsRun(work) && !manager.fileExists(atPath: work + "/" + Self.workMarker)
-            && !manager.fileExists(atPath: work + "/" + Self.resumableMarker)
+            && !Self.isResumable(work)
         if finished {
             if !manager.fileExists(atPath: final) {
                 try Self.rename(work, final)
@@ -195,7 +207,7 @@ public final class RunFolder: Sendable {
     /// the exchange fall back to renaming the old run aside first, which the next writer puts right
     /// if killed in between.
     public func commit() throws {
-        for leftover in [scratch, work + "/" + Self.workMarker, work + "/" + Self.resumableMarker] {
+        for leftover in [scratch, work + "/" + Self.workMarker] + Self.resumableMarkers.map({ work + "/" + $0 }) {
             if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
         }
         if FileManager.default.fileExists(atPath: final) {

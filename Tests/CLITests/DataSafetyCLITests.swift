@@ -157,7 +157,7 @@ import Testing
         #expect(resume.status == 1)
         #expect(
             resume.stderr == "Error: \(dir)/nothing: no interrupted bench run to resume "
-                + "(\(dir)/nothing.partial/command.json not found)\n")
+                + "(\(dir)/nothing.partial/job.json not found)\n")
         // Ten descriptors: the estimator's pipes cannot be made; one line naming it, exit 1.
         let data = try MergeCLITests.sampleSubset(dir + "/data", count: 2)
         let bench = try ChildProcessesCLITests.bench(dir, data: data, out: dir + "/limited")

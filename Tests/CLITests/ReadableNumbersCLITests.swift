@@ -176,9 +176,13 @@ import Testing
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        let command = try JSONDecoder().decode(
-            [String].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/run.partial/command.json")))
-        #expect(command.contains(dir + "/data") && command.contains("run"), "\(command)")
+        let job = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: dir + "/run.partial/job.json")))
+                as? [String: Any])
+        let dataset = try #require(job["dataset"] as? [String: Any])
+        #expect(dataset["path"] as? String == dir + "/data", "\(job)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/run.partial/command.json"))
         let elsewhere = dir + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let resumed = try CLI.run(["bench", "--resume", dir + "/run"], in: elsewhere)

@@ -134,7 +134,7 @@ import Testing
         job.interrupt = flag
         let stopped = try await BenchRunner().run(job)
         #expect(stopped.interrupted && stopped.folder == root + "/run.partial")
-        #expect(FileManager.default.fileExists(atPath: root + "/run.partial/command.json"))
+        #expect(FileManager.default.fileExists(atPath: root + "/run.partial/job.json"))
         var again = try Self.job(data, root + "/run")
         again.resume = true
         let done = try await BenchRunner().run(again)
