@@ -79,19 +79,20 @@ public struct BenchRunner: Sendable {
         let pipeline = try RunPipeline(
             final: job.outputFolder, force: job.force, resume: job.resume, resumable: true, inputs: job.inputs,
             datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)
-        let runFolder = pipeline.folder, folder = runFolder.work
+        let folder = pipeline.folder.work, final = pipeline.folder.final, resuming = pipeline.folder.resuming
+        let archivePath = pipeline.folder.archivePath, scratch = pipeline.folder.scratch
         do {
             // What a resume continues from; a resume keeps the file it read (job.json or an older
             // partial's command.json).
-            if !runFolder.resuming {
+            if !resuming {
                 try job.resumeState.encoded().write(to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             }
             var table = try Self.table(
-                keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)
+                keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: scratch)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed =
-                runFolder.resuming
+                resuming
                 ? try Self.takeOver(
                     folder + "/samples.csv", schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
@@ -101,7 +102,7 @@ public struct BenchRunner: Sendable {
                 into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
-                runFolder.suspend()
+                pipeline.suspend()
                 return Outcome(
                     folder: folder, archivePath: "", results: [], table: table, timing: [],
                     wallSeconds: Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9, interrupted: true,
@@ -114,10 +115,11 @@ public struct BenchRunner: Sendable {
                     job, samples: samples, measurer: measurer, built: built, table: table, times: $0, resumed: resumed)
             }
             return Outcome(
-                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
+                folder: final, archivePath: archivePath, results: results, table: table,
                 timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed, measureSeconds: measureSeconds)
         } catch {
-            throw Self.keepingJournal(runFolder, after: error)
+            // The pipeline, dropped unfinished, keeps the work folder and releases the lock.
+            throw Self.keepingJournal(work: folder, final: final, resuming: resuming, after: error)
         }
     }
 
@@ -138,11 +140,10 @@ public struct BenchRunner: Sendable {
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
     /// since, a torn journal, Ctrl-C) it stays for `bench --resume`, and the error says so.
-    static func keepingJournal(_ runFolder: RunFolder, after error: Error) -> Error {
-        runFolder.suspend()
-        let journal = runFolder.work + "/samples.csv"
+    static func keepingJournal(work: String, final: String, resuming: Bool, after error: Error) -> Error {
+        let journal = work + "/samples.csv"
         guard FileManager.default.fileExists(atPath: journal) else { return error }
-        let continued = runFolder.resuming ? "" : "; continue with `padbench bench --resume \(runFolder.final)`"
+        let continued = resuming ? "" : "; continue with `padbench bench --resume \(final)`"
         // RunFolder.describe: a Foundation file error is `path: reason`, never its raw dump.
         return EvaluationError("\(RunFolder.describe(error)); the measured samples are kept in \(journal)\(continued)")
     }
@@ -150,7 +151,7 @@ public struct BenchRunner: Sendable {
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
     /// `manifest` from the run's times) and the archive, then the work folder renamed into place.
     static func decideAndWrite(
-        _ job: BenchJob, table: MeasurementTable, in pipeline: RunPipeline, steps: [TimingStep],
+        _ job: BenchJob, table: MeasurementTable, in pipeline: consuming RunPipeline, steps: [TimingStep],
         manifest: (RunManifest.Times) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         try RunLabels.write(job.dataset.labels, table: table, folder: pipeline.folder.work)

@@ -61,7 +61,7 @@ import Testing
     @Test func aSecondWriterIsLockedOut() throws {
         let root = Fixture.folder()
         let holder = try RunFolder(final: root + "/run", force: false, resume: false)
-        #expect(throws: EvaluationError.self) { try RunFolder(final: root + "/run", force: true, resume: false) }
+        #expect(throws: EvaluationError.self) { _ = try RunFolder(final: root + "/run", force: true, resume: false) }
         holder.abandon()
         _ = try RunFolder(final: root + "/run", force: false, resume: false)
     }
