@@ -124,6 +124,11 @@ public struct RunManifest: Codable, Sendable, Equatable {
     /// parameters: `max_pixels` (`bench --max-pixels`). `merge` refuses shards that differ here as
     /// it refuses shards whose estimators differ. Absent in archives written before it was recorded.
     public var measurementOptions: [String: String]?
+    /// The output columns of `samples.csv` in order, each as its estimator, output and variant
+    /// (`{"estimator": "face", "output": "count", "variant": "dataset_box"}`): readers take the
+    /// columns from here instead of splitting header text. Absent in archives written before it
+    /// was recorded; their headers are parsed once (``PadDataset/ColumnKey/init(header:)``).
+    public var columns: [ColumnKey]?
 
     public init(
         schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],

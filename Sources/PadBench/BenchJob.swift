@@ -1,3 +1,4 @@
+import Foundation
 import PadDataset
 import PadEstimators
 import PadEvaluation
@@ -20,9 +21,9 @@ public struct BenchJob: Sendable {
     public var shard: Shard?
     public var showProgress: Bool
     public var commandLine: [String]
-    /// The command line `bench --resume` replays (`RUN.partial/command.json`): `commandLine` with
-    /// its file paths made absolute, so a run resumes from any directory; nil: `commandLine`.
-    public var resumeCommandLine: [String]?
+    /// What `bench --resume` continues from (`RUN.partial/job.json`): the CLI's, with the dataset
+    /// loader it used and every path absolute; nil: made from this job (``resumeState``).
+    public var resumeJob: ResumeJob?
     /// Replace a complete run already under `outputFolder`.
     public var force = false
     /// Continue the interrupted run in `<outputFolder>.partial`.
@@ -60,6 +61,15 @@ public struct BenchJob: Sendable {
         self.showProgress = showProgress
         self.commandLine = commandLine
         self.strict = strict
+    }
+
+    /// The resume state written when the run starts: ``resumeJob``, or one made from this job with
+    /// the default loader options against the working directory.
+    public var resumeState: ResumeJob {
+        resumeJob
+            ?? ResumeJob(
+                job: self, loader: DatasetLoader(video: dataset.videoOptions),
+                directory: FileManager.default.currentDirectoryPath)
     }
 
     /// What the run reads besides the dataset and so may never be its run folder, inside it or

@@ -79,19 +79,20 @@ public struct BenchRunner: Sendable {
         let pipeline = try RunPipeline(
             final: job.outputFolder, force: job.force, resume: job.resume, resumable: true, inputs: job.inputs,
             datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)
-        let runFolder = pipeline.folder, folder = runFolder.work
+        let folder = pipeline.folder.work, final = pipeline.folder.final, resuming = pipeline.folder.resuming
+        let archivePath = pipeline.folder.archivePath, scratch = pipeline.folder.scratch
         do {
-            // The command line the run started with; a resume keeps it (its own is `bench --resume`).
-            if !runFolder.resuming {
-                try Data(try JSONEncoder().encode(job.resumeCommandLine ?? job.commandLine)).write(
-                    to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
+            // What a resume continues from; a resume keeps the file it read (job.json or an older
+            // partial's command.json).
+            if !resuming {
+                try job.resumeState.encoded().write(to: URL(fileURLWithPath: folder + "/" + RunFolder.resumableMarker))
             }
             var table = try Self.table(
-                columns: measurer.columns, profiles: job.profiles, samples: samples, scratch: runFolder.scratch)
+                keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: scratch)
             table.reserveCapacity(samples.count)
             var timing = StepTiming(steps: measurer.estimators.count)
             let resumed =
-                runFolder.resuming
+                resuming
                 ? try Self.takeOver(
                     folder + "/samples.csv", schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
@@ -101,7 +102,7 @@ public struct BenchRunner: Sendable {
                 into: &table, timing: &timing)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
-                runFolder.suspend()
+                pipeline.suspend()
                 return Outcome(
                     folder: folder, archivePath: "", results: [], table: table, timing: [],
                     wallSeconds: Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9, interrupted: true,
@@ -114,10 +115,11 @@ public struct BenchRunner: Sendable {
                     job, samples: samples, measurer: measurer, built: built, table: table, times: $0, resumed: resumed)
             }
             return Outcome(
-                folder: runFolder.final, archivePath: runFolder.archivePath, results: results, table: table,
+                folder: final, archivePath: archivePath, results: results, table: table,
                 timing: steps, wallSeconds: wallSeconds, resumedSamples: resumed, measureSeconds: measureSeconds)
         } catch {
-            throw Self.keepingJournal(runFolder, after: error)
+            // The pipeline, dropped unfinished, keeps the work folder and releases the lock.
+            throw Self.keepingJournal(work: folder, final: final, resuming: resuming, after: error)
         }
     }
 
@@ -138,11 +140,10 @@ public struct BenchRunner: Sendable {
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
     /// since, a torn journal, Ctrl-C) it stays for `bench --resume`, and the error says so.
-    static func keepingJournal(_ runFolder: RunFolder, after error: Error) -> Error {
-        runFolder.suspend()
-        let journal = runFolder.work + "/samples.csv"
+    static func keepingJournal(work: String, final: String, resuming: Bool, after error: Error) -> Error {
+        let journal = work + "/samples.csv"
         guard FileManager.default.fileExists(atPath: journal) else { return error }
-        let continued = runFolder.resuming ? "" : "; continue with `padbench bench --resume \(runFolder.final)`"
+        let continued = resuming ? "" : "; continue with `padbench bench --resume \(final)`"
         // RunFolder.describe: a Foundation file error is `path: reason`, never its raw dump.
         return EvaluationError("\(RunFolder.describe(error)); the measured samples are kept in \(journal)\(continued)")
     }
@@ -150,7 +151,7 @@ public struct BenchRunner: Sendable {
     /// The measured run decided and written: `decisions.csv`, the reports, the manifest (made by
     /// `manifest` from the run's times) and the archive, then the work folder renamed into place.
     static func decideAndWrite(
-        _ job: BenchJob, table: MeasurementTable, in pipeline: RunPipeline, steps: [TimingStep],
+        _ job: BenchJob, table: MeasurementTable, in pipeline: consuming RunPipeline, steps: [TimingStep],
         manifest: (RunManifest.Times) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         try RunLabels.write(job.dataset.labels, table: table, folder: pipeline.folder.work)
@@ -189,18 +190,24 @@ public struct BenchRunner: Sendable {
     }
 
     /// The run's measurement table: in memory only the outputs the profiles decide on or sweep
-    /// (`face.count@dataset_box` counts as `face.count`); every other output is in `samples.csv`
-    /// and, for `outputs.csv`, in a spill file under `scratch` (the run's work folder: removed with
-    /// it, also when the run is killed). Given `samples` (bench), the table's ids, labels, splits and
-    /// subjects are the list's own columns, not a copy, and rows are appended in sample order.
-    static func table(columns: [String], profiles: [Profile], samples: SampleList? = nil, scratch: String) throws
+    /// (`face.count@dataset_box` counts as `face.count`: ``ColumnKey/name``); every other output is
+    /// in `samples.csv` and, for `outputs.csv`, in a spill file under `scratch` (the run's work
+    /// folder: removed with it, also when the run is killed). Given `samples` (bench), the table's
+    /// ids, labels, splits and subjects are the list's own columns, not a copy, and rows are
+    /// appended in sample order.
+    static func table(keys: [ColumnKey], profiles: [Profile], samples: SampleList? = nil, scratch: String) throws
         -> MeasurementTable
     {
         let read = Set(profiles.flatMap(\.requiredOutputs))
         let spill = scratch + "/columns-\(UUID().uuidString)"
-        let keep = { (column: String) in read.contains(String(column.split(separator: "@", maxSplits: 1).first ?? "")) }
-        guard let samples else { return try MeasurementTable(columns: columns, spillFolder: spill, keep: keep) }
-        return try MeasurementTable(samples: samples, columns: columns, spillFolder: spill, keep: keep)
+        let kept = Set(keys.filter { read.contains($0.name) }.map(\.header))
+        let keep = { (column: String) in kept.contains(column) }
+        let columns = keys.map(\.header)
+        var table =
+            try samples.map { try MeasurementTable(samples: $0, columns: columns, spillFolder: spill, keep: keep) }
+            ?? MeasurementTable(columns: columns, spillFolder: spill, keep: keep)
+        try table.adopt(layout: keys, path: scratch)
+        return table
     }
 
     /// Measures the samples from index `first` on, in dataset order: each row goes to the journal
@@ -345,16 +352,17 @@ public struct BenchRunner: Sendable {
                 shard: job.shard?.description ?? "",
                 wholeDatasetFingerprint: job.shard == nil ? nil : DatasetFingerprint.of(job.dataset.samples),
                 presentationsFingerprint: DatasetFingerprint.presentations(samples)),
-            estimators: zip(built, measurer.stepNames).map { b, step in
-                let tag = step.contains("@") ? String(step[step.firstIndex(of: "@")!...]) : ""
+            estimators: built.indices.map { k in
+                let estimator = built[k].estimator
                 return RunManifest.Estimator(
-                    name: step, version: b.estimator.version, parameters: b.estimator.parameters,
-                    outputs: b.estimator.outputs.map {
-                        var output = $0
-                        output.name = "\(b.estimator.name).\($0.name)\(tag)"
-                        return output
-                    },
-                    coldStartNanoseconds: nanoseconds(b.coldStart))
+                    name: measurer.stepNames[k], version: estimator.version, parameters: estimator.parameters,
+                    outputs: zip(estimator.outputs, SampleMeasurer.keys(of: estimator, variant: measurer.variants[k]))
+                        .map { output, key in
+                            var output = output
+                            output.name = key.header
+                            return output
+                        },
+                    coldStartNanoseconds: nanoseconds(built[k].coldStart))
             },
             profiles: job.profiles.map(\.name),
             machine: .current(concurrency: job.concurrency),
@@ -372,37 +380,34 @@ public struct BenchRunner: Sendable {
         return manifest
     }
 
-    /// Estimators whose outputs depend on a profile's options (`use_dataset_box` changes the face,
-    /// and so the eyes, the quality region and the PAD crop).
-    static let optionDependent: Set<String> = ["face", "eyes", "quality", "pad"]
-
     /// The default chain (what profiles without options read, plus `--estimators`, plus what
-    /// does not depend on options) and one chain per other option set, each measured once.
+    /// reads no option a profile sets) and one chain per other option set, of the estimators that
+    /// read one of its options (``PadEstimators/EstimatorRegistry/Entry/readsOptions``), each
+    /// measured once.
     func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
         let options = job.estimatorOptions
         let registry =
             options.externalCommands.isEmpty && options.padModelPath == nil
             ? self.registry : EstimatorCatalog.registry(with: options)
-        let keys = Array(Set(job.profiles.map(\.optionsKey)).filter { !$0.isEmpty }).sorted()
+        let variants = Set(job.profiles.map(\.variant)).filter { !$0.isDefault }.sorted { $0.key < $1.key }
         var defaultNames = job.estimatorNames(
-            registry: registry, profiles: job.profiles.filter { $0.optionsKey.isEmpty })
-        var variants: [(key: String, names: [String])] = []
-        for key in keys {
+            registry: registry, profiles: job.profiles.filter { $0.variant.isDefault })
+        var chainNames: [(variant: MeasurementVariant, names: [String])] = []
+        for variant in variants {
             let names = job.estimatorNames(
-                registry: registry, profiles: job.profiles.filter { $0.optionsKey == key }, extras: false)
-            for name in names where !Self.optionDependent.contains(name) && !defaultNames.contains(name) {
-                defaultNames.append(name)
+                registry: registry, profiles: job.profiles.filter { $0.variant == variant }, extras: false)
+            let reads = { (name: String) in
+                registry.entries.contains { $0.name == name && !$0.readsOptions.isDisjoint(with: variant.options) }
             }
-            variants.append((key, names.filter(Self.optionDependent.contains)))
+            for name in names where !reads(name) && !defaultNames.contains(name) { defaultNames.append(name) }
+            chainNames.append((variant, names.filter(reads)))
         }
         var built = try registry.build(defaultNames, options: options)
         var chains = [SampleMeasurer.Chain(estimators: built.map(\.estimator))]
-        for variant in variants where !variant.names.isEmpty {
-            var variantOptions = options
-            variantOptions.useDatasetFaceBox = variant.key == "dataset_box"
-            let chain = try registry.build(variant.names, options: variantOptions)
+        for (variant, names) in chainNames where !names.isEmpty {
+            let chain = try registry.build(names, options: options.applying(variant))
             built += chain
-            chains.append(.init(suffix: variant.key, estimators: chain.map(\.estimator)))
+            chains.append(.init(variant: variant, estimators: chain.map(\.estimator)))
         }
         return (chains, built)
     }

@@ -14,19 +14,22 @@ public enum EstimatorCatalog {
             ) { _ in ImageEstimator() },
             .init(
                 name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)",
-                declaredOutputs: FaceEstimator.declaredOutputs
+                declaredOutputs: FaceEstimator.declaredOutputs,
+                readsOptions: FaceEstimator.readsOptions
             ) { options in
                 try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
             },
             .init(
                 name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face",
-                declaredOutputs: EyesEstimator.declaredOutputs
+                declaredOutputs: EyesEstimator.declaredOutputs,
+                readsOptions: EyesEstimator.readsOptions
             ) { options in
                 try EyesEstimator(cascadeDirectory: options.cascadeDirectory)
             },
             .init(
                 name: "quality", summary: "OFIQ-style quality on the face region (whole image without a face)",
-                declaredOutputs: QualityEstimator.declaredOutputs
+                declaredOutputs: QualityEstimator.declaredOutputs,
+                readsOptions: QualityEstimator.readsOptions
             ) { _ in QualityEstimator() },
             .init(
                 name: "landmarks", summary: "dlib's regression-tree landmarks (68 or 5 points) in the face box",
@@ -72,7 +75,8 @@ public enum EstimatorCatalog {
             entries.append(
                 .init(
                     name: "pad", summary: "colour-texture PAD baseline (\(model))",
-                    declaredOutputs: PADEstimator.declaredOutputs
+                    declaredOutputs: PADEstimator.declaredOutputs,
+                    readsOptions: PADEstimator.readsOptions
                 ) { _ in
                     try PADEstimator(modelPath: model)
                 })

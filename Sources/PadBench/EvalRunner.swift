@@ -339,7 +339,7 @@ extension EvalRunner {
         }
         // The stored outputs are what profiles may use (checked before anything is written).
         let profiles = try ProfileCheck.check(
-            requested, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: strict)
+            requested, runOutputs: ProfileCheck.descriptors(for: table.keys), strict: strict)
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
         // samples.csv is copied as stored, compressed for the new archive as it is written.
@@ -417,7 +417,7 @@ extension EvalRunner {
 
     /// The measurement table of a stored run, read from its `samples.csv` as it decompresses and
     /// checked against the manifest (``StoredSamplesReader``). In memory only the outputs the
-    /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(columns:profiles:samples:scratch:)``).
+    /// profiles read; the others spill to disk as in `bench` (``BenchRunner/table(keys:profiles:samples:scratch:)``).
     static func storedTable(
         _ archive: ResultArchiveReader, path: String, manifest: RunManifest, profiles: [Profile], scratch: String
     ) throws -> MeasurementTable {
@@ -429,7 +429,8 @@ extension EvalRunner {
             header: { found in
                 columns = found
                 outputs = try found.outputColumns(path: member)
-                table = try BenchRunner.table(columns: found.outputNames, profiles: profiles, scratch: scratch)
+                let keys = try MeasurementTable.layout(manifest.columns, headers: found.outputNames, path: path)
+                table = try BenchRunner.table(keys: keys, profiles: profiles, scratch: scratch)
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
                 table!.reserveCapacity(

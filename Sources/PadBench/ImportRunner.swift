@@ -48,7 +48,7 @@ public struct ImportRunner: Sendable {
         if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
         // Every output of the import (a long CSV's names are the user's) is what profiles may use.
         let profiles = try ProfileCheck.check(
-            profiles, runOutputs: ProfileCheck.descriptors(forColumns: columns), strict: strict)
+            profiles, runOutputs: ProfileCheck.descriptors(for: columns.map(ColumnKey.init(header:))), strict: strict)
         let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
         try Self.writeSamplesCSV(dataset, table, to: pipeline.folder.work + "/samples.csv")
         try RunLabels.write(dataset.labels, table: table, folder: pipeline.folder.work)

@@ -53,7 +53,7 @@ public struct MergeRunner: Sendable {
         var rows = try Self.mergedRows(shards, profiles: parsed, scratch: scratch)
         let merged = rows.table
         let profiles = try ProfileCheck.check(
-            parsed, runOutputs: ProfileCheck.descriptors(forColumns: merged.columns), strict: false)
+            parsed, runOutputs: ProfileCheck.descriptors(for: merged.keys), strict: false)
         try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/samples.csv")
         try RunLabels.write(try Self.mergedLabels(shards, table: merged), table: merged, folder: pipeline.folder.work)
         let timing = Self.timing(shards, rows.timing)
@@ -229,10 +229,11 @@ public struct MergeRunner: Sendable {
                 header: { found in
                     columns = found
                     outputs = try found.outputColumns(path: member)
-                    let names = found.outputNames
+                    let keys = try MeasurementTable.layout(
+                        shards.manifests[k].columns, headers: found.outputNames, path: path)
                     if k == 0 {
                         rows.header = found.header
-                        rows.table = try BenchRunner.table(columns: names, profiles: profiles, scratch: scratch)
+                        rows.table = try BenchRunner.table(keys: keys, profiles: profiles, scratch: scratch)
                         // Every shard's row count is in its manifest (checked at the end; bounded by the
                         // file's size meanwhile): no growth slack.
                         let total = zip(shards.manifests, shards.archives).reduce(0) {
@@ -242,7 +243,7 @@ public struct MergeRunner: Sendable {
                         rows.offsets.reserveCapacity(total)
                         steps = ["decode"] + shards.manifests[0].estimators.map(\.name)
                         rows.timing = MergedTiming(steps: steps.count)
-                    } else if names != rows.table.columns {
+                    } else if keys != rows.table.keys {
                         throw EvaluationError("\(path): output columns differ from the first shard's")
                     }
                     stepColumns = steps.map { $0 == "decode" ? found.decode : found.column(.step($0)) }

@@ -11,7 +11,7 @@ import PadText
 /// ```swift
 /// // import, eval --archive, merge: the columns of the table
 /// let profiles = try ProfileCheck.check(
-///     list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)
+///     list, runOutputs: ProfileCheck.descriptors(for: table.keys), strict: false)
 /// ```
 /// The outputs a profile may name are the run's own (built-in estimators, each external program's
 /// `describe` answer under the name the user gave it, every column of an import or archive) plus
@@ -45,11 +45,10 @@ public enum ProfileCheck {
     /// Descriptors for the columns of an imported or stored table: padbench's own descriptor for a
     /// name it knows, an unbounded one (no range check) for a name only the data declares.
     /// Columns measured with profile options (`face.x@dataset_box`) count under their plain name.
-    public static func descriptors(forColumns columns: [String]) -> [String: OutputDescriptor] {
+    public static func descriptors(for columns: [ColumnKey]) -> [String: OutputDescriptor] {
         let known = EstimatorCatalog.knownOutputs()
         var result: [String: OutputDescriptor] = [:]
-        for column in columns where !column.isEmpty {
-            let name = column.split(separator: "@", maxSplits: 1).first.map(String.init) ?? column
+        for name in columns.map(\.name) where !name.isEmpty {
             result[name] =
                 known[name]
                 ?? OutputDescriptor(

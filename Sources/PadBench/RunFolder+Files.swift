@@ -35,7 +35,7 @@ extension RunFolder {
         guard !isLink(path) else { return false }
         let manager = FileManager.default
         return manager.fileExists(atPath: path + "/" + workMarker)
-            || manager.fileExists(atPath: path + "/" + resumableMarker) || holdsRun(path)
+            || isResumable(path) || holdsRun(path)
             || (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true
     }
 
@@ -48,7 +48,7 @@ extension RunFolder {
     /// Removes a run or work folder of padbench's with the files that mark it as ours last, so a
     /// kill halfway leaves a folder that is still recognised as ours (and removed next time).
     static func removeRun(_ path: String) throws {
-        let markers = [workMarker, resumableMarker, "manifest.json"]
+        let markers = [workMarker] + resumableMarkers + ["manifest.json"]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         for entry in entries where !markers.contains(entry) { try remove(path + "/" + entry) }
         for entry in markers where entries.contains(entry) { try remove(path + "/" + entry) }

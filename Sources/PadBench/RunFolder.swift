@@ -30,18 +30,33 @@ import Glibc
 /// try "x".write(toFile: folder.work + "/x.txt", atomically: true, encoding: .utf8)    // scratch: folder.scratch
 /// try folder.commit()          // <run>.partial -> <run>
 /// ```
-/// Sendable without `@unchecked`: every stored property is immutable but the held lock, which a
-/// `Mutex` guards (a run folder may be committed by one task while another suspends it on Ctrl-C).
-public final class RunFolder: Sendable {
+/// A non-copyable owner: ``commit()``, ``abandon()`` and ``suspend()`` consume it, so a run folder
+/// is finished once and the compiler refuses a second commit or a use after it (`RunPipeline`
+/// owns it). One dropped unfinished is put right by its `deinit`: a one-go writer's work folder is
+/// removed, a bench's journal kept; the lock is released either way. The lock sits in a `Mutex`
+/// so that the owner is `Sendable` without `@unchecked`.
+public struct RunFolder: ~Copyable, Sendable {
     public let final: String
     public let work: String
     public let resuming: Bool
     private let lock: Mutex<RunLock?>
     private let resumable: Bool
 
-    /// The file a bench run keeps in its work folder until it completes; its presence marks the
-    /// folder as an interrupted bench run that `bench --resume` can continue.
-    public static let resumableMarker = "command.json"
+    /// The file a bench run keeps in its work folder until it completes (its ``ResumeJob``); its
+    /// presence marks the folder as an interrupted bench run that `bench --resume` can continue.
+    public static let resumableMarker = "job.json"
+
+    /// What partials of padbench before ``ResumeJob`` hold instead: the replayed command line.
+    /// Still read by `bench --resume` (one release of compatibility).
+    public static let commandMarker = "command.json"
+
+    /// Both markers of an interrupted bench run.
+    static let resumableMarkers = [resumableMarker, commandMarker]
+
+    /// True when `work` holds an interrupted bench run (either marker).
+    static func isResumable(_ work: String) -> Bool {
+        resumableMarkers.contains { FileManager.default.fileExists(atPath: work + "/" + $0) }
+    }
 
     /// The file that marks a work folder as padbench's own (so `--force` may discard it).
     public static let workMarker = ".padbench-work"
@@ -68,10 +83,6 @@ public final class RunFolder: Sendable {
         datasetRoot: String? = nil
     ) throws {
         let final = try Self.checkedName(final)
-        self.final = final
-        work = final + ".partial"
-        resuming = resume
-        self.resumable = resumable
         try RunFolderInputs.refuseOverlap(out: final, inputs: inputs, datasetRoot: datasetRoot)
         let parent = Paths.parent(final)
         if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
@@ -79,14 +90,20 @@ public final class RunFolder: Sendable {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             } catch { throw EvaluationError("\(parent): cannot create the folder: \(RunFolder.reason(error))") }
         }
-        lock = Mutex(try RunLock(path: final + ".lock", run: final))
+        let held = try RunLock(path: final + ".lock", run: final)
+        let setup = RunFolderSetup(final: final, work: final + ".partial")
         do {
-            try recoverInterruptedCommit()
-            try prepareWork(force: force, resume: resume)
+            try setup.recoverInterruptedCommit()
+            try setup.prepareWork(force: force, resume: resume)
         } catch {
-            releaseLock()
+            held.release()
             throw error
         }
+        self.final = final
+        work = setup.work
+        resuming = resume
+        self.resumable = resumable
+        lock = Mutex(held)
     }
 
     /// `--out` must name a folder: not empty, not `.` or `..` (a run cannot be renamed into place
@@ -101,101 +118,13 @@ public final class RunFolder: Sendable {
         return final
     }
 
-    /// Checks what stands under the run's names and makes the work folder: resuming needs an
-    /// interrupted run; a complete run or an interrupted bench is replaced only with `force`; a
-    /// folder that is not padbench's is never replaced.
-    private func prepareWork(force: Bool, resume: Bool) throws {
-        let manager = FileManager.default
-        if resume {
-            guard manager.fileExists(atPath: work + "/samples.csv") else {
-                throw EvaluationError("\(final): no interrupted run to resume (\(work)/samples.csv does not exist)")
-            }
-            return
-        }
-        try checkFinal(force: force)
-        if manager.fileExists(atPath: work) || Self.isLink(work) {
-            guard Self.isOurWork(work) else {
-                throw EvaluationError(
-                    "\(work) exists and is not a padbench work folder; move it away or choose another --out")
-            }
-            let interruptedBench = manager.fileExists(atPath: work + "/" + Self.resumableMarker)
-            guard force || !interruptedBench else {
-                throw EvaluationError(
-                    "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, "
-                        + "or pass --force to start over"
-                )
-            }
-            try Self.removeRun(work)
-        }
-        do {
-            try manager.createDirectory(atPath: work, withIntermediateDirectories: false)
-            try Data("padbench work folder of \(final)\n".utf8).write(
-                to: URL(fileURLWithPath: work + "/" + Self.workMarker))
-        } catch { throw EvaluationError("\(work): cannot create the work folder: \(Self.reason(error))") }
-    }
-
-    /// What stands under `<out>`: nothing, an empty folder, or a padbench run (replaced only with
-    /// `force`); anything else is refused, `force` or not.
-    private func checkFinal(force: Bool) throws {
-        if Self.isLink(final) {
-            throw EvaluationError("\(final) is a symbolic link; choose the folder it points to or another --out")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: final, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else {
-            throw EvaluationError("\(final) exists and is not a folder; choose another --out")
-        }
-        if Self.holdsRun(final) {
-            guard force else {
-                throw EvaluationError(
-                    "\(final) holds a complete run; pass --force to replace it, or choose another --out")
-            }
-            return
-        }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: final)) ?? ["?"]
-        guard contents.isEmpty else {
-            throw EvaluationError(
-                "\(final) exists and is not a padbench run (no padbench manifest.json); "
-                    + "padbench replaces only its own runs: choose another --out")
-        }
-    }
-
-    /// Puts right what a writer killed inside ``commit()`` left: a finished work folder (a
-    /// padbench manifest, no work marker, no journal marker) is swapped in when `<out>` holds no
-    /// run, or is the old run swapped out (removed); an `<out>.replaced-*` folder (a commit without
-    /// `RENAME_EXCHANGE`) goes back under `<out>` when that is empty.
-    private func recoverInterruptedCommit() throws {
-        let manager = FileManager.default
-        let finished =
-            !Self.isLink(work) && Self.holdsRun(work) && !manager.fileExists(atPath: work + "/" + Self.workMarker)
-            && !manager.fileExists(atPath: work + "/" + Self.resumableMarker)
-        if finished {
-            if !manager.fileExists(atPath: final) {
-                try Self.rename(work, final)
-            } else if Self.holdsRun(final) {
-                try Self.removeRun(work)
-            }
-        }
-        let parent = Paths.parent(final).isEmpty ? "." : Paths.parent(final)
-        let prefix = (final.split(separator: "/").last.map(String.init) ?? final) + ".replaced-"
-        let asides = ((try? manager.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }
-        for aside in asides.sorted() {
-            let path = Paths.parent(final).isEmpty ? aside : parent + "/" + aside
-            if Self.holdsRun(final) {
-                try Self.removeRun(path) // swapped out, or its removal was cut short
-            } else if !manager.fileExists(atPath: final) && Self.holdsRun(path) {
-                try Self.rename(path, final)
-            }
-        }
-    }
-
     /// Swaps the finished work folder in as `<out>` in one step (`renameat2` with
     /// `RENAME_EXCHANGE` when `<out>` exists, `rename` when not), then renames the old run, now
     /// under the work folder's name, to `<out>.replaced-<pid>` and removes it. File systems without
     /// the exchange fall back to renaming the old run aside first, which the next writer puts right
     /// if killed in between.
-    public func commit() throws {
-        for leftover in [scratch, work + "/" + Self.workMarker, work + "/" + Self.resumableMarker] {
+    public consuming func commit() throws {
+        for leftover in [scratch, work + "/" + Self.workMarker] + Self.resumableMarkers.map({ work + "/" + $0 }) {
             if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
         }
         if FileManager.default.fileExists(atPath: final) {
@@ -217,13 +146,13 @@ public final class RunFolder: Sendable {
     }
 
     /// Removes the work folder after an error (a one-go writer leaves nothing half-written).
-    public func abandon() {
+    public consuming func abandon() {
         try? Self.removeRun(work)
         releaseLock()
     }
 
     /// Keeps the work folder (an interrupted or failed bench, to resume) and lets others in.
-    public func suspend() { releaseLock() }
+    public consuming func suspend() { releaseLock() }
 
     private func releaseLock() {
         lock.withLock { held in
@@ -233,7 +162,105 @@ public final class RunFolder: Sendable {
     }
 
     /// A one-go writer that never committed (it threw) leaves nothing behind; a bench keeps its journal.
+    /// After ``commit()``, ``abandon()`` or ``suspend()`` the lock is released already: nothing to do.
     deinit {
-        if !resumable && lock.withLock({ $0 != nil }) { abandon() } else { releaseLock() }
+        if !resumable && lock.withLock({ $0 != nil }) { try? Self.removeRun(work) }
+        releaseLock()
+    }
+}
+
+/// What a ``RunFolder`` does before it owns the folder (so the owner is made only once the lock is
+/// held and the work folder prepared: a non-copyable value is never half made).
+private struct RunFolderSetup {
+    let final: String
+    let work: String
+
+    /// Checks what stands under the run's names and makes the work folder: resuming needs an
+    /// interrupted run; a complete run or an interrupted bench is replaced only with `force`; a
+    /// folder that is not padbench's is never replaced.
+    func prepareWork(force: Bool, resume: Bool) throws {
+        let manager = FileManager.default
+        if resume {
+            guard manager.fileExists(atPath: work + "/samples.csv") else {
+                throw EvaluationError("\(final): no interrupted run to resume (\(work)/samples.csv does not exist)")
+            }
+            return
+        }
+        try checkFinal(force: force)
+        if manager.fileExists(atPath: work) || RunFolder.isLink(work) {
+            guard RunFolder.isOurWork(work) else {
+                throw EvaluationError(
+                    "\(work) exists and is not a padbench work folder; move it away or choose another --out")
+            }
+            let interruptedBench = RunFolder.isResumable(work)
+            guard force || !interruptedBench else {
+                throw EvaluationError(
+                    "\(work) holds an interrupted run: continue it with `padbench bench --resume \(final)`, "
+                        + "or pass --force to start over"
+                )
+            }
+            try RunFolder.removeRun(work)
+        }
+        do {
+            try manager.createDirectory(atPath: work, withIntermediateDirectories: false)
+            try Data("padbench work folder of \(final)\n".utf8).write(
+                to: URL(fileURLWithPath: work + "/" + RunFolder.workMarker))
+        } catch { throw EvaluationError("\(work): cannot create the work folder: \(RunFolder.reason(error))") }
+    }
+
+    /// What stands under `<out>`: nothing, an empty folder, or a padbench run (replaced only with
+    /// `force`); anything else is refused, `force` or not.
+    func checkFinal(force: Bool) throws {
+        if RunFolder.isLink(final) {
+            throw EvaluationError("\(final) is a symbolic link; choose the folder it points to or another --out")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: final, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            throw EvaluationError("\(final) exists and is not a folder; choose another --out")
+        }
+        if RunFolder.holdsRun(final) {
+            guard force else {
+                throw EvaluationError(
+                    "\(final) holds a complete run; pass --force to replace it, or choose another --out")
+            }
+            return
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: final)) ?? ["?"]
+        guard contents.isEmpty else {
+            throw EvaluationError(
+                "\(final) exists and is not a padbench run (no padbench manifest.json); "
+                    + "padbench replaces only its own runs: choose another --out")
+        }
+    }
+
+    /// Puts right what a writer killed inside ``commit()`` left: a finished work folder (a
+    /// padbench manifest, no work marker, no journal marker) is swapped in when `<out>` holds no
+    /// run, or is the old run swapped out (removed); an `<out>.replaced-*` folder (a commit without
+    /// `RENAME_EXCHANGE`) goes back under `<out>` when that is empty.
+    func recoverInterruptedCommit() throws {
+        let manager = FileManager.default
+        let finished =
+            !RunFolder.isLink(work) && RunFolder.holdsRun(work)
+            && !manager.fileExists(atPath: work + "/" + RunFolder.workMarker)
+            && !RunFolder.isResumable(work)
+        if finished {
+            if !manager.fileExists(atPath: final) {
+                try RunFolder.rename(work, final)
+            } else if RunFolder.holdsRun(final) {
+                try RunFolder.removeRun(work)
+            }
+        }
+        let parent = Paths.parent(final).isEmpty ? "." : Paths.parent(final)
+        let prefix = (final.split(separator: "/").last.map(String.init) ?? final) + ".replaced-"
+        let asides = ((try? manager.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }
+        for aside in asides.sorted() {
+            let path = Paths.parent(final).isEmpty ? aside : parent + "/" + aside
+            if RunFolder.holdsRun(final) {
+                try RunFolder.removeRun(path) // swapped out, or its removal was cut short
+            } else if !manager.fileExists(atPath: final) && RunFolder.holdsRun(path) {
+                try RunFolder.rename(path, final)
+            }
+        }
     }
 }

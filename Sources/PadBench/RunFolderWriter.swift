@@ -68,6 +68,7 @@ public struct RunFolderWriter: Sendable {
         let curves = try writeCurves(results, rows: table.count)
         let (outputs, fingerprints) = (try separating.wait(), try fingerprinting.wait())
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
+        manifest.columns = table.keys
         // Written before the analyses read it: the presentation decisions are already on disk.
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
         if FileManager.default.fileExists(atPath: folder + "/" + SampleLabels.member) {

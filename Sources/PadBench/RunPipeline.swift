@@ -15,7 +15,10 @@ import PadReport
 /// makes its table in the work folder, then calls ``decide(_:with:samples:)`` and
 /// ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``; an error thrown in between
 /// leaves the folder to ``RunFolder``'s rule (a one-go run's work folder is removed, a bench's kept).
-struct RunPipeline {
+///
+/// Non-copyable because it owns the ``RunFolder``: ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``
+/// and ``suspend()`` consume it, so a run is committed or suspended once.
+struct RunPipeline: ~Copyable {
     let folder: RunFolder
     /// When the command started: the manifest's start time and the wall time's origin.
     let started: Date
@@ -107,7 +110,7 @@ struct RunPipeline {
     /// Writes the reports, the manifest (made by `manifest` from the run's times) and the archive,
     /// then commits. `streamed`: files the command put in the work folder besides `samples.csv`
     /// and `decisions.csv` (a stored run's `timing.csv`).
-    func finish(
+    consuming func finish(
         _ decided: Decided, table: MeasurementTable, profiles: [Profile], timing: [TimingStep] = [],
         streamed: [String] = [], wallSeconds: Double? = nil, manifest: (RunManifest.Times) -> RunManifest
     ) throws -> RunOutcome {
@@ -116,7 +119,11 @@ struct RunPipeline {
             timing: timing, profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"] + streamed,
             precompressed: decided.precompressed
         ).results
+        let (final, archivePath) = (folder.final, folder.archivePath)
         try folder.commit()
-        return RunOutcome(folder: folder.final, archivePath: folder.archivePath, results: results, table: table)
+        return RunOutcome(folder: final, archivePath: archivePath, results: results, table: table)
     }
+
+    /// Keeps the work folder (an interrupted bench, to resume) and releases the lock.
+    consuming func suspend() { folder.suspend() }
 }

@@ -14,16 +14,16 @@ import PadVideo
 /// Never throws: a decode failure or an estimator error becomes the sample's status, and values
 /// the estimators did not reach stay NaN, so counts always add up.
 public struct SampleMeasurer: Sendable {
-    /// One estimator chain per option set: the default chain (suffix "") and, for profiles with
-    /// options (`face: {use_dataset_box: true}`), a chain of the estimators those options change,
-    /// measured on the same decoded image with their own face, eyes and outputs. Columns of a
-    /// chain with suffix `s` are `<estimator>.<output>@s`, so each profile reads the measurements
-    /// of its own options and no other profile sees them.
+    /// One estimator chain per option set: the default chain and, for profiles with options
+    /// (`face: {use_dataset_box: true}`), a chain of the estimators those options change
+    /// (``PadEstimators/Estimator/readsOptions``), measured on the same decoded image with their
+    /// own face, eyes and outputs. A chain's columns carry its variant (``ColumnKey``), so each
+    /// profile reads the measurements of its own options and no other profile sees them.
     public struct Chain: Sendable {
-        public var suffix: String
+        public var variant: MeasurementVariant
         public var estimators: [any Estimator]
-        public init(suffix: String = "", estimators: [any Estimator]) {
-            self.suffix = suffix
+        public init(variant: MeasurementVariant = .defaults, estimators: [any Estimator]) {
+            self.variant = variant
             self.estimators = estimators
         }
     }
@@ -34,6 +34,8 @@ public struct SampleMeasurer: Sendable {
     public let video: VideoDecoder
     /// Every estimator of every chain, in column order (timing is indexed by this list).
     public let estimators: [any Estimator]
+    /// The chain variant of each estimator in ``estimators``.
+    public let variants: [MeasurementVariant]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
     public let stepNames: [String]
     /// Column of the first output of each estimator in `SampleOutcome.values`.
@@ -41,8 +43,10 @@ public struct SampleMeasurer: Sendable {
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
     let fullNames: [[String]]
     public let columnCount: Int
-    /// Full output names in column order (`face.count`, ..., `face.count@dataset_box`, ...).
-    public let columns: [String]
+    /// Every output column in order (`face.count`, ..., `face.count@dataset_box`, ...).
+    public let keys: [ColumnKey]
+    /// The columns' headers in `samples.csv`.
+    public var columns: [String] { keys.map(\.header) }
 
     public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.init(chains: [Chain(estimators: estimators)], decoder: decoder, video: video)
@@ -52,24 +56,31 @@ public struct SampleMeasurer: Sendable {
         self.chains = chains
         self.decoder = decoder
         self.video = video ?? VideoDecoder(limits: VideoLimits(maxPixels: decoder.maxPixels))
-        var offsets: [Int] = [], names: [[String]] = [], steps: [String] = [], columns: [String] = []
+        var offsets: [Int] = [], names: [[String]] = [], steps: [String] = [], keys: [ColumnKey] = []
+        var variants: [MeasurementVariant] = []
         var total = 0
         for chain in chains {
-            let tag = chain.suffix.isEmpty ? "" : "@" + chain.suffix
             for estimator in chain.estimators {
                 offsets.append(total)
                 total += estimator.outputs.count
                 names.append(estimator.outputNames)
-                steps.append(estimator.name + tag)
-                columns += estimator.outputNames.map { $0 + tag }
+                steps.append(estimator.name + chain.variant.suffix)
+                variants.append(chain.variant)
+                keys += Self.keys(of: estimator, variant: chain.variant)
             }
         }
         self.estimators = chains.flatMap(\.estimators)
+        self.variants = variants
         self.firstColumn = offsets
         self.fullNames = names
         self.stepNames = steps
         self.columnCount = total
-        self.columns = columns
+        self.keys = keys
+    }
+
+    /// An estimator's output columns measured with `variant`.
+    public static func keys(of estimator: any Estimator, variant: MeasurementVariant) -> [ColumnKey] {
+        estimator.outputs.map { ColumnKey(estimator: estimator.name, output: $0.name, variant: variant) }
     }
 
     /// `threads`: how many threads the sample may use (``EstimatorInput/threads``). A video frame

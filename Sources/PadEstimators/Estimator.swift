@@ -70,6 +70,11 @@ public protocol Estimator: Sendable {
     var parameters: [String: String] { get }
     /// Names of estimators that must run before this one on the same sample (`eyes` needs `face`).
     var dependencies: [String] { get }
+    /// The profile options that change this estimator's outputs (`face` reads `use_dataset_box`;
+    /// `eyes`, `quality` and `pad` read the face region that option chooses). A run measures the
+    /// estimator once more, in its own columns (`face.count@dataset_box`), for every option set its
+    /// profiles use; an estimator that reads none is measured once and serves every profile.
+    static var readsOptions: Set<EstimatorOptionName> { get }
     /// Measures one sample. May update `input` (face box, eye centres) for later estimators;
     /// the pipeline adds the returned values to `input.outputs`.
     func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double]
@@ -77,6 +82,7 @@ public protocol Estimator: Sendable {
 
 extension Estimator {
     public var dependencies: [String] { [] }
+    public static var readsOptions: Set<EstimatorOptionName> { [] }
     /// Full output names, `<estimator>.<output>`.
     public var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }
 }

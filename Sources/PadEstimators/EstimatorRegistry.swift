@@ -30,6 +30,14 @@ public struct EstimatorOptions: Sendable {
         self.externalTimeout = externalTimeout
     }
 
+    /// These options as a profile with `variant` sets them (``MeasurementVariant/defaults``: the
+    /// run's own).
+    public func applying(_ variant: MeasurementVariant) -> EstimatorOptions {
+        var copy = self
+        copy.useDatasetFaceBox = variant.contains(.useDatasetFaceBox)
+        return copy
+    }
+
     /// These options with a PAD model file set.
     public func with(padModel path: String?) -> EstimatorOptions {
         var copy = self
@@ -73,13 +81,17 @@ public struct EstimatorRegistry: Sendable {
         /// cascade or model file is read); nil when only the built estimator knows them (an
         /// external program answers `describe`).
         public var declaredOutputs: [OutputDescriptor]?
+        /// The options the estimator's type reads (``Estimator/readsOptions``), known without building it.
+        public var readsOptions: Set<EstimatorOptionName>
         public var factory: Factory
         public init(
-            name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil, factory: @escaping Factory
+            name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil,
+            readsOptions: Set<EstimatorOptionName> = [], factory: @escaping Factory
         ) {
             self.name = name
             self.summary = summary
             self.declaredOutputs = declaredOutputs
+            self.readsOptions = readsOptions
             self.factory = factory
         }
     }

@@ -23,6 +23,9 @@ public struct EyesEstimator: Estimator {
     public var dependencies: [String] { ["face"] }
 
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Searches the face region, which `use_dataset_box` chooses.
+    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(

@@ -47,6 +47,9 @@ public struct FaceEstimator: Estimator {
     public let useDatasetBox: Bool
 
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// `use_dataset_box` replaces the detector's face by the dataset's box.
+    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+
     /// Declared by type, so profiles are validated without reading the cascade files.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(

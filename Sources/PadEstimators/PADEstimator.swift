@@ -20,6 +20,9 @@ public struct PADEstimator: Estimator {
     public let modelPath: String
     public var dependencies: [String] { ["face"] }
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    /// Crops the face region, which `use_dataset_box` chooses.
+    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [
         .init(

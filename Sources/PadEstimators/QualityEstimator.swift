@@ -30,6 +30,9 @@ public struct QualityEstimator: Estimator {
     /// Where the measures ran, filled by the estimator itself (it chooses the region).
     public static let regionOutput = OutputDescriptor(
         name: "region", unit: "", range: 0...1, direction: .none, summary: "0 whole image, 1 face region")
+    /// Measures the face region, which `use_dataset_box` chooses.
+    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     public static let declaredOutputs: [OutputDescriptor] = [regionOutput] + measures.flatMap(\.outputs)
     public var parameters: [String: String] {

@@ -17,7 +17,11 @@ import PadDataset
 /// ``SampleList`` (``init(samples:columns:spillFolder:keep:)``): its own are then the status code
 /// and the in-memory columns, 36 bytes a sample for four outputs.
 public struct MeasurementTable: Sendable {
+    /// Each column's header in `samples.csv` (``ColumnKey/header``).
     public private(set) var columns: [String]
+    /// Each column's estimator, output and variant: parsed from ``columns`` by the one parser
+    /// (``ColumnKey/init(header:)``), or a stored run's layout (``adopt(layout:path:)``).
+    public private(set) var keys: [ColumnKey]
     public private(set) var ids = StringColumn()
     /// Each sample's label, made from ``speciesIndex`` and ``speciesNames``.
     public var labels: LabelColumn { LabelColumn(speciesIndex: speciesIndex, speciesNames: speciesNames) }
@@ -51,8 +55,28 @@ public struct MeasurementTable: Sendable {
 
     public init(columns: [String]) {
         self.columns = columns
+        self.keys = columns.map(ColumnKey.init(header:))
         self.values = Array(repeating: [], count: columns.count)
         self.columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+    }
+
+    /// Takes a stored run's column layout (its manifest's `columns`) instead of the keys parsed
+    /// from the headers (``layout(_:headers:path:)``).
+    public mutating func adopt(layout: [ColumnKey]?, path: String) throws {
+        keys = try Self.layout(layout, headers: columns, path: path)
+    }
+
+    /// The keys of a stored run's output columns: its manifest's layout, which must name exactly
+    /// the `samples.csv` headers (else the archive was edited), or for an archive written before
+    /// the layout was recorded (nil), the headers parsed once (``ColumnKey/init(header:)``).
+    public static func layout(_ stored: [ColumnKey]?, headers: [String], path: String) throws -> [ColumnKey] {
+        guard let stored else { return headers.map(ColumnKey.init(header:)) }
+        guard stored.map(\.header) == headers else {
+            throw EvaluationError(
+                "\(path): the manifest's column layout (\(stored.count) columns) is not samples.csv's "
+                    + "(\(headers.count)); the archive was edited")
+        }
+        return stored
     }
 
     /// A table that keeps in memory only the columns `keep` accepts (the outputs the profiles

@@ -47,17 +47,18 @@ public struct ProfileEvaluator: Sendable {
         return results
     }
 
-    /// The run's column names as this profile sees them: a profile with options reads the columns
-    /// measured with its options (`face.x@dataset_box` as `face.x`), and no profile sees another
-    /// option set's columns (profiles are isolated).
-    public func columnNames(for profile: Profile) -> [String] {
-        let key = profile.optionsKey
-        let names = Set(table.columns)
-        return table.columns.map { name in
-            if let at = name.firstIndex(of: "@") {
-                return name[name.index(after: at)...] == key ? String(name[..<at]) : ""
-            }
-            return !key.isEmpty && names.contains(name + "@" + key) ? "" : name
+    /// The run's columns as this profile sees them, by the plain output name it reads (nil: a
+    /// column it does not see). A profile reads the columns measured with its own options
+    /// (``ColumnKey/variant`` equal to ``Profile/variant``: `face.x@dataset_box` as `face.x`), and
+    /// the defaults' column of an output no estimator measured again with its options (an estimator
+    /// that reads no option serves every profile). No profile sees another option set's columns:
+    /// profiles are isolated.
+    public func columnNames(for profile: Profile) -> [String?] {
+        let variant = profile.variant
+        let keys = Set(table.keys)
+        return table.keys.map { key in
+            if key.variant == variant { return key.name }
+            return key.variant.isDefault && !keys.contains(key.with(variant: variant)) ? key.name : nil
         }
     }
 
@@ -148,11 +149,12 @@ public struct ProfileEvaluator: Sendable {
     /// Chooses each calibrated gate's threshold on its calibration split. The gate's output alone
     /// is swept; a processed sample whose output is not assessable is rejected at every threshold.
     func calibrate(
-        _ profile: Profile, columns: [String], reportSplit: Split?, curves: CurveCache = CurveCache(),
+        _ profile: Profile, columns: [String?], reportSplit: Split?, curves: CurveCache = CurveCache(),
         notes: inout [ResultNote]
     ) -> CalibrationOutcome {
         var outcome = CalibrationOutcome()
-        let index = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let index = Dictionary(
+            columns.enumerated().compactMap { i, name in name.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
         for g in profile.calibratedGates {
             let gate = profile.gates[g]
             let calibration = gate.calibration!

@@ -24,11 +24,12 @@ public struct CompiledProfile: Sendable {
     /// EER and targets keep "accepted when score >= t" (results show thresholds negated back).
     public let scoreNegated: Bool
 
+    /// - Parameter columns: the output name of each column as this profile reads it, nil for a
+    ///   column it must not see (another option set's measurements).
     /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
-    public init(profile: Profile, columns: [String], calibratedThresholds: [Int: Double] = [:]) {
-        // Empty names are columns this profile must not see (another option set's measurements).
+    public init(profile: Profile, columns: [String?], calibratedThresholds: [Int: Double] = [:]) {
         let index = Dictionary(
-            columns.enumerated().filter { !$0.element.isEmpty }.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            columns.enumerated().compactMap { i, name in name.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
         var gates: [CompiledGate] = []
         var unmeasured: [Int] = [], approximated: [Int] = []
         for (i, gate) in profile.gates.enumerated() where !gate.isSkipped {
@@ -117,7 +118,7 @@ extension Profile {
         return gate?.comparison == .le || gate?.comparison == .lt
     }
 
-    public func compiled(columns: [String], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
+    public func compiled(columns: [String?], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
         CompiledProfile(profile: self, columns: columns, calibratedThresholds: calibratedThresholds)
     }
 }

@@ -248,7 +248,13 @@ extension Profile {
         return FNV1a.hex(FNV1a.hash(text))
     }
 
-    /// The key of the profile's estimator options ("" for the defaults): profiles with different
-    /// options get measurements of their own.
-    public var optionsKey: String { useDatasetFaceBox ? "dataset_box" : "" }
+    /// The option values the profile measures with (``MeasurementVariant/defaults`` without
+    /// `options:`): profiles with different options get measurements of their own, and a profile
+    /// reads the columns of its own variant.
+    public var variant: MeasurementVariant {
+        MeasurementVariant(options: useDatasetFaceBox ? [.useDatasetFaceBox] : [])
+    }
+
+    /// The text of ``variant`` ("" for the defaults, `dataset_box`): the manifest's `profile_options`.
+    public var optionsKey: String { variant.key }
 }

@@ -24,7 +24,9 @@ extension StoredRun {
         -> [String: SweptScores]
     {
         guard !names.isEmpty else { return [:] }
-        let table = try MeasurementTable(samplesCSV: archive.entry(named: "samples.csv"), path: path + ":samples.csv")
+        var table = try MeasurementTable(samplesCSV: archive.entry(named: "samples.csv"), path: path + ":samples.csv")
+        // Each profile reads its own variant's columns: the manifest's layout says which they are.
+        try table.adopt(layout: manifest.columns, path: path + ":manifest.json")
         let aggregate =
             manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
         // The frame level of a run that counts presentations has its own results.

@@ -157,7 +157,7 @@ import Testing
         #expect(resume.status == 1)
         #expect(
             resume.stderr == "Error: \(dir)/nothing: no interrupted bench run to resume "
-                + "(\(dir)/nothing.partial/command.json not found)\n")
+                + "(\(dir)/nothing.partial/job.json not found)\n")
         // 32 descriptors (padbench's least) and twelve external estimators, three pipes each: one
         // of them cannot make its pipes; one line naming it, exit 1. Which one depends on how many
         // descriptors libdispatch holds by then (the fourth on this machine).

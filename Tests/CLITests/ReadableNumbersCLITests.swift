@@ -144,41 +144,14 @@ import Testing
     /// dataset was looked up from the new directory and the resume failed).
     @Test func aResumeFindsARelativeDatasetFromAnotherDirectory() throws {
         let dir = CLI.folder()
-        _ = try MergeCLITests.sampleSubset(dir + "/data", count: 6)
-        let slow = dir + "/slow.sh"
-        // An external estimator that takes 0.3 s per sample, so the run can be interrupted midway.
-        try #"""
-        while IFS= read -r line; do
-          case "$line" in
-            *describe*) echo '{"outputs": ["score"], "version": "1", "ranges": {"score": [0, 1]}}' ;;
-            *) id=$(printf '%s' "$line" | sed 's/.*"id": *"\([^"]*\)".*/\1/'); sleep 0.3
-               printf '{"id": "%s", "outputs": {"score": 0.5}}\n' "$id" ;;
-          esac
-        done
-        """#.write(toFile: slow, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = [
-            "bench", "--dataset", "data", "--external", "slow=/bin/sh \(slow)", "--concurrency", "1", "--quiet",
-            "--out", "run",
-        ]
-        process.currentDirectoryURL = URL(fileURLWithPath: dir)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let journal = dir + "/run.partial/samples.csv"
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline
-            && ((try? String(contentsOfFile: journal, encoding: .utf8))?.split(separator: "\n").count ?? 0) < 3
-        {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        let command = try JSONDecoder().decode(
-            [String].self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/run.partial/command.json")))
-        #expect(command.contains(dir + "/data") && command.contains("run"), "\(command)")
+        _ = try ResumeJobCLITests.interrupted(dir)
+        let job = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: dir + "/run.partial/job.json")))
+                as? [String: Any])
+        let dataset = try #require(job["dataset"] as? [String: Any])
+        #expect(dataset["path"] as? String == dir + "/data", "\(job)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/run.partial/command.json"))
         let elsewhere = dir + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let resumed = try CLI.run(["bench", "--resume", dir + "/run"], in: elsewhere)

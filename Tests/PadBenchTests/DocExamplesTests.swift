@@ -78,7 +78,7 @@ import Testing
     func checkColumns(_ list: [Profile], table: MeasurementTable) throws -> [Profile] {
         // import, eval --archive, merge: the columns of the table
         let profiles = try ProfileCheck.check(
-            list, runOutputs: ProfileCheck.descriptors(forColumns: table.columns), strict: false)
+            list, runOutputs: ProfileCheck.descriptors(for: table.keys), strict: false)
         return profiles
     }
 

@@ -29,7 +29,7 @@ import PadProfiles
         var full = MeasurementTable(columns: Self.columns)
         Self.fill(&full)
         var compact = try BenchRunner.table(
-            columns: Self.columns, profiles: [try Self.profile()], scratch: Fixture.folder())
+            keys: Self.columns.map(ColumnKey.init(header:)), profiles: [try Self.profile()], scratch: Fixture.folder())
         Self.fill(&compact)
         // basic reads quality.sharpness (gate and score): it and its option-set twin stay in memory.
         #expect((0..<4).map(compact.isInMemory) == [false, true, false, true])
@@ -55,7 +55,8 @@ import PadProfiles
                 Sample(id: row.id, path: "data/" + row.id, label: row.label, split: row.split, subject: "s\(k % 2)"))
         }
         var shared = try BenchRunner.table(
-            columns: Self.columns, profiles: [try Self.profile()], samples: samples, scratch: Fixture.folder())
+            keys: Self.columns.map(ColumnKey.init(header:)), profiles: [try Self.profile()], samples: samples,
+            scratch: Fixture.folder())
         shared.reserveCapacity(samples.count)
         var copied = MeasurementTable(columns: Self.columns)
         for (k, row) in Self.rows.enumerated() {
@@ -86,7 +87,8 @@ import PadProfiles
     /// by block (8192 values) and the chosen values are those of the whole column, across blocks.
     @Test func spilledColumnsReadOnlyTheChosenRows() throws {
         var table = try BenchRunner.table(
-            columns: ["face.count", "quality.sharpness"], profiles: [try Self.profile()], scratch: Fixture.folder())
+            keys: ["face.count", "quality.sharpness"].map(ColumnKey.init(header:)), profiles: [try Self.profile()],
+            scratch: Fixture.folder())
         for i in 0..<20_000 {
             table.append(id: "\(i).jpg", label: .bonaFide, split: .eval, status: .ok, values: [Double(i) * 0.5, -1])
         }
@@ -114,7 +116,8 @@ import PadProfiles
         }
         let columns = ["quality.sharpness"] + (0..<1500).map { "mine.o\($0)" }
         let before = openDescriptors()
-        var table = try BenchRunner.table(columns: columns, profiles: [try Self.profile()], scratch: scratch)
+        var table = try BenchRunner.table(
+            keys: columns.map(ColumnKey.init(header:)), profiles: [try Self.profile()], scratch: scratch)
         let rows = 3000
         for i in 0..<rows {
             let values = [Double(i)] + (0..<1500).map { Double(i * 10_000 + $0) }

@@ -61,7 +61,7 @@ import Testing
     @Test func aSecondWriterIsLockedOut() throws {
         let root = Fixture.folder()
         let holder = try RunFolder(final: root + "/run", force: false, resume: false)
-        #expect(throws: EvaluationError.self) { try RunFolder(final: root + "/run", force: true, resume: false) }
+        #expect(throws: EvaluationError.self) { _ = try RunFolder(final: root + "/run", force: true, resume: false) }
         holder.abandon()
         _ = try RunFolder(final: root + "/run", force: false, resume: false)
     }
@@ -134,7 +134,7 @@ import Testing
         job.interrupt = flag
         let stopped = try await BenchRunner().run(job)
         #expect(stopped.interrupted && stopped.folder == root + "/run.partial")
-        #expect(FileManager.default.fileExists(atPath: root + "/run.partial/command.json"))
+        #expect(FileManager.default.fileExists(atPath: root + "/run.partial/job.json"))
         var again = try Self.job(data, root + "/run")
         again.resume = true
         let done = try await BenchRunner().run(again)

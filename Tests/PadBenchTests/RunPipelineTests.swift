@@ -88,4 +88,28 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix(".lock") } == [])
     }
+
+    /// The pipeline owns its ``RunFolder`` and finishes it once: ``RunPipeline/suspend()`` keeps a
+    /// bench's work folder and lets the next writer in at once; a one-go pipeline dropped
+    /// unfinished (it threw) removes its work folder and lock. (A second commit, or a use of the
+    /// folder after it, does not compile: both are `consuming` on a `~Copyable` owner.)
+    @Test func aPipelineIsSuspendedOrDroppedOnce() throws {
+        let root = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bench = try RunPipeline(final: root + "/bench", force: false, resumable: true, inputs: [])
+        try "journal".write(toFile: bench.folder.work + "/samples.csv", atomically: true, encoding: .utf8)
+        bench.suspend()
+        let next = try RunFolder(final: root + "/bench", force: false, resume: true)
+        #expect(try String(contentsOfFile: next.work + "/samples.csv", encoding: .utf8) == "journal")
+        next.suspend()
+        func failing() throws {
+            let pipeline = try RunPipeline(final: root + "/eval", force: false, inputs: [])
+            try "half".write(toFile: pipeline.folder.work + "/samples.csv", atomically: true, encoding: .utf8)
+            throw EvaluationError("disk full")
+        }
+        #expect(throws: EvaluationError.self) { try failing() }
+        #expect(!FileManager.default.fileExists(atPath: root + "/eval.partial"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/eval.lock"))
+        #expect(FileManager.default.fileExists(atPath: root + "/bench.partial/samples.csv"))
+    }
 }

@@ -28,7 +28,7 @@ import PadText
         let subjects = ["p1", "", "p2", "p1"]
         let order = [2, 0, 3, 1]
         var reordered = try BenchRunner.table(
-            columns: Rows.columns, profiles: [try Rows.profile()], scratch: Fixture.folder())
+            keys: Rows.columns.map(ColumnKey.init(header:)), profiles: [try Rows.profile()], scratch: Fixture.folder())
         var expected = MeasurementTable(columns: Rows.columns)
         for (row, subject) in zip(Rows.rows, subjects) {
             reordered.append(

@@ -40,8 +40,8 @@ import Testing
         let evaluator = ProfileEvaluator(table: Self.table())
         let profile = try Self.profile()
         #expect(evaluator.reportSplit == .eval)
-        // The plain profile sees the plain column only; the option set's twin is hidden ("").
-        #expect(evaluator.columnNames(for: profile) == ["quality.sharpness", ""])
+        // The plain profile sees the plain column only; the option set's twin is hidden (nil).
+        #expect(evaluator.columnNames(for: profile) == ["quality.sharpness", nil])
 
         let result = try #require(try evaluator.evaluate([profile]).first)
         // eval: a accepted, b rejected (5 < 10), c accepted, d rejected (NaN: not assessable),

@@ -125,6 +125,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let resume {
+            let marker = RunFolder.normalized(resume) + ".partial/" + RunFolder.resumableMarker
+            if FileManager.default.fileExists(atPath: marker) {
+                try await Self.perform(try Self.resumed(resume, quiet: quiet), folder: resume)
+                return
+            }
+            // A partial of an older padbench: its command line, replayed.
             var original = try Self.startedWith(resume)
             original.out = resume
             try await original.execute(resuming: true)
@@ -133,10 +139,25 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The command an interrupted run was started with (`RUN.partial/command.json`).
+    /// The interrupted run `run` rebuilt from its `job.json` (``ResumeJob``): the dataset and
+    /// profiles loaded again from their absolute paths, the profiles checked unchanged.
+    static func resumed(_ run: String, quiet: Bool) throws -> BenchJob {
+        let path = RunFolder.normalized(run) + ".partial/" + RunFolder.resumableMarker
+        let stored = try CommandSupport.atRunTime { try ResumeJob.read(run: run) }
+        let dataset = try CommandSupport.loadDataset(stored.dataset.path, layout: stored.layout, loader: stored.loader)
+        let profiles = try CommandSupport.atRunTime { try ProfileLoader().resolveAll(stored.profileReferences) }
+        return try CommandSupport.atRunTime {
+            try stored.check(profiles, path: path)
+            return try stored.benchJob(
+                dataset: dataset, profiles: profiles, outputFolder: run, commandLine: CommandLine.arguments,
+                showProgress: !quiet)
+        }
+    }
+
+    /// The command an interrupted run of an older padbench was started with (`RUN.partial/command.json`).
     static func startedWith(_ run: String) throws -> BenchCommand {
         let run = RunFolder.normalized(run)
-        let path = run + ".partial/" + RunFolder.resumableMarker
+        let path = run + ".partial/" + RunFolder.commandMarker
         // One line, not a Foundation error dump, when there is nothing to resume.
         if !FileManager.default.fileExists(atPath: path) {
             if FileManager.default.fileExists(atPath: run + "/results.json") {
@@ -164,55 +185,11 @@ struct BenchCommand: AsyncParsableCommand {
         return command
     }
 
-    /// Options whose value is a file or folder (`--profiles`: its entries that name files).
-    static let pathOptions: Set<String> = [
-        "--dataset", "--profiles", "--model", "--cascades", "--landmark-model", "--attack-potential",
-    ]
-
-    /// `arguments` with the value of every ``pathOptions`` option made absolute against
-    /// `directory` (standardized, links kept as named), so `bench --resume` finds the dataset, the
-    /// profile files and the model from any working directory. `--external` commands are kept as
-    /// written: they run from the directory the run is resumed in.
-    static func resumable(_ arguments: [String], in directory: String) -> [String] {
-        var result: [String] = []
-        var pending: String?
-        for argument in arguments {
-            if let option = pending {
-                result.append(absolute(option, argument, in: directory))
-                pending = nil
-            } else if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "="),
-                pathOptions.contains(String(argument[..<eq]))
-            {
-                let option = String(argument[..<eq])
-                result.append(
-                    option + "=" + absolute(option, String(argument[argument.index(after: eq)...]), in: directory))
-            } else {
-                if pathOptions.contains(argument) { pending = argument }
-                result.append(argument)
-            }
-        }
-        return result
-    }
-
-    static func absolute(_ option: String, _ value: String, in directory: String) -> String {
-        func path(_ p: String) -> String {
-            p.isEmpty || p.hasPrefix("/") ? p : URL(fileURLWithPath: directory + "/" + p).standardized.path
-        }
-        guard option == "--profiles" else { return path(value) }
-        // A preset name stays a name: a reference is a file when it has a `/` or a YAML extension.
-        return value.split(separator: ",", omittingEmptySubsequences: false).map { entry in
-            let reference = String(entry).trimmingCharacters(in: .whitespaces)
-            let isFile = reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml")
-            return isFile ? path(reference) : String(entry)
-        }.joined(separator: ",")
-    }
-
     func execute(resuming: Bool) async throws {
         guard let dataset else { throw ValidationError("give --dataset DIR") }
-        let loaded = try CommandSupport.loadDataset(
-            dataset, layout: datasetLayout.layout, loader: datasetLayout.loader(maxPixels: maxPixels))
+        let loader = datasetLayout.loader(maxPixels: maxPixels)
+        let loaded = try CommandSupport.loadDataset(dataset, layout: datasetLayout.layout, loader: loader)
         let profileList = try CommandSupport.loadProfiles(profiles ?? "basic")
-        let shardValue = shard
         let folder = out ?? CommandSupport.defaultRunFolder(name: loaded.name)
         var options = EstimatorOptions(
             cascadeDirectory: cascades,
@@ -224,34 +201,36 @@ struct BenchCommand: AsyncParsableCommand {
             (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
         var job = BenchJob(
             dataset: loaded, profiles: profileList, extraEstimators: requested, estimatorOptions: options,
-            outputFolder: folder,
-            concurrency: concurrency, maxPixels: maxPixels, shard: shardValue,
+            outputFolder: folder, concurrency: concurrency, maxPixels: maxPixels, shard: shard,
             showProgress: !quiet, commandLine: CommandLine.arguments)
-        job.resumeCommandLine = Self.resumable(CommandLine.arguments, in: FileManager.default.currentDirectoryPath)
-        var extras = job.extraEstimators
-        for name in try Self.parseExternals(externals, withPadModel: model != nil).keys.sorted()
-        where !extras.contains(name) {
-            extras.append(name)
+        for name in options.externalCommands.keys.sorted() where !job.extraEstimators.contains(name) {
+            job.extraEstimators.append(name)
         }
-        if model != nil && !extras.contains("pad") { extras.append("pad") }
-        var withExternals = job
-        withExternals.extraEstimators = extras
-        withExternals.force = force
-        withExternals.resume = resuming
-        withExternals.strict = strict
-        withExternals.maxImageBytes = maxImageBytes
-        withExternals.aggregate = aggregate
-        withExternals.attackPotential = try CommandSupport.attackPotential(attackPotential, dataset: loaded)
+        if model != nil && !job.extraEstimators.contains("pad") { job.extraEstimators.append("pad") }
+        job.force = force
+        job.resume = resuming
+        job.strict = strict
+        job.maxImageBytes = maxImageBytes
+        job.aggregate = aggregate
+        job.attackPotential = try CommandSupport.attackPotential(attackPotential, dataset: loaded)
+        // What `bench --resume` continues from: this job, every path absolute.
+        job.resumeJob = ResumeJob(job: job, loader: loader, directory: FileManager.default.currentDirectoryPath)
+        try await Self.perform(job, folder: folder)
+    }
+
+    /// Runs the job (Ctrl-C stops it resumable) and prints its summary, or how to resume it.
+    static func perform(_ job: BenchJob, folder: String) async throws {
+        var job = job
         let interrupt = InterruptFlag()
-        withExternals.interrupt = interrupt
+        job.interrupt = interrupt
         interrupt.watchSignals()
-        let outcome = try await CommandSupport.atRunTime { try await BenchRunner().run(withExternals) }
+        let outcome = try await CommandSupport.atRunTime { try await BenchRunner().run(job) }
         interrupt.stopWatching()
         if outcome.interrupted {
             FileHandle.standardError.write(
                 Data(
                     """
-                    padbench: interrupted after \(outcome.table.count) of \(loaded.samples.count) samples; \
+                    padbench: interrupted after \(outcome.table.count) of \(job.dataset.samples.count) samples; \
                     the measured rows are in \(outcome.folder)
                     resume with: padbench bench --resume \(folder)
 

@@ -1,0 +1,208 @@
+import Foundation
+import PadDataset
+import PadEstimators
+import PadEvaluation
+import PadProfiles
+import PadText
+import PadVideo
+
+/// What `bench --resume` needs to continue an interrupted run, written as
+/// `<out>.partial/job.json` when the run starts: the dataset (absolute path, layout, loader
+/// options), the profiles (preset names or absolute file paths, each with its definition hash),
+/// the estimators and their options, shard, limits, concurrency, frame aggregate and attack
+/// potential levels. Every path is absolute, so a run resumes from any working directory.
+///
+/// Resuming rebuilds the ``BenchJob`` from it (``loader``, ``profileReferences``,
+/// ``benchJob(dataset:profiles:outputFolder:commandLine:showProgress:)``) and refuses, in one
+/// line, a job file of another ``schema`` or profiles whose definition changed since
+/// (``check(_:path:)``). Older partials hold the replayed command line (`command.json`,
+/// ``RunFolder/commandMarker``), which `bench --resume` still reads for one release.
+public struct ResumeJob: Codable, Sendable, Equatable {
+    /// Bumped when a field changes meaning; a job file of another schema is refused.
+    public static let currentSchema = 1
+
+    public struct Dataset: Codable, Sendable, Equatable {
+        /// Absolute path of the dataset folder.
+        public var path: String
+        /// The layout the dataset was read with (`tree`, `manifest`, ...).
+        public var layout: String
+        public var ouluProtocol: Int?
+        public var ouluFold: Int?
+        /// `--frames N` or `--frame-step K` (exactly one is set).
+        public var frames: Int?
+        public var frameStep: Int?
+        public var maxVideoFrames: Int
+        public var maxVideoSeconds: Double
+    }
+
+    public struct ProfileSource: Codable, Sendable, Equatable {
+        public var name: String
+        /// A preset's name, or the profile file's absolute path.
+        public var reference: String
+        /// ``PadProfiles/Profile/definitionHash`` when the run started.
+        public var definitionHash: String
+    }
+
+    public struct Estimators: Codable, Sendable, Equatable {
+        /// Estimators run beyond those the profiles need (`--estimators`, external names, `pad`).
+        public var extra: [String]
+        public var cascadeDirectory: String
+        public var landmarkModel: String
+        public var landmarkPoints: Bool
+        public var padModel: String?
+        public var externalCommands: [String: String]
+        public var externalTimeout: Double
+    }
+
+    public var schema = ResumeJob.currentSchema
+    /// The padbench that started the run (for the reader; only ``schema`` decides).
+    public var toolVersion: String
+    /// The command line the run was started with (the resumed run's manifest records its own).
+    public var commandLine: [String]
+    public var dataset: Dataset
+    public var profiles: [ProfileSource]
+    public var estimators: Estimators
+    /// `k/n`, or nil for the whole dataset.
+    public var shard: String?
+    public var maxPixels: Int
+    public var maxImageBytes: Int?
+    public var concurrency: Int
+    public var strict: Bool
+    public var aggregate: String?
+    /// Species -> level, as resolved when the run started (the dataset's column and the file).
+    public var attackPotential: [String: String]?
+
+    /// The resume state of `job`, read with `loader`, its relative paths made absolute against
+    /// `directory` (the working directory the run was started in).
+    public init(job: BenchJob, loader: DatasetLoader, directory: String) {
+        func absolute(_ path: String) -> String {
+            path.isEmpty || path.hasPrefix("/") ? path : URL(fileURLWithPath: directory + "/" + path).standardized.path
+        }
+        var frames: Int?, frameStep: Int?
+        switch loader.video.sampling {
+        case .count(let n): frames = n
+        case .step(let k): frameStep = k
+        }
+        dataset = Dataset(
+            path: absolute(job.dataset.root), layout: job.dataset.layout.rawValue, ouluProtocol: loader.ouluProtocol,
+            ouluFold: loader.ouluFold, frames: frames, frameStep: frameStep,
+            maxVideoFrames: loader.video.limits.maxFrames, maxVideoSeconds: loader.video.limits.maxSeconds)
+        profiles = job.profiles.map { profile in
+            let preset = profile.origin.isEmpty || profile.origin.hasPrefix("builtin:")
+            return ProfileSource(
+                name: profile.name, reference: preset ? profile.name : absolute(profile.origin),
+                definitionHash: profile.definitionHash)
+        }
+        let options = job.estimatorOptions
+        estimators = Estimators(
+            extra: job.extraEstimators, cascadeDirectory: absolute(options.cascadeDirectory),
+            landmarkModel: absolute(options.landmarkModelPath), landmarkPoints: options.landmarkPoints,
+            padModel: options.padModelPath.map(absolute), externalCommands: options.externalCommands,
+            externalTimeout: options.externalTimeout)
+        toolVersion = ToolInfo.version
+        commandLine = job.commandLine
+        shard = job.shard?.description
+        maxPixels = job.maxPixels
+        maxImageBytes = job.maxImageBytes
+        concurrency = job.concurrency
+        strict = job.strict
+        aggregate = job.aggregate?.rawValue
+        attackPotential = job.attackPotential
+    }
+}
+
+extension ResumeJob {
+    /// The job file of the interrupted run `run` (`run.partial/job.json`), checked: one line
+    /// naming the file when it cannot be read or is of another schema.
+    public static func read(run: String) throws -> ResumeJob {
+        let path = RunFolder.normalized(run) + ".partial/" + RunFolder.resumableMarker
+        let bytes: Data
+        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw EvaluationError("\(path): cannot read the resume job: \(RunFolder.reason(error))")
+        }
+        struct Version: Decodable {
+            var schema: Int
+            var toolVersion: String?
+        }
+        guard let version = try? JSONCoding.decoder().decode(Version.self, from: bytes) else {
+            throw EvaluationError("\(path): not a padbench resume job (no schema); start over with --force")
+        }
+        guard version.schema == currentSchema else {
+            throw EvaluationError(
+                "\(path): a resume job of schema \(version.schema), written by padbench "
+                    + "\(version.toolVersion ?? "unknown"); this padbench \(ToolInfo.version) resumes schema "
+                    + "\(currentSchema): resume with that padbench, or start over with --force")
+        }
+        do { return try JSONCoding.decoder().decode(ResumeJob.self, from: bytes) } catch {
+            throw EvaluationError("\(path): cannot read the resume job: \(error)")
+        }
+    }
+
+    /// The JSON written to `job.json` (pretty, key-sorted).
+    public func encoded() throws -> Data {
+        try JSONCoding.encoder().encode(self) + Data([0x0A])
+    }
+
+    /// The dataset loader the run was started with.
+    public var loader: DatasetLoader {
+        let sampling: FrameSampling =
+            dataset.frameStep.map { .step($0) } ?? dataset.frames.map { .count($0) } ?? .standard
+        return DatasetLoader(
+            ouluProtocol: dataset.ouluProtocol, ouluFold: dataset.ouluFold,
+            video: VideoOptions(
+                sampling: sampling,
+                limits: VideoLimits(
+                    maxPixels: maxPixels, maxFrames: dataset.maxVideoFrames, maxSeconds: dataset.maxVideoSeconds)))
+    }
+
+    public var layout: DatasetLayout? { DatasetLayout(rawValue: dataset.layout) }
+
+    /// What to load the profiles from: preset names and absolute file paths.
+    public var profileReferences: [String] { profiles.map(\.reference) }
+
+    /// The profiles loaded again must decide as they did when the run started: same names, same
+    /// definition hashes. An edited profile file is refused in one line naming it (the journal
+    /// stays for a resume once it is restored). `path` names the job file in the message.
+    public func check(_ loaded: [Profile], path: String) throws {
+        for (stored, profile) in zip(profiles, loaded) {
+            guard profile.name == stored.name, profile.definitionHash == stored.definitionHash else {
+                throw EvaluationError(
+                    "\(path): profile \(stored.name) (\(stored.reference)) changed since the run started "
+                        + "(definition hash \(stored.definitionHash), now \(profile.definitionHash)"
+                        + (profile.name == stored.name ? "" : ", name \(profile.name)")
+                        + "); restore it to resume, or start over with --force")
+            }
+        }
+        guard loaded.count == profiles.count else {
+            throw EvaluationError("\(path): the run started with \(profiles.count) profiles, \(loaded.count) loaded")
+        }
+    }
+
+    /// The job rebuilt on the reloaded dataset and profiles (already ``check(_:path:)``ed).
+    public func benchJob(
+        dataset loaded: LoadedDataset, profiles: [Profile], outputFolder: String, commandLine: [String],
+        showProgress: Bool
+    ) throws -> BenchJob {
+        var options = EstimatorOptions(
+            cascadeDirectory: estimators.cascadeDirectory, externalCommands: estimators.externalCommands,
+            externalTimeout: estimators.externalTimeout
+        ).with(padModel: estimators.padModel)
+        options.landmarkModelPath = estimators.landmarkModel
+        options.landmarkPoints = estimators.landmarkPoints
+        var parsedShard: Shard?
+        if let shard {
+            guard let parsed = Shard(parsing: shard) else { throw EvaluationError("shard '\(shard)' is not k/n") }
+            parsedShard = parsed
+        }
+        var job = BenchJob(
+            dataset: loaded, profiles: profiles, extraEstimators: estimators.extra, estimatorOptions: options,
+            outputFolder: outputFolder, concurrency: concurrency, maxPixels: maxPixels, shard: parsedShard,
+            showProgress: showProgress, commandLine: commandLine, strict: strict)
+        job.maxImageBytes = maxImageBytes
+        job.aggregate = aggregate.flatMap(FrameAggregate.init(rawValue:))
+        job.attackPotential = attackPotential
+        job.resume = true
+        job.resumeJob = self
+        return job
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// `bench --resume` continues from the run's `job.json` (a typed job, not the replayed command
+/// line): from any directory, refusing in one line a job of another schema or a profile file
+/// edited since, and keeping the journal whenever it refuses.
+@Suite struct ResumeJobCLITests {
+    typealias CLI = CommandLineTests
+
+    static let profile = """
+        name: mine
+        source: test
+        score: quality.sharpness
+        gates:
+          - {output: quality.sharpness, op: ge, value: 10}
+        """
+
+    /// A bench of six samples with the profile file `mine.yaml` and an external estimator that
+    /// takes 0.3 s a sample, started in `dir` with relative paths and interrupted (Ctrl-C) after
+    /// two rows reached the journal. Returns the run folder.
+    static func interrupted(_ dir: String) throws -> String {
+        _ = try MergeCLITests.sampleSubset(dir + "/data", count: 6)
+        try profile.write(toFile: dir + "/mine.yaml", atomically: true, encoding: .utf8)
+        let slow = dir + "/slow.sh"
+        try #"""
+        while IFS= read -r line; do
+          case "$line" in
+            *describe*) echo '{"outputs": ["score"], "version": "1", "ranges": {"score": [0, 1]}}' ;;
+            *) id=$(printf '%s' "$line" | sed 's/.*"id": *"\([^"]*\)".*/\1/'); sleep 0.3
+               printf '{"id": "%s", "outputs": {"score": 0.5}}\n' "$id" ;;
+          esac
+        done
+        """#.write(toFile: slow, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = [
+            "bench", "--dataset", "data", "--profiles", "mine.yaml", "--external", "slow=/bin/sh \(slow)",
+            "--concurrency", "1", "--quiet", "--out", "run",
+        ]
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let journal = dir + "/run.partial/samples.csv"
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline
+            && ((try? String(contentsOfFile: journal, encoding: .utf8))?.split(separator: "\n").count ?? 0) < 3
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        return dir + "/run"
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The profile's threshold edited after the kill: the resume refuses in one line naming the job
+    /// file, the profile and both definition hashes (exit 1); the journal and the job stay as they
+    /// were. An edit that does not change how the profile decides (its description) resumes.
+    @Test func aProfileEditedSinceTheStartStopsTheResume() throws {
+        let dir = CLI.folder()
+        let run = try Self.interrupted(dir)
+        let journal = Self.bytes(run + ".partial/samples.csv"), job = Self.bytes(run + ".partial/job.json")
+        #expect(journal != nil && job != nil)
+        let stored = try #require(
+            try JSONSerialization.jsonObject(with: job ?? Data()) as? [String: Any])
+        let profiles = try #require(stored["profiles"] as? [[String: Any]])
+        #expect(profiles.first?["reference"] as? String == dir + "/mine.yaml", "\(profiles)")
+        let before = try #require(profiles.first?["definitionHash"] as? String)
+        try Self.profile.replacingOccurrences(of: "value: 10", with: "value: 20").write(
+            toFile: dir + "/mine.yaml", atomically: true, encoding: .utf8)
+        let elsewhere = dir + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let refused = try CLI.run(["bench", "--resume", run], in: elsewhere)
+        #expect(refused.status == 1)
+        #expect(refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+        #expect(
+            refused.err.hasPrefix(
+                "Error: \(run).partial/job.json: profile mine (\(dir)/mine.yaml) changed since the run started "
+                    + "(definition hash \(before), now "),
+            "\(refused.err)")
+        #expect(refused.err.hasSuffix("); restore it to resume, or start over with --force\n"), "\(refused.err)")
+        #expect(Self.bytes(run + ".partial/samples.csv") == journal && Self.bytes(run + ".partial/job.json") == job)
+        #expect(!FileManager.default.fileExists(atPath: run))
+
+        try (Self.profile.replacingOccurrences(of: "source: test", with: "source: test\ndescription: reworded"))
+            .write(toFile: dir + "/mine.yaml", atomically: true, encoding: .utf8)
+        let resumed = try CLI.run(["bench", "--resume", run], in: elsewhere)
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(resumed.out.contains("resumed: "), "\(resumed.out)")
+        let rows = try String(contentsOfFile: run + "/samples.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 7)
+        #expect(!FileManager.default.fileExists(atPath: run + "/job.json"))
+    }
+
+    /// A job file of another schema (another padbench) is refused in one line, the journal kept;
+    /// so is a file that is no job at all.
+    @Test func aJobOfAnotherSchemaIsRefused() throws {
+        let dir = CLI.folder()
+        let run = try Self.interrupted(dir)
+        let path = run + ".partial/job.json"
+        let journal = Self.bytes(run + ".partial/samples.csv")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"schema\" : 1,"))
+        try text.replacingOccurrences(of: "\"schema\" : 1,", with: "\"schema\" : 99,").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["bench", "--resume", run])
+        #expect(refused.status == 1 && refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+        #expect(
+            refused.err.hasPrefix("Error: \(path): a resume job of schema 99, written by padbench "), "\(refused.err)")
+        #expect(refused.err.hasSuffix("resume with that padbench, or start over with --force\n"), "\(refused.err)")
+        try "[\"padbench\", \"bench\"]".write(toFile: path, atomically: true, encoding: .utf8)
+        let garbled = try CLI.run(["bench", "--resume", run])
+        #expect(
+            garbled.status == 1
+                && garbled.err == "Error: \(path): not a padbench resume job (no schema); start over with --force\n",
+            "\(garbled.err)")
+        #expect(Self.bytes(run + ".partial/samples.csv") == journal)
+    }
+}
