@@ -30,41 +30,47 @@ let package = Package(
         // Header-only: the Linux calls Swift cannot make through Glibc (prctl, renameat2, fork+exec).
         .systemLibrary(name: "CLinux"),
 
+        // The words every module shares (outputs, labels, splits, statuses, failure codes, FNV-1a):
+        // no dependency at all, so naming an output never links an image codec.
+        .target(name: "PadVocabulary", exclude: ["README.md"]),
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
-        .target(name: "PadText", exclude: ["README.md"]),
-        .target(name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText"], exclude: ["README.md"]),
+        .target(name: "PadText", dependencies: ["PadVocabulary"], exclude: ["README.md"]),
+        .target(
+            name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText", "PadVocabulary"], exclude: ["README.md"]),
         // Videos (AVI, MOV, MP4, MKV, WebM) read and written through FFmpeg's libraries.
         .target(
             name: "PadVideo", dependencies: ["CAVFormat", "CAVCodec", "CSwScale", "CAVUtil", "PadImage"],
             exclude: ["README.md"]),
         .target(
-            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText"],
+            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText", "PadVocabulary"],
             exclude: ["README.md", "Synthesis/README.md"]),
         .target(
-            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText"], exclude: ["README.md"]
-        ),
+            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText", "PadVocabulary"],
+            exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
-        .target(name: "PadImport", dependencies: ["PadDataset", "PadText"], exclude: ["README.md"]),
+        .target(name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"]),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(
             name: "PadMetrics", dependencies: ["PadText", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["README.md"]),
         .target(
             name: "PadProfiles",
-            dependencies: ["PadDataset", "PadText", .product(name: "Yams", package: "Yams")],
+            dependencies: ["PadText", "PadVocabulary", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"],
             resources: [.copy("Presets")]
         ),
-        // PadDataset for OutputDescriptor, the outputs a manifest records.
-        .target(name: "PadArchive", dependencies: ["CZstd", "PadDataset", "PadText"], exclude: ["README.md"]),
+        .target(name: "PadArchive", dependencies: ["CZstd", "PadText", "PadVocabulary"], exclude: ["README.md"]),
         // The evaluation layer: the measurement table, calibration, decisions and each profile's
         // result; reports and the pipeline build on it, it never measures and never renders.
         .target(
-            name: "PadEvaluation", dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText"],
+            name: "PadEvaluation",
+            dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
             exclude: ["README.md"]),
         .target(
             name: "PadReport",
-            dependencies: ["PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadDataset", "PadText"],
+            dependencies: [
+                "PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadDataset", "PadText", "PadVocabulary",
+            ],
             exclude: ["README.md"]
         ),
         .target(
@@ -72,7 +78,7 @@ let package = Package(
             dependencies: [
                 "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles",
                 "PadMetrics",
-                "PadArchive", "PadEvaluation", "PadReport", "PadText",
+                "PadArchive", "PadEvaluation", "PadReport", "PadText", "PadVocabulary",
             ],
             exclude: ["README.md"]
         ),
@@ -80,7 +86,7 @@ let package = Package(
             name: "padbench",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo",
+                "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo", "PadVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,26 +101,31 @@ let package = Package(
             name: "landmarks-timing", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
             path: "Benchmarks/LandmarksTiming"),
 
-        .testTarget(name: "PadImageTests", dependencies: ["PadImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
-        .testTarget(name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo"]),
+        .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary"]),
         .testTarget(
-            name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
+            name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
+        .testTarget(
+            name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo", "PadVocabulary"]),
+        .testTarget(
+            name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset", "PadVocabulary"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
-        .testTarget(name: "PadProfilesTests", dependencies: ["PadProfiles", "PadDataset", "PadImport", "PadText"]),
-        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadDataset"]),
         .testTarget(
-            name: "PadEvaluationTests", dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles"]),
+            name: "PadProfilesTests", dependencies: ["PadProfiles", "PadImport", "PadText", "PadVocabulary"]),
+        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadVocabulary"]),
+        .testTarget(
+            name: "PadEvaluationTests",
+            dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary"]),
         .testTarget(
             name: "PadReportTests",
-            dependencies: ["PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive"]),
+            dependencies: ["PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive", "PadVocabulary"]),
         .testTarget(
             name: "PadBenchTests",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport", "PadVideo",
+                "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -1,4 +1,4 @@
-import PadDataset
+import PadVocabulary
 
 extension RunManifest {
     /// The checks every reader of an archive's `samples.csv` makes against this manifest before

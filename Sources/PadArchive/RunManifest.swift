@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadText
+import PadVocabulary
 
 /// `manifest.json` of a result archive: everything needed to know what produced the numbers
 /// and whether two archives can be compared (tool version, conventions, dataset fingerprint,

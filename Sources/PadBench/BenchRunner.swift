@@ -7,6 +7,7 @@ import PadImage
 import PadMetrics
 import PadProfiles
 import PadVideo
+import PadVocabulary
 
 /// Runs `padbench bench`: measure every sample once (concurrently, streaming rows to
 /// `samples.csv`), then decide and score every profile, write the CSV reports and pack

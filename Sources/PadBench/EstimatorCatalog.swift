@@ -1,7 +1,7 @@
 import Foundation
-import PadDataset
 import PadEstimators
 import PadImport
+import PadVocabulary
 
 /// The built-in estimators, as the CLI and profile validation see them.
 public enum EstimatorCatalog {

@@ -6,6 +6,7 @@ import PadMetrics
 import PadProfiles
 import PadReport
 import PadText
+import PadVocabulary
 
 /// `padbench eval`: score imported score files, or re-decide profiles on a stored archive.
 /// Never runs an estimator.
@@ -265,7 +266,7 @@ public struct EvalRunner: Sendable {
                     splits.append(try Self.split(of: scores, row: i, cache: &parsedSplits))
                 }
                 let score = set.scores[i]
-                statuses.append(score.isNaN ? .failed(code: "no_score", message: "no score in the file") : .ok)
+                statuses.append(score.isNaN ? .failed(code: .noScore, message: "no score in the file") : .ok)
                 values.append(score)
             }
         }

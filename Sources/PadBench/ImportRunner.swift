@@ -6,6 +6,7 @@ import PadImport
 import PadMetrics
 import PadProfiles
 import PadText
+import PadVocabulary
 
 /// `padbench import`: joins a vendor's exported results onto a dataset's samples and writes a run
 /// folder and archive whose outputs are the vendor's numbers, so vendor-shaped profiles apply
@@ -147,7 +148,7 @@ public struct ImportRunner: Sendable {
                     for (c, name) in columns.enumerated() { row[c] = record.values[name] ?? .nan }
                 }
             } else {
-                status = .failed(code: "missing_vendor_result", message: "no \(format.rawValue) result for this sample")
+                status = .failed(code: .missingVendorResult, message: "no \(format.rawValue) result for this sample")
             }
             table.append(
                 id: sample.id, label: sample.label, split: sample.split, status: status, values: row,

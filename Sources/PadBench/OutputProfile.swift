@@ -1,8 +1,8 @@
 import PadArchive
-import PadDataset
 import PadEvaluation
 import PadMetrics
 import PadProfiles
+import PadVocabulary
 
 /// Which way an output reads as bona fide for `eval --archive --score OUTPUT`.
 public enum ScoreDirection: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
-import PadDataset
 import PadProfiles
 import PadText
+import PadVocabulary
 
 /// Profiles checked against the outputs a run declares, before anything is measured or written.
 ///

@@ -1,8 +1,8 @@
-import PadDataset
 import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadVocabulary
 
 /// Statistics every run folder gets beside the profiles' rates, computed from the measurement
 /// table on the reported split (`eval` when present, else all samples): which output separates

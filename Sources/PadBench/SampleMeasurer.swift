@@ -3,6 +3,7 @@ import PadEstimators
 import PadEvaluation
 import PadImage
 import PadVideo
+import PadVocabulary
 
 /// Decodes one sample and runs every estimator on it, timing each step on the monotonic clock.
 ///
@@ -132,13 +133,13 @@ public struct SampleMeasurer: Sendable {
                     result = try estimator.measure(&input)
                 } catch {
                     estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
-                    return failed(.failed(code: error.kind.rawValue, message: "\(stepNames[k]): \(error.message)"))
+                    return failed(.failed(code: error.kind.code, message: "\(stepNames[k]): \(error.message)"))
                 }
                 estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
                 guard result.count == estimator.outputs.count else {
                     return failed(
                         .failed(
-                            code: EstimatorFailure.Kind.estimatorError.rawValue,
+                            code: .estimatorError,
                             message:
                                 "\(stepNames[k]): returned \(result.count) values "
                                 + "for \(estimator.outputs.count) outputs"

@@ -1,4 +1,5 @@
 import PadEvaluation
+import PadVocabulary
 
 /// Everything measured for one sample: one value per estimator output (in the order of
 /// ``SampleMeasurer/columns``, NaN when not assessable or not reached) and the nanoseconds

@@ -5,6 +5,7 @@ import PadEstimators
 import PadEvaluation
 import PadImage
 import PadVideo
+import PadVocabulary
 
 /// `padbench train`: PAD features (colour texture, IDA, or both) on the face crop of every sample of one split, and an
 /// L2-regularised logistic regression on them, written as a JSON model for the `pad` estimator.

@@ -2,6 +2,7 @@ import Foundation
 import PadImage
 import PadText
 import PadVideo
+import PadVocabulary
 
 /// What `padbench dataset check` reports: counts by label, species, split and subject, and every
 /// problem (loader problems, missing files, images that fail to decode, duplicate content, videos
@@ -33,7 +34,7 @@ public struct DatasetCheck: Sendable {
             check.problems.append(
                 DatasetProblem(
                     .undecodable, file: dataset.root + "/" + video.presentation,
-                    "video cannot be opened: \(error.statusCode): \(error)"))
+                    "video cannot be opened: \(error.statusCode.rawValue): \(error)"))
         }
         for sample in dataset.samples {
             check.byLabel[sample.label.csvLabel, default: 0] += 1
@@ -61,7 +62,7 @@ public struct DatasetCheck: Sendable {
                             .missingFile, file: sample.path, "missing or unreadable: \(reason) (sample \(sample.id))"))
                 } else {
                     check.problems.append(
-                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode): \(error)"))
+                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode.rawValue): \(error)"))
                 }
                 continue
             }
@@ -74,7 +75,7 @@ public struct DatasetCheck: Sendable {
             if decode {
                 do { _ = try decoder.decode(bytes) } catch {
                     check.problems.append(
-                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode): \(error)"))
+                        DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode.rawValue): \(error)"))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import PadImage
+import PadVocabulary
 
 /// The samples of a dataset, stored column by column so that a million of them fit in about
 /// 35 MB: ids in one byte buffer (``StringColumn``), species and subjects as 32-bit codes into

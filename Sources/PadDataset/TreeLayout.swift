@@ -1,5 +1,6 @@
 import Foundation
 import PadText
+import PadVocabulary
 
 /// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`
 /// (images or videos).

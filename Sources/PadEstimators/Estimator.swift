@@ -1,5 +1,6 @@
 import PadDataset
 import PadImage
+import PadVocabulary
 
 /// What an estimator sees for one sample: the decoded image, the sample's metadata, and what
 /// estimators that ran earlier for this sample found (face box, eye positions, outputs).
@@ -35,9 +36,12 @@ public struct EstimatorInput: Sendable {
 
 /// Why an estimator failed on a sample (recorded as `estimator_error` or `timeout`; the run goes on).
 public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
-        case estimatorError = "estimator_error"
+    public enum Kind: Sendable {
+        case estimatorError
         case timeout
+
+        /// The sample's failure code: `estimator_error` or `timeout`.
+        public var code: FailureCode { self == .timeout ? .timeout : .estimatorError }
     }
     public var kind: Kind
     public var message: String

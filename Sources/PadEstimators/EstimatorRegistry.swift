@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadText
+import PadVocabulary
 
 /// Options that built-in estimators read at construction (cold start).
 public struct EstimatorOptions: Sendable {

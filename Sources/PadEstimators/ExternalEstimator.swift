@@ -1,8 +1,8 @@
 import Foundation
-import PadDataset
 import PadText
 #if canImport(Glibc)
 import Glibc
+import PadVocabulary
 #endif
 
 /// Any program as an estimator (a neural model in Python, a wrapper around a vendor SDK): padbench
@@ -150,7 +150,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     }
 
     /// The output names of a `describe` answer: a non-empty list of distinct names, each in the
-    /// one grammar of output names (``PadDataset/OutputDescriptor/nameProblem(_:)``) that profiles,
+    /// one grammar of output names (``PadVocabulary/OutputDescriptor/nameProblem(_:)``) that profiles,
     /// imports and archives accept, so a run never writes a column its own archive would refuse.
     static func outputNames(_ reply: [String: Any]) throws(AnswerError) -> [String] {
         guard let names = reply["outputs"] as? [String], !names.isEmpty else {

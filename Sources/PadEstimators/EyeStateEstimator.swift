@@ -1,4 +1,4 @@
-import PadDataset
+import PadVocabulary
 
 /// Eye openness from the landmarks: LUNA's closed-eye frames, Aware's LEFT/RIGHT_EYE_CLOSED, DOT's
 /// eye status. "Left" and "right" are the subject's (ISO/IEC 39794-5): the left eye is on the image's right.

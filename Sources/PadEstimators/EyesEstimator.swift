@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// Eye positions inside the face: inter-eye distance (MiSnap's EyeMinDistance 90 / EyeMaxDistance
 /// 160 px; Aware's minimum eye separation) and the roll of the eye line.

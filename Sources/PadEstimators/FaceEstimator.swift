@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// Face geometry from a cascade detector (or the dataset's face box): the checks capture SDKs
 /// make before liveness (LUNA: one face, box >= 200 px, >= 10 px from the edges; DOT: face size

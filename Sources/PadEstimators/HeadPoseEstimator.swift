@@ -1,5 +1,5 @@
 import Foundation
-import PadDataset
+import PadVocabulary
 
 /// Head pose in degrees from the landmarks: LUNA ID's pitch/yaw/roll limits (25 each, error 1002),
 /// OneShotLiveness's -20...+20, Aware's INVALID_POSE, DOT's head pose attributes.

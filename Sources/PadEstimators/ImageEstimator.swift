@@ -1,5 +1,5 @@
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// Image size after EXIF orientation: what resolution gates (LUNA OSL 720x960 to 1080x1920)
 /// check.

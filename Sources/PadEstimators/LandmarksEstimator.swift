@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// Facial landmarks from dlib's regression-tree model (Kazemi & Sullivan, CVPR 2014), read from
 /// the user's installed file and evaluated by padbench (``ShapePredictorModel``), seeded from the

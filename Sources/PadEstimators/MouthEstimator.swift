@@ -1,4 +1,4 @@
-import PadDataset
+import PadVocabulary
 
 /// Mouth openness from the landmarks: Aware's SMILE_PRESENT, DOT's mouth status ("Close your mouth").
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// A trainable single-image PAD baseline: colour-texture (``ColorTextureFeatures``) and/or image
 /// distortion (``IDAFeatures``) features on the face crop, scored by a ``LogisticModel`` trained

@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// Face image quality measures on the face region (or the whole image when no face was found),
 /// shaped after the checks capture SDKs run (LUNA: blur, darkness, lightness, illumination,

@@ -1,5 +1,5 @@
-import PadDataset
 import PadImage
+import PadVocabulary
 
 /// The result of one quality measure on one sample, after OFIQ's `QualityMeasureResult`: a raw
 /// value, or the reason the measure could not assess the sample (written as NaN: an empty cell).

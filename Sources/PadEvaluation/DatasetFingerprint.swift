@@ -1,5 +1,6 @@
 import PadArchive
 import PadDataset
+import PadVocabulary
 
 /// Identities of a run's data, as wrapping sums over samples of FNV-1a 64 hashes, in hex. A sum
 /// does not depend on order and adds up over disjoint shards, so `padbench merge` gets the
@@ -143,11 +144,11 @@ public enum DatasetFingerprint {
             statuses.withCodeNumbers { codes, ok in
                 table.ids.forEachUTF8(0..<table.count) { i, id in
                     var h = FNV1a.hash(id)
-                    if ok == codes[i] || statuses[i].isOK {
+                    if codes[i] == ok {
                         h = FNV1a.hash(okTail, seed: h)
                     } else {
                         h = FNV1a.hash(bytes: [9], seed: h)
-                        h = FNV1a.hash(bytes: statuses[i].code.utf8, seed: h)
+                        h = FNV1a.hash(bytes: statuses[i].field.utf8, seed: h)
                     }
                     for column in values { h = hashBits(column[i], seed: h) }
                     total &+= h
@@ -174,7 +175,7 @@ public enum DatasetFingerprint {
     static func outputsHash(id: String, status: SampleStatus, values: [Double]) -> UInt64 {
         var h = FNV1a.hash(bytes: id.utf8)
         h = FNV1a.hash(bytes: [9], seed: h)
-        h = FNV1a.hash(bytes: status.code.utf8, seed: h)
+        h = FNV1a.hash(bytes: status.field.utf8, seed: h)
         for value in values { h = hashBits(value, seed: h) }
         return h
     }

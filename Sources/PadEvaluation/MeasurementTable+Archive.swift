@@ -1,7 +1,7 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadText
+import PadVocabulary
 
 extension MeasurementTable {
     /// Reads `samples.csv` (as `bench` writes it) back into a table: the output columns are those
@@ -59,8 +59,11 @@ extension MeasurementTable {
             }
             values.append(v)
         }
-        let status = f[columns.status!]
-        let sampleStatus: SampleStatus = status == "ok" ? .ok : .failed(code: status, message: f[columns.error!])
+        guard let sampleStatus = SampleStatus(field: f[columns.status!], message: f[columns.error!]) else {
+            throw ArchiveError.csv(
+                path: path, line: line,
+                message: "status '\(TextBytes.quote(f[columns.status!]))' is neither ok nor a failure code")
+        }
         if let subject = columns.subject {
             append(
                 id: f[columns.id], label: parsedLabel, split: parsedSplit, status: sampleStatus, values: values,

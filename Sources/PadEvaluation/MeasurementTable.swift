@@ -1,4 +1,5 @@
 import PadDataset
+import PadVocabulary
 
 /// The measurements of a run held column by column: what deciding and scoring need, and
 /// nothing per sample beyond it (no images, no paths). Built while measuring, or read back from
@@ -339,15 +340,18 @@ public struct LabelColumn: RandomAccessCollection, Sendable {
     }
 }
 
-/// Each sample's ``SampleStatus`` as a code number (``InternedStrings``: `ok` and the few failure
-/// codes), with the message kept only for failed samples.
+/// Each sample's ``SampleStatus`` as a code number (0 for `ok`, 1 + the index of its
+/// ``FailureCode`` in `allCases` for a failure: one byte per row), with the message kept only
+/// for failed samples.
 public struct StatusColumn: RandomAccessCollection, Sendable {
-    private var codes = InternedStrings()
+    private var codes: [UInt8] = []
     private var messages: [Int: String] = [:]
     public private(set) var failedCount = 0
-    private let okCode: Int32
+    /// The code number of `ok`.
+    public static let okNumber: UInt8 = 0
+    private static let failureCodes = FailureCode.allCases
 
-    public init() { okCode = codes.code(of: "ok") }
+    public init() {}
 
     public init(_ statuses: [SampleStatus]) {
         self.init()
@@ -358,28 +362,24 @@ public struct StatusColumn: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { codes.count }
 
-    /// A failed status with code `ok` was appended (then code `ok` alone does not mean `.ok`).
-    private var failedWithOKCode = false
-
     public subscript(i: Int) -> SampleStatus {
         // Hot loops (deciding ten million score rows) read `.ok` without touching a string.
-        if codes.codes[i] == okCode && (!failedWithOKCode || messages[i] == nil) { return .ok }
-        return .failed(code: codes[i], message: messages[i] ?? "")
+        let number = codes[i]
+        if number == Self.okNumber { return .ok }
+        return .failed(code: Self.failureCodes[Int(number) - 1], message: messages[i] ?? "")
     }
 
-    /// Calls `body` with every row's code number and the number of `ok` (nil when a failed
-    /// status was given code `ok`, so that the number alone does not tell): row loops over ten
+    /// Calls `body` with every row's code number and the number of `ok`: row loops over ten
     /// million statuses test `.ok` with one load instead of building a ``SampleStatus``.
-    public func withCodeNumbers<R>(_ body: (UnsafeBufferPointer<Int32>, _ ok: Int32?) throws -> R) rethrows -> R {
-        try codes.codes.withUnsafeBufferPointer { try body($0, failedWithOKCode ? nil : okCode) }
+    public func withCodeNumbers<R>(_ body: (UnsafeBufferPointer<UInt8>, _ ok: UInt8) throws -> R) rethrows -> R {
+        try codes.withUnsafeBufferPointer { try body($0, Self.okNumber) }
     }
 
     public mutating func append(_ status: SampleStatus) {
-        guard case .failed(let code, let message) = status else { return codes.append(code: okCode) }
-        if !message.isEmpty || code == "ok" { messages[codes.count] = message }
-        if code == "ok" { failedWithOKCode = true }
+        guard case .failed(let code, let message) = status else { return codes.append(Self.okNumber) }
+        if !message.isEmpty { messages[codes.count] = message }
         failedCount += 1
-        codes.append(code)
+        codes.append(UInt8(Self.failureCodes.firstIndex(of: code)! + 1))
     }
 
     public mutating func reserveCapacity(_ n: Int) { codes.reserveCapacity(n) }

@@ -1,4 +1,3 @@
-import PadDataset
 import PadProfiles
 
 /// How the frame values of one presentation are combined into the presentation's value (the run's
@@ -48,8 +47,6 @@ public enum FrameAggregate: String, Sendable, CaseIterable {
 /// frames was processed (the first frame's failure), or, under `aggregate`, when none of its
 /// processed frames has an assessable swept score (`no_assessable_frame`).
 public enum PresentationTable {
-    public static let noAssessableFrame = "no_assessable_frame"
-
     public static func make(
         _ table: MeasurementTable, groups: PresentationGroups, profile: Profile, compiled: CompiledProfile,
         aggregate: FrameAggregate
@@ -66,7 +63,7 @@ public enum PresentationTable {
             for p in 0..<count {
                 let frames = groups.frames(p)
                 processed.removeAll(keepingCapacity: true)
-                for f in frames where codes[Int(f)] == ok || table.statuses[Int(f)].isOK { processed.append(f) }
+                for f in frames where codes[Int(f)] == ok { processed.append(f) }
                 guard !processed.isEmpty else {
                     statuses.append(table.statuses[Int(frames.first!)])
                     continue
@@ -76,7 +73,7 @@ public enum PresentationTable {
                         processed.allSatisfy({ table.values[score][Int($0)].isNaN })
                     {
                         statuses.append(
-                            .failed(code: noAssessableFrame, message: "no frame with an assessable \(profile.score!)"))
+                            .failed(code: .noAssessableFrame, message: "no frame with an assessable \(profile.score!)"))
                         continue
                     }
                     for c in memory {

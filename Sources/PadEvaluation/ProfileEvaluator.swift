@@ -1,8 +1,8 @@
 import PadArchive
-import PadDataset
 import PadMetrics
 import PadProfiles
 import PadText
+import PadVocabulary
 
 /// Decides and scores profiles on a ``MeasurementTable``: calibrates calibrated gates on their
 /// split, applies every gate to every sample, and computes the ISO/IEC 30107-3 rates, the swept
@@ -214,7 +214,7 @@ public struct ProfileEvaluator: Sendable {
         statuses.withCodeNumbers { codes, ok in
             for i in 0..<table.count where split == nil || table.splits[i] == split {
                 let value = gateValues[i]
-                if ok != codes[i] && !statuses[i].isOK {
+                if codes[i] != ok {
                     set.append(score: .nan, speciesIndex: species[i])
                 } else if value.isNaN {
                     set.appendRejectedAtEveryThreshold(speciesIndex: species[i])
@@ -277,7 +277,7 @@ public struct ProfileEvaluator: Sendable {
                         try table.ids.forEachUTF8(0..<table.count) { i, id in
                             try block.appendField(utf8: id)
                             try block.append(pieces[text.middle(splits[i], species[i])])
-                            guard ok == codes[i] || statuses[i].isOK else {
+                            guard codes[i] == ok else {
                                 return try Self.appendFailure(statuses[i], to: block)
                             }
                             try block.append(pieces[text.tail(compiled.decide { values[$0][i] })])
@@ -291,7 +291,7 @@ public struct ProfileEvaluator: Sendable {
 
     /// The end of a failed sample's row: its status code, then empty accepted, code and message.
     static func appendFailure(_ status: SampleStatus, to block: CSVBlock) throws {
-        var code = status.code
+        var code = status.field
         try code.withUTF8 { try block.appendField(utf8: $0) }
         for byte in ",,,\n".utf8 { try block.append(byte: byte) }
     }
@@ -445,7 +445,7 @@ public struct ProfileEvaluator: Sendable {
         statuses.withCodeNumbers { codes, ok in
             for i in 0..<table.count where split == nil || table.splits[i] == split {
                 let species = speciesIndex[i]
-                guard ok == codes[i] || statuses[i].isOK else {
+                guard codes[i] == ok else {
                     tally.countFailure(species: species)
                     continue
                 }

@@ -1,6 +1,5 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadText
 
 /// CSV records read from a stream of byte chunks (an archive member as it decompresses), one at

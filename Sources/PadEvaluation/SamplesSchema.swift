@@ -1,6 +1,7 @@
 import PadArchive
 import PadDataset
 import PadText
+import PadVocabulary
 
 /// The one definition of `samples.csv`: its columns by role (which sample, its status, its
 /// outputs, its timing), the header a run writes, where a stored file's roles are, and each row's
@@ -205,7 +206,7 @@ extension SamplesSchema {
             case .presentation: row.append(sample.presentation)
             case .frame: row.append(sample.frameIndex.map(String.init) ?? "")
             case .time: row.append(sample.timestamp.map { CSVFormat.number($0) } ?? "")
-            case .status: row.append(status.code)
+            case .status: row.append(status.field)
             case .error: row.append(status.message)
             case .output:
                 row.append(CSVFormat.number(values[output]))

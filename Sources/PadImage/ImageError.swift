@@ -1,3 +1,5 @@
+import PadVocabulary
+
 /// Why an image could not be decoded. Each case maps to a stable sample status code
 /// (`decode_error`, `unsupported_format`, `too_large`, `missing_file`) recorded in `samples.csv`.
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,14 +21,14 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case overLimit(String)
 
     /// The stable status code written to `samples.csv`.
-    public var statusCode: String {
+    public var statusCode: FailureCode {
         switch self {
-        case .missingFile: return "missing_file"
-        case .unsupportedFormat: return "unsupported_format"
-        case .decodeError: return "decode_error"
-        case .tooLarge, .fileTooLarge: return "too_large"
-        case .encodeError: return "encode_error"
-        case .overLimit: return "too_large"
+        case .missingFile: return .missingFile
+        case .unsupportedFormat: return .unsupportedFormat
+        case .decodeError: return .decodeError
+        case .tooLarge, .fileTooLarge: return .tooLarge
+        case .encodeError: return .encodeError
+        case .overLimit: return .tooLarge
         }
     }
 

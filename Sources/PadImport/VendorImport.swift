@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadText
+import PadVocabulary
 
 /// One vendor result for one image, before it is joined onto a dataset's samples.
 public struct VendorRecord: Sendable, Equatable {
@@ -8,12 +8,13 @@ public struct VendorRecord: Sendable, Equatable {
     public var key: String
     public var values: [String: Double]
     /// A result that is a failure to process (IDEMIA NoDecision as `fta`, Unknown), with code and message.
-    public var failure: (code: String, message: String)?
+    public var failure: (code: FailureCode, message: String)?
     /// Where it came from, for messages (`file:line` or `file[index]`).
     public var origin: String
 
-    public init(key: String, values: [String: Double], failure: (code: String, message: String)? = nil, origin: String)
-    {
+    public init(
+        key: String, values: [String: Double], failure: (code: FailureCode, message: String)? = nil, origin: String
+    ) {
         self.key = key
         self.values = values
         self.failure = failure
@@ -128,12 +129,12 @@ public struct VendorImporter: Sendable {
                     return VendorRecord(
                         key: f[0], values: [:],
                         failure: (
-                            "no_decision", "IDEMIA NoDecision (counted as failure to process: --no-decision fta)"
+                            .noDecision, "IDEMIA NoDecision (counted as failure to process: --no-decision fta)"
                         ), origin: origin)
                 }
             case "unknown":
                 return VendorRecord(
-                    key: f[0], values: [:], failure: ("no_liveness_run", "IDEMIA Unknown: no liveness was run"),
+                    key: f[0], values: [:], failure: (.noLivenessRun, "IDEMIA Unknown: no liveness was run"),
                     origin: origin)
             default:
                 throw VendorImportError(

@@ -1,5 +1,5 @@
 /// Outputs that come from outside padbench's own estimators: vendor SDK exports and PAD scores
-import PadDataset
+import PadVocabulary
 /// imported with `padbench import` (README: "import"; docs/ARCHITECTURE.md). Profiles may gate on them; a run
 /// that lacks them leaves such gates out (or uses their `approximate:` form) and says so.
 public enum VendorOutputs {

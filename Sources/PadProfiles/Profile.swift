@@ -1,4 +1,4 @@
-import PadDataset
+import PadVocabulary
 
 /// A threshold profile: gates over estimator outputs that turn measurements into accept/reject
 /// decisions, shaped after a capture SDK's configuration.

@@ -1,8 +1,8 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadMetrics
 import PadText
+import PadVocabulary
 
 /// What a stored `decisions.csv` says, counted again: per profile its rows and their sample
 /// fingerprint, and per split the decision counts every headline rate is computed from.
@@ -254,7 +254,10 @@ struct DecisionTally {
             throw StoredRunMismatch("\(at): label '\(f[c.label])' (bonafide or attack)")
         }
         let accepted = f[c.accepted], outcome: Kind.Outcome
-        if f[c.status] != "ok" {
+        guard let status = SampleStatus(field: f[c.status], message: "") else {
+            throw StoredRunMismatch("\(at): status '\(f[c.status])' is neither ok nor a failure code")
+        }
+        if !status.isOK {
             guard accepted.isEmpty else { throw StoredRunMismatch("\(at): a failed sample with a decision") }
             outcome = .failed
         } else if accepted.isEmpty && f[c.code] == "NOT_CALIBRATED" {

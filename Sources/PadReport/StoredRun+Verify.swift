@@ -1,7 +1,7 @@
 import PadArchive
-import PadDataset
 import PadEvaluation
 import PadMetrics
+import PadVocabulary
 
 /// A stored run that disagrees with itself: `results.json` against its own counts or against
 /// `decisions.csv`, or `decisions.csv` against the manifest's samples. `compare`, `show` and

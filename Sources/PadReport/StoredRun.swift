@@ -1,6 +1,5 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadEvaluation
 import PadText
 

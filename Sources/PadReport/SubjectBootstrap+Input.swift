@@ -1,6 +1,6 @@
-import PadDataset
 import PadEvaluation
 import PadProfiles
+import PadVocabulary
 
 extension SubjectBootstrap.Input {
     /// The profile's decision and swept score of every processed sample of its reported split,

@@ -1,3 +1,5 @@
+import PadVocabulary
+
 /// Byte-level helpers shared by the text readers.
 public enum TextBytes {
     /// True when `bytes` start with the UTF-8 byte-order mark EF BB BF.
@@ -34,25 +36,9 @@ public enum TextBytes {
         return lower == "inf" || lower == "infinity"
     }
 
-    /// At most `limit` characters (Unicode scalars) of `text` for a message, with an ellipsis
-    /// when cut; NUL, control characters (C0, DEL, C1) and line breaks are written `\u{0}`,
-    /// `\u{a}`, ... so one message stays one line and a terminal is never driven by input.
-    /// Reads at most `limit` + 1 scalars of `text` (a 50 MB key costs nothing to quote).
-    public static func quote(_ text: String, limit: Int = 200) -> String {
-        var out = ""
-        var taken = 0
-        for scalar in text.unicodeScalars {
-            if taken == limit { return out + "..." }
-            taken += 1
-            let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) {
-                out += "\\u{\(String(v, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// ``PadVocabulary/MessageText/quote(_:limit:)``: at most `limit` characters of `text` for a
+    /// message, control characters and line breaks escaped, an ellipsis when cut.
+    public static func quote(_ text: String, limit: Int = 200) -> String { MessageText.quote(text, limit: limit) }
 
     /// ``quote(_:limit:)`` of bytes read as UTF-8 (invalid sequences shown as U+FFFD); reads at
     /// most 4 x `limit` + 4 bytes of them.

@@ -1,7 +1,7 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadArchive
-import PadDataset
 
 /// The examples the PadArchive reader doc comments point to, compiled and checked here.
 @Suite struct PadArchiveDocExamples {

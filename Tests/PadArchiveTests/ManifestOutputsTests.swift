@@ -1,5 +1,5 @@
 import Foundation
-import PadDataset
+import PadVocabulary
 import Testing
 
 @testable import PadArchive

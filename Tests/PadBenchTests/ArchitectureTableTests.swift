@@ -118,9 +118,22 @@ import Testing
 
     /// The parsers above are what the three tests rest on: check them on a known target.
     @Test func theParsersReadKnownEntries() throws {
-        #expect(try Self.packageDependencies()["PadImage"] == ["CPNG", "CTurboJPEG", "PadText"])
+        #expect(try Self.packageDependencies()["PadImage"] == ["CPNG", "CTurboJPEG", "PadText", "PadVocabulary"])
         #expect(try Self.packageDependencies()["padbench"]?.contains("ArgumentParser") == true)
         #expect(try Self.imports(of: "PadProfiles").contains("Yams"))
         #expect(try Self.table()["CZstd"] == [])
+    }
+
+    /// The vocabulary depends on nothing (not even Foundation), and the modules that only name
+    /// outputs, labels, splits or hashes (profiles, archives, vendor imports) do not reach the
+    /// image and video codecs through PadDataset.
+    @Test func vocabularyLinksNoCodec() throws {
+        let declared = try Self.packageDependencies()
+        #expect(declared["PadVocabulary"] == [])
+        #expect(try Self.imports(of: "PadVocabulary").isEmpty)
+        for module in ["PadProfiles", "PadArchive", "PadImport"] {
+            #expect(declared[module]?.isDisjoint(with: ["PadDataset", "PadImage", "PadVideo"]) == true, "\(module)")
+            #expect(try !Self.imports(of: module).contains("PadDataset"), "\(module)")
+        }
     }
 }

@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+@testable import PadVocabulary
 @testable import PadEstimators
 @testable import PadEvaluation
 @testable import PadImage

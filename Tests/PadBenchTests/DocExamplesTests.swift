@@ -5,6 +5,7 @@ import PadEstimators
 import PadEvaluation
 import PadMetrics
 import PadProfiles
+import PadVocabulary
 import Testing
 
 @testable import PadBench

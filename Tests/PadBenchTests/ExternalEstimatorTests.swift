@@ -30,7 +30,7 @@ import Testing
             dataset: try DatasetLoader().load(root), profiles: [], extraEstimators: ["pad"], estimatorOptions: options,
             outputFolder: root + "/run", concurrency: 2)
         let outcome = try await BenchRunner().run(job)
-        let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.code)))
+        let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.field)))
         #expect(statuses["crash.jpg"] == "estimator_error")
         #expect(statuses["garbage.jpg"] == "estimator_error")
         #expect(statuses["wrongid.jpg"] == "estimator_error")

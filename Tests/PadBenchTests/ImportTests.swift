@@ -45,7 +45,7 @@ import Testing
             format: .lunaOSL, dataset: dataset, inputs: [root + "/osl.json"],
             profiles: [Self.lunaProfile], outputFolder: root + "/run")
         #expect(outcome.matched == 3)
-        #expect(outcome.table.statuses.map(\.code) == ["ok", "ok", "ok", "missing_vendor_result"])
+        #expect(outcome.table.statuses.map(\.field) == ["ok", "ok", "ok", "missing_vendor_result"])
         #expect(outcome.table.column(named: "luna.liveness")![0] == 0.93)
         #expect(outcome.table.column(named: "luna.liveness")![1].isNaN) // LUNA error 1005: rejected, not failed
         #expect(outcome.table.column(named: "luna.error_code")![1] == 1005)
@@ -63,7 +63,7 @@ import Testing
         let fta = try ImportRunner().run(
             format: .idemiaStatus, noDecision: .fta, dataset: dataset, inputs: [root + "/idemia.csv"],
             profiles: [], outputFolder: root + "/fta")
-        #expect(fta.table.statuses.map(\.code) == ["ok", "no_decision", "ok", "no_liveness_run"])
+        #expect(fta.table.statuses.map(\.field) == ["ok", "no_decision", "ok", "no_liveness_run"])
         let accept = try ImportRunner().run(
             format: .idemiaStatus, noDecision: .accept, dataset: dataset, inputs: [root + "/idemia.csv"],
             profiles: [], outputFolder: root + "/accept")

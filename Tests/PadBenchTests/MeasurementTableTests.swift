@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadBench
 @testable import PadDataset
@@ -13,7 +14,7 @@ import PadProfiles
         ("a.jpg", .bonaFide, .eval, .ok, [1, 412.5, 0.25, 400]),
         ("b.jpg", .attack(species: "print"), .dev, .ok, [0, .nan, 0.5, -1.5]),
         (
-            "c.jpg", .attack(species: "replay"), .eval, .failed(code: "decode_error", message: "bad"),
+            "c.jpg", .attack(species: "replay"), .eval, .failed(code: .decodeError, message: "bad"),
             [.nan, .nan, .nan, .nan]
         ),
         ("d,e.jpg", .bonaFide, .train, .ok, [2, 1e-7, .infinity, 3]),
@@ -77,7 +78,7 @@ import PadProfiles
         #expect(shared.count == 4 && Array(shared.ids) == Array(copied.ids))
         #expect(Array(shared.labels) == Array(copied.labels) && shared.speciesNames == ["print", "replay"])
         #expect(shared.splits == copied.splits && Array(shared.subjects) == ["s0", "s1", "s0", "s1"])
-        #expect(shared.statuses.map(\.code) == ["ok", "ok", "decode_error", "ok"] && shared.failedCount == 1)
+        #expect(shared.statuses.map(\.field) == ["ok", "ok", "decode_error", "ok"] && shared.failedCount == 1)
         #expect(try shared.column(1).map(\.bitPattern) == copied.values[1].map(\.bitPattern))
         #expect(DatasetFingerprint.of(shared) == DatasetFingerprint.of(copied))
         #expect(DatasetFingerprint.outputs(shared) == DatasetFingerprint.outputs(copied))

@@ -81,7 +81,7 @@ import Testing
         #expect(
             Self.value(outcome, "idemia.live", "000000.jpg") == 1
                 && Self.value(outcome, "idemia.live", "000001.jpg") == 0)
-        let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.code)))
+        let statuses = Dictionary(uniqueKeysWithValues: zip(outcome.table.ids, outcome.table.statuses.map(\.field)))
         #expect(
             statuses["eval/bonafide/000004.jpg"] == "no_decision"
                 && statuses["eval/attack/replay/000005.jpg"] == "no_liveness_run")

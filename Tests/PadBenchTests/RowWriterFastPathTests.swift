@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadVocabulary
 import Testing
 
 @testable import PadBench
@@ -22,9 +23,9 @@ import PadMetrics
     static let scores: [Double] = [0.5, -0.0, 0, .infinity, -.infinity, .nan, 1.845584192, 1.0 / 3, -2e-7, 1e300, 42]
 
     /// The same rows as a score table (ids an array of Strings) or appended (ids as bytes).
-    /// With `okCodedFailure`, one failed sample has code `ok` (then a row's code number alone
-    /// does not tell `.ok`, and the writers take the per-row status).
-    static func table(appended: Bool, okCodedFailure: Bool = false) -> MeasurementTable {
+    /// With `timeouts`, more samples fail, with a second code and an empty message (the writers
+    /// take the failed rows' statuses from the column, the ok rows from their code number).
+    static func table(appended: Bool, timeouts: Bool = false) -> MeasurementTable {
         var table = MeasurementTable(columns: [EvalRunner.scoreOutput, "other"])
         let splits: [Split] = [.eval, .dev, .train, .none]
         for k in 0..<120 {
@@ -32,8 +33,8 @@ import PadMetrics
             let score = scores[k % scores.count]
             let status: SampleStatus =
                 k % 13 == 5
-                ? .failed(code: "no_score", message: "no score, \"none\"")
-                : k % 29 == 7 && okCodedFailure ? .failed(code: "ok", message: "") : .ok
+                ? .failed(code: .noScore, message: "no score, \"none\"")
+                : k % 29 == 7 && timeouts ? .failed(code: .timeout, message: "") : .ok
             let id = ids[k % ids.count] + "\(k)"
             table.append(id: id, label: label, split: splits[k % 4], status: status, values: [score, Double(k % 7)])
         }
@@ -64,7 +65,7 @@ import PadMetrics
         for i in 0..<table.count {
             let label = table.labels[i], status = table.statuses[i]
             text += field(table.ids[i]) + ",," + label.csvLabel + "," + (label.species.map(field) ?? "") + ","
-            text += table.splits[i].rawValue + "," + status.code + "," + field(status.message) + ","
+            text += table.splits[i].rawValue + "," + status.field + "," + field(status.message) + ","
             text += CSVFormat.number(table.values[0][i]) + ",\n"
         }
         return text
@@ -80,7 +81,7 @@ import PadMetrics
             text += field(table.ids[i]) + "," + field(profile.name) + "," + table.splits[i].rawValue + ","
             text += label.csvLabel + "," + (label.species.map(field) ?? "") + ","
             if !status.isOK {
-                text += field(status.code) + ",,,\n"
+                text += field(status.field) + ",,,\n"
                 continue
             }
             if notCalibrated {
@@ -100,10 +101,10 @@ import PadMetrics
     }
 
     @Test func samplesRowsEqualThePlainWriter() throws {
-        for (appended, okCoded) in [(false, false), (true, false), (false, true), (true, true)] {
-            let table = Self.table(appended: appended, okCodedFailure: okCoded)
+        for (appended, timeouts) in [(false, false), (true, false), (false, true), (true, true)] {
+            let table = Self.table(appended: appended, timeouts: timeouts)
             let written = try Self.file { try SamplesSchema.writeScores(table, to: $0) }
-            #expect(written == Self.plainSamples(table), "appended: \(appended), ok-coded failure: \(okCoded)")
+            #expect(written == Self.plainSamples(table), "appended: \(appended), timeouts: \(timeouts)")
         }
     }
 
@@ -116,12 +117,12 @@ import PadMetrics
                   - {output: scores.score, op: ge, value: 0.25, code: "LOW, score", message: "below \\"0.25\\""}
                   - {output: other, op: le, value: 4, code: HIGH, message: other too high}
                 """, file: "two.yaml")
-        for (appended, okCoded) in [(false, false), (true, false), (false, true), (true, true)] {
-            let table = Self.table(appended: appended, okCodedFailure: okCoded)
+        for (appended, timeouts) in [(false, false), (true, false), (false, true), (true, true)] {
+            let table = Self.table(appended: appended, timeouts: timeouts)
             let written = try Self.file { _ = try ProfileEvaluator(table: table).evaluate([profile], decisions: $0) }
             #expect(
                 written == Self.plainDecisions(table, profile, notCalibrated: false),
-                "appended: \(appended), ok-coded failure: \(okCoded)")
+                "appended: \(appended), timeouts: \(timeouts)")
         }
     }
 
@@ -143,8 +144,8 @@ import PadMetrics
     }
 
     @Test func fingerprintsEqualTheStringHashes() {
-        for (appended, okCoded) in [(false, false), (true, false), (false, true), (true, true)] {
-            let table = Self.table(appended: appended, okCodedFailure: okCoded)
+        for (appended, timeouts) in [(false, false), (true, false), (false, true), (true, true)] {
+            let table = Self.table(appended: appended, timeouts: timeouts)
             var data: UInt64 = 0, outputs: UInt64 = 0
             for i in 0..<table.count {
                 data &+= DatasetFingerprint.hash(id: table.ids[i], label: table.labels[i], split: table.splits[i])
@@ -162,13 +163,13 @@ import PadMetrics
         #expect(DatasetFingerprint.outputs(table) == DatasetFingerprint.outputs(plain))
     }
 
-    /// Scoring and calibration test `.ok` by the status's code number: failures (one with code
-    /// `ok`) are counted as failed and calibrate as NaN, as the per-row statuses say.
+    /// Scoring and calibration test `.ok` by the status's code number: failures (of two codes)
+    /// are counted as failed and calibrate as NaN, as the per-row statuses say.
     @Test func talliesAndCalibrationSetsFollowTheStatuses() throws {
         let job = EvalRunner.ScoreJob(scoreFiles: ["x.csv"], criterion: .eer, outputFolder: "")
         let profile = try EvalRunner.scoreProfile(job, files: ["x.csv"])
-        for okCoded in [false, true] {
-            let table = Self.table(appended: true, okCodedFailure: okCoded)
+        for timeouts in [false, true] {
+            let table = Self.table(appended: true, timeouts: timeouts)
             let result = try #require(try ProfileEvaluator(table: table).evaluate([profile]).first)
             let eval = (0..<table.count).filter { table.splits[$0] == .eval }
             #expect(result.reported.failedCount == eval.filter { !table.statuses[$0].isOK }.count)
@@ -184,8 +185,8 @@ import PadMetrics
                 }
             }
             let expected = try ThresholdCriterion.eer.choose(on: ErrorCurve(dev)).threshold
-            #expect(result.calibrations.first?.threshold.bitPattern == expected.bitPattern, "ok-coded: \(okCoded)")
+            #expect(result.calibrations.first?.threshold.bitPattern == expected.bitPattern, "timeouts: \(timeouts)")
         }
-        #expect(Self.table(appended: true, okCodedFailure: true).statuses.failedCount == 13)
+        #expect(Self.table(appended: true, timeouts: true).statuses.failedCount == 13)
     }
 }

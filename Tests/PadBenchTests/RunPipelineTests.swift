@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadVocabulary
 import Testing
 
 @testable import PadBench
@@ -26,7 +27,7 @@ import Testing
         var table = MeasurementTable(columns: [EvalRunner.scoreOutput])
         for k in 0..<10 {
             let label: Label = k < 5 ? .bonaFide : .attack(species: "print")
-            let status: SampleStatus = k == 9 ? .failed(code: "no_score", message: "none") : .ok
+            let status: SampleStatus = k == 9 ? .failed(code: .noScore, message: "none") : .ok
             let score = k < 5 ? 0.6 + Double(k) / 10 : Double(k - 5) / 10
             table.append(id: "s\(k)", label: label, split: .eval, status: status, values: [k == 9 ? .nan : score])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadVocabulary
 import Testing
 
 @testable import PadBench
@@ -54,7 +55,7 @@ import Testing
         var table = MeasurementTable(columns: outputs)
         for sample in samples {
             let failed = random.next(7) == 0
-            let status: SampleStatus = failed ? .failed(code: "decode_error", message: "bad, \"data\"") : .ok
+            let status: SampleStatus = failed ? .failed(code: .decodeError, message: "bad, \"data\"") : .ok
             let row = outputs.map { _ in failed ? Double.nan : values[random.next(values.count)] }
             table.append(
                 id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
@@ -127,6 +128,25 @@ import Testing
         #expect(
             try SamplesSchema(header: stored.header, path: "samples.csv")
                 == .measured(outputs: table.columns, steps: [], presentations: false))
+    }
+
+    /// A `status` that is neither `ok` nor a ``FailureCode`` is refused with the file and line;
+    /// every code is read back as written.
+    @Test func unknownStatusCodesAreRefusedWithTheLine() throws {
+        let header = "id,path,label,species,split,status,error,scores.score,decode_ns\n"
+        var text = header + "a,a.jpg,bonafide,,eval,ok,,0.5,0\n"
+        for (k, code) in FailureCode.allCases.enumerated() {
+            text += "f\(k),f.jpg,attack,print,eval,\(code.rawValue),why,,0\n"
+        }
+        let table = try MeasurementTable(samplesCSV: Array(text.utf8), path: "run/samples.csv")
+        #expect(Array(table.statuses) == [.ok] + FailureCode.allCases.map { .failed(code: $0, message: "why") })
+        let bad = header + "a,a.jpg,bonafide,,eval,ok,,0.5,0\nb,b.jpg,bonafide,,eval,Decode_Error,x,0.5,0\n"
+        #expect {
+            try MeasurementTable(samplesCSV: Array(bad.utf8), path: "run/samples.csv")
+        } throws: {
+            "\($0)".contains("run/samples.csv:3: ")
+                && "\($0)".contains("status 'Decode_Error' is neither ok nor a failure code")
+        }
     }
 
     @Test(arguments: [false, true]) func scoresReadBackWhatTheyWrote(presentations: Bool) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadBench
 @testable import PadDataset
@@ -20,7 +21,7 @@ import PadProfiles
                 k % 3 == 0 ? .bonaFide : .attack(species: k % 3 == 1 ? speciesFirst : "other")
             let score = k % 17 == 0 ? Double.nan : scores[k % scores.count] * Double(1 + k % 4)
             let status: SampleStatus =
-                score.isNaN && !(heldValue && k % 2 == 0) ? .failed(code: "no_score", message: "no score") : .ok
+                score.isNaN && !(heldValue && k % 2 == 0) ? .failed(code: .noScore, message: "no score") : .ok
             let rowSplit: Split = split ? (k % 5 == 0 ? .dev : .eval) : .none
             table.append(id: "s\(k)", label: label, split: rowSplit, status: status, values: [score])
         }
@@ -100,8 +101,8 @@ import PadProfiles
             .attack(species: "print"),
         ]
         let statuses: [SampleStatus] = [
-            .ok, .failed(code: "no_score", message: "no score in the file"), .ok,
-            .failed(code: "no_score", message: "no score in the file"), .ok,
+            .ok, .failed(code: .noScore, message: "no score in the file"), .ok,
+            .failed(code: .noScore, message: "no score in the file"), .ok,
         ]
         let reference = MeasurementTable(
             columns: [EvalRunner.scoreOutput], ids: ["a", "b", "c", "d", "e"], labels: labels,

@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadArchive
 @testable import PadBench
@@ -13,8 +14,8 @@ import PadText
 
     @Test func statusesKeepCodesAndMessages() {
         let statuses: [SampleStatus] = [
-            .ok, .failed(code: "decode_error", message: "bad"), .ok, .failed(code: "missing_file", message: ""),
-            .failed(code: "ok", message: ""),
+            .ok, .failed(code: .decodeError, message: "bad"), .ok, .failed(code: .missingFile, message: ""),
+            .failed(code: .timeout, message: ""),
         ]
         let column = StatusColumn(statuses)
         #expect(Array(column) == statuses)

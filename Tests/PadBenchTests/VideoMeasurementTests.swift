@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadBench
 import PadDataset
@@ -52,7 +53,7 @@ import PadVideo
         let path = try Self.clip(folder)
         let outcomes = SampleMeasurer(estimators: []).measureVideo(Self.frames(path, [3, 20]))
         let expected = SampleStatus.failed(
-            code: "decode_error",
+            code: .decodeError,
             message:
                 "the stream ends after 12 frames; frame 20 was asked for (the container lists 12 packets read so far)")
         #expect(outcomes.map(\.status.code) == [expected.code, expected.code])
@@ -66,7 +67,7 @@ import PadVideo
         try Data("RIFF....AVI garbage".utf8).write(to: URL(fileURLWithPath: folder + "/bad.avi"))
         let sample = Sample(id: "bad.avi", path: folder + "/bad.avi", label: .attack(species: "print"))
         let outcome = SampleMeasurer(estimators: []).measure(sample, index: 0)
-        #expect(outcome.status.code == "unsupported_format" || outcome.status.code == "decode_error")
+        #expect(outcome.status.code == .unsupportedFormat || outcome.status.code == .decodeError)
         #expect(!outcome.status.isOK)
     }
 }

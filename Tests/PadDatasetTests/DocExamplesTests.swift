@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 import PadDataset
 import PadImage

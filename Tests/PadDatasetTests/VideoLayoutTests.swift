@@ -58,7 +58,7 @@ import PadVideo
         #expect(samples[0].path == root + "/eval/bonafide/a.avi" && samples[0].subject == "s1")
         #expect(loaded.problems.isEmpty) // an unopenable video is a failed sample, not a listing problem
         #expect(loaded.videos.map(\.frameCount) == [12, 0])
-        #expect(loaded.videos[1].error?.statusCode == "unsupported_format")
+        #expect(loaded.videos[1].error?.statusCode == .unsupportedFormat)
 
         let check = DatasetCheck.run(loaded)
         #expect(check.text.contains("presentations: 3; frames per presentation: min 1, median 1, max 4\n"))

@@ -1,7 +1,7 @@
 import Foundation
+import PadVocabulary
 import Synchronization
 import Testing
-import PadDataset
 @testable import PadEstimators
 
 /// ``EstimatorRegistry/build(_:options:)``: the factories of one wave run at once, each

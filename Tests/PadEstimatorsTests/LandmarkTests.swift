@@ -1,6 +1,7 @@
 import Foundation
 import PadDataset
 import PadImage
+import PadVocabulary
 import Testing
 @testable import PadEstimators
 

@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 import Testing
 @testable import PadDataset
 @testable import PadEstimators

@@ -1,5 +1,6 @@
 import Foundation
 import PadDataset
+import PadVocabulary
 import Testing
 
 @testable import PadEvaluation

@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadProfiles
+import PadVocabulary
 import Testing
 
 @testable import PadEvaluation
@@ -16,7 +16,7 @@ import Testing
     /// still.jpg (replay): one frame (150, 0.3)
     static func table() -> MeasurementTable {
         var table = MeasurementTable(columns: ["face.size", "pad.score"])
-        let failed = SampleStatus.failed(code: "decode_error", message: "bad frame")
+        let failed = SampleStatus.failed(code: .decodeError, message: "bad frame")
         let rows: [(String, String, Label, SampleStatus, [Double])] = [
             ("v1#0", "v1", .bonaFide, .ok, [50, 0.9]), ("v1#1", "v1", .bonaFide, .ok, [120, 0.4]),
             ("v2#0", "v2", .attack(species: "print"), .ok, [120, 0.6]),
@@ -77,8 +77,8 @@ import Testing
         #expect(Self.presentations(profile, .min).values[1][0] == 0.2)
         #expect(Self.presentations(profile, .max).values[1][0] == 0.9)
         // v3: no processed frame, its first frame's failure; v4: no assessable score.
-        #expect(mean.statuses[2].code == "decode_error")
-        #expect(mean.statuses[3].code == PresentationTable.noAssessableFrame)
+        #expect(mean.statuses[2].code == .decodeError)
+        #expect(mean.statuses[3].code == .noAssessableFrame)
         #expect(mean.statuses[0].isOK && mean.statuses[1].isOK && mean.statuses[4].isOK)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadProfiles
+import PadVocabulary
 import Testing
 
 @testable import PadEvaluation
@@ -17,7 +17,7 @@ import Testing
             ("b.jpg", .bonaFide, .eval, .ok, [5, 50]),
             ("c.jpg", .attack(species: "print"), .eval, .ok, [30, 2]),
             ("d.jpg", .attack(species: "print"), .eval, .ok, [.nan, 3]),
-            ("e.jpg", .attack(species: "replay"), .eval, .failed(code: "decode_error", message: "bad"), [.nan, .nan]),
+            ("e.jpg", .attack(species: "replay"), .eval, .failed(code: .decodeError, message: "bad"), [.nan, .nan]),
             ("f.jpg", .bonaFide, .dev, .ok, [1, 1]),
         ]
         for (id, label, split, status, values) in rows {
@@ -89,7 +89,7 @@ import Testing
             ("d1", .bonaFide, .train, .ok, 0.2), ("d2", .bonaFide, .train, .ok, 0.3),
             ("d3", .attack(species: "print"), .train, .ok, 0.9), ("d4", .attack(species: "print"), .train, .ok, 0.6),
             ("e1", .bonaFide, .eval, .ok, 0.1), ("e2", .bonaFide, .eval, .ok, 0.2), ("e3", .bonaFide, .eval, .ok, 0.3),
-            ("e4", .bonaFide, .eval, .failed(code: "decode_error", message: "bad"), .nan),
+            ("e4", .bonaFide, .eval, .failed(code: .decodeError, message: "bad"), .nan),
             ("e5", .attack(species: "print"), .eval, .ok, 0.8), ("e6", .attack(species: "print"), .eval, .ok, 0.9),
             ("e7", .attack(species: "mask"), .eval, .ok, 0.7),
         ]

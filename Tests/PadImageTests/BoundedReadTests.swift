@@ -18,7 +18,7 @@ import Testing
         var failure: ImageError?
         do { _ = try ImageDecoder().decode(fileAt: Self.folder + "/scan_bomb.jpg") } catch { failure = error }
         let error = try #require(failure)
-        #expect(error.statusCode == "decode_error")
+        #expect(error.statusCode == .decodeError)
         #expect("\(error)".contains("more than 500 scans") && "\(error)".contains("TJFLAG_LIMITSCANS"), "\(error)")
     }
 
@@ -42,7 +42,7 @@ import Testing
         #expect(throws: ImageError.fileTooLarge(bytes: size, limit: 6000 + (16 << 20))) {
             try ImageDecoder(maxPixels: 1000).decode(fileAt: path)
         }
-        #expect(ImageError.fileTooLarge(bytes: size, limit: 1).statusCode == "too_large")
+        #expect(ImageError.fileTooLarge(bytes: size, limit: 1).statusCode == .tooLarge)
         // The same file within a larger limit still decodes (trailing bytes after EOI are ignored).
         #expect(try ImageDecoder(maxPixels: 1000, maxFileBytes: 18 << 20).decode(fileAt: path).width == 20)
     }
@@ -53,7 +53,7 @@ import Testing
         var failure: ImageError?
         do { _ = try ImageDecoder().decode(fileAt: "/proc/self/status") } catch { failure = error }
         let error = try #require(failure)
-        #expect(error.statusCode == "missing_file")
+        #expect(error.statusCode == .missingFile)
         #expect("\(error)".contains("reports a size of 0 bytes but has data"), "\(error)")
     }
 

@@ -67,14 +67,14 @@ import Testing
     @Test func damagedFilesAreErrorsWithStableCodes() throws {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/palette.png")))
         #expect { try ImageDecoder().decode(Array(png.prefix(png.count - 20))) } throws: {
-            ($0 as! ImageError).statusCode == "decode_error"
+            ($0 as! ImageError).statusCode == .decodeError
         }
-        #expect { try ImageDecoder().decode([]) } throws: { ($0 as! ImageError).statusCode == "decode_error" }
+        #expect { try ImageDecoder().decode([]) } throws: { ($0 as! ImageError).statusCode == .decodeError }
         #expect { try ImageDecoder().decode(Array("GIF89a....".utf8)) } throws: {
-            ($0 as! ImageError).statusCode == "unsupported_format"
+            ($0 as! ImageError).statusCode == .unsupportedFormat
         }
         #expect { try ImageDecoder().decode(fileAt: "/nonexistent.jpg") } throws: {
-            ($0 as! ImageError).statusCode == "missing_file"
+            ($0 as! ImageError).statusCode == .missingFile
         }
         // A PNG header announcing 30000 x 30000 pixels is refused before any allocation.
         var bomb = png

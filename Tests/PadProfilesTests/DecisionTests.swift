@@ -1,5 +1,4 @@
 import Testing
-import PadDataset
 import PadImport
 @testable import PadProfiles
 import PadText

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import PadDataset
 @testable import PadProfiles
 
 /// The examples the PadProfiles doc comments point to, compiled and checked here.

@@ -1,5 +1,5 @@
+import PadVocabulary
 import Testing
-import PadDataset
 import PadImport
 @testable import PadProfiles
 

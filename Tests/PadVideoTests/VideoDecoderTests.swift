@@ -149,7 +149,7 @@ import Testing
     @Test func longerThanTheDurationLimitIsTooLarge() throws {
         let decoder = VideoDecoder(limits: VideoLimits(maxSeconds: 0.5))
         let error = #expect(throws: ImageError.self) { try decoder.probe(bytes: try Self.clip()) }
-        #expect(error?.statusCode == "too_large")
+        #expect(error?.statusCode == .tooLarge)
         #expect(error?.description.hasSuffix("over the limit of 0.5 s") == true)
     }
 
@@ -157,7 +157,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try VideoDecoder().decode(bytes: try Self.clip(), frames: [3, 12]) { _ in }
         }
-        #expect(error?.statusCode == "decode_error")
+        #expect(error?.statusCode == .decodeError)
         #expect(error?.description.hasPrefix("the stream ends after 12 frames; frame 12 was asked for") == true)
     }
 
@@ -185,12 +185,12 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try VideoDecoder().decode(bytes: bytes, frames: [0, 5]) { _ in }
         }
-        #expect(error?.statusCode == "decode_error")
+        #expect(error?.statusCode == .decodeError)
     }
 
     @Test func bytesThatAreNoVideoAreUnsupported() {
         let error = #expect(throws: ImageError.self) { try VideoDecoder().probe(bytes: Array("not a video".utf8)) }
-        #expect(error?.statusCode == "unsupported_format")
+        #expect(error?.statusCode == .unsupportedFormat)
         #expect(throws: ImageError.missingFile(path: "/nonexistent.avi", reason: "no such file")) {
             try VideoDecoder().probe(path: "/nonexistent.avi")
         }
@@ -200,7 +200,7 @@ import Testing
         // A JPEG is not an AVI: only the AVI, MOV/MP4 and Matroska demuxers may open a file.
         let jpeg = try ImageEncoder.jpeg(VideoEncoderTests.frames(1)[0])
         let error = #expect(throws: ImageError.self) { try VideoDecoder().probe(bytes: jpeg) }
-        #expect(error?.statusCode == "unsupported_format")
+        #expect(error?.statusCode == .unsupportedFormat)
     }
 }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PadImage
 import PadText
+import PadVocabulary
 
 /// Writes a synthetic PAD dataset: bona fide and attack presentations made from source photos by
 /// ``PresentationSynthesizer``, plus `manifest.csv` with splits, subjects and face boxes.

@@ -1,6 +1,6 @@
 import Foundation
-import PadDataset
 import PadText
+import PadVocabulary
 
 /// A boosted cascade of decision stumps over Haar or LBP features, read from the XML files that
 /// OpenCV's `opencv_traincascade` writes (Debian `opencv-data`: `/usr/share/opencv4/haarcascades/`,

@@ -1,7 +1,7 @@
 import ArgumentParser
 import PadBench
-import PadDataset
 import PadEstimators
+import PadVocabulary
 
 /// `padbench train`: the colour-texture PAD baseline.
 struct TrainCommand: ParsableCommand {

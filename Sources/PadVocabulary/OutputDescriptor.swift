@@ -1,5 +1,3 @@
-import PadText
-
 /// Which way an output is better. Quality outputs: higher is better. PAD scores: higher is more
 /// bona fide (ISO/IEC 30107-3 convention fixed by padbench). Geometry outputs have no direction.
 public enum Direction: String, Sendable, Codable {
@@ -48,7 +46,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
         }
         guard bytes.allSatisfy(allowed), bytes[0] != 0x2D, bytes[0] != 0x5F else {
-            let shown = TextBytes.quote(part, limit: maximumNameLength)
+            let shown = MessageText.quote(part, limit: maximumNameLength)
             return "output name '\(shown)' must be ASCII letters, digits, '_' or '-', starting with a letter or digit"
         }
         return nil
@@ -58,7 +56,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     public static func fullNameProblem(_ name: String) -> String? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
-            return "output '\(TextBytes.quote(name))' must be <estimator>.<name> (one dot)"
+            return "output '\(MessageText.quote(name))' must be <estimator>.<name> (one dot)"
         }
         return parts.lazy.compactMap { nameProblem(String($0)) }.first
     }

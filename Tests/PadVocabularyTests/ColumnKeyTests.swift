@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PadDataset
+@testable import PadVocabulary
 
 /// ``ColumnKey``: the one renderer and the one parser of a measured column's header.
 @Suite struct ColumnKeyTests {
