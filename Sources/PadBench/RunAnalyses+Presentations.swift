@@ -1,5 +1,6 @@
 import PadArchive
 import PadEvaluation
+import PadVocabulary
 
 /// The units the run's analyses count (EDC, `attributes.csv`, `fairness.csv`): presentations when
 /// the run has presentations of several frames, since ISO/IEC 30107-3 counts capture attempts, not

@@ -3,6 +3,7 @@ import PadArchive
 import PadDataset
 import PadMetrics
 import PadProfiles
+import PadVocabulary
 import Testing
 
 @testable import PadEvaluation
@@ -28,7 +29,7 @@ import Testing
             let score = k % 53 == 0 ? Double.nan : ((next() + (label.isBonaFide ? 0.4 : 0)) * 100).rounded() / 100
             table.append(
                 id: "s\(k),\"q\"", label: label, split: split,
-                status: failed ? .failed(code: "decode_error", message: "bad") : .ok,
+                status: failed ? .failed(code: .decodeError, message: "bad") : .ok,
                 values: failed ? [.nan, .nan] : [score, (next() * 20).rounded()])
         }
         return table
