@@ -9,20 +9,20 @@ import Glibc
 ///
 /// Example: `ResourceLimitsTests.addressSpaceBelowTheMinimumIsNamed` in
 /// `Tests/PadBenchTests/ResourceLimitsTests.swift` (compiled and run by `swift test`).
-public enum ResourceLimits {
+package enum ResourceLimits {
     /// Least address space (`ulimit -v`) a run needs: 1 GiB. Each thread reserves its stack and
     /// glibc gives busy threads malloc arenas of 64 MiB of address space each, before any image.
-    public static let minimumAddressSpace = 1 << 30
+    package static let minimumAddressSpace = 1 << 30
 
     /// Why this process cannot run (its address-space limit below ``minimumAddressSpace``), or nil.
-    public static func problem() -> String? {
+    package static func problem() -> String? {
         var limit = rlimit()
         guard getrlimit(RLIMIT_AS_VALUE, &limit) == 0 else { return nil }
         return addressSpaceProblem(limit: limit.rlim_cur)
     }
 
     /// The message for an address-space limit of `limit` bytes (`RLIM_INFINITY`, all bits set: none).
-    public static func addressSpaceProblem(limit: rlim_t) -> String? {
+    package static func addressSpaceProblem(limit: rlim_t) -> String? {
         guard limit != rlim_t.max, limit < rlim_t(minimumAddressSpace) else { return nil }
         return "out of memory: the address-space limit (ulimit -v) is \(limit >> 20) MiB; "
             + "padbench needs at least \(minimumAddressSpace >> 20) MiB"

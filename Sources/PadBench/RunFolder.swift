@@ -32,29 +32,29 @@ import Glibc
 /// ```
 /// Sendable without `@unchecked`: every stored property is immutable but the held lock, which a
 /// `Mutex` guards (a run folder may be committed by one task while another suspends it on Ctrl-C).
-public final class RunFolder: Sendable {
-    public let final: String
-    public let work: String
-    public let resuming: Bool
+package final class RunFolder: Sendable {
+    package let final: String
+    package let work: String
+    package let resuming: Bool
     private let lock: Mutex<RunLock?>
     private let resumable: Bool
 
     /// The file a bench run keeps in its work folder until it completes; its presence marks the
     /// folder as an interrupted bench run that `bench --resume` can continue.
-    public static let resumableMarker = "command.json"
+    package static let resumableMarker = "command.json"
 
     /// The file that marks a work folder as padbench's own (so `--force` may discard it).
-    public static let workMarker = ".padbench-work"
+    package static let workMarker = ".padbench-work"
 
     /// Where the run's archive stands once committed.
-    public var archivePath: String { final + "/results.tar.zst" }
+    package var archivePath: String { final + "/results.tar.zst" }
 
     /// Scratch space of the run (column spill files, merge copies): inside the work folder, so a
     /// killed run leaves nothing elsewhere; removed before the commit and with the work folder.
-    public var scratch: String { work + "/.scratch" }
+    package var scratch: String { work + "/.scratch" }
 
     /// The folder's path with its trailing slash dropped (`reports/run/` and `reports/run` are one run).
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         var path = path
         while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
         return path
@@ -63,7 +63,7 @@ public final class RunFolder: Sendable {
     /// `resumable`: the caller is a bench run (its work folder is a journal, never removed but
     /// with `force`). `inputs`: every file and folder the command reads; `datasetRoot` the
     /// dataset's folder (``RunFolderInputs``).
-    public init(
+    package init(
         final: String, force: Bool, resume: Bool, resumable: Bool = true, inputs: [String] = [],
         datasetRoot: String? = nil
     ) throws {
@@ -194,7 +194,7 @@ public final class RunFolder: Sendable {
     /// under the work folder's name, to `<out>.replaced-<pid>` and removes it. File systems without
     /// the exchange fall back to renaming the old run aside first, which the next writer puts right
     /// if killed in between.
-    public func commit() throws {
+    package func commit() throws {
         for leftover in [scratch, work + "/" + Self.workMarker, work + "/" + Self.resumableMarker] {
             if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
         }
@@ -217,13 +217,13 @@ public final class RunFolder: Sendable {
     }
 
     /// Removes the work folder after an error (a one-go writer leaves nothing half-written).
-    public func abandon() {
+    package func abandon() {
         try? Self.removeRun(work)
         releaseLock()
     }
 
     /// Keeps the work folder (an interrupted or failed bench, to resume) and lets others in.
-    public func suspend() { releaseLock() }
+    package func suspend() { releaseLock() }
 
     private func releaseLock() {
         lock.withLock { held in

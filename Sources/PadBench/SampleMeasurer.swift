@@ -14,42 +14,42 @@ import PadVocabulary
 ///
 /// Never throws: a decode failure or an estimator error becomes the sample's status, and values
 /// the estimators did not reach stay NaN, so counts always add up.
-public struct SampleMeasurer: Sendable {
+package struct SampleMeasurer: Sendable {
     /// One estimator chain per option set: the default chain (suffix "") and, for profiles with
     /// options (`face: {use_dataset_box: true}`), a chain of the estimators those options change,
     /// measured on the same decoded image with their own face, eyes and outputs. Columns of a
     /// chain with suffix `s` are `<estimator>.<output>@s`, so each profile reads the measurements
     /// of its own options and no other profile sees them.
-    public struct Chain: Sendable {
-        public var suffix: String
-        public var estimators: [any Estimator]
-        public init(suffix: String = "", estimators: [any Estimator]) {
+    package struct Chain: Sendable {
+        package var suffix: String
+        package var estimators: [any Estimator]
+        package init(suffix: String = "", estimators: [any Estimator]) {
             self.suffix = suffix
             self.estimators = estimators
         }
     }
 
-    public let chains: [Chain]
-    public let decoder: ImageDecoder
+    package let chains: [Chain]
+    package let decoder: ImageDecoder
     /// Reads the frames of video samples (the pixel limit is the image decoder's).
-    public let video: VideoDecoder
+    package let video: VideoDecoder
     /// Every estimator of every chain, in column order (timing is indexed by this list).
-    public let estimators: [any Estimator]
+    package let estimators: [any Estimator]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
-    public let stepNames: [String]
+    package let stepNames: [String]
     /// Column of the first output of each estimator in `SampleOutcome.values`.
     let firstColumn: [Int]
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
     let fullNames: [[String]]
-    public let columnCount: Int
+    package let columnCount: Int
     /// Full output names in column order (`face.count`, ..., `face.count@dataset_box`, ...).
-    public let columns: [String]
+    package let columns: [String]
 
-    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
+    package init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.init(chains: [Chain(estimators: estimators)], decoder: decoder, video: video)
     }
 
-    public init(chains: [Chain], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
+    package init(chains: [Chain], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.chains = chains
         self.decoder = decoder
         self.video = video ?? VideoDecoder(limits: VideoLimits(maxPixels: decoder.maxPixels))
@@ -75,7 +75,7 @@ public struct SampleMeasurer: Sendable {
 
     /// `threads`: how many threads the sample may use (``EstimatorInput/threads``). A video frame
     /// is measured as a video of one frame (``measureVideo(_:threads:)``).
-    public func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
+    package func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
         let decodeStart = MonotonicClock.nanoseconds()
         let image: Image
