@@ -9,8 +9,7 @@ import PackageDescription
 let package = Package(
     name: "padbench",
     products: [
-        .executable(name: "padbench", targets: ["padbench"]),
-        .library(name: "PadBench", targets: ["PadBench"]),
+        .executable(name: "padbench", targets: ["padbench"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,5 +1,5 @@
 /// Errors of the archive layer; each names the file (and line, for CSV) it is about.
-public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case io(path: String, message: String)
     case zstd(path: String, message: String)
     case tar(path: String, message: String)
@@ -8,7 +8,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A size limit (``ArchiveLimits``) refused the archive or one of its members.
     case limit(path: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .io(let path, let message): return "\(path): \(message)"
         case .zstd(let path, let message): return "\(path): \(message)"

@@ -20,9 +20,9 @@ import Darwin
 /// ``ResultArchiveWriter/addCompressed(_:)`` writes only the tar header (in a frame of its own)
 /// before copying the frame: the archive is a sequence of zstd frames, which zstd, `tar --zstd`
 /// and ``ZstdStream`` read as one stream.
-public final class ArchiveMemberWriter: ClosableByteSink {
-    public let name: String
-    public let path: String
+package final class ArchiveMemberWriter: ClosableByteSink {
+    package let name: String
+    package let path: String
     private let file: FileSink
     private let frameFile: FileSink
     private let zstd: ZstdWriter
@@ -30,7 +30,7 @@ public final class ArchiveMemberWriter: ClosableByteSink {
     private var closed = false
 
     /// - Parameters: `level` and `workers` as for ``ZstdWriter``.
-    public init(name: String, path: String, level: Int, workers: Int = 0) throws {
+    package init(name: String, path: String, level: Int, workers: Int = 0) throws {
         self.name = name
         self.path = path
         file = try FileSink(path: path)
@@ -38,7 +38,7 @@ public final class ArchiveMemberWriter: ClosableByteSink {
         zstd = try ZstdWriter(into: frameFile, path: path + ".zst.part", level: level, workers: workers)
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(!closed, "write after close")
         try file.write(bytes)
         try zstd.write(bytes)
@@ -46,7 +46,7 @@ public final class ArchiveMemberWriter: ClosableByteSink {
     }
 
     /// Closes the file and ends the frame (with the tar padding).
-    public func close() throws {
+    package func close() throws {
         guard !closed else { return }
         closed = true
         try file.close()
@@ -57,7 +57,7 @@ public final class ArchiveMemberWriter: ClosableByteSink {
     }
 
     /// The closed member, ready for ``ResultArchiveWriter/addCompressed(_:)``.
-    public func finished() throws -> CompressedMember {
+    package func finished() throws -> CompressedMember {
         guard closed else { throw ArchiveError.io(path: path, message: "archive member \(name) is still open") }
         return CompressedMember(name: name, size: size, framePath: path + ".zst.part")
     }
@@ -73,8 +73,8 @@ public final class ArchiveMemberWriter: ClosableByteSink {
 
 /// A member compressed beside its file by ``ArchiveMemberWriter``: its name, its size in the tar
 /// and the file holding its zstd frame (removed once the archive has copied it).
-public struct CompressedMember: Sendable, Equatable {
-    public var name: String
-    public var size: Int
-    public var framePath: String
+package struct CompressedMember: Sendable, Equatable {
+    package var name: String
+    package var size: Int
+    package var framePath: String
 }

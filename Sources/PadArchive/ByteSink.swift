@@ -5,17 +5,17 @@ import Darwin
 #endif
 
 /// Something bytes can be streamed into: a file, a zstd compressor, a tar entry.
-public protocol ByteSink: AnyObject {
+package protocol ByteSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
 /// A sink that ends with `close()`: a file, or a file and its archive frame (``ArchiveMemberWriter``).
-public protocol ClosableByteSink: ByteSink {
+package protocol ClosableByteSink: ByteSink {
     func close() throws
 }
 
 extension ByteSink {
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try write(raw) }
     }
 }
@@ -27,12 +27,12 @@ extension ByteSink {
 /// try file.write([1, 2, 3])
 /// try file.close()
 /// ```
-public final class FileSink: ClosableByteSink {
-    public let path: String
+package final class FileSink: ClosableByteSink {
+    package let path: String
     private var descriptor: Int32
 
     /// - Parameter append: keep what the file holds and write after it (a resumed journal).
-    public init(path: String, append: Bool = false) throws {
+    package init(path: String, append: Bool = false) throws {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0o644)
         if descriptor < 0 {
@@ -40,7 +40,7 @@ public final class FileSink: ClosableByteSink {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard var pointer = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -55,13 +55,13 @@ public final class FileSink: ClosableByteSink {
     }
 
     /// Flushes the written bytes to the disk (fsync(2)): before a rename that replaces a file.
-    public func sync() throws {
+    package func sync() throws {
         guard descriptor >= 0, fsync(descriptor) == 0 else {
             throw ArchiveError.io(path: path, message: "cannot flush to disk: \(String(cString: strerror(errno)))")
         }
     }
 
-    public func close() throws {
+    package func close() throws {
         guard descriptor >= 0 else { return }
         let status = Glibc.close(descriptor)
         descriptor = -1

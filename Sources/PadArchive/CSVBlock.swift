@@ -19,7 +19,7 @@ import Darwin
 /// ```
 /// The bytes are exactly those of ``CSVFormat/appendField(_:to:)`` and
 /// ``CSVFormat/appendNumber(_:to:)-(Double,_)`` appended to an array.
-public final class CSVBlock {
+package final class CSVBlock {
     @usableFromInline let writer: CSVWriter
     @usableFromInline let base: UnsafeMutablePointer<UInt8>
     @usableFromInline let capacity: Int
@@ -32,7 +32,7 @@ public final class CSVBlock {
         @inline(__always) set { filled.pointee = newValue }
     }
 
-    public init(writer: CSVWriter, capacity: Int = 1 << 20) {
+    package init(writer: CSVWriter, capacity: Int = 1 << 20) {
         self.writer = writer
         self.capacity = max(capacity, 2 * NumberText.maximumLength)
         base = .allocate(capacity: self.capacity)
@@ -46,7 +46,7 @@ public final class CSVBlock {
     }
 
     /// Hands the bytes so far to the writer.
-    public func flush() throws {
+    package func flush() throws {
         guard count > 0 else { return }
         try writer.writeRaw(UnsafeRawBufferPointer(start: base, count: count))
         count = 0
@@ -61,14 +61,14 @@ public final class CSVBlock {
     }
 
     @inlinable
-    public func append(byte: UInt8) throws {
+    package func append(byte: UInt8) throws {
         if count == capacity { try flush() }
         base[count] = byte
         count += 1
     }
 
     @inlinable
-    public func append(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         guard try makeRoom(bytes.count) else {
             try writer.writeRaw(UnsafeRawBufferPointer(bytes))
             return
@@ -80,7 +80,7 @@ public final class CSVBlock {
     /// A field as ``CSVFormat/appendField(_:to:)`` writes it: as it is, or quoted with quotes
     /// doubled when it holds a comma, a quote, CR or LF.
     @inlinable
-    public func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
+    package func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>) throws {
         if CSVFormat.needsQuotes(bytes) { return try appendQuoted(bytes) }
         try append(bytes)
     }
@@ -97,7 +97,7 @@ public final class CSVBlock {
 
     /// ``CSVFormat/number(_:)``'s bytes (``NumberText``).
     @inlinable
-    public func appendNumber(_ value: Double) throws {
+    package func appendNumber(_ value: Double) throws {
         _ = try makeRoom(NumberText.maximumLength)
         count += NumberText.write(value, to: base + count)
     }
@@ -112,36 +112,36 @@ public final class CSVBlock {
 /// let accepted = parts.add("ok,1,,\n")
 /// try parts.withPieces { pieces in try block.append(pieces[accepted]) }
 /// ```
-public struct CSVPieces {
+package struct CSVPieces {
     private var bytes: [UInt8] = []
     private var ranges: [Range<Int>] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds `text` as it is (callers escape fields with ``CSVFormat/appendField(_:to:)``) and
     /// returns its number.
     @discardableResult
-    public mutating func add(_ text: [UInt8]) -> Int {
+    package mutating func add(_ text: [UInt8]) -> Int {
         ranges.append(bytes.count..<(bytes.count + text.count))
         bytes += text
         return ranges.count - 1
     }
 
     @discardableResult
-    public mutating func add(_ text: String) -> Int { add(Array(text.utf8)) }
+    package mutating func add(_ text: String) -> Int { add(Array(text.utf8)) }
 
-    public func withPieces<R>(_ body: (Pieces) throws -> R) rethrows -> R {
+    package func withPieces<R>(_ body: (Pieces) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { bytes in
             try ranges.withUnsafeBufferPointer { ranges in try body(Pieces(bytes: bytes, ranges: ranges)) }
         }
     }
 
     /// The pieces' memory, valid inside ``withPieces(_:)``.
-    public struct Pieces {
+    package struct Pieces {
         @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
         @usableFromInline let ranges: UnsafeBufferPointer<Range<Int>>
 
         @inlinable
-        public subscript(k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[ranges[k]]) }
+        package subscript(k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[ranges[k]]) }
     }
 }

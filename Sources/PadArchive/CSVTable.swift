@@ -6,18 +6,18 @@ import PadText
 /// Example: `PadArchiveDocExamples.csvTable`
 /// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// Every record must have as many fields as the header; otherwise the error names file and line.
-public struct CSVTable: Sendable {
-    public struct Record: Sendable {
-        public var line: Int
-        public var fields: [String]
+package struct CSVTable: Sendable {
+    package struct Record: Sendable {
+        package var line: Int
+        package var fields: [String]
     }
 
-    public let path: String
-    public let header: [String]
-    public let records: [Record]
+    package let path: String
+    package let header: [String]
+    package let records: [Record]
     private let columns: [String: Int]
 
-    public init(bytes: [UInt8], path: String, requireRectangular: Bool = true) throws {
+    package init(bytes: [UInt8], path: String, requireRectangular: Bool = true) throws {
         self.path = path
         var parsed = try CSVTable.parse(bytes, path: path)
         guard !parsed.isEmpty else {
@@ -37,16 +37,16 @@ public struct CSVTable: Sendable {
         self.columns = columns
     }
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(path) } catch { throw ArchiveError.io(path: path, message: error.message) }
         try self.init(bytes: bytes, path: path)
     }
 
-    public func column(_ name: String) -> Int? { columns[name] }
+    package func column(_ name: String) -> Int? { columns[name] }
 
     /// Index of a column that must exist.
-    public func requireColumn(_ name: String) throws -> Int {
+    package func requireColumn(_ name: String) throws -> Int {
         guard let index = columns[name] else {
             throw ArchiveError.csv(path: path, line: 1, message: "missing column '\(name)'")
         }

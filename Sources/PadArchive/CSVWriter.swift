@@ -7,13 +7,13 @@
 /// try csv.close()
 /// ```
 /// Fields containing a comma, a quote, CR or LF are quoted, with quotes doubled.
-public final class CSVWriter {
-    public let path: String
+package final class CSVWriter {
+    package let path: String
     private let file: any ClosableByteSink
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 20
 
-    public init(path: String, append: Bool = false) throws {
+    package init(path: String, append: Bool = false) throws {
         self.path = path
         file = try FileSink(path: path, append: append)
         buffer.reserveCapacity(flushThreshold + 4096)
@@ -21,13 +21,13 @@ public final class CSVWriter {
 
     /// Rows into a run-folder file that is compressed for the archive as it is written;
     /// ``close()`` also ends the member's frame.
-    public init(member: ArchiveMemberWriter) {
+    package init(member: ArchiveMemberWriter) {
         path = member.path
         file = member
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
-    public func writeRow<S: Sequence>(_ fields: S) throws where S.Element == String {
+    package func writeRow<S: Sequence>(_ fields: S) throws where S.Element == String {
         var first = true
         for field in fields {
             if !first { buffer.append(UInt8(ascii: ",")) }
@@ -39,30 +39,30 @@ public final class CSVWriter {
     }
 
     /// Bytes already formatted as CSV rows (each ending in a newline).
-    public func writeRaw(_ bytes: [UInt8]) throws {
+    package func writeRaw(_ bytes: [UInt8]) throws {
         try flush()
         try file.write(bytes)
     }
 
     /// The same from memory the caller owns (``CSVBlock``).
-    public func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
+    package func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
         try flush()
         try file.write(bytes)
     }
 
-    public func flush() throws {
+    package func flush() throws {
         guard !buffer.isEmpty else { return }
         try file.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    public func close() throws {
+    package func close() throws {
         try flush()
         try file.close()
     }
 
     /// A whole table as CSV bytes (small reports).
-    public static func encode(header: [String], rows: [[String]]) -> [UInt8] {
+    package static func encode(header: [String], rows: [[String]]) -> [UInt8] {
         var bytes: [UInt8] = []
         for row in [header] + rows {
             for (i, field) in row.enumerated() {
@@ -76,10 +76,10 @@ public final class CSVWriter {
 }
 
 /// How padbench writes values into CSV cells, everywhere.
-public enum CSVFormat {
+package enum CSVFormat {
     /// Shortest text that reads back to the same Double; integers without `.0`; NaN (not
     /// assessable) as the empty field; infinities as `inf` / `-inf`.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value.isNaN { return "" }
         if value.isInfinite { return value > 0 ? "inf" : "-inf" }
         if value == value.rounded(.towardZero), abs(value) < 1e15 { return String(Int64(value)) }
@@ -89,7 +89,7 @@ public enum CSVFormat {
     /// Appends exactly the bytes of ``number(_:)`` to `buffer`, with no String in between: the
     /// fast path for files of millions of rows (``NumberText``).
     @inlinable
-    public static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
+    package static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
             let n = NumberText.write(value, to: text.baseAddress!)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
@@ -98,7 +98,7 @@ public enum CSVFormat {
 
     /// Appends the decimal digits of `value` (what `String(value)` gives).
     @inlinable
-    public static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
             let n = NumberText.writeInteger(value, to: text.baseAddress!)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
@@ -106,7 +106,7 @@ public enum CSVFormat {
     }
 
     @inlinable
-    public static func appendNumber(_ value: UInt64, to buffer: inout [UInt8]) {
+    package static func appendNumber(_ value: UInt64, to buffer: inout [UInt8]) {
         if value <= UInt64(Int64.max) {
             appendInteger(Int64(value), to: &buffer)
         } else {
@@ -114,11 +114,11 @@ public enum CSVFormat {
         }
     }
 
-    public static func number(_ value: Int) -> String { String(value) }
-    public static func number(_ value: UInt64) -> String { String(value) }
+    package static func number(_ value: Int) -> String { String(value) }
+    package static func number(_ value: UInt64) -> String { String(value) }
 
     /// Parses what ``number(_:)`` writes (and ordinary decimal text); empty or `nan` is NaN.
-    public static func parseNumber(_ text: Substring) -> Double? {
+    package static func parseNumber(_ text: Substring) -> Double? {
         if text.isEmpty { return .nan }
         switch text.lowercased() {
         case "nan": return .nan
@@ -129,7 +129,7 @@ public enum CSVFormat {
     }
 
     /// Appends numbers as one CSV row (after an optional CSV-safe prefix field) to a byte buffer.
-    public static func appendNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8])
+    package static func appendNumberRow(prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8])
     {
         if !prefix.isEmpty {
             appendField(prefix, to: &buffer)
@@ -143,7 +143,7 @@ public enum CSVFormat {
     }
 
     /// A row of an already CSV-encoded prefix (one or more fields) and numbers.
-    public static func appendRawPrefixNumberRow(
+    package static func appendRawPrefixNumberRow(
         prefix: String, _ values: UnsafeBufferPointer<Double>, to buffer: inout [UInt8]
     ) {
         buffer.append(contentsOf: prefix.utf8)
@@ -156,11 +156,11 @@ public enum CSVFormat {
 
     /// RFC 4180: a field holding a comma, a quote, CR or LF is quoted (quotes doubled).
     @inlinable
-    public static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
     }
 
-    public static func appendField(_ field: String, to buffer: inout [UInt8]) {
+    package static func appendField(_ field: String, to buffer: inout [UInt8]) {
         // One look at contiguous bytes (ids of ten million rows pass here): most fields need no quotes.
         var text = field
         let plain = text.withUTF8 { bytes -> Bool in

@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// A file read sequentially in large chunks with POSIX `read(2)`.
-public final class FileSource {
-    public let path: String
+package final class FileSource {
+    package let path: String
     private var descriptor: Int32
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -19,14 +19,14 @@ public final class FileSource {
 
     deinit { if descriptor >= 0 { _ = close(descriptor) } }
 
-    public func size() throws -> Int {
+    package func size() throws -> Int {
         var info = stat()
         if fstat(descriptor, &info) != 0 { throw ArchiveError.io(path: path, message: "cannot stat") }
         return Int(info.st_size)
     }
 
     /// Reads up to `buffer.count` bytes; 0 at end of file.
-    public func read(into buffer: inout [UInt8]) throws -> Int {
+    package func read(into buffer: inout [UInt8]) throws -> Int {
         let capacity = buffer.count
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, capacity) }

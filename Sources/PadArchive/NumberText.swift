@@ -14,14 +14,14 @@
 /// x exactly when the decimal m * 10^-p reads back as x. Two decimals of at most 15 significant
 /// digits are at least 10^-15 apart relative to x, more than one ulp (2^-52), so at most one
 /// reads back as x: the shortest round-trip digits are then m's digits without trailing zeros.
-public enum NumberText {
+package enum NumberText {
     /// Longest text written: `-2.2250738585072014e-308` is 24 bytes.
-    public static let maximumLength = 32
+    package static let maximumLength = 32
 
     /// Writes ``CSVFormat/number(_:)`` of `value` at `out` (room for ``maximumLength`` bytes) and
     /// returns the number of bytes written.
     @inlinable
-    public static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if value.isNaN { return 0 }
         if value.isInfinite {
             var n = 0
@@ -36,7 +36,7 @@ public enum NumberText {
 
     /// The decimal digits of `value` (what `String(value)` gives).
     @inlinable
-    public static func writeInteger(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func writeInteger(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var n = 0
         if value < 0 { out[0] = UInt8(ascii: "-"); n = 1 }
         return n + writeDigits(value.magnitude, to: out + n)

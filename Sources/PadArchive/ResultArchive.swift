@@ -10,16 +10,16 @@ import Foundation
 /// ```
 /// The archive is written under `<final>.partial` and renamed only when complete, so an
 /// interrupted run never leaves a truncated archive under the final name.
-public final class ResultArchiveWriter {
-    public let finalPath: String
-    public var partialPath: String { finalPath + ".partial" }
+package final class ResultArchiveWriter {
+    package let finalPath: String
+    package var partialPath: String { finalPath + ".partial" }
     private let file: FileSink
     private let zstd: ZstdWriter
     private let tar: TarWriter
     private let modified: Int
     private var committed = false
 
-    public init(finalPath: String, level: Int = 6, workers: Int = 0, modified: Int = Int(Date().timeIntervalSince1970))
+    package init(finalPath: String, level: Int = 6, workers: Int = 0, modified: Int = Int(Date().timeIntervalSince1970))
         throws
     {
         self.finalPath = finalPath
@@ -29,11 +29,11 @@ public final class ResultArchiveWriter {
         tar = TarWriter(into: zstd)
     }
 
-    public func add(name: String, contents: [UInt8]) throws {
+    package func add(name: String, contents: [UInt8]) throws {
         try tar.add(name: name, contents: contents, modified: modified)
     }
 
-    public func addFile(name: String, fromPath path: String) throws {
+    package func addFile(name: String, fromPath path: String) throws {
         try tar.addFile(name: name, fromPath: path, modified: modified)
     }
 
@@ -41,7 +41,7 @@ public final class ResultArchiveWriter {
     /// ends the current zstd frame, then the member's own frame (bytes and padding) is copied
     /// into the archive as it is, and its frame file removed. The archive stays one zstd stream
     /// (frames one after another) holding the same tar as ``addFile(name:fromPath:)`` would write.
-    public func addCompressed(_ member: CompressedMember) throws {
+    package func addCompressed(_ member: CompressedMember) throws {
         try tar.addHeader(name: member.name, size: member.size, modified: modified)
         try zstd.endFrame()
         let frame = try FileSource(path: member.framePath)
@@ -54,7 +54,7 @@ public final class ResultArchiveWriter {
         unlink(member.framePath)
     }
 
-    public func commit() throws {
+    package func commit() throws {
         try tar.finish()
         try zstd.finish()
         try file.close()
@@ -72,14 +72,14 @@ public final class ResultArchiveWriter {
 
 /// Size limits for reading an archive: the whole decompressed stream, and one member returned
 /// in memory by ``ResultArchiveReader/entry(named:)``.
-public struct ArchiveLimits: Sendable, Equatable {
+package struct ArchiveLimits: Sendable, Equatable {
     /// Decompressed bytes (tar headers and all members) one pass may read: 4 GiB.
-    public var totalBytes: Int
+    package var totalBytes: Int
     /// Size of one member handed out whole: 1 GiB (stream bigger ones with `streamEntry`).
-    public var memberBytes: Int
-    public static let standard = ArchiveLimits(totalBytes: 4 << 30, memberBytes: 1 << 30)
+    package var memberBytes: Int
+    package static let standard = ArchiveLimits(totalBytes: 4 << 30, memberBytes: 1 << 30)
 
-    public init(totalBytes: Int, memberBytes: Int) {
+    package init(totalBytes: Int, memberBytes: Int) {
         self.totalBytes = totalBytes
         self.memberBytes = memberBytes
     }
@@ -97,21 +97,21 @@ public struct ArchiveLimits: Sendable, Equatable {
 /// decompressed again, streamed, when asked for. A stream that decompresses past
 /// `limits.totalBytes`, or a member declared beyond it, is refused at once (decompression bombs),
 /// as is `entry(named:)` of a member above `limits.memberBytes`.
-public struct ResultArchiveReader: Sendable {
+package struct ResultArchiveReader: Sendable {
     static let keptMemberBytes = 1 << 20
     static let keptTotalBytes = 16 << 20
 
-    public let path: String
-    public let limits: ArchiveLimits
-    public let entryNames: [String]
+    package let path: String
+    package let limits: ArchiveLimits
+    package let entryNames: [String]
     private let sizes: [String: Int]
     /// Position of each name among the entries (the last one wins, as with `tar -x`).
     private let positions: [String: Int]
     private let kept: [String: [UInt8]]
 
-    public init(path: String) throws { try self.init(path: path, limits: .standard) }
+    package init(path: String) throws { try self.init(path: path, limits: .standard) }
 
-    public init(path: String, limits: ArchiveLimits) throws {
+    package init(path: String, limits: ArchiveLimits) throws {
         self.path = path
         self.limits = limits
         let tar = try Self.open(path, limits)
@@ -145,12 +145,12 @@ public struct ResultArchiveReader: Sendable {
         return TarReader(stream: try ZstdStream(path: path, limit: limits.totalBytes), totalLimit: limits.totalBytes)
     }
 
-    public func contains(_ name: String) -> Bool { positions[name] != nil }
+    package func contains(_ name: String) -> Bool { positions[name] != nil }
 
     /// Declared size of a member, nil when there is none of that name.
-    public func size(of name: String) -> Int? { sizes[name] }
+    package func size(of name: String) -> Int? { sizes[name] }
 
-    public func entry(named name: String) throws -> [UInt8] {
+    package func entry(named name: String) throws -> [UInt8] {
         if let bytes = kept[name] { return bytes }
         guard let size = sizes[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
         guard size <= limits.memberBytes else {
@@ -170,10 +170,10 @@ public struct ResultArchiveReader: Sendable {
     /// member limit, because parsing JSON takes some 20 times its size in memory (a 100 MB
     /// `results.json` in a 34 KB archive made `show` peak at 2.3 GB). padbench's own are a few
     /// hundred KiB (about 300 bytes per species and profile in `results.json`).
-    public static let jsonMemberBytes = 32 << 20
+    package static let jsonMemberBytes = 32 << 20
 
     /// A JSON member, refused above ``jsonMemberBytes`` before it is decompressed.
-    public func jsonEntry(named name: String) throws -> [UInt8] {
+    package func jsonEntry(named name: String) throws -> [UInt8] {
         if let size = sizes[name], size > Self.jsonMemberBytes {
             throw ArchiveError.limit(
                 path: path,
@@ -183,7 +183,7 @@ public struct ResultArchiveReader: Sendable {
     }
 
     /// Hands a member's bytes to `consume` in chunks (at most 64 KiB each), in bounded memory.
-    public func streamEntry(named name: String, to consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func streamEntry(named name: String, to consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let position = positions[name] else { throw ArchiveError.missingEntry(path: path, entry: name) }
         if let bytes = kept[name] { return try bytes.withUnsafeBytes { try consume($0) } }
         let tar = try Self.open(path, limits)

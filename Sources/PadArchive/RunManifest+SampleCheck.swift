@@ -7,7 +7,7 @@ extension RunManifest {
     /// ``FNV1a/sampleHash(id:label:species:split:)`` and ``FNV1a/presentationHash(id:presentation:frame:)``
     /// over the rows (any order). An edited or
     /// damaged archive is refused, named by `path`.
-    public func checkSampleCount(_ rows: Int, archive path: String) throws {
+    package func checkSampleCount(_ rows: Int, archive path: String) throws {
         guard rows == dataset.samples else {
             throw ArchiveError.tar(
                 path: path, message: "samples.csv has \(rows) rows, the manifest says \(dataset.samples) samples")
@@ -18,7 +18,7 @@ extension RunManifest {
     /// ``FNV1a/presentationHash(id:presentation:frame:)`` over the rows: it counts only when the
     /// manifest has a ``Dataset/presentationsFingerprint`` (archives written before it have
     /// fingerprints of samples alone, and are read as they were written).
-    public func checkSampleFingerprint(_ samples: UInt64, presentations: UInt64, archive path: String) throws {
+    package func checkSampleFingerprint(_ samples: UInt64, presentations: UInt64, archive path: String) throws {
         let total = dataset.presentationsFingerprint == nil ? samples : samples &+ presentations
         guard FNV1a.hex(total) == dataset.fingerprint else {
             throw ArchiveError.tar(
@@ -33,7 +33,7 @@ extension RunManifest.Dataset {
     /// The sum of the samples' hashes alone (``fingerprint`` less ``presentationsFingerprint``):
     /// what rows that name no presentation (`decisions.csv`) add up to. Nil when a fingerprint is
     /// not hex.
-    public var samplesFingerprint: UInt64? {
+    package var samplesFingerprint: UInt64? {
         guard let total = UInt64(fingerprint, radix: 16) else { return nil }
         guard let part = presentationsFingerprint else { return total }
         return UInt64(part, radix: 16).map { total &- $0 }

@@ -5,10 +5,10 @@
 /// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A member whose declared size would take the stream past `totalLimit` is refused at its header,
 /// before any of its data is read.
-public final class TarReader {
-    public struct Entry: Sendable, Equatable {
-        public var name: String
-        public var size: Int
+package final class TarReader {
+    package struct Entry: Sendable, Equatable {
+        package var name: String
+        package var size: Int
     }
 
     /// pax extended headers hold a few records; more than this is not a padbench archive.
@@ -19,14 +19,14 @@ public final class TarReader {
     private var dataLeft = 0, paddingLeft = 0
     private var block = [UInt8](repeating: 0, count: 512)
 
-    public init(stream: ZstdStream, totalLimit: Int) {
+    package init(stream: ZstdStream, totalLimit: Int) {
         self.stream = stream
         self.path = stream.path
         self.totalLimit = totalLimit
     }
 
     /// The next regular file; nil after the end-of-archive block.
-    public func next() throws -> Entry? {
+    package func next() throws -> Entry? {
         try skip(dataLeft + paddingLeft)
         dataLeft = 0
         paddingLeft = 0
@@ -66,7 +66,7 @@ public final class TarReader {
     }
 
     /// Hands the current entry's data to `consume` in chunks of at most 64 KiB.
-    public func readData(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func readData(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while dataLeft > 0 {
             let want = min(dataLeft, chunk.count)

@@ -7,11 +7,11 @@
 /// try tar.finish()
 /// ```
 /// Format: POSIX.1-2001 (pax) as read by GNU tar, bsdtar and Python's tarfile.
-public final class TarWriter {
+package final class TarWriter {
     private let sink: ByteSink
-    public init(into sink: ByteSink) { self.sink = sink }
+    package init(into sink: ByteSink) { self.sink = sink }
 
-    public func add(name: String, contents: [UInt8], modified: Int) throws {
+    package func add(name: String, contents: [UInt8], modified: Int) throws {
         try writeHeader(name: name, size: contents.count, modified: modified)
         try sink.write(contents)
         try pad(contents.count)
@@ -19,12 +19,12 @@ public final class TarWriter {
 
     /// The header of a member whose bytes (and padding to the next 512-byte block) the caller
     /// writes into the stream itself (``ResultArchiveWriter/addCompressed(_:)``).
-    public func addHeader(name: String, size: Int, modified: Int) throws {
+    package func addHeader(name: String, size: Int, modified: Int) throws {
         try writeHeader(name: name, size: size, modified: modified)
     }
 
     /// Streams a file from disk in 1 MiB chunks (bounded memory whatever its size).
-    public func addFile(name: String, fromPath path: String, modified: Int) throws {
+    package func addFile(name: String, fromPath path: String, modified: Int) throws {
         let reader = try FileSource(path: path)
         let size = try reader.size()
         try writeHeader(name: name, size: size, modified: modified)
@@ -41,7 +41,7 @@ public final class TarWriter {
     }
 
     /// Two zero blocks end the archive.
-    public func finish() throws {
+    package func finish() throws {
         try sink.write([UInt8](repeating: 0, count: 1024))
     }
 
@@ -51,9 +51,9 @@ public final class TarWriter {
     }
 
     /// The ustar size field holds 11 octal digits: members must be smaller than 8 GiB.
-    public static let maximumMemberSize = (1 << 33) - 1
+    package static let maximumMemberSize = (1 << 33) - 1
     /// Names go in pax records when longer than 100 bytes; beyond this they are refused.
-    public static let maximumNameBytes = 4096
+    package static let maximumNameBytes = 4096
 
     /// Refuses what a header cannot represent, instead of writing a field that overflows.
     static func validate(name: String, size: Int, modified: Int) throws {

@@ -7,11 +7,11 @@ import CZstd
 /// in `Tests/PadArchiveTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A file that is not zstd, or ends inside a frame, is an error naming the file; producing more
 /// than `limit` bytes is ``ArchiveError/limit(path:message:)``.
-public final class ZstdStream {
-    public let path: String
-    public let limit: Int
+package final class ZstdStream {
+    package let path: String
+    package let limit: Int
     /// Decompressed bytes handed out so far.
-    public private(set) var produced = 0
+    package private(set) var produced = 0
     private let source: FileSource
     private let context: OpaquePointer
     private var input: [UInt8]
@@ -21,7 +21,7 @@ public final class ZstdStream {
     private var lastCode = 0
     private var sawInput = false, endOfFile = false
 
-    public init(path: String, limit: Int) throws {
+    package init(path: String, limit: Int) throws {
         self.path = path
         self.limit = limit
         source = try FileSource(path: path)
@@ -36,7 +36,7 @@ public final class ZstdStream {
     deinit { ZSTD_freeDCtx(context) }
 
     /// Copies up to `buffer.count` decompressed bytes into `buffer`; 0 at the end of the stream.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if outputStart == outputEnd, try !refill() { return 0 }
         let n = min(buffer.count, outputEnd - outputStart)
         output.withUnsafeBytes { raw in

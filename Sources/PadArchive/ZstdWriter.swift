@@ -10,7 +10,7 @@ import CZstd
 /// try zstd.finish()       // ends the frame
 /// try file.close()
 /// ```
-public final class ZstdWriter: ByteSink {
+package final class ZstdWriter: ByteSink {
     private let sink: ByteSink
     private let path: String
     private let context: OpaquePointer
@@ -20,7 +20,7 @@ public final class ZstdWriter: ByteSink {
     /// - Parameters:
     ///   - level: zstd level (1-19; 3 is zstd's default).
     ///   - workers: `ZSTD_c_nbWorkers`; 0 compresses on the calling thread.
-    public init(into sink: ByteSink, path: String, level: Int = 6, workers: Int = 0) throws {
+    package init(into sink: ByteSink, path: String, level: Int = 6, workers: Int = 0) throws {
         guard let context = ZSTD_createCCtx() else {
             throw ArchiveError.zstd(path: path, message: "cannot create zstd context")
         }
@@ -41,7 +41,7 @@ public final class ZstdWriter: ByteSink {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(!finished, "write after finish")
         try compress(bytes, directive: ZSTD_e_continue)
     }
@@ -49,13 +49,13 @@ public final class ZstdWriter: ByteSink {
     /// Ends the current frame and flushes it into the sink; later writes start a new frame (a
     /// zstd stream may hold several frames one after another). Lets a frame made elsewhere
     /// (``ArchiveMemberWriter``) be copied into the sink between two of this writer's frames.
-    public func endFrame() throws {
+    package func endFrame() throws {
         precondition(!finished, "endFrame after finish")
         try compress(UnsafeRawBufferPointer(start: nil, count: 0), directive: ZSTD_e_end)
     }
 
     /// Ends the zstd frame and flushes everything into the sink.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         finished = true
         try compress(UnsafeRawBufferPointer(start: nil, count: 0), directive: ZSTD_e_end)

@@ -5,18 +5,18 @@ import PadEvaluation
 import PadProfiles
 
 /// Everything `padbench bench` needs: what to measure, how to decide, where to write.
-public struct BenchJob: Sendable {
-    public var dataset: LoadedDataset
-    public var profiles: [Profile]
+package struct BenchJob: Sendable {
+    package var dataset: LoadedDataset
+    package var profiles: [Profile]
     /// Estimators to run beyond those the profiles need.
-    public var extraEstimators: [String]
-    public var estimatorOptions: EstimatorOptions
-    public var outputFolder: String
-    public var concurrency: Int
-    public var maxPixels: Int
+    package var extraEstimators: [String]
+    package var estimatorOptions: EstimatorOptions
+    package var outputFolder: String
+    package var concurrency: Int
+    package var maxPixels: Int
     /// Image files larger than this are refused unread (`too_large`); default from `maxPixels`
     /// (``PadImage/ImageDecoder/defaultFileLimit(maxPixels:)``).
-    public var maxImageBytes: Int?
+    package var maxImageBytes: Int?
     /// `k/n` shard of the dataset, or nil for all of it.
     public var shard: Shard?
     public var showProgress: Bool
@@ -25,26 +25,26 @@ public struct BenchJob: Sendable {
     /// loader it used and every path absolute; nil: made from this job (``resumeState``).
     public var resumeJob: ResumeJob?
     /// Replace a complete run already under `outputFolder`.
-    public var force = false
+    package var force = false
     /// Continue the interrupted run in `<outputFolder>.partial`.
-    public var resume = false
+    package var resume = false
     /// Raised by Ctrl-C: measuring stops after the samples in flight.
-    public var interrupt: InterruptFlag?
+    package var interrupt: InterruptFlag?
     /// A gate whose output no estimator of the run measures is an error before measuring
     /// (otherwise it is left out of the decisions and reported).
-    public var strict = false
+    package var strict = false
     /// How frame values combine into a presentation's (`--aggregate`); recorded in the manifest
     /// (`frame_aggregate`) when the dataset has presentations of several frames. nil is `mean`.
-    public var aggregate: FrameAggregate?
+    package var aggregate: FrameAggregate?
     /// PAI species -> attack potential level (`--attack-potential`, merged over the manifest's
     /// `attack_potential` column); nil when neither gives one.
-    public var attackPotential: [String: String]?
+    package var attackPotential: [String: String]?
 
     /// Most samples measured at once: each holds a decoded image and, with external estimators,
     /// one process per worker (`--concurrency` above this is a usage error).
-    public static let maximumConcurrency = 1024
+    package static let maximumConcurrency = 1024
 
-    public init(
+    package init(
         dataset: LoadedDataset, profiles: [Profile], extraEstimators: [String] = [],
         estimatorOptions: EstimatorOptions = EstimatorOptions(), outputFolder: String,
         concurrency: Int, maxPixels: Int = 100_000_000, shard: Shard? = nil, showProgress: Bool = false,
@@ -74,7 +74,7 @@ public struct BenchJob: Sendable {
 
     /// What the run reads besides the dataset and so may never be its run folder, inside it or
     /// around it: the cascade folder, the PAD model and the profile files.
-    public var inputs: [String] {
+    package var inputs: [String] {
         var inputs = [estimatorOptions.cascadeDirectory]
         if let model = estimatorOptions.padModelPath { inputs.append(model) }
         return inputs + Profile.files(profiles)
@@ -83,12 +83,12 @@ public struct BenchJob: Sendable {
     /// Estimator names to build: what the profiles read and the registry can measure (vendor
     /// outputs such as `luna.*` come from `import`, not from an estimator), plus every extra named
     /// (an unknown extra name is an error when building, so a typo never passes silently).
-    public func estimatorNames(registry: EstimatorRegistry) -> [String] {
+    package func estimatorNames(registry: EstimatorRegistry) -> [String] {
         estimatorNames(registry: registry, profiles: profiles)
     }
 
     /// The same for some of the profiles (those sharing an option set); `extras` adds `--estimators`.
-    public func estimatorNames(registry: EstimatorRegistry, profiles: [Profile], extras: Bool = true) -> [String] {
+    package func estimatorNames(registry: EstimatorRegistry, profiles: [Profile], extras: Bool = true) -> [String] {
         var names: [String] = []
         for name in profiles.flatMap(\.requiredEstimators) where registry.names.contains(name) && !names.contains(name)
         { names.append(name) }

@@ -17,26 +17,26 @@ import PadVocabulary
 /// let outcome = try await BenchRunner().run(job)
 /// print(outcome.folder, outcome.results.map(\.profile.name))
 /// ```
-public struct BenchRunner: Sendable {
-    public var registry: EstimatorRegistry
+package struct BenchRunner: Sendable {
+    package var registry: EstimatorRegistry
 
-    public init(registry: EstimatorRegistry = EstimatorCatalog.registry) { self.registry = registry }
+    package init(registry: EstimatorRegistry = EstimatorCatalog.registry) { self.registry = registry }
 
-    public struct Outcome: Sendable {
-        public var folder: String
-        public var archivePath: String
-        public var results: [ProfileResult]
-        public var table: MeasurementTable
-        public var timing: [TimingStep]
-        public var wallSeconds: Double
+    package struct Outcome: Sendable {
+        package var folder: String
+        package var archivePath: String
+        package var results: [ProfileResult]
+        package var table: MeasurementTable
+        package var timing: [TimingStep]
+        package var wallSeconds: Double
         /// True when the run was interrupted: `folder` is then the partial folder, nothing was
         /// decided, and `bench --resume` continues it.
-        public var interrupted = false
+        package var interrupted = false
         /// Samples taken over from an interrupted run (resume), not measured again.
-        public var resumedSamples = 0
+        package var resumedSamples = 0
         /// Seconds this session spent measuring (decode and estimators of the samples it measured,
         /// not taking over the journal, deciding or writing): the rate of a resumed run is over these.
-        public var measureSeconds = 0.0
+        package var measureSeconds = 0.0
     }
 
     /// Timing histograms of a run's steps, fed one sample's nanoseconds at a time.
@@ -61,7 +61,7 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    public func run(_ job: BenchJob) async throws -> Outcome {
+    package func run(_ job: BenchJob) async throws -> Outcome {
         let started = Date()
         let startNanoseconds = MonotonicClock.nanoseconds()
         let samples =

@@ -4,9 +4,9 @@ import PadImport
 import PadVocabulary
 
 /// The built-in estimators, as the CLI and profile validation see them.
-public enum EstimatorCatalog {
+package enum EstimatorCatalog {
     /// Every estimator padbench ships, in the order they run when all are selected.
-    public static var registry: EstimatorRegistry {
+    package static var registry: EstimatorRegistry {
         EstimatorRegistry(entries: [
             .init(
                 name: "image", summary: "image size after EXIF orientation",
@@ -55,7 +55,7 @@ public enum EstimatorCatalog {
 
     /// `--estimators` names with their aliases resolved: `landmarks.points` is the `landmarks`
     /// estimator with every point as an output (`landmarks.x0`, `landmarks.y0`, ...).
-    public static func resolveAliases(_ names: [String], options: inout EstimatorOptions) -> [String] {
+    package static func resolveAliases(_ names: [String], options: inout EstimatorOptions) -> [String] {
         var resolved: [String] = []
         for name in names {
             var estimator = name
@@ -69,7 +69,7 @@ public enum EstimatorCatalog {
     }
 
     /// The built-in estimators plus one entry per external program (`--external NAME=CMD`).
-    public static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
+    package static func registry(with options: EstimatorOptions) -> EstimatorRegistry {
         var entries = registry.entries
         if let model = options.padModelPath {
             entries.append(
@@ -93,12 +93,12 @@ public enum EstimatorCatalog {
     /// Names an external estimator cannot take: the built-in estimators, and the timing steps
     /// every run records (`decode`, `sample_total`), whose columns (`decode_ns`, ...) and
     /// `timing.csv` rows an external of that name would duplicate.
-    public static let reservedStepNames = ["decode", "sample_total"]
+    package static let reservedStepNames = ["decode", "sample_total"]
 
     /// Why `name` cannot name an external estimator (`--external NAME=COMMAND`), or nil. `pad` is
     /// free (an external PAD model is named `pad`, as the presets expect) unless `--model` runs
     /// the built-in PAD baseline under that name.
-    public static func externalNameProblem(_ name: String, withPadModel: Bool) -> String? {
+    package static func externalNameProblem(_ name: String, withPadModel: Bool) -> String? {
         if let problem = OutputDescriptor.nameProblem(name) {
             return "external estimator name: \(problem)"
         }
@@ -118,7 +118,7 @@ public enum EstimatorCatalog {
     /// produce. No estimator is built and no cascade or model file is read, so this is cheap and
     /// works without the files. A profile gate on one of these that a run did not measure is left
     /// out (and said so); a name that is neither known here nor declared by the run is an error.
-    public static func knownOutputs() -> [String: OutputDescriptor] {
+    package static func knownOutputs() -> [String: OutputDescriptor] {
         var catalogue = VendorOutputs.catalogue
         for entry in registry.entries {
             for output in entry.declaredOutputs ?? [] { catalogue["\(entry.name).\(output.name)"] = output }
@@ -129,10 +129,10 @@ public enum EstimatorCatalog {
 
     /// ``knownOutputs()`` under its earlier name (callers that validate against padbench's own
     /// outputs only).
-    public static func outputs() -> [String: OutputDescriptor] { knownOutputs() }
+    package static func outputs() -> [String: OutputDescriptor] { knownOutputs() }
 
     /// Human-readable listing for `padbench estimators list`.
-    public static func describe(options: EstimatorOptions) throws -> String {
+    package static func describe(options: EstimatorOptions) throws -> String {
         var lines: [String] = []
         for entry in registry.entries {
             let estimator: any Estimator

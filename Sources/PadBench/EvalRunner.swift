@@ -17,29 +17,29 @@ import PadVocabulary
 ///         scoreFiles: ["eval.csv"], devFiles: ["dev.csv"],
 ///         criterion: .bpcerAtAPCER(0.01), outputFolder: "reports/e"))
 /// ```
-public struct EvalRunner: Sendable {
-    public init() {}
+package struct EvalRunner: Sendable {
+    package init() {}
 
-    public struct ScoreJob: Sendable {
-        public var scoreFiles: [String]
-        public var devFiles: [String]
-        public var format: ScoreFormat?
-        public var polarity: ScorePolarity
+    package struct ScoreJob: Sendable {
+        package var scoreFiles: [String]
+        package var devFiles: [String]
+        package var format: ScoreFormat?
+        package var polarity: ScorePolarity
         /// A fixed threshold; when nil, `criterion` chooses one (on dev when given).
-        public var threshold: Double?
-        public var criterion: ThresholdCriterion
+        package var threshold: Double?
+        package var criterion: ThresholdCriterion
         /// Which attack rate the EER balances (`--eer-rule`).
-        public var eerRule: EERRule = .apcerMax
-        public var outputFolder: String
+        package var eerRule: EERRule = .apcerMax
+        package var outputFolder: String
         /// Replace a complete run under `outputFolder` (otherwise refused).
-        public var force: Bool
-        public var commandLine: [String]
+        package var force: Bool
+        package var commandLine: [String]
         /// How frame scores combine into a presentation's (`--aggregate`, nil = mean).
-        public var aggregate: FrameAggregate?
+        package var aggregate: FrameAggregate?
         /// PAI species -> attack potential level (`--attack-potential`).
-        public var attackPotential: [String: String]?
+        package var attackPotential: [String: String]?
 
-        public init(
+        package init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
             polarity: ScorePolarity = .bonafideHigh, threshold: Double? = nil, criterion: ThresholdCriterion = .eer,
             outputFolder: String, force: Bool = false, commandLine: [String] = []
@@ -57,25 +57,25 @@ public struct EvalRunner: Sendable {
     }
 
     /// What `eval --scores` produced: the same results, folder and archive as any other run.
-    public struct ScoreOutcome: Sendable {
-        public var results: [ProfileResult]
-        public var folder: String
-        public var archivePath: String
-        public var table: MeasurementTable
-        public var parseSeconds: Double
-        public var metricSeconds: Double
-        public var writeSeconds: Double
+    package struct ScoreOutcome: Sendable {
+        package var results: [ProfileResult]
+        package var folder: String
+        package var archivePath: String
+        package var table: MeasurementTable
+        package var parseSeconds: Double
+        package var metricSeconds: Double
+        package var writeSeconds: Double
     }
 
     /// The output a score file becomes, and the profile that decides on it.
-    public static let scoreOutput = "scores.score"
-    public static let scoreProfileName = "scores"
+    package static let scoreOutput = "scores.score"
+    package static let scoreProfileName = "scores"
 
     /// Scores become a run like any other: a measurement table with one output (`scores.score`,
     /// bona-fide-high), decided by one profile `scores` whose threshold is fixed or calibrated by
     /// the criterion on dev (a `--dev` file, or the rows whose split column says dev), and
     /// reported on eval (or on all rows, with the threshold chosen on them, when there is no dev).
-    public func evaluateScores(_ job: ScoreJob) throws -> ScoreOutcome {
+    package func evaluateScores(_ job: ScoreJob) throws -> ScoreOutcome {
         let t0 = MonotonicClock.nanoseconds()
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let pipeline = try RunPipeline(
@@ -314,7 +314,7 @@ extension EvalRunner {
     /// `requireOutputs`, an output no profile can read is an error before anything is written.
     /// With `outputScore` (`--score OUTPUT`) the one profile is that output's, built here once
     /// its direction is known (``direction(of:table:manifest:)``); `profiles` is then ignored.
-    public func evaluateArchive(
+    package func evaluateArchive(
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
         requireOutputs: Bool = false, outputScore: OutputScoreJob? = nil, aggregate: FrameAggregate? = nil,

@@ -22,20 +22,20 @@ import PadVocabulary
 /// sample without a record stays in every file as a failure (`missing_vendor_result`).
 /// `attackPotential` (species -> level, `--attack-potential` over the dataset manifest's column)
 /// adds APCER_AP per level to the reports, as in `bench`.
-public struct ImportRunner: Sendable {
-    public init() {}
+package struct ImportRunner: Sendable {
+    package init() {}
 
     /// A run's outcome and how many vendor results joined a sample.
-    public struct Outcome: Sendable {
-        public var run: RunOutcome
-        public var matched: Int
-        public var folder: String { run.folder }
-        public var archivePath: String { run.archivePath }
-        public var results: [ProfileResult] { run.results }
-        public var table: MeasurementTable { run.table }
+    package struct Outcome: Sendable {
+        package var run: RunOutcome
+        package var matched: Int
+        package var folder: String { run.folder }
+        package var archivePath: String { run.archivePath }
+        package var results: [ProfileResult] { run.results }
+        package var table: MeasurementTable { run.table }
     }
 
-    public func run(
+    package func run(
         format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
         profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
         strict: Bool = false, attackPotential: [String: String]? = nil

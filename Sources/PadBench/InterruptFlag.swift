@@ -3,19 +3,19 @@ import Foundation
 /// Set by SIGINT (Ctrl-C) or SIGTERM while a run measures: the run stops starting samples,
 /// finishes those in flight, writes what it measured and says how to resume. A second signal
 /// ends the process at once.
-public final class InterruptFlag: @unchecked Sendable {
+package final class InterruptFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var raised = false
     private var sources: [DispatchSourceSignal] = []
 
-    public init() {}
+    package init() {}
 
-    public var isRaised: Bool { lock.withLock { raised } }
+    package var isRaised: Bool { lock.withLock { raised } }
 
-    public func raise() { lock.withLock { raised = true } }
+    package func raise() { lock.withLock { raised = true } }
 
     /// Catches SIGINT and SIGTERM until ``stopWatching()``.
-    public func watchSignals() {
+    package func watchSignals() {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -31,7 +31,7 @@ public final class InterruptFlag: @unchecked Sendable {
         }
     }
 
-    public func stopWatching() {
+    package func stopWatching() {
         for source in sources { source.cancel() }
         sources.removeAll()
         signal(SIGINT, SIG_DFL)

@@ -17,8 +17,8 @@ import PadText
 /// Refused with a clear error: archives that are not bench runs, a missing or repeated shard, or
 /// shards that differ in profiles, estimators (name, version, parameters), conventions or attack
 /// potential levels. `attackPotential` (`--attack-potential`) goes over the shards' levels.
-public struct MergeRunner: Sendable {
-    public init() {}
+package struct MergeRunner: Sendable {
+    package init() {}
 
     /// The shards as read from their archives: manifests and profile texts (samples are read
     /// later, streaming).
@@ -29,7 +29,7 @@ public struct MergeRunner: Sendable {
         var profileTexts: [String: String] = [:]
     }
 
-    public func merge(
+    package func merge(
         _ paths: [String], outputFolder: String, force: Bool = false, commandLine: [String] = [],
         attackPotential: [String: String]? = nil
     ) throws -> RunOutcome {

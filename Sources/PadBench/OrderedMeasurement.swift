@@ -16,14 +16,14 @@ import PadVideo
 /// so the reorder buffer never holds more than `window` outcomes (plus one video's frames) however
 /// slow one sample is: memory does not grow with the dataset. The frames of one video that follow
 /// each other are one task (``SampleMeasurer/measureVideo(_:threads:)``: one decoding pass).
-public struct OrderedMeasurement: Sendable {
-    public var measurer: SampleMeasurer
+package struct OrderedMeasurement: Sendable {
+    package var measurer: SampleMeasurer
     /// Worker tasks measuring at once (default: active processor count).
-    public var concurrency: Int
+    package var concurrency: Int
     /// Largest distance between the oldest unfinished sample and the newest started one.
-    public var window: Int
+    package var window: Int
 
-    public init(measurer: SampleMeasurer, concurrency: Int, window: Int? = nil) {
+    package init(measurer: SampleMeasurer, concurrency: Int, window: Int? = nil) {
         self.measurer = measurer
         self.concurrency = max(1, concurrency)
         // Saturating: a huge concurrency (refused by the command, not by this type) must not trap.
@@ -36,7 +36,7 @@ public struct OrderedMeasurement: Sendable {
     ///     the ones in flight finish, and those that can be handed over in order are (Ctrl-C).
     ///   - firstIndex: the index the first sample gets in outcomes (a resumed run's offset).
     ///   - samples: any collection of samples (a ``SampleList`` slice: nothing is copied).
-    public func run<Samples: RandomAccessCollection>(
+    package func run<Samples: RandomAccessCollection>(
         _ samples: Samples, firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {

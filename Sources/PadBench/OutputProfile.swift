@@ -5,23 +5,23 @@ import PadProfiles
 import PadVocabulary
 
 /// Which way an output reads as bona fide for `eval --archive --score OUTPUT`.
-public enum ScoreDirection: String, Sendable, CaseIterable {
+package enum ScoreDirection: String, Sendable, CaseIterable {
     case higherBonaFide = "higher-bonafide"
     case lowerBonaFide = "lower-bonafide"
 }
 
 /// `eval --archive RUN --score OUTPUT`: one output decided alone, in its direction, with a
 /// criterion or a fixed threshold.
-public struct OutputScoreJob: Sendable {
-    public var output: String
+package struct OutputScoreJob: Sendable {
+    package var output: String
     /// nil: the output's declared direction (higher-better / lower-better in the manifest), else
     /// the measured one (AUC of bona fide over all attacks on the calibration split, dev when the
     /// run has one).
-    public var direction: ScoreDirection?
-    public var criterion: ThresholdCriterion
+    package var direction: ScoreDirection?
+    package var criterion: ThresholdCriterion
     /// A fixed threshold in the output's own units (then no criterion).
-    public var threshold: Double?
-    public init(
+    package var threshold: Double?
+    package init(
         output: String, direction: ScoreDirection? = nil, criterion: ThresholdCriterion = .eer, threshold: Double? = nil
     ) {
         self.output = output; self.direction = direction; self.criterion = criterion; self.threshold = threshold
@@ -30,18 +30,18 @@ public struct OutputScoreJob: Sendable {
 
 extension EvalRunner {
     /// The name of the profile `eval --archive RUN --score OUTPUT` builds.
-    public static let outputProfileName = "score-output"
+    package static let outputProfileName = "score-output"
 
     /// The profile of `eval --archive RUN --score OUTPUT`: one gate on the output, accepted as
     /// bona fide when value >= t (value <= t for a lower-bona-fide output: a `le` gate, whose
     /// score the evaluator sweeps negated), t fixed or chosen by the criterion (EER by default,
     /// bob.measure's rule) on dev when the run has a dev split, else on the reported set itself
     /// (and the summary says so), like ``scoreProfile(_:files:)`` for score files.
-    public static func outputProfile(_ output: String) throws -> Profile {
+    package static func outputProfile(_ output: String) throws -> Profile {
         try outputProfile(OutputScoreJob(output: output))
     }
 
-    public static func outputProfile(_ job: OutputScoreJob, negated: Bool = false) throws -> Profile {
+    package static func outputProfile(_ job: OutputScoreJob, negated: Bool = false) throws -> Profile {
         let output = job.output
         var gateYAML = scoreGate(threshold: job.threshold, criterion: job.criterion)
         let message = "\(output) \(negated ? "above" : "below") the threshold"

@@ -18,9 +18,9 @@ import PadVocabulary
 /// every output padbench knows by type (``EstimatorCatalog/knownOutputs()``). A name in neither is
 /// an error naming the profile file, line and nearest output. A known output this run did not
 /// measure leaves its gate out of the decisions (reported, and an error with `strict`).
-public enum ProfileCheck {
+package enum ProfileCheck {
     /// The profiles, each validated (re-parsed from its YAML with the run's catalogue).
-    public static func check(_ profiles: [Profile], runOutputs: [String: OutputDescriptor], strict: Bool) throws
+    package static func check(_ profiles: [Profile], runOutputs: [String: OutputDescriptor], strict: Bool) throws
         -> [Profile]
     {
         let catalogue = EstimatorCatalog.knownOutputs().merging(runOutputs) { _, run in run }
@@ -63,13 +63,13 @@ public enum ProfileCheck {
     /// `face.`, `luna.`, ...: a typo there is an error); a name under another prefix
     /// (`mymodel.score`) can only come from a run (`--external`, an import, an archive) and is
     /// returned so the caller can say so.
-    public static func standalone(_ profile: Profile) throws -> (profile: Profile, fromRun: [String]) {
+    package static func standalone(_ profile: Profile) throws -> (profile: Profile, fromRun: [String]) {
         let checked = try standaloneLoader.validate(profile)
         return (checked, fromRun(checked))
     }
 
     /// ``standalone(_:)`` for a file, with every error it holds (``ProfileLoader/diagnose(yaml:file:)``).
-    public static func standaloneDiagnosis(file: String) -> (diagnosis: ProfileDiagnosis, fromRun: [String]) {
+    package static func standaloneDiagnosis(file: String) -> (diagnosis: ProfileDiagnosis, fromRun: [String]) {
         let diagnosis = standaloneLoader.diagnose(file: file)
         return (diagnosis, diagnosis.profile.map(fromRun) ?? [])
     }
@@ -86,8 +86,8 @@ public enum ProfileCheck {
 }
 
 /// `--strict`: a gate whose output the run does not measure is an error before measuring.
-public struct LeftOutGatesError: Error, Sendable, CustomStringConvertible {
-    public var lines: [String]
-    public init(lines: [String]) { self.lines = lines }
-    public var description: String { "--strict: " + lines.joined(separator: "; ") }
+package struct LeftOutGatesError: Error, Sendable, CustomStringConvertible {
+    package var lines: [String]
+    package init(lines: [String]) { self.lines = lines }
+    package var description: String { "--strict: " + lines.joined(separator: "; ") }
 }

@@ -14,22 +14,22 @@ import Darwin
 ///
 /// It draws only when standard error is a terminal and `enabled` is true, so `--quiet`, CI and
 /// redirected runs stay silent; it redraws at most ten times a second.
-public struct ProgressReporter {
-    public let total: Int
-    public let label: String
-    public let isActive: Bool
-    public private(set) var done = 0
-    public private(set) var failed = 0
+package struct ProgressReporter {
+    package let total: Int
+    package let label: String
+    package let isActive: Bool
+    package private(set) var done = 0
+    package private(set) var failed = 0
     private let start = MonotonicClock.nanoseconds()
     private var lastDraw: UInt64 = 0
 
-    public init(total: Int, label: String, enabled: Bool) {
+    package init(total: Int, label: String, enabled: Bool) {
         self.total = total
         self.label = label
         self.isActive = enabled && isatty(STDERR_FILENO) == 1
     }
 
-    public mutating func advance(failed didFail: Bool) {
+    package mutating func advance(failed didFail: Bool) {
         done += 1
         if didFail { failed += 1 }
         guard isActive else { return }
@@ -40,7 +40,7 @@ public struct ProgressReporter {
         }
     }
 
-    public mutating func finish() {
+    package mutating func finish() {
         guard isActive else { return }
         draw(now: MonotonicClock.nanoseconds())
         Self.writeToStandardError("\n")

@@ -12,21 +12,21 @@ import Glibc
 ///
 /// Example: `ResourceLimitsTests.addressSpaceBelowTheMinimumIsNamed` in
 /// `Tests/PadBenchTests/ResourceLimitsTests.swift` (compiled and run by `swift test`).
-public enum ResourceLimits {
+package enum ResourceLimits {
     /// Least address space (`ulimit -v`) a run needs: 1 GiB. Each thread reserves its stack and
     /// glibc gives busy threads malloc arenas of 64 MiB of address space each, before any image.
-    public static let minimumAddressSpace = 1 << 30
+    package static let minimumAddressSpace = 1 << 30
 
     /// Least descriptor limit (`ulimit -n`) a run needs: 32. A bench of the sample holds about 12
     /// at its peak with the default concurrency (standard streams, lock, journal, dispatch's epoll,
     /// event and timer descriptors, images being read); twice that leaves room for the pool
     /// monitor's one and for a writer opening the next report file. Beyond it, running out is a
     /// per-file error naming the file (``PadText/RegularFile``), never a trap.
-    public static let minimumDescriptors = 32
+    package static let minimumDescriptors = 32
 
     /// Why this process cannot run (its address-space limit below ``minimumAddressSpace``, or its
     /// descriptor limit below ``minimumDescriptors``), or nil.
-    public static func problem() -> String? {
+    package static func problem() -> String? {
         var limit = rlimit()
         if getrlimit(RLIMIT_AS_VALUE, &limit) == 0, let problem = addressSpaceProblem(limit: limit.rlim_cur) {
             return problem
@@ -36,7 +36,7 @@ public enum ResourceLimits {
     }
 
     /// The message for an address-space limit of `limit` bytes (`RLIM_INFINITY`, all bits set: none).
-    public static func addressSpaceProblem(limit: rlim_t) -> String? {
+    package static func addressSpaceProblem(limit: rlim_t) -> String? {
         guard limit != rlim_t.max, limit < rlim_t(minimumAddressSpace) else { return nil }
         return "out of memory: the address-space limit (ulimit -v) is \(limit >> 20) MiB; "
             + "padbench needs at least \(minimumAddressSpace >> 20) MiB"
@@ -44,7 +44,7 @@ public enum ResourceLimits {
 
     /// The message for a descriptor limit of `limit` (`RLIM_INFINITY`: none). The soft limit is the
     /// one that fails an open; it is not raised here, so that the user's `ulimit` stays what it says.
-    public static func descriptorProblem(limit: rlim_t) -> String? {
+    package static func descriptorProblem(limit: rlim_t) -> String? {
         guard limit != rlim_t.max, limit < rlim_t(minimumDescriptors) else { return nil }
         return "too many open files: the descriptor limit (ulimit -n) is \(limit); "
             + "padbench needs at least \(minimumDescriptors)"

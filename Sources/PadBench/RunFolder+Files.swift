@@ -68,7 +68,7 @@ extension RunFolder {
     /// An error's reason without the path (the caller's message names it): strerror for a POSIX
     /// error underneath Foundation's, Foundation's text for its other errors, or the error's own
     /// description.
-    public static func reason(_ error: Error) -> String {
+    package static func reason(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
@@ -92,7 +92,7 @@ extension RunFolder {
     /// One line for any error a command ends with: Foundation's file errors become `path: reason`
     /// (not the raw `NSCocoaErrorDomain` dump), others their own description with line breaks
     /// flattened.
-    public static func describe(_ error: Error) -> String {
+    package static func describe(_ error: Error) -> String {
         let ns = error as NSError
         if ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain {
             let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path

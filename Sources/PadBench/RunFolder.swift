@@ -59,17 +59,17 @@ public struct RunFolder: ~Copyable, Sendable {
     }
 
     /// The file that marks a work folder as padbench's own (so `--force` may discard it).
-    public static let workMarker = ".padbench-work"
+    package static let workMarker = ".padbench-work"
 
     /// Where the run's archive stands once committed.
-    public var archivePath: String { final + "/results.tar.zst" }
+    package var archivePath: String { final + "/results.tar.zst" }
 
     /// Scratch space of the run (column spill files, merge copies): inside the work folder, so a
     /// killed run leaves nothing elsewhere; removed before the commit and with the work folder.
-    public var scratch: String { work + "/.scratch" }
+    package var scratch: String { work + "/.scratch" }
 
     /// The folder's path with its trailing slash dropped (`reports/run/` and `reports/run` are one run).
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         var path = path
         while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
         return path
@@ -78,7 +78,7 @@ public struct RunFolder: ~Copyable, Sendable {
     /// `resumable`: the caller is a bench run (its work folder is a journal, never removed but
     /// with `force`). `inputs`: every file and folder the command reads; `datasetRoot` the
     /// dataset's folder (``RunFolderInputs``).
-    public init(
+    package init(
         final: String, force: Bool, resume: Bool, resumable: Bool = true, inputs: [String] = [],
         datasetRoot: String? = nil
     ) throws {

@@ -18,8 +18,8 @@ import Glibc
 /// ```swift
 /// try RunFolderInputs.refuseOverlap(out: "reports/run", inputs: ["s.csv"], datasetRoot: "datasets/sample")
 /// ```
-public enum RunFolderInputs {
-    public static func refuseOverlap(out: String, inputs: [String], datasetRoot: String? = nil) throws {
+package enum RunFolderInputs {
+    package static func refuseOverlap(out: String, inputs: [String], datasetRoot: String? = nil) throws {
         let target = resolved(out)
         let all = inputs.map { ($0, true) } + (datasetRoot.map { [($0, false)] } ?? [])
         for (input, enclosing) in all where !input.isEmpty {

@@ -18,19 +18,19 @@ import PadText
 ///     manifest: m, table: table, results: r, timing: t,
 ///     profiles: p, streamedFiles: ["samples.csv"])
 /// ```
-public struct RunFolderWriter: Sendable {
-    public let folder: String
-    public init(folder: String) { self.folder = folder }
+package struct RunFolderWriter: Sendable {
+    package let folder: String
+    package init(folder: String) { self.folder = folder }
 
     /// The archive's zstd level and workers for a table of `rows`: level 6 on the calling thread,
     /// level 1 on every core above a million rows (where the files reach gigabytes).
-    public static func compression(rows: Int) -> (level: Int, workers: Int) {
+    package static func compression(rows: Int) -> (level: Int, workers: Int) {
         rows > 1_000_000 ? (1, ProcessInfo.processInfo.activeProcessorCount) : (6, 0)
     }
 
     /// The archive member `name` of the folder, compressed while it is written
     /// (``ArchiveMemberWriter``) at the level of a table of `rows`.
-    public func member(_ name: String, rows: Int) throws -> ArchiveMemberWriter {
+    package func member(_ name: String, rows: Int) throws -> ArchiveMemberWriter {
         let (level, workers) = Self.compression(rows: rows)
         return try ArchiveMemberWriter(name: name, path: folder + "/" + name, level: level, workers: workers)
     }
@@ -41,7 +41,7 @@ public struct RunFolderWriter: Sendable {
     /// too (`curves.csv` always compressed as it is written). The manifest gets the data and
     /// outputs fingerprints of `table`, and each profile's definition hash.
     @discardableResult
-    public func write(
+    package func write(
         manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
         timing: [TimingStep],
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
@@ -106,9 +106,9 @@ public struct RunFolderWriter: Sendable {
     /// What ``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:)`` wrote:
     /// the archive, and the headline results (per presentation, with their subject intervals, when
     /// the run has presentations of several frames; else the results it was given).
-    public struct Written: Sendable {
-        public var archivePath: String
-        public var results: [ProfileResult]
+    package struct Written: Sendable {
+        package var archivePath: String
+        package var results: [ProfileResult]
     }
 
     /// The headline results of a run whose table has presentations of several frames: each profile

@@ -7,7 +7,7 @@ import PadVocabulary
 /// Statistics every run folder gets beside the profiles' rates, computed from the measurement
 /// table on the reported split (`eval` when present, else all samples): which output separates
 /// which attack (`outputs.csv`), and subject-clustered bootstrap intervals.
-public enum RunStatistics {
+package enum RunStatistics {
     /// Processed samples of the reported split (32-bit sample numbers: 4 bytes each).
     static func reportedSamples(_ table: MeasurementTable) -> [Int32] {
         let split: Split? = table.splits.contains(.eval) ? .eval : nil
@@ -26,7 +26,7 @@ public enum RunStatistics {
     /// read from disk block by block, never whole).
     /// A profile's reported scores sorted for its curve (``ProfileEvaluator/keepsSortedScores``)
     /// are reused for the column it swept when they are the same samples.
-    public static func outputSeparation(_ table: MeasurementTable, results: [ProfileResult] = []) throws
+    package static func outputSeparation(_ table: MeasurementTable, results: [ProfileResult] = []) throws
         -> [OutputSeparation.Row]
     {
         let samples = reportedSamples(table)
@@ -60,7 +60,7 @@ public enum RunStatistics {
 
     /// Adds subject-clustered bootstrap intervals to each profile's reported set when the table
     /// names subjects. Thresholds stay as the run chose them (calibrated ones included).
-    public static func withSubjectIntervals(_ results: [ProfileResult], table: MeasurementTable) -> [ProfileResult] {
+    package static func withSubjectIntervals(_ results: [ProfileResult], table: MeasurementTable) -> [ProfileResult] {
         guard table.hasSubjects else { return results }
         return results.map { result in
             var result = result

@@ -10,7 +10,7 @@ extension SampleMeasurer {
     /// add up to its decode time. When the video fails (cannot be opened, over a limit, a stream
     /// that lies about its length or codec), every frame of it fails with the reason: the
     /// presentation is a failure to process, never half measured.
-    public func measureVideo(_ frames: [(index: Int, sample: Sample)], threads: Int = 1) -> [SampleOutcome] {
+    package func measureVideo(_ frames: [(index: Int, sample: Sample)], threads: Int = 1) -> [SampleOutcome] {
         let start = MonotonicClock.nanoseconds()
         guard let first = frames.first else { return [] }
         let path = first.sample.path

@@ -29,16 +29,16 @@ public struct SampleMeasurer: Sendable {
         }
     }
 
-    public let chains: [Chain]
-    public let decoder: ImageDecoder
+    package let chains: [Chain]
+    package let decoder: ImageDecoder
     /// Reads the frames of video samples (the pixel limit is the image decoder's).
-    public let video: VideoDecoder
+    package let video: VideoDecoder
     /// Every estimator of every chain, in column order (timing is indexed by this list).
     public let estimators: [any Estimator]
     /// The chain variant of each estimator in ``estimators``.
     public let variants: [MeasurementVariant]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
-    public let stepNames: [String]
+    package let stepNames: [String]
     /// Column of the first output of each estimator in `SampleOutcome.values`.
     let firstColumn: [Int]
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
@@ -49,11 +49,11 @@ public struct SampleMeasurer: Sendable {
     /// The columns' headers in `samples.csv`.
     public var columns: [String] { keys.map(\.header) }
 
-    public init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
+    package init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.init(chains: [Chain(estimators: estimators)], decoder: decoder, video: video)
     }
 
-    public init(chains: [Chain], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
+    package init(chains: [Chain], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.chains = chains
         self.decoder = decoder
         self.video = video ?? VideoDecoder(limits: VideoLimits(maxPixels: decoder.maxPixels))
@@ -86,7 +86,7 @@ public struct SampleMeasurer: Sendable {
 
     /// `threads`: how many threads the sample may use (``EstimatorInput/threads``). A video frame
     /// is measured as a video of one frame (``measureVideo(_:threads:)``).
-    public func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
+    package func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
         let decodeStart = MonotonicClock.nanoseconds()
         let image: Image

@@ -4,14 +4,14 @@ import PadVocabulary
 /// Everything measured for one sample: one value per estimator output (in the order of
 /// ``SampleMeasurer/columns``, NaN when not assessable or not reached) and the nanoseconds
 /// spent decoding and in each estimator (0 when not reached).
-public struct SampleOutcome: Sendable {
-    public var index: Int
-    public var status: SampleStatus
-    public var values: [Double]
-    public var decodeNanoseconds: UInt64
-    public var estimatorNanoseconds: [UInt64]
+package struct SampleOutcome: Sendable {
+    package var index: Int
+    package var status: SampleStatus
+    package var values: [Double]
+    package var decodeNanoseconds: UInt64
+    package var estimatorNanoseconds: [UInt64]
 
-    public init(
+    package init(
         index: Int, status: SampleStatus, values: [Double], decodeNanoseconds: UInt64, estimatorNanoseconds: [UInt64]
     ) {
         self.index = index

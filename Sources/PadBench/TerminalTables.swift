@@ -4,10 +4,10 @@ import PadMetrics
 import PadReport
 
 /// What `bench` and `eval` print when they finish.
-public enum TerminalTables {
+package enum TerminalTables {
     /// One row per profile and split; rates as percent with the count and the 95% Clopper-Pearson
     /// interval, `25.0% (5/20) [8.7%, 49.1%]` (the unit report.html uses).
-    public static func profileTable(_ results: [ProfileResult]) -> String {
+    package static func profileTable(_ results: [ProfileResult]) -> String {
         let rows = results.flatMap { r in r.sets.map { (r, $0) } }.map { r, set -> [String] in
             let p = set.headline
             let apcer = p.map { rate($0.apcerMax) } ?? "n/a"
@@ -59,7 +59,7 @@ public enum TerminalTables {
             + "\(RateText.percentInterval(p.interval.low, p.interval.high))"
     }
 
-    public static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {
+    package static func benchSummary(_ outcome: BenchRunner.Outcome) -> String {
         let timingRows = outcome.timing.map { step in
             [
                 step.name, String(step.summary.count), RateText.fixed(step.summary.meanNanoseconds / 1e6, 2),
@@ -108,7 +108,7 @@ extension TerminalTables {
     /// left out or replaced by an approximation (and saying when the rates are therefore not a
     /// liveness decision), then one line per other note (calibration that cannot resolve its target
     /// or could not run, targets not met).
-    public static func warnings(_ results: [ProfileResult]) -> [String] {
+    package static func warnings(_ results: [ProfileResult]) -> [String] {
         results.flatMap { r -> [String] in
             let gateNotes = r.notes.filter(\.isAboutGates).map(\.text)
             var lines: [String] = []

@@ -14,16 +14,16 @@ import PadVocabulary
 /// let outcome = try TrainRunner().train(dataset: loaded, split: .train, modelPath: "model.json")
 /// ```
 /// Nothing is chosen on `eval`: thresholds belong to profiles (calibrated on dev).
-public struct TrainRunner: Sendable {
-    public init() {}
+package struct TrainRunner: Sendable {
+    package init() {}
 
-    public struct Outcome: Sendable {
-        public var model: LogisticModel
-        public var used: Int
-        public var failed: [(id: String, reason: String)]
+    package struct Outcome: Sendable {
+        package var model: LogisticModel
+        package var used: Int
+        package var failed: [(id: String, reason: String)]
     }
 
-    public func train(
+    package func train(
         dataset: LoadedDataset, split: Split, modelPath: String, features: PADEstimator.FeatureSet = .lbpColor,
         options: EstimatorOptions = EstimatorOptions(),
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount

@@ -10,31 +10,31 @@
 /// ```
 /// Built from a `[String]` (score files: ten million ids already parsed), the array is kept as
 /// it is rather than copied byte by byte.
-public struct StringColumn: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+package struct StringColumn: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     /// Set when the column was made from an array of strings (nothing is appended to it then).
     private var strings: [String]?
 
-    public init() {}
+    package init() {}
 
-    public init(_ strings: [String]) { self.strings = strings }
+    package init(_ strings: [String]) { self.strings = strings }
 
-    public init(arrayLiteral strings: String...) {
+    package init(arrayLiteral strings: String...) {
         for string in strings { append(string) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { strings?.count ?? ends.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { strings?.count ?? ends.count }
 
-    public subscript(i: Int) -> String {
+    package subscript(i: Int) -> String {
         if let strings { return strings[i] }
         let start = i == 0 ? 0 : ends[i - 1]
         return bytes.withUnsafeBufferPointer { String(decoding: $0[start..<ends[i]], as: UTF8.self) }
     }
 
     /// The UTF-8 bytes of string `i`, without making a `String`.
-    public func withUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let strings {
             var copy = strings[i]
             return try copy.withUTF8(body)
@@ -46,7 +46,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
     /// Calls `body` with each row of `rows` and its string's UTF-8 bytes, in order: the
     /// per-row writers and fingerprints of ten million ids, with no `String` copied per row
     /// (``withUTF8(_:_:)`` per row retains and releases the column and the string).
-    public func forEachUTF8(
+    package func forEachUTF8(
         _ rows: Range<Int>, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows {
         if let strings {
@@ -72,11 +72,11 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
     }
 
     /// True when string `i` and string `j` of `other` have the same bytes.
-    public func equals(_ i: Int, _ other: StringColumn, _ j: Int) -> Bool {
+    package func equals(_ i: Int, _ other: StringColumn, _ j: Int) -> Bool {
         withUTF8(i) { a in other.withUTF8(j) { b in a.elementsEqual(b) } }
     }
 
-    public mutating func append(_ string: String) {
+    package mutating func append(_ string: String) {
         if strings != nil {
             strings!.append(string)
             return
@@ -86,7 +86,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
         ends.append(bytes.count)
     }
 
-    public mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
         if strings != nil {
             strings!.append(String(decoding: utf8, as: UTF8.self))
             return
@@ -96,7 +96,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
     }
 
     /// The same strings in the order `order` gives (`order[k]` is the row that becomes row `k`).
-    public func reordered(_ order: [Int]) -> StringColumn {
+    package func reordered(_ order: [Int]) -> StringColumn {
         if let strings { return StringColumn(order.map { strings[$0] }) }
         var copy = StringColumn()
         copy.reserveCapacity(order.count, bytesPerString: count == 0 ? 0 : bytes.count / count + 1)
@@ -104,7 +104,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
         return copy
     }
 
-    public mutating func reserveCapacity(_ count: Int, bytesPerString: Int = 16) {
+    package mutating func reserveCapacity(_ count: Int, bytesPerString: Int = 16) {
         if strings != nil {
             strings!.reserveCapacity(count)
             return
@@ -113,7 +113,7 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
         bytes.reserveCapacity(count * bytesPerString)
     }
 
-    public static func == (a: StringColumn, b: StringColumn) -> Bool { a.elementsEqual(b) }
+    package static func == (a: StringColumn, b: StringColumn) -> Bool { a.elementsEqual(b) }
 }
 
 /// Strings from a small vocabulary (species, subjects, status codes) stored as one 32-bit code
@@ -124,14 +124,14 @@ public struct StringColumn: RandomAccessCollection, Sendable, Equatable, Express
 /// subjects.append("s1"); subjects.append("s2"); subjects.append("s1")
 /// let (codes, names) = (subjects.codes, subjects.names)    // [0, 1, 0] and ["s1", "s2"]
 /// ```
-public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
-    public private(set) var codes: [Int32] = []
-    public private(set) var names: [String] = []
+package struct InternedStrings: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+    package private(set) var codes: [Int32] = []
+    package private(set) var names: [String] = []
     private var lookup: [String: Int32] = [:]
 
-    public init() {}
+    package init() {}
 
-    public init(_ strings: some Sequence<String>) {
+    package init(_ strings: some Sequence<String>) {
         codes.reserveCapacity(strings.underestimatedCount)
         // A string repeating the one before (the frames of one presentation, ten million rows)
         // takes its code without a lookup.
@@ -147,14 +147,14 @@ public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Expr
         }
     }
 
-    public init(arrayLiteral strings: String...) { self.init(strings) }
+    package init(arrayLiteral strings: String...) { self.init(strings) }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { codes.count }
-    public subscript(i: Int) -> String { names[Int(codes[i])] }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { codes.count }
+    package subscript(i: Int) -> String { names[Int(codes[i])] }
 
     /// The code of `string`, adding it to the vocabulary when new.
-    public mutating func code(of string: String) -> Int32 {
+    package mutating func code(of string: String) -> Int32 {
         if let known = lookup[string] { return known }
         let code = Int32(names.count)
         names.append(string)
@@ -162,12 +162,12 @@ public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Expr
         return code
     }
 
-    public mutating func append(_ string: String) { codes.append(code(of: string)) }
+    package mutating func append(_ string: String) { codes.append(code(of: string)) }
 
     /// The same strings in the order `order` gives (`order[k]` is the row that becomes row `k`).
     /// The vocabulary is numbered again in order of first appearance, as if the strings had
     /// been appended in the new order.
-    public func reordered(_ order: [Int]) -> InternedStrings {
+    package func reordered(_ order: [Int]) -> InternedStrings {
         var copy = InternedStrings()
         copy.codes.reserveCapacity(order.count)
         var renumbered = [Int32](repeating: -1, count: names.count)
@@ -180,12 +180,12 @@ public struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Expr
     }
 
     /// Appends a code that ``code(of:)`` gave.
-    public mutating func append(code: Int32) { codes.append(code) }
+    package mutating func append(code: Int32) { codes.append(code) }
 
     /// Replaces the last string.
-    public mutating func setLast(_ string: String) { codes[codes.count - 1] = code(of: string) }
+    package mutating func setLast(_ string: String) { codes[codes.count - 1] = code(of: string) }
 
-    public mutating func reserveCapacity(_ count: Int) { codes.reserveCapacity(count) }
+    package mutating func reserveCapacity(_ count: Int) { codes.reserveCapacity(count) }
 
-    public static func == (a: InternedStrings, b: InternedStrings) -> Bool { a.elementsEqual(b) }
+    package static func == (a: InternedStrings, b: InternedStrings) -> Bool { a.elementsEqual(b) }
 }

@@ -10,19 +10,19 @@ import PadVocabulary
 ///
 /// Example: `PadDatasetDocExamples.loaderAndCheck`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct DatasetCheck: Sendable {
-    public var dataset: LoadedDataset
-    public var byLabel: [String: Int] = [:]
-    public var bySpecies: [String: Int] = [:]
-    public var bySplit: [String: Int] = [:]
-    public var bySubject: [String: Int] = [:]
+package struct DatasetCheck: Sendable {
+    package var dataset: LoadedDataset
+    package var byLabel: [String: Int] = [:]
+    package var bySpecies: [String: Int] = [:]
+    package var bySplit: [String: Int] = [:]
+    package var bySubject: [String: Int] = [:]
     /// Samples (frames) per presentation, when some presentation has several or a video was listed.
-    public var framesPerPresentation: [Int] = []
-    public var problems: [DatasetProblem]
+    package var framesPerPresentation: [Int] = []
+    package var problems: [DatasetProblem]
 
     /// Decodes every image (to find damaged ones) and hashes its bytes (FNV-1a 64) to find
     /// duplicates; `decode: false` only checks that files exist.
-    public static func run(_ dataset: LoadedDataset, decode: Bool = true, decoder: ImageDecoder = ImageDecoder())
+    package static func run(_ dataset: LoadedDataset, decode: Bool = true, decoder: ImageDecoder = ImageDecoder())
         -> DatasetCheck
     {
         var check = DatasetCheck(dataset: dataset, problems: dataset.problems)
@@ -116,7 +116,7 @@ public struct DatasetCheck: Sendable {
         return out
     }
 
-    public var text: String {
+    package var text: String {
         func section(_ title: String, _ counts: [String: Int]) -> String {
             guard !counts.isEmpty else { return "" }
             return "\(title):\n"

@@ -9,24 +9,24 @@ import PadVideo
 /// `metas/intra_test/` means CelebA-Spoof; `Protocols/` means OULU-NPU; `train/real/` (or `devel/`,
 /// `test/`) means Replay-Attack / Replay-Mobile; `bonafide/` and `attack/`
 /// folders (directly or under split folders) mean `tree`. A missing folder is an error.
-public struct DatasetLoader: Sendable {
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
+package struct DatasetLoader: Sendable {
+    package static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
     /// Still images and videos (`avi`, `mov`, `mp4`, `mkv`, `webm`).
-    public static let mediaExtensions = imageExtensions.union(VideoFiles.extensions)
+    package static let mediaExtensions = imageExtensions.union(VideoFiles.extensions)
 
     /// OULU-NPU protocol (1-4) and fold (1-6, protocols 3 and 4).
-    public var ouluProtocol: Int?
-    public var ouluFold: Int?
+    package var ouluProtocol: Int?
+    package var ouluFold: Int?
     /// Which frames of each video become samples, and the limits a video must meet.
-    public var video: VideoOptions
+    package var video: VideoOptions
 
-    public init(ouluProtocol: Int? = nil, ouluFold: Int? = nil, video: VideoOptions = VideoOptions()) {
+    package init(ouluProtocol: Int? = nil, ouluFold: Int? = nil, video: VideoOptions = VideoOptions()) {
         self.ouluProtocol = ouluProtocol
         self.ouluFold = ouluFold
         self.video = video
     }
 
-    public func load(_ root: String, layout: DatasetLayout? = nil) throws(DatasetProblem) -> LoadedDataset {
+    package func load(_ root: String, layout: DatasetLayout? = nil) throws(DatasetProblem) -> LoadedDataset {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DatasetProblem(.missingFile, file: root, "dataset folder not found")
@@ -44,7 +44,7 @@ public struct DatasetLoader: Sendable {
         return listed.expandingVideos(video)
     }
 
-    public func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {
+    package func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {
         let fm = FileManager.default
         if fm.fileExists(atPath: root + "/manifest.csv") { return .manifest }
         if fm.fileExists(atPath: root + "/metas/intra_test") && fm.fileExists(atPath: root + "/Data") {

@@ -1,6 +1,6 @@
 /// Something wrong with a dataset, located by file and line (line 0 when the whole file is meant).
-public struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         case missingFile = "missing_file"
         case badLine = "bad_line"
         case unknownLabel = "unknown_label"
@@ -11,64 +11,64 @@ public struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case duplicateContent = "duplicate_content"
     }
 
-    public var kind: Kind
-    public var file: String
-    public var line: Int
-    public var message: String
+    package var kind: Kind
+    package var file: String
+    package var line: Int
+    package var message: String
 
-    public init(_ kind: Kind, file: String, line: Int = 0, _ message: String) {
+    package init(_ kind: Kind, file: String, line: Int = 0, _ message: String) {
         self.kind = kind
         self.file = file
         self.line = line
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
     }
 }
 
 /// The samples of a dataset and the problems found while loading it.
-public struct LoadedDataset: Sendable {
-    public var root: String
-    public var layout: DatasetLayout
+package struct LoadedDataset: Sendable {
+    package var root: String
+    package var layout: DatasetLayout
     /// Compact: about 35 bytes a sample (``SampleList``); element `i` is a ``Sample``.
-    public var samples: SampleList
+    package var samples: SampleList
     /// Problems that make the listing untrustworthy (a bad manifest line, a path escaping the
     /// root). `bench` refuses to start when there are any; `dataset check` prints them all.
-    public var problems: [DatasetProblem]
+    package var problems: [DatasetProblem]
     /// Every video the listing named, with its frame counts or why it cannot be opened (such a
     /// video is one failed sample, not a problem: `bench` records it and goes on).
-    public var videos: [VideoEntry] = []
+    package var videos: [VideoEntry] = []
     /// The frame sampling and limits the videos were listed with (measuring applies the same).
-    public var videoOptions = VideoOptions()
+    package var videoOptions = VideoOptions()
     /// PAI species -> attack potential level, from a manifest's optional `attack_potential`
     /// column (empty otherwise).
-    public var attackPotential: [String: String] = [:]
+    package var attackPotential: [String: String] = [:]
     /// `group.*` and `attr.*` labels of the samples (manifest columns, CelebA-Spoof's attributes);
     /// empty when the layout gives none.
-    public var labels = SampleLabels()
+    package var labels = SampleLabels()
 
-    public init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
+    package init(root: String, layout: DatasetLayout, samples: SampleList, problems: [DatasetProblem]) {
         self.root = root
         self.layout = layout
         self.samples = samples
         self.problems = problems
     }
 
-    public init(root: String, layout: DatasetLayout, samples: [Sample], problems: [DatasetProblem]) {
+    package init(root: String, layout: DatasetLayout, samples: [Sample], problems: [DatasetProblem]) {
         self.init(root: root, layout: layout, samples: SampleList(samples, root: root), problems: problems)
     }
 
     /// The folder's name, for run names and reports.
-    public var name: String {
+    package var name: String {
         let trimmed = root.hasSuffix("/") ? String(root.dropLast()) : root
         return trimmed.split(separator: "/").last.map(String.init) ?? "dataset"
     }
 }
 
 /// The ways a dataset can be laid out on disk.
-public enum DatasetLayout: String, Sendable, CaseIterable {
+package enum DatasetLayout: String, Sendable, CaseIterable {
     /// `bonafide/**` and `attack/<species>/**`, optionally under `train|dev|eval/`.
     case tree
     /// `manifest.csv`: `path,label,species,split,subject[,x,y,w,h]`.

@@ -9,28 +9,28 @@ import PadVocabulary
 /// video share the video's presentation id and carry their ``frameIndex`` (0-based, in decode
 /// order) and ``timestamp`` (seconds from the stream's start). A presentation never spans two
 /// labels, species, subjects or splits (``PresentationCheck``).
-public struct Sample: Sendable, Hashable, Codable {
+package struct Sample: Sendable, Hashable, Codable {
     /// Stable identifier: the path relative to the dataset root, unless the layout names ids.
     /// Unique in a dataset: two frames of one video have two ids (``frameID(presentation:frameIndex:)``).
-    public var id: String
+    package var id: String
     /// Absolute (or working-directory relative) path of the image (or video) file.
-    public var path: String
-    public var label: Label
-    public var split: Split
+    package var path: String
+    package var label: Label
+    package var split: Split
     /// Subject (person) identifier, when the dataset gives one; used to keep splits disjoint.
-    public var subject: String
+    package var subject: String
     /// A face box shipped with the dataset (CelebA-Spoof `_BB.txt`, manifest columns), in pixels
     /// of the image as decoded.
-    public var faceBox: Box?
+    package var faceBox: Box?
     /// The presentation (capture attempt) this sample is a frame of; the sample's own id for a
     /// still image.
-    public var presentation: String
+    package var presentation: String
     /// The frame's number in its presentation (0-based, decode order), nil for a still image.
-    public var frameIndex: Int?
+    package var frameIndex: Int?
     /// The frame's presentation time stamp in seconds from the stream's start, nil when unknown.
-    public var timestamp: Double?
+    package var timestamp: Double?
 
-    public init(
+    package init(
         id: String, path: String, label: Label, split: Split = .none, subject: String = "", faceBox: Box? = nil,
         presentation: String? = nil, frameIndex: Int? = nil, timestamp: Double? = nil
     ) {
@@ -47,8 +47,8 @@ public struct Sample: Sendable, Hashable, Codable {
 
     /// The id of frame `frameIndex` of a video whose presentation id is `presentation` (the
     /// video's path relative to the dataset root): `clip.avi#12`.
-    public static func frameID(presentation: String, frameIndex: Int) -> String { "\(presentation)#\(frameIndex)" }
+    package static func frameID(presentation: String, frameIndex: Int) -> String { "\(presentation)#\(frameIndex)" }
 
     /// True when the sample is a presentation of its own (a still image).
-    public var isOwnPresentation: Bool { presentation == id && frameIndex == nil }
+    package var isOwnPresentation: Bool { presentation == id && frameIndex == nil }
 }

@@ -6,42 +6,42 @@
 /// `labels.csv` (`id` then one column per label, in sample order), beside `samples.csv`.
 ///
 /// Example: `SampleLabelsTests.manifestColumns` in `Tests/PadDatasetTests/SampleLabelsTests.swift`.
-public struct SampleLabels: Sendable, Equatable {
+package struct SampleLabels: Sendable, Equatable {
     /// The member of a run (and file of its folder) that stores them.
-    public static let member = "labels.csv"
-    public static let groupPrefix = "group.", attributePrefix = "attr."
+    package static let member = "labels.csv"
+    package static let groupPrefix = "group.", attributePrefix = "attr."
 
     /// Column names, each starting `group.` or `attr.`.
-    public private(set) var names: [String]
+    package private(set) var names: [String]
     /// The sample id of each row.
-    public private(set) var ids = StringColumn()
+    package private(set) var ids = StringColumn()
     /// `columns[c][row]`: values interned per column (a million samples of 43 labels take 4 bytes
     /// a value); "" = not given.
-    public private(set) var columns: [InternedStrings]
+    package private(set) var columns: [InternedStrings]
 
-    public init(names: [String] = []) {
+    package init(names: [String] = []) {
         self.names = names
         columns = Array(repeating: InternedStrings(), count: names.count)
     }
 
-    public var isEmpty: Bool { names.isEmpty }
-    public var count: Int { ids.count }
+    package var isEmpty: Bool { names.isEmpty }
+    package var count: Int { ids.count }
 
     /// Whether a column name is a label column (`group.` or `attr.` followed by a name).
-    public static func isLabelColumn(_ name: String) -> Bool {
+    package static func isLabelColumn(_ name: String) -> Bool {
         (name.hasPrefix(groupPrefix) && name.count > groupPrefix.count)
             || (name.hasPrefix(attributePrefix) && name.count > attributePrefix.count)
     }
 
     /// Appends the labels of sample `id`: `values[c]` for `names[c]`.
-    public mutating func append(id: String, values: [String]) {
+    package mutating func append(id: String, values: [String]) {
         precondition(values.count == names.count, "one value per label column")
         ids.append(id)
         for c in columns.indices { columns[c].append(values[c]) }
     }
 
     /// The values of column `name` by sample id (missing values left out).
-    public func values(of name: String) -> [String: String] {
+    package func values(of name: String) -> [String: String] {
         guard let c = names.firstIndex(of: name) else { return [:] }
         var result: [String: String] = [:]
         result.reserveCapacity(count)
@@ -50,7 +50,7 @@ public struct SampleLabels: Sendable, Equatable {
     }
 
     /// The labels of the samples `keep` says to keep, in order.
-    public func subset(ids keep: Set<String>) -> SampleLabels {
+    package func subset(ids keep: Set<String>) -> SampleLabels {
         var result = SampleLabels(names: names)
         for row in 0..<count where keep.contains(ids[row]) {
             result.append(id: ids[row], values: columns.map { $0[row] })
@@ -59,6 +59,6 @@ public struct SampleLabels: Sendable, Equatable {
     }
 
     /// `labels.csv`'s header and rows.
-    public var csvHeader: [String] { ["id"] + names }
-    public func csvRow(_ row: Int) -> [String] { [ids[row]] + columns.map { $0[row] } }
+    package var csvHeader: [String] { ["id"] + names }
+    package func csvRow(_ row: Int) -> [String] { [ids[row]] + columns.map { $0[row] } }
 }

@@ -15,13 +15,13 @@ import PadVocabulary
 /// samples.append(Sample(id: "a.jpg", path: "data/a.jpg", label: .bonaFide))
 /// let path = samples[0].path      // "data/a.jpg" (rebuilt from the root and the id)
 /// ```
-public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
+package struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
     /// Paths are `pathPrefix + id` unless ``otherPaths`` names the sample.
-    public let pathPrefix: String
+    package let pathPrefix: String
     private var ids = StringColumn()
     private var species: [Int32] = []
     private var speciesNames = InternedStrings()
-    public private(set) var splits: [Split] = []
+    package private(set) var splits: [Split] = []
     private var subjects = InternedStrings()
     private var otherPaths: [Int32: String] = [:]
     private var boxSlots: [Int32] = []
@@ -35,19 +35,19 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
 
     /// - Parameter root: the dataset folder; a sample's path is stored only when it is not
     ///   `root + "/" + id`.
-    public init(root: String) { pathPrefix = root + "/" }
+    package init(root: String) { pathPrefix = root + "/" }
 
-    public init(_ samples: some Sequence<Sample>, root: String = "") {
+    package init(_ samples: some Sequence<Sample>, root: String = "") {
         self.init(root: root)
         for sample in samples { append(sample) }
     }
 
-    public init(arrayLiteral samples: Sample...) { self.init(samples) }
+    package init(arrayLiteral samples: Sample...) { self.init(samples) }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { ids.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { ids.count }
 
-    public subscript(i: Int) -> Sample {
+    package subscript(i: Int) -> Sample {
         let id = ids[i]
         let code = species[i]
         var box: Box?
@@ -61,31 +61,31 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
     }
 
     /// The id of sample `i` (no path is built).
-    public func id(_ i: Int) -> String { ids[i] }
+    package func id(_ i: Int) -> String { ids[i] }
 
     // The columns a measurement table shares instead of copying them (bench on a million
     // samples keeps each id once): the arrays themselves, not copies, as long as nobody mutates.
 
     /// Every sample's id.
-    public var idColumn: StringColumn { ids }
+    package var idColumn: StringColumn { ids }
     /// Per sample: index into ``speciesNameList`` for attacks, -1 for bona fide.
-    public var speciesCodes: [Int32] { species }
+    package var speciesCodes: [Int32] { species }
     /// The attack species in order of first appearance.
-    public var speciesNameList: [String] { speciesNames.names }
+    package var speciesNameList: [String] { speciesNames.names }
     /// Every sample's subject ("" when unknown).
-    public var subjectColumn: InternedStrings { subjects }
+    package var subjectColumn: InternedStrings { subjects }
     /// Every sample's presentation id, nil when every sample is a presentation of its own (a
     /// still-image dataset).
-    public var presentationColumn: InternedStrings? { presentations }
+    package var presentationColumn: InternedStrings? { presentations }
     /// True when some sample is a frame of a presentation of several samples or of a video:
     /// `samples.csv` then carries the `presentation`, `frame` and `time` columns.
-    public var hasPresentations: Bool { presentations != nil || !frames.isEmpty }
+    package var hasPresentations: Bool { presentations != nil || !frames.isEmpty }
     /// Every sample's frame index (-1 for a still image), empty when no sample is a frame.
-    public var frameIndexColumn: [Int32] { frames }
+    package var frameIndexColumn: [Int32] { frames }
     /// Every sample's time stamp in seconds (NaN when unknown), empty when no sample has one.
-    public var timestampColumn: [Double] { times }
+    package var timestampColumn: [Double] { times }
 
-    public mutating func append(_ sample: Sample) {
+    package mutating func append(_ sample: Sample) {
         let i = Int32(ids.count)
         ids.append(sample.id)
         species.append(sample.label.species.map { speciesNames.code(of: $0) } ?? -1)
@@ -122,7 +122,7 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
         if sample.timestamp != nil || !times.isEmpty { times.append(sample.timestamp ?? .nan) }
     }
 
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         ids.reserveCapacity(count)
         species.reserveCapacity(count)
         splits.reserveCapacity(count)
@@ -130,14 +130,14 @@ public struct SampleList: RandomAccessCollection, Sendable, ExpressibleByArrayLi
     }
 
     /// The samples `isIncluded` accepts, in order, as a list of their own (a shard).
-    public func subset(where isIncluded: (Sample) throws -> Bool) rethrows -> SampleList {
+    package func subset(where isIncluded: (Sample) throws -> Bool) rethrows -> SampleList {
         var kept = SampleList(root: String(pathPrefix.dropLast()))
         for sample in self where try isIncluded(sample) { kept.append(sample) }
         return kept
     }
 
     /// Sorted by id (`String` order), as layouts that walk folders list their samples.
-    public func sortedByID() -> SampleList {
+    package func sortedByID() -> SampleList {
         let order = indices.sorted { ids[$0] < ids[$1] }
         var sorted = SampleList(root: String(pathPrefix.dropLast()))
         sorted.reserveCapacity(count)

@@ -7,28 +7,28 @@ import PadVocabulary
 ///
 /// Example: `PadDatasetDocExamples.shard`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         precondition(count >= 1 && index >= 1 && index <= count)
         self.index = index
         self.count = count
     }
 
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
         self.init(index: k, count: n)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
-    public func contains(_ sample: Sample) -> Bool {
+    package func contains(_ sample: Sample) -> Bool {
         Int(Self.fnv1a64(sample.presentation) % UInt64(count)) == index - 1
     }
 
     /// FNV-1a, 64-bit (Fowler, Noll, Vo): stable across runs and platforms, unlike `Hasher`.
-    public static func fnv1a64(_ text: String) -> UInt64 { FNV1a.hash(text) }
+    package static func fnv1a64(_ text: String) -> UInt64 { FNV1a.hash(text) }
 }

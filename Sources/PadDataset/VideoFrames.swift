@@ -5,11 +5,11 @@ import PadVideo
 /// How a dataset's videos become samples: which frames are taken and the limits each video must
 /// meet (`bench` and `dataset check`: `--frames N`, `--frame-step K`, `--max-pixels`,
 /// `--max-video-frames`, `--max-video-seconds`).
-public struct VideoOptions: Sendable, Equatable {
-    public var sampling: FrameSampling
-    public var limits: VideoLimits
+package struct VideoOptions: Sendable, Equatable {
+    package var sampling: FrameSampling
+    package var limits: VideoLimits
 
-    public init(sampling: FrameSampling = .standard, limits: VideoLimits = VideoLimits()) {
+    package init(sampling: FrameSampling = .standard, limits: VideoLimits = VideoLimits()) {
         self.sampling = sampling
         self.limits = limits
     }
@@ -18,13 +18,13 @@ public struct VideoOptions: Sendable, Equatable {
 /// One video of a dataset as the loader listed it: its presentation id (the path relative to the
 /// dataset folder), the frames its container holds, the frames taken, and why it could not be
 /// opened (then it is one failed sample, measured as `decode_error`, `too_large`, ...).
-public struct VideoEntry: Sendable, Equatable {
-    public var presentation: String
-    public var frameCount: Int
-    public var sampledFrames: Int
-    public var error: ImageError?
+package struct VideoEntry: Sendable, Equatable {
+    package var presentation: String
+    package var frameCount: Int
+    package var sampledFrames: Int
+    package var error: ImageError?
 
-    public init(presentation: String, frameCount: Int, sampledFrames: Int, error: ImageError? = nil) {
+    package init(presentation: String, frameCount: Int, sampledFrames: Int, error: ImageError? = nil) {
         self.presentation = presentation
         self.frameCount = frameCount
         self.sampledFrames = sampledFrames

@@ -17,19 +17,19 @@ import Glibc
 /// // ... the run ...
 /// let ended = ChildProcesses.endAll()
 /// ```
-public enum ChildProcesses {
+package enum ChildProcesses {
     /// Seconds a child has between SIGTERM and SIGKILL.
     static let gracePeriod = 0.5
 
     /// Makes this process the reaper of its orphaned descendants; false when the kernel refuses.
     @discardableResult
-    public static func becomeSubreaper() -> Bool { padbench_become_subreaper() == 0 }
+    package static func becomeSubreaper() -> Bool { padbench_become_subreaper() == 0 }
 
     /// Ends every child of this process (SIGTERM, then SIGKILL after the grace period) and reaps
     /// it; repeated while new orphans arrive (a killed daemon's own children are re-parented
     /// here). Returns how many processes were ended.
     @discardableResult
-    public static func endAll() -> Int {
+    package static func endAll() -> Int {
         var ended = 0
         for _ in 0..<20 {
             let children = self.children()

@@ -4,25 +4,25 @@ import PadVocabulary
 
 /// What an estimator sees for one sample: the decoded image, the sample's metadata, and what
 /// estimators that ran earlier for this sample found (face box, eye positions, outputs).
-public struct EstimatorInput: Sendable {
-    public var sample: Sample
-    public var image: Image
+package struct EstimatorInput: Sendable {
+    package var sample: Sample
+    package var image: Image
     /// The face region chosen for this sample, set by the `face` estimator (detector or dataset box).
-    public var face: Box?
+    package var face: Box?
     /// Eye centres in image pixels, set by the `eyes` estimator when two eyes were found.
-    public var eyeCenters: [(x: Double, y: Double)]
+    package var eyeCenters: [(x: Double, y: Double)]
     /// Landmarks in image pixels, set by the `landmarks` estimator (68 or 5 points; empty when it
     /// did not run or found no face).
-    public var landmarks: [LandmarkPoint] = []
+    package var landmarks: [LandmarkPoint] = []
     /// Outputs of earlier estimators, by full name (`face.count`).
-    public var outputs: [String: Double]
+    package var outputs: [String: Double]
     /// The gray plane (OpenCV weights), computed once by the first estimator that needs it.
-    public var gray: GrayPlane?
+    package var gray: GrayPlane?
     /// Threads this sample may use: more than 1 when a run has fewer samples in flight than
     /// cores (``OrderedMeasurement`` sets it); the cascade estimators then scan scales in parallel.
-    public var threads: Int = 1
+    package var threads: Int = 1
 
-    public init(
+    package init(
         sample: Sample, image: Image, face: Box? = nil, eyeCenters: [(x: Double, y: Double)] = [],
         outputs: [String: Double] = [:]
     ) {
@@ -35,21 +35,21 @@ public struct EstimatorInput: Sendable {
 }
 
 /// Why an estimator failed on a sample (recorded as `estimator_error` or `timeout`; the run goes on).
-public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
+package struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable {
         case estimatorError
         case timeout
 
         /// The sample's failure code: `estimator_error` or `timeout`.
-        public var code: FailureCode { self == .timeout ? .timeout : .estimatorError }
+        package var code: FailureCode { self == .timeout ? .timeout : .estimatorError }
     }
-    public var kind: Kind
-    public var message: String
-    public init(_ kind: Kind = .estimatorError, _ message: String) {
+    package var kind: Kind
+    package var message: String
+    package init(_ kind: Kind = .estimatorError, _ message: String) {
         self.kind = kind
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A measurement on one image: declared outputs, version and parameters, and one `measure` call
@@ -64,7 +64,7 @@ public struct EstimatorFailure: Error, Sendable, CustomStringConvertible {
 /// The pipeline times each call; estimators never time themselves.
 /// Estimators are immutable after construction (cold start happens in `init`) and are shared
 /// across worker threads, hence `Sendable`.
-public protocol Estimator: Sendable {
+package protocol Estimator: Sendable {
     /// Registry name and output prefix (`quality`, `face`, `eyes`, `pad`).
     var name: String { get }
     /// Bumped whenever outputs change meaning or value for the same input.
@@ -88,5 +88,5 @@ extension Estimator {
     public var dependencies: [String] { [] }
     public static var readsOptions: Set<EstimatorOptionName> { [] }
     /// Full output names, `<estimator>.<output>`.
-    public var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }
+    package var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }
 }

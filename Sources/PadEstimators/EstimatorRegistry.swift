@@ -3,23 +3,23 @@ import PadText
 import PadVocabulary
 
 /// Options that built-in estimators read at construction (cold start).
-public struct EstimatorOptions: Sendable {
+package struct EstimatorOptions: Sendable {
     /// Folder holding OpenCV's cascade XML files (Debian `opencv-data`).
-    public var cascadeDirectory: String
+    package var cascadeDirectory: String
     /// Use the dataset's face box instead of the detector when a sample has one.
-    public var useDatasetFaceBox: Bool
+    package var useDatasetFaceBox: Bool
     /// Model file of the trainable PAD baseline (`pad` estimator).
-    public var padModelPath: String?
+    package var padModelPath: String?
     /// Command lines of external estimators, by estimator name (`external:NAME=CMD`).
-    public var externalCommands: [String: String]
+    package var externalCommands: [String: String]
     /// Per-sample timeout for external estimators, in seconds.
-    public var externalTimeout: Double
+    package var externalTimeout: Double
     /// dlib shape-predictor file of the `landmarks` estimator (68- or 5-point model).
-    public var landmarkModelPath: String = EstimatorOptions.defaultLandmarkModel
+    package var landmarkModelPath: String = EstimatorOptions.defaultLandmarkModel
     /// The `landmarks` estimator also outputs every point (`--estimators landmarks.points`).
-    public var landmarkPoints = false
+    package var landmarkPoints = false
 
-    public init(
+    package init(
         cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
         padModelPath: String? = nil, externalCommands: [String: String] = [:], externalTimeout: Double = 30
     ) {
@@ -39,44 +39,44 @@ public struct EstimatorOptions: Sendable {
     }
 
     /// These options with a PAD model file set.
-    public func with(padModel path: String?) -> EstimatorOptions {
+    package func with(padModel path: String?) -> EstimatorOptions {
         var copy = self
         copy.padModelPath = path
         return copy
     }
 
     /// `$PADBENCH_LANDMARK_MODEL`, else Debian libdlib-data's 68-point model.
-    public static var defaultLandmarkModel: String {
+    package static var defaultLandmarkModel: String {
         ProcessInfo.processInfo.environment["PADBENCH_LANDMARK_MODEL"] ?? LandmarksEstimator.defaultModelPath
     }
 
     /// `$PADBENCH_CASCADES`, else Debian's `/usr/share/opencv4`.
-    public static var defaultCascadeDirectory: String {
+    package static var defaultCascadeDirectory: String {
         ProcessInfo.processInfo.environment["PADBENCH_CASCADES"] ?? "/usr/share/opencv4"
     }
 }
 
 /// Why an estimator could not be set up; reported before any sample is processed.
-public struct EstimatorSetupError: Error, Sendable, CustomStringConvertible {
-    public var estimator: String
-    public var message: String
-    public init(estimator: String, message: String) {
+package struct EstimatorSetupError: Error, Sendable, CustomStringConvertible {
+    package var estimator: String
+    package var message: String
+    package init(estimator: String, message: String) {
         self.estimator = estimator
         self.message = message
     }
-    public var description: String { "estimator '\(estimator)': \(message)" }
+    package var description: String { "estimator '\(estimator)': \(message)" }
 }
 
 /// The built-in estimators by name, and the dependency order they run in.
 ///
 /// Example: `PadEstimatorsDocExamples.registryOrdersDependencies`
 /// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct EstimatorRegistry: Sendable {
-    public typealias Factory = @Sendable (EstimatorOptions) throws -> any Estimator
+package struct EstimatorRegistry: Sendable {
+    package typealias Factory = @Sendable (EstimatorOptions) throws -> any Estimator
 
-    public struct Entry: Sendable {
-        public var name: String
-        public var summary: String
+    package struct Entry: Sendable {
+        package var name: String
+        package var summary: String
         /// Outputs declared by the estimator's type (short names), known without building it (no
         /// cascade or model file is read); nil when only the built estimator knows them (an
         /// external program answers `describe`).
@@ -96,27 +96,27 @@ public struct EstimatorRegistry: Sendable {
         }
     }
 
-    public private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
 
-    public init(entries: [Entry]) { self.entries = entries }
+    package init(entries: [Entry]) { self.entries = entries }
 
-    public var names: [String] { entries.map(\.name) }
+    package var names: [String] { entries.map(\.name) }
 
     /// An estimator ready to run, with the time its construction took (cold start: cascade or
     /// model loading), which reports keep apart from per-sample time.
-    public struct Built: Sendable {
-        public var estimator: any Estimator
-        public var coldStart: Duration
+    package struct Built: Sendable {
+        package var estimator: any Estimator
+        package var coldStart: Duration
     }
 
     /// Builds the named estimators and everything they depend on, in an order where each estimator
     /// comes after its dependencies (and otherwise in registry order, so runs are reproducible).
-    public func make(_ requested: [String], options: EstimatorOptions) throws -> [any Estimator] {
+    package func make(_ requested: [String], options: EstimatorOptions) throws -> [any Estimator] {
         try build(requested, options: options).map(\.estimator)
     }
 
     /// ``make(_:options:)`` with each estimator's cold-start time.
-    public func build(_ requested: [String], options: EstimatorOptions) throws -> [Built] {
+    package func build(_ requested: [String], options: EstimatorOptions) throws -> [Built] {
         var built: [String: any Estimator] = [:]
         var coldStart: [String: Duration] = [:]
         // Built in waves: the requested estimators at once, then the dependencies they name. The

@@ -8,7 +8,7 @@ extension ExternalEstimator {
     /// 0-based frame number in decode order), `time` (seconds from the stream's first frame, when the
     /// stream gives it) and `video` (the video file's path, as `path` used to be). `path` itself is a
     /// temporary PNG of the decoded frame (``writeFrame(_:)``). Empty for a still image.
-    public static func frameFields(_ sample: Sample) -> [String: Any] {
+    package static func frameFields(_ sample: Sample) -> [String: Any] {
         guard let frame = sample.frameIndex else { return [:] }
         var fields: [String: Any] = ["presentation": sample.presentation, "frame": frame, "video": sample.path]
         if let time = sample.timestamp, time.isFinite { fields["time"] = time }

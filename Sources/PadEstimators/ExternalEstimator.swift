@@ -27,19 +27,19 @@ import PadVocabulary
 /// that sample's failure (`estimator_error` or `timeout`, with the program's last stderr lines in
 /// the message); the process group gets SIGTERM, then SIGKILL after 1 s, and is reaped. A new
 /// process starts for the next sample and must answer `describe` with the same outputs again.
-public final class ExternalEstimator: Estimator, @unchecked Sendable {
-    public let name: String
-    public let command: String
-    public let timeout: Double
-    public let version: String
-    public let outputs: [OutputDescriptor]
-    public var parameters: [String: String] { ["command": command, "timeout_s": "\(timeout)"] }
+package final class ExternalEstimator: Estimator, @unchecked Sendable {
+    package let name: String
+    package let command: String
+    package let timeout: Double
+    package let version: String
+    package let outputs: [OutputDescriptor]
+    package var parameters: [String: String] { ["command": command, "timeout_s": "\(timeout)"] }
 
     private let lock = NSLock()
     private var idle: [ExternalProcess] = []
     private let outputNames: [String]
 
-    public init(name: String, command: String, timeout: Double = 30) throws {
+    package init(name: String, command: String, timeout: Double = 30) throws {
         self.name = name
         self.command = command
         self.timeout = timeout
@@ -85,7 +85,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
 
     /// Ends every idle program (SIGTERM, SIGKILL after the grace period, reaped). Programs in use
     /// are ended when their sample finishes or fails.
-    public func shutDown() {
+    package func shutDown() {
         lock.lock()
         let workers = idle
         idle = []
@@ -94,7 +94,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     }
 
     /// Failure messages carry no estimator name: the measurer prefixes it (`pad: no answer ...`).
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         // A video frame goes to the program as the decoded frame itself, in a temporary PNG.
         let framePath = input.sample.frameIndex == nil ? nil : try Self.writeFrame(input.image)
         defer { if let framePath { unlink(framePath) } }
@@ -123,7 +123,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// null output. Not JSON, another id, neither `outputs` nor `error`, or a value that is a
     /// string, boolean, array or object is an error; `outOfStep` says the program can no longer
     /// be trusted to answer the next sample (not JSON, another id) and must be restarted.
-    public static func parseAnswer(_ line: [UInt8], id: String, outputs: [String]) throws(AnswerError) -> [Double] {
+    package static func parseAnswer(_ line: [UInt8], id: String, outputs: [String]) throws(AnswerError) -> [Double] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
         else {
             throw AnswerError(
@@ -175,7 +175,7 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// after EXIF orientation, rounded to 1/1000. Programs that read only `id` and `path` are unaffected.
     /// A video frame's request also carries ``frameFields(_:)``; ``measure(_:)`` then sends the
     /// temporary PNG of the decoded frame as `path`.
-    public static func request(_ input: EstimatorInput) -> [String: Any] {
+    package static func request(_ input: EstimatorInput) -> [String: Any] {
         var message: [String: Any] = ["id": input.sample.id, "path": input.sample.path]
         message.merge(frameFields(input.sample)) { _, frame in frame }
         func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
@@ -243,13 +243,13 @@ public final class ExternalEstimator: Estimator, @unchecked Sendable {
 }
 
 /// Why an external program's answer line was refused.
-public struct AnswerError: Error, Sendable, CustomStringConvertible {
+package struct AnswerError: Error, Sendable, CustomStringConvertible {
     /// The program answered something other than the answer for this sample: restart it.
-    public var outOfStep: Bool
-    public var message: String
-    public init(outOfStep: Bool, _ message: String) {
+    package var outOfStep: Bool
+    package var message: String
+    package init(outOfStep: Bool, _ message: String) {
         self.outOfStep = outOfStep
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -15,12 +15,12 @@ import PadVocabulary
 ///   using Facial Landmarks", CVWW 2016): (|p2 - p6| + |p3 - p5|) / (2 |p1 - p4|) over the eye's six
 ///   points (p1, p4 the corners); about 0.25-0.35 open, below about 0.2 closed.
 /// NaN: no landmarks (no face), the 5-point model (no eyelid points), or a zero T-metric / corner distance.
-public struct EyeStateEstimator: Estimator {
-    public let name = "eye_state"
-    public let version = "1.0.0"
-    public var dependencies: [String] { ["landmarks"] }
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
-    public static let declaredOutputs: [OutputDescriptor] = [
+package struct EyeStateEstimator: Estimator {
+    package let name = "eye_state"
+    package let version = "1.0.0"
+    package var dependencies: [String] { ["landmarks"] }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    package static let declaredOutputs: [OutputDescriptor] = [
         openness("left"), openness("right"),
         .init(
             name: "open", unit: "", range: .nonNegative, direction: .higherIsBetter,
@@ -37,11 +37,11 @@ public struct EyeStateEstimator: Estimator {
             name: "\(side)_ear", unit: "", range: .nonNegative, direction: .higherIsBetter,
             summary: "\(side) eye aspect ratio (Soukupova & Cech)")
     }
-    public var parameters: [String: String] { ["t_metric": "eye-corner midpoint to chin (point 8)"] }
+    package var parameters: [String: String] { ["t_metric": "eye-corner midpoint to chin (point 8)"] }
 
-    public init() {}
+    package init() {}
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         guard let named = FaceLandmarks(input.landmarks), named.hasContours else {
             return [Double](repeating: .nan, count: 5)
         }
@@ -52,14 +52,14 @@ public struct EyeStateEstimator: Estimator {
     }
 
     /// OFIQ's EyesOpen raw value of one eye; NaN without eyelids or with a zero T-metric.
-    public static func openness(_ named: FaceLandmarks, left: Bool) -> Double {
+    package static func openness(_ named: FaceLandmarks, left: Bool) -> Double {
         guard let t = named.tMetric, t > 0, let lids = FaceLandmarks.largestDistance(named.eyelidPairs(left: left))
         else { return .nan }
         return lids / t
     }
 
     /// Soukupová & Čech's eye aspect ratio of one eye; NaN without the six points or with coincident corners.
-    public static func aspectRatio(_ named: FaceLandmarks, left: Bool) -> Double {
+    package static func aspectRatio(_ named: FaceLandmarks, left: Bool) -> Double {
         guard let p = named.eyeContour(left: left) else { return .nan }
         let width = FaceLandmarks.distance(p[0], p[3])
         guard width > 0 else { return .nan }

@@ -14,27 +14,27 @@ import PadVocabulary
 /// - `distance_px`: distance between the two eye centres (NaN with fewer than one per side);
 /// - `roll_deg`: atan2(right.y - left.y, right.x - left.x) in degrees, positive when the eye line
 ///   descends to the image right (NaN likewise).
-public struct EyesEstimator: Estimator {
-    public let name = "eyes"
+package struct EyesEstimator: Estimator {
+    package let name = "eyes"
     // 1.1.0: the detector follows OpenCV's scale list, row stripes and clip-after-grouping rules;
     // eye boxes now equal OpenCV's on crops where 1.0.0 differed (15 of the 80 sample photos).
-    public let version = "1.1.0"
-    public let detector: CascadeDetector
-    public var dependencies: [String] { ["face"] }
+    package let version = "1.1.0"
+    package let detector: CascadeDetector
+    package var dependencies: [String] { ["face"] }
 
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Searches the face region, which `use_dataset_box` chooses.
     public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
-    public static let declaredOutputs: [OutputDescriptor] = [
+    package static let declaredOutputs: [OutputDescriptor] = [
         .init(
             name: "count", unit: "eyes", range: .nonNegative, direction: .none,
             summary: "eye detections in the upper face"),
         .init(name: "distance_px", unit: "px", range: .nonNegative, direction: .none, summary: "inter-eye distance"),
         .init(name: "roll_deg", unit: "deg", range: -90...90, direction: .none, summary: "eye-line angle"),
     ]
-    public var parameters: [String: String] {
+    package var parameters: [String: String] {
         [
             "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
             "scale_factor": "1.1", "min_neighbors": "3",
@@ -42,11 +42,11 @@ public struct EyesEstimator: Estimator {
         ]
     }
 
-    public init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_eye.xml") throws {
+    package init(cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_eye.xml") throws {
         detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
     }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         guard let face = input.face else { return [0, .nan, .nan] }
         if input.gray == nil { input.gray = GrayPlane(input.image) }
         let x0 = Int(face.x.rounded(.down)), y0 = Int(face.y.rounded(.down))

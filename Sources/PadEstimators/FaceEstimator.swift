@@ -33,25 +33,25 @@ import PadVocabulary
 ///   face left of / above the centre; 0 centred; +-0.5 at an edge). Aware's FACE_ON_LEFT/RIGHT and
 ///   FACE_TOO_HIGH/LOW auto-capture feedback gate on them (a mirrored selfie preview shows the
 ///   face on the other side than the stored image).
-public struct FaceEstimator: Estimator {
-    public let name = "face"
+package struct FaceEstimator: Estimator {
+    package let name = "face"
     // 1.3.0: `count` counts only detections a second cascade agrees with; `confidence` added.
     // 1.2.0: the detector follows OpenCV's scale list (a window as large as the image is scanned),
     // row stripes and clip-after-grouping rules; boxes can differ from 1.1.0 on such images.
-    public let version = "1.3.0"
-    public let detector: CascadeDetector
-    public let agreement: DetectionAgreement
-    public let scaleFactor: Double
-    public let minNeighbors: Int
-    public let minSizeFraction: Double
-    public let useDatasetBox: Bool
+    package let version = "1.3.0"
+    package let detector: CascadeDetector
+    package let agreement: DetectionAgreement
+    package let scaleFactor: Double
+    package let minNeighbors: Int
+    package let minSizeFraction: Double
+    package let useDatasetBox: Bool
 
     public var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// `use_dataset_box` replaces the detector's face by the dataset's box.
     public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading the cascade files.
-    public static let declaredOutputs: [OutputDescriptor] = [
+    package static let declaredOutputs: [OutputDescriptor] = [
         .init(
             name: "count", unit: "faces", range: .nonNegative, direction: .none,
             summary: "detections a second cascade agrees with (agreement >= 0.5)"),
@@ -87,7 +87,7 @@ public struct FaceEstimator: Estimator {
             summary: "(box centre \(axis) - \(side)/2) / \(side), negative = \(negative)")
     }
 
-    public var parameters: [String: String] {
+    package var parameters: [String: String] {
         [
             "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
             "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
@@ -99,7 +99,7 @@ public struct FaceEstimator: Estimator {
         ]
     }
 
-    public init(
+    package init(
         cascadeDirectory: String, cascadeFile: String = "haarcascades/haarcascade_frontalface_default.xml",
         agreementCascadeFile: String = "haarcascades/haarcascade_frontalface_alt.xml", scaleFactor: Double = 1.1,
         minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false
@@ -114,7 +114,7 @@ public struct FaceEstimator: Estimator {
         self.useDatasetBox = useDatasetBox
     }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         let width = input.image.width, height = input.image.height
         let box: Box, count: Double, neighbors: Double, source: Double, confidence: Double
         if useDatasetBox, let given = input.sample.faceBox {

@@ -19,12 +19,12 @@ import PadVocabulary
 /// - `fit_rms_px`: root-mean-square reprojection error of the fit, pixels.
 /// NaN: no landmarks (no face); yaw, pitch and the error also with the 5-point model (no chin or
 /// mouth) or when the fit finds no head in front of the camera.
-public struct HeadPoseEstimator: Estimator {
-    public let name = "head"
-    public let version = "1.0.0"
-    public var dependencies: [String] { ["landmarks"] }
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
-    public static let declaredOutputs: [OutputDescriptor] = [
+package struct HeadPoseEstimator: Estimator {
+    package let name = "head"
+    package let version = "1.0.0"
+    package var dependencies: [String] { ["landmarks"] }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    package static let declaredOutputs: [OutputDescriptor] = [
         .init(
             name: "yaw_deg", unit: "deg", range: -180...180, direction: .none,
             summary: "PnP, + = face turned to subject's left"),
@@ -36,7 +36,7 @@ public struct HeadPoseEstimator: Estimator {
             name: "fit_rms_px", unit: "px", range: .nonNegative, direction: .lowerIsBetter,
             summary: "PnP reprojection error"),
     ]
-    public var parameters: [String: String] {
+    package var parameters: [String: String] {
         [
             "template": "Mallick 2016 generic head, 6 points (nose tip 30, chin 8, eye corners 36/45, mouth 48/54)",
             "focal_length": "image width", "principal_point": "image centre", "angles": "ISO/IEC 39794-5",
@@ -44,9 +44,9 @@ public struct HeadPoseEstimator: Estimator {
         ]
     }
 
-    public init() {}
+    package init() {}
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         guard let named = FaceLandmarks(input.landmarks) else { return [.nan, .nan, .nan, .nan] }
         let roll = Self.eyeLineRoll(named)
         guard named.hasContours,
@@ -57,7 +57,7 @@ public struct HeadPoseEstimator: Estimator {
 
     /// The eye line's angle, ISO sign: atan2(A.y - B.y, B.x - A.x) in degrees, A the image-left eye
     /// (subject's right) and B the image-right eye (subject's left), each its corners' midpoint.
-    public static func eyeLineRoll(_ named: FaceLandmarks) -> Double {
+    package static func eyeLineRoll(_ named: FaceLandmarks) -> Double {
         let a = named.cornerMidpoint(left: false), b = named.cornerMidpoint(left: true)
         return atan2(a.y - b.y, b.x - a.x) * 180 / .pi
     }

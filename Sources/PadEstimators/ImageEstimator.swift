@@ -6,12 +6,12 @@ import PadVocabulary
 ///
 /// Example: `PadEstimatorsDocExamples.imageEstimator`
 /// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct ImageEstimator: Estimator {
-    public let name = "image"
-    public let version = "1.0.0"
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+package struct ImageEstimator: Estimator {
+    package let name = "image"
+    package let version = "1.0.0"
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Declared by type, so profiles are validated without reading any model or cascade file.
-    public static let declaredOutputs: [OutputDescriptor] = [
+    package static let declaredOutputs: [OutputDescriptor] = [
         pixels("width", "width as displayed"), pixels("height", "height as displayed"),
         .init(name: "megapixels", unit: "Mpx", range: .nonNegative, direction: .none, summary: "width x height / 1e6"),
         pixels("short_side", "min(width, height)"),
@@ -21,10 +21,10 @@ public struct ImageEstimator: Estimator {
     private static func pixels(_ name: String, _ summary: String) -> OutputDescriptor {
         .init(name: name, unit: "px", range: 1...Double.infinity, direction: .none, summary: summary)
     }
-    public var parameters: [String: String] { [:] }
-    public init() {}
+    package var parameters: [String: String] { [:] }
+    package init() {}
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         let w = Double(input.image.width), h = Double(input.image.height)
         return [w, h, w * h / 1e6, min(w, h), max(w, h)]
     }

@@ -23,20 +23,20 @@ import PadVocabulary
 ///   inter-eye distance (ISO/IEC 29794-5 reference, `FaceMeasures::InterEyeDistance`) without its
 ///   1 / cos(yaw) correction (the `head` estimator's yaw is not known here);
 /// - with `points` (`--estimators landmarks.points`): `x0`, `y0`, ... the landmarks themselves.
-public struct LandmarksEstimator: Estimator {
-    public let name = "landmarks"
-    public let version = "1.0.0"
-    public var dependencies: [String] { ["face"] }
-    public let model: ShapePredictorModel
-    public let modelPath: String
+package struct LandmarksEstimator: Estimator {
+    package let name = "landmarks"
+    package let version = "1.0.0"
+    package var dependencies: [String] { ["face"] }
+    package let model: ShapePredictorModel
+    package let modelPath: String
     /// FNV-1a 64 of the model file (hex), computed when it is read.
-    public let modelHash: String
-    public let mapping: BoxMapping
+    package let modelHash: String
+    package let mapping: BoxMapping
     /// Also output every landmark's coordinates.
-    public let points: Bool
+    package let points: Bool
 
     /// Debian's `libdlib-data` file.
-    public static let defaultModelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    package static let defaultModelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
     /// Files padbench knows by size and FNV-1a 64, with their SHA-256 (checked with sha256sum) and licence.
     static let knownModels: [String: (sha256: String, licence: String)] = [
         "99693937:7c05f798ff870fb4": (
@@ -49,9 +49,9 @@ public struct LandmarksEstimator: Estimator {
         ),
     ]
 
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs + (points ? Self.pointOutputs(model.parts) : []) }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs + (points ? Self.pointOutputs(model.parts) : []) }
     /// Declared by type, so profiles are validated without reading the model file.
-    public static let declaredOutputs: [OutputDescriptor] = [
+    package static let declaredOutputs: [OutputDescriptor] = [
         .init(name: "parts", unit: "points", range: .nonNegative, direction: .none, summary: "landmarks found"),
         .init(
             name: "in_frame", unit: "", range: 0...1, direction: .higherIsBetter,
@@ -65,7 +65,7 @@ public struct LandmarksEstimator: Estimator {
     ]
 
     /// `x0`, `y0`, `x1`, ... for a model of `parts` landmarks.
-    public static func pointOutputs(_ parts: Int) -> [OutputDescriptor] {
+    package static func pointOutputs(_ parts: Int) -> [OutputDescriptor] {
         (0..<parts).flatMap { i in
             ["x", "y"].map { axis in
                 OutputDescriptor(
@@ -75,7 +75,7 @@ public struct LandmarksEstimator: Estimator {
         }
     }
 
-    public var parameters: [String: String] {
+    package var parameters: [String: String] {
         let known = Self.knownModels["\(modelBytes):\(modelHash)"]
         var values = [
             "model": modelPath, "model_fnv1a64": modelHash, "model_bytes": "\(modelBytes)",
@@ -96,7 +96,7 @@ public struct LandmarksEstimator: Estimator {
     }
 
     /// Reads the model file (cold start: about 100 MB for the 68-point model).
-    public init(modelPath: String = defaultModelPath, mapping: BoxMapping = .init(), points: Bool = false) throws {
+    package init(modelPath: String = defaultModelPath, mapping: BoxMapping = .init(), points: Bool = false) throws {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: modelPath), options: .alwaysMapped) } catch {
             throw EstimatorSetupError(
@@ -115,7 +115,7 @@ public struct LandmarksEstimator: Estimator {
     }
 
     /// An estimator over a model already read (tests share one).
-    public init(
+    package init(
         model: ShapePredictorModel, path: String, hash: String, bytes: Int, mapping: BoxMapping = .init(),
         points: Bool = false
     ) {
@@ -127,7 +127,7 @@ public struct LandmarksEstimator: Estimator {
         self.points = points
     }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         let missing = [Double](repeating: .nan, count: outputs.count)
         guard let face = input.face, face.width >= 8, face.height >= 8 else {
             input.landmarks = []
@@ -151,11 +151,11 @@ public struct LandmarksEstimator: Estimator {
     }
 
     /// How a face box becomes the rectangle dlib's model expects (see the type's comment).
-    public struct BoxMapping: Sendable, Equatable {
-        public var scale: Double
-        public var shiftX: Double
-        public var shiftY: Double
-        public init(scale: Double = 0.95, shiftX: Double = 0, shiftY: Double = 0.108) {
+    package struct BoxMapping: Sendable, Equatable {
+        package var scale: Double
+        package var shiftX: Double
+        package var shiftY: Double
+        package init(scale: Double = 0.95, shiftX: Double = 0, shiftY: Double = 0.108) {
             self.scale = scale
             self.shiftX = shiftX
             self.shiftY = shiftY
@@ -163,7 +163,7 @@ public struct LandmarksEstimator: Estimator {
 
         /// Centre moved by (shiftX w, shiftY w), a square of side scale x w, corners rounded with
         /// floor(v + 0.5); right and bottom inclusive, as dlib's rectangles.
-        public func rectangle(for box: Box) -> DlibRectangle {
+        package func rectangle(for box: Box) -> DlibRectangle {
             let cx = box.x + box.width / 2 + shiftX * box.width, cy = box.y + box.height / 2 + shiftY * box.width
             let side = scale * box.width
             let left = Int((cx - side / 2 + 0.5).rounded(.down)), top = Int((cy - side / 2 + 0.5).rounded(.down))

@@ -24,24 +24,24 @@ public struct PADEstimator: Estimator {
     public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
-    public static let declaredOutputs: [OutputDescriptor] = [
+    package static let declaredOutputs: [OutputDescriptor] = [
         .init(
             name: "score", unit: "", minimum: 0, maximum: 1, direction: .higherIsBetter,
             summary: "P(bona fide), colour-texture logistic baseline")
     ]
-    public var parameters: [String: String] {
+    package var parameters: [String: String] {
         ["model": modelPath, "feature_set": model.featureSet, "training_fingerprint": model.trainingFingerprint]
     }
 
-    public static let featureVersion = "1"
+    package static let featureVersion = "1"
 
     /// The feature sets `padbench train --features` offers.
-    public enum FeatureSet: String, Sendable, CaseIterable {
+    package enum FeatureSet: String, Sendable, CaseIterable {
         case lbpColor = "lbp-color"
         case ida
         case idaLbpColor = "ida+lbp-color"
 
-        public var names: [String] {
+        package var names: [String] {
             switch self {
             case .lbpColor: return ColorTextureFeatures.names
             case .ida: return IDAFeatures.names
@@ -49,7 +49,7 @@ public struct PADEstimator: Estimator {
             }
         }
 
-        public func extract(_ image: Image, face: Box?) -> [Double] {
+        package func extract(_ image: Image, face: Box?) -> [Double] {
             switch self {
             case .lbpColor: return ColorTextureFeatures.extract(image, face: face)
             case .ida: return IDAFeatures.extract(image, face: face)
@@ -59,9 +59,9 @@ public struct PADEstimator: Estimator {
         }
     }
 
-    public let features: FeatureSet
+    package let features: FeatureSet
 
-    public init(modelPath: String) throws {
+    package init(modelPath: String) throws {
         let model = try LogisticModel.read(from: modelPath)
         guard let features = FeatureSet(rawValue: model.featureSet), model.featureVersion == Self.featureVersion,
             model.featureNames == features.names
@@ -81,7 +81,7 @@ public struct PADEstimator: Estimator {
         self.version = "1.0.0+model:\(model.trainingFingerprint.prefix(8))"
     }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         [model.score(features.extract(input.image, face: input.face))]
     }
 }

@@ -17,25 +17,25 @@ import PadVocabulary
 /// shared histogram once (``QualityContext``), runs every measure and assembles each measure's
 /// assessments into the columns by output name; the declared outputs are `region` followed by
 /// the measures' outputs, so the two cannot drift apart.
-public struct QualityEstimator: Estimator {
-    public let name = "quality"
-    public let version = "1.1.0"
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+package struct QualityEstimator: Estimator {
+    package let name = "quality"
+    package let version = "1.1.0"
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// The measures, in column order.
-    public static let measures: [any QualityMeasure] = [
+    package static let measures: [any QualityMeasure] = [
         LuminanceMeasure(), ExposureMeasure(), DynamicRangeMeasure(), IlluminationUniformityMeasure(),
         SpecularityMeasure(), SharpnessMeasure(), BlurMeasure(), ContrastMeasure(), NaturalColourMeasure(),
         BackgroundUniformityMeasure(), BackgroundLuminanceMeasure(),
     ]
     /// Where the measures ran, filled by the estimator itself (it chooses the region).
-    public static let regionOutput = OutputDescriptor(
+    package static let regionOutput = OutputDescriptor(
         name: "region", unit: "", range: 0...1, direction: .none, summary: "0 whole image, 1 face region")
     /// Measures the face region, which `use_dataset_box` chooses.
     public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
-    public static let declaredOutputs: [OutputDescriptor] = [regionOutput] + measures.flatMap(\.outputs)
-    public var parameters: [String: String] {
+    package static let declaredOutputs: [OutputDescriptor] = [regionOutput] + measures.flatMap(\.outputs)
+    package var parameters: [String: String] {
         [
             "underexposure_max_L": "25", "overexposure_min_L": "247", "specular_min_V": "230", "specular_max_S": "0.1",
             "crete_filter_taps": "9", "skin_box_a": "5..25", "skin_box_b": "5..35",
@@ -43,16 +43,16 @@ public struct QualityEstimator: Estimator {
     }
 
     /// The face region comes from the `face` estimator, which therefore runs first.
-    public var dependencies: [String] { ["face"] }
+    package var dependencies: [String] { ["face"] }
 
-    public init() {}
+    package init() {}
 
     /// Every declared output's assessment, by output short name (`sharpness`).
-    public func assess(_ input: EstimatorInput) -> [String: QualityAssessment] {
+    package func assess(_ input: EstimatorInput) -> [String: QualityAssessment] {
         Dictionary(uniqueKeysWithValues: zip(Self.declaredOutputs.map(\.name), assessInColumnOrder(input)))
     }
 
-    public func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
+    package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
         assessInColumnOrder(input).map(\.rawValue)
     }
 
@@ -100,15 +100,15 @@ public struct QualityEstimator: Estimator {
 }
 
 /// A half-open pixel rectangle [x0, x1) x [y0, y1).
-public struct Region: Sendable, Equatable {
-    public var x0, y0, x1, y1: Int
-    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+package struct Region: Sendable, Equatable {
+    package var x0, y0, x1, y1: Int
+    package init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0
         self.y0 = y0
         self.x1 = x1
         self.y1 = y1
     }
-    public var width: Int { x1 - x0 }
-    public var height: Int { y1 - y0 }
-    public var count: Int { max(0, width) * max(0, height) }
+    package var width: Int { x1 - x0 }
+    package var height: Int { y1 - y0 }
+    package var count: Int { max(0, width) * max(0, height) }
 }

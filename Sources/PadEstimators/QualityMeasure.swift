@@ -3,18 +3,18 @@ import PadVocabulary
 
 /// The result of one quality measure on one sample, after OFIQ's `QualityMeasureResult`: a raw
 /// value, or the reason the measure could not assess the sample (written as NaN: an empty cell).
-public enum QualityAssessment: Sendable, Equatable {
+package enum QualityAssessment: Sendable, Equatable {
     case value(Double)
     case notAssessable(reason: String)
 
     /// A computed value, or `notAssessable(reason)` when the computation gave NaN (region too
     /// small, flat, no background): the pure functions in ``QualityMeasures`` signal that with NaN.
-    public init(_ value: Double, otherwise reason: String) {
+    package init(_ value: Double, otherwise reason: String) {
         self = value.isNaN ? .notAssessable(reason: reason) : .value(value)
     }
 
     /// The number written to the measurement table: the value, or NaN when not assessable.
-    public var rawValue: Double {
+    package var rawValue: Double {
         switch self {
         case .value(let value): return value
         case .notAssessable: return .nan
@@ -25,16 +25,16 @@ public enum QualityAssessment: Sendable, Equatable {
 /// What every quality measure of one sample sees: the image, its OFIQ luminance plane, the region
 /// measured (the face box clipped to the image, or the whole image) and the L histogram
 /// statistics, computed once because six measures read them.
-public struct QualityContext: Sendable {
-    public let image: Image
+package struct QualityContext: Sendable {
+    package let image: Image
     /// OFIQ luminance L per pixel (``ColorSpaces/luminanceImage(_:)``).
-    public let luminance: [UInt8]
-    public let region: Region
+    package let luminance: [UInt8]
+    package let region: Region
     /// True when `region` is the face box, false when it is the whole image (no face found).
-    public let onFace: Bool
-    public let histogram: QualityMeasures.HistogramStatistics
+    package let onFace: Bool
+    package let histogram: QualityMeasures.HistogramStatistics
 
-    public init(image: Image, luminance: [UInt8], region: Region, onFace: Bool) {
+    package init(image: Image, luminance: [UInt8], region: Region, onFace: Bool) {
         self.image = image
         self.luminance = luminance
         self.region = region
@@ -47,7 +47,7 @@ public struct QualityContext: Sendable {
 /// class, it may fill several outputs from one computation (OFIQ's `Luminance` sets both
 /// LuminanceMean and LuminanceVariance). It declares the outputs it fills and returns exactly one
 /// assessment for each, keyed by output name; ``QualityEstimator`` assembles its columns by name.
-public protocol QualityMeasure: Sendable {
+package protocol QualityMeasure: Sendable {
     /// The outputs this measure fills, in column order (`quality.<name>` is the column).
     var outputs: [OutputDescriptor] { get }
     /// True when the measure reads the background around the face: without a face region the
@@ -58,18 +58,18 @@ public protocol QualityMeasure: Sendable {
 }
 
 extension QualityMeasure {
-    public var needsFace: Bool { false }
+    package var needsFace: Bool { false }
 }
 
 /// A measure with one output, the common case: `assessment` is that output's result.
-public protocol SingleOutputQualityMeasure: QualityMeasure {
+package protocol SingleOutputQualityMeasure: QualityMeasure {
     var output: OutputDescriptor { get }
     func assessment(_ context: QualityContext) -> QualityAssessment
 }
 
 extension SingleOutputQualityMeasure {
-    public var outputs: [OutputDescriptor] { [output] }
-    public func assess(_ context: QualityContext) -> [String: QualityAssessment] { [output.name: assessment(context)] }
+    package var outputs: [OutputDescriptor] { [output] }
+    package func assess(_ context: QualityContext) -> [String: QualityAssessment] { [output.name: assessment(context)] }
 }
 
 extension OutputDescriptor {
@@ -92,27 +92,27 @@ extension QualityContext {
 
 /// OFIQ's luminance measure: `luminance_mean` and `luminance_variance` (population variance) of
 /// L over the region, both from its 256-bin histogram (OFIQ's `Luminance` class sets the two).
-public struct LuminanceMeasure: QualityMeasure {
-    public let outputs = [
+package struct LuminanceMeasure: QualityMeasure {
+    package let outputs = [
         OutputDescriptor(
             name: "luminance_mean", unit: "L", range: 0...255, direction: .none, summary: "mean OFIQ luminance"),
         OutputDescriptor(
             name: "luminance_variance", unit: "L^2", range: 0...16256.25, direction: .none,
             summary: "variance of OFIQ luminance"),
     ]
-    public func assess(_ context: QualityContext) -> [String: QualityAssessment] {
+    package func assess(_ context: QualityContext) -> [String: QualityAssessment] {
         ["luminance_mean": .value(context.histogram.mean), "luminance_variance": .value(context.histogram.variance)]
     }
 }
 
 /// OFIQ's under- and over-exposure prevention, the two tails of one L histogram: `underexposure`
 /// is the fraction of region pixels with L in [0, 25], `overexposure` with L in [247, 255].
-public struct ExposureMeasure: QualityMeasure {
-    public let outputs: [OutputDescriptor] = [
+package struct ExposureMeasure: QualityMeasure {
+    package let outputs: [OutputDescriptor] = [
         .pixelFraction("underexposure", summary: "fraction with L <= 25"),
         .pixelFraction("overexposure", summary: "fraction with L >= 247"),
     ]
-    public func assess(_ context: QualityContext) -> [String: QualityAssessment] {
+    package func assess(_ context: QualityContext) -> [String: QualityAssessment] {
         [
             "underexposure": .value(context.histogram.underexposure),
             "overexposure": .value(context.histogram.overexposure),
@@ -121,41 +121,41 @@ public struct ExposureMeasure: QualityMeasure {
 }
 
 /// `dynamic_range`: Shannon entropy of the 256-bin L histogram, -sum p log2 p, in bits (OFIQ).
-public struct DynamicRangeMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct DynamicRangeMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "dynamic_range", unit: "bits", range: 0...8, direction: .higherIsBetter,
         summary: "entropy of the L histogram")
-    public func assessment(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.entropy) }
+    package func assessment(_ context: QualityContext) -> QualityAssessment { .value(context.histogram.entropy) }
 }
 
 /// `illumination_uniformity`: histogram intersection sum_k min(p_left(k), p_right(k)) of the
 /// normalised L histograms of the region's left and right halves (OFIQ's idea); 1 = evenly lit.
-public struct IlluminationUniformityMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct IlluminationUniformityMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "illumination_uniformity", unit: "", range: 0...1, direction: .higherIsBetter,
         summary: "left/right L histogram intersection")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         context.assessLuminance(QualityMeasures.illuminationUniformity, otherwise: "region narrower than 2 pixels")
     }
 }
 
 /// `specularity`: fraction of region pixels that are near-white and unsaturated in HSV
 /// (V = max(R,G,B) >= 230 and S = (max - min) / max <= 0.1): flares and screen glare.
-public struct SpecularityMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor.pixelFraction(
+package struct SpecularityMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor.pixelFraction(
         "specularity", summary: "fraction of near-white unsaturated pixels")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(QualityMeasures.specularity(context.image, region: context.region))
     }
 }
 
 /// `sharpness`: variance of the 3x3 Laplacian [0 1 0; 1 -4 1; 0 1 0] of L, borders mirrored
 /// (BORDER_REFLECT_101), as `cv2.Laplacian(L, CV_64F).var()` (Pech-Pacheco et al. 2000).
-public struct SharpnessMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct SharpnessMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "sharpness", unit: "L^2", range: .nonNegative, direction: .higherIsBetter,
         summary: "variance of the Laplacian of L")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         context.assessLuminance(QualityMeasures.laplacianVariance, otherwise: "region smaller than 3x3")
     }
 }
@@ -164,42 +164,42 @@ public struct SharpnessMeasure: SingleOutputQualityMeasure {
 /// with a new no-reference perceptual blur metric", Proc. SPIE 6492: re-blur with a 9-tap mean
 /// filter per direction (borders replicated), b = (sum D_F - sum max(0, D_F - D_B)) / sum D_F over
 /// absolute neighbour differences, blur = max(b_vertical, b_horizontal); 0 sharp .. 1 blurred.
-public struct BlurMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct BlurMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "blur", unit: "", range: 0...1, direction: .lowerIsBetter, summary: "Crete 2007 no-reference blur")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         context.assessLuminance(QualityMeasures.creteBlur, otherwise: "region flat or smaller than 2x2")
     }
 }
 
 /// `contrast`: RMS contrast, the standard deviation of L over the region / 255.
-public struct ContrastMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct ContrastMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "contrast", unit: "", range: 0...0.5, direction: .higherIsBetter, summary: "RMS contrast, std(L)/255")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(context.histogram.variance.squareRoot() / 255)
     }
 }
 
 /// `natural_colour`: mean CIELAB (D65) a*, b* of the region; Euclidean distance from the skin box
 /// a* in [5, 25], b* in [5, 35] (OFIQ natural colour), 0 inside the box.
-public struct NaturalColourMeasure: SingleOutputQualityMeasure {
-    public let output = OutputDescriptor(
+package struct NaturalColourMeasure: SingleOutputQualityMeasure {
+    package let output = OutputDescriptor(
         name: "natural_colour", unit: "CIELAB", range: .nonNegative, direction: .lowerIsBetter,
         summary: "distance of mean a*b* from the skin box")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         .value(QualityMeasures.naturalColourDistance(context.image, region: context.region))
     }
 }
 
 /// `background_uniformity`: mean Sobel gradient magnitude of L outside the face box (Gx, Gy with
 /// kernels [-1 0 1; -2 0 2; -1 0 1]); lower = more uniform.
-public struct BackgroundUniformityMeasure: SingleOutputQualityMeasure {
-    public let needsFace = true
-    public let output = OutputDescriptor(
+package struct BackgroundUniformityMeasure: SingleOutputQualityMeasure {
+    package let needsFace = true
+    package let output = OutputDescriptor(
         name: "background_uniformity", unit: "L/px", range: .nonNegative, direction: .lowerIsBetter,
         summary: "mean Sobel magnitude outside the face")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         let image = context.image
         return QualityAssessment(
             QualityMeasures.backgroundGradient(
@@ -210,12 +210,12 @@ public struct BackgroundUniformityMeasure: SingleOutputQualityMeasure {
 
 /// `background_luminance`: mean L of the pixels outside the face box (Aware's
 /// BACKGROUND_TOO_BRIGHT / BACKGROUND_TOO_DARK feedback).
-public struct BackgroundLuminanceMeasure: SingleOutputQualityMeasure {
-    public let needsFace = true
-    public let output = OutputDescriptor(
+package struct BackgroundLuminanceMeasure: SingleOutputQualityMeasure {
+    package let needsFace = true
+    package let output = OutputDescriptor(
         name: "background_luminance", unit: "L", range: 0...255, direction: .none,
         summary: "mean OFIQ luminance outside the face")
-    public func assessment(_ context: QualityContext) -> QualityAssessment {
+    package func assessment(_ context: QualityContext) -> QualityAssessment {
         QualityAssessment(
             QualityMeasures.backgroundLuminance(context.luminance, width: context.image.width, face: context.region),
             otherwise: "the face covers the whole image")

@@ -3,17 +3,17 @@ import PadImage
 
 /// The individual quality measures of ``QualityEstimator`` as pure functions over a luminance
 /// plane (or the image) and a region, so that each can be tested on hand-made inputs.
-public enum QualityMeasures {
-    public struct HistogramStatistics: Sendable, Equatable {
-        public var mean: Double
-        public var variance: Double
-        public var underexposure: Double
-        public var overexposure: Double
-        public var entropy: Double
+package enum QualityMeasures {
+    package struct HistogramStatistics: Sendable, Equatable {
+        package var mean: Double
+        package var variance: Double
+        package var underexposure: Double
+        package var overexposure: Double
+        package var entropy: Double
     }
 
     /// Mean, population variance, exposure fractions and entropy of the L histogram (OFIQ).
-    public static func histogramStatistics(_ l: [UInt8], width: Int, region: Region) -> HistogramStatistics {
+    package static func histogramStatistics(_ l: [UInt8], width: Int, region: Region) -> HistogramStatistics {
         var histogram = [Int](repeating: 0, count: 256)
         l.withUnsafeBufferPointer { plane in
             for y in region.y0..<region.y1 {
@@ -40,7 +40,7 @@ public enum QualityMeasures {
 
     /// Histogram intersection of the left and right halves' normalised L histograms; NaN when the
     /// region is narrower than 2 pixels. An odd middle column belongs to neither half.
-    public static func illuminationUniformity(_ l: [UInt8], width: Int, region: Region) -> Double {
+    package static func illuminationUniformity(_ l: [UInt8], width: Int, region: Region) -> Double {
         let half = region.width / 2
         guard half >= 1, region.height >= 1 else { return .nan }
         var left = [Int](repeating: 0, count: 256), right = left
@@ -56,7 +56,7 @@ public enum QualityMeasures {
     }
 
     /// Fraction of pixels with V = max(R,G,B) >= 230 and S = (max - min)/max <= 0.1.
-    public static func specularity(_ image: Image, region: Region) -> Double {
+    package static func specularity(_ image: Image, region: Region) -> Double {
         var count = 0
         let c = image.channels
         image.pixels.withUnsafeBufferPointer { p in
@@ -75,7 +75,7 @@ public enum QualityMeasures {
 
     /// Variance of the 4-neighbour Laplacian over the region, neighbours mirrored at the region's
     /// edges without repeating the edge pixel (OpenCV BORDER_REFLECT_101). NaN below 3x3.
-    public static func laplacianVariance(_ l: [UInt8], width: Int, region: Region) -> Double {
+    package static func laplacianVariance(_ l: [UInt8], width: Int, region: Region) -> Double {
         guard region.width >= 3, region.height >= 3 else { return .nan }
         @inline(__always) func reflect(_ v: Int, _ lo: Int, _ hi: Int) -> Int {
             v < lo ? 2 * lo - v : (v >= hi ? 2 * (hi - 1) - v : v)
@@ -105,7 +105,7 @@ public enum QualityMeasures {
 
     /// Crete et al. 2007 no-reference blur, max over the two directions; NaN for a flat region
     /// (no differences at all) or one smaller than 2x2.
-    public static func creteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
+    package static func creteBlur(_ l: [UInt8], width: Int, region: Region) -> Double {
         guard region.width >= 2, region.height >= 2 else { return .nan }
         let (vertical, horizontal) = creteDirections(l, width: width, region: region)
         if vertical.isNaN && horizontal.isNaN { return .nan }
@@ -236,7 +236,7 @@ public enum QualityMeasures {
     /// Mean CIELAB (D65, sRGB) a*, b* of the region and its distance from the skin box
     /// a* in [5, 25], b* in [5, 35]; 0 inside (OFIQ natural colour). Formulas: CIE 15:2004,
     /// sRGB IEC 61966-2-1 primaries to XYZ, white Xn = 0.95047, Yn = 1, Zn = 1.08883.
-    public static func naturalColourDistance(_ image: Image, region: Region) -> Double {
+    package static func naturalColourDistance(_ image: Image, region: Region) -> Double {
         let lab = meanLab(image, region: region)
         let da = max(0, 5 - lab.a, lab.a - 25), db = max(0, 5 - lab.b, lab.b - 35)
         return (da * da + db * db).squareRoot()
@@ -252,7 +252,7 @@ public enum QualityMeasures {
     /// in a direct-mapped table (``LabTermCache``): a group of four pixels whose colours are all
     /// there adds the stored terms, any other group is computed in lanes and stored. The stored
     /// terms are the computed ones, so the sums are the same.
-    public static func meanLab(_ image: Image, region: Region) -> (l: Double, a: Double, b: Double) {
+    package static func meanLab(_ image: Image, region: Region) -> (l: Double, a: Double, b: Double) {
         var sumL = 0.0, sumA = 0.0, sumB = 0.0
         let c = image.channels, width = image.width
         var cache = LabTermCache(pixels: region.count)
@@ -444,7 +444,7 @@ public enum QualityMeasures {
     /// gradients, one IEEE square root per lane); the magnitudes are summed one by one in
     /// row-major order, so the bits are those of the pixel loop
     /// (`QualityTests.backgroundGradientEqualsThePixelLoop`).
-    public static func backgroundGradient(_ l: [UInt8], width: Int, height: Int, face: Region) -> Double {
+    package static func backgroundGradient(_ l: [UInt8], width: Int, height: Int, face: Region) -> Double {
         guard width >= 3, height >= 3 else { return .nan }
         var sum = 0.0
         var count = 0
@@ -499,7 +499,7 @@ public enum QualityMeasures {
     /// Mean L over the pixels outside the face region (a region inside the image):
     /// (sum of L over the image - sum over the region) / (W x H - region pixels). NaN when the
     /// region covers the whole image.
-    public static func backgroundLuminance(_ l: [UInt8], width: Int, face: Region) -> Double {
+    package static func backgroundLuminance(_ l: [UInt8], width: Int, face: Region) -> Double {
         let outside = l.count - face.count
         guard outside > 0 else { return .nan }
         var total = 0, inside = 0

@@ -14,8 +14,8 @@ import PadVocabulary
 ///   it, so their runs are comparable; regrouping frames into other presentations changes it.
 ///   ``presentations(_:)-samples`` is the presentations' part alone (nil for still images).
 /// - ``outputs(_:)``: statuses and every output value per id ("same measurements").
-public enum DatasetFingerprint {
-    public static func of(_ samples: some Sequence<Sample>) -> String {
+package enum DatasetFingerprint {
+    package static func of(_ samples: some Sequence<Sample>) -> String {
         FNV1a.hex(
             samples.reduce(UInt64(0)) {
                 $0 &+ hash(id: $1.id, label: $1.label, split: $1.split) &+ presentationHash($1)
@@ -24,7 +24,7 @@ public enum DatasetFingerprint {
 
     /// The presentations' part of ``of(_:)-samples`` (``RunManifest/Dataset/presentationsFingerprint``):
     /// nil when every sample is a presentation of its own.
-    public static func presentations(_ samples: some Sequence<Sample>) -> String? {
+    package static func presentations(_ samples: some Sequence<Sample>) -> String? {
         var any = false
         let total = samples.reduce(UInt64(0)) {
             any = any || !$1.isOwnPresentation
@@ -42,7 +42,7 @@ public enum DatasetFingerprint {
     /// ``FNV1a/presentationHash(id:presentation:frame:)`` over the rows that are frames or members
     /// of a group; nil when every row is its own presentation. Each presentation's leading hash
     /// is made once; per row only the id's and frame index's bytes are hashed.
-    public static func presentations(_ table: MeasurementTable) -> String? {
+    package static func presentations(_ table: MeasurementTable) -> String? {
         guard !table.presentations.isEmpty || !table.frameIndices.isEmpty else { return nil }
         // The names' bytes in one buffer (a million presentations: no array each).
         var nameBytes: [UInt8] = [], nameEnds: [Int] = []
@@ -83,13 +83,13 @@ public enum DatasetFingerprint {
     /// fixed tail (`\tlabel\tspecies\tsplit\n`, one per class and split): exactly the bytes
     /// ``FNV1a/sampleHash(id:label:species:split:)`` hashes, with no String per row; plus
     /// ``presentations(_:)-table``.
-    public static func of(_ table: MeasurementTable) -> String {
+    package static func of(_ table: MeasurementTable) -> String {
         of(table, presentations: presentations(table))
     }
 
     /// ``of(_:)-table`` with its presentations' part already computed (``presentations(_:)-table``:
     /// the run folder's manifest holds both, and each hashes every row).
-    public static func of(_ table: MeasurementTable, presentations part: String?) -> String {
+    package static func of(_ table: MeasurementTable, presentations part: String?) -> String {
         let samples = samplesSum(table)
         guard let part, let value = UInt64(part, radix: 16) else { return FNV1a.hex(samples) }
         return FNV1a.hex(samples &+ value)
@@ -120,12 +120,12 @@ public enum DatasetFingerprint {
     }
 
     /// The splits in the order ``splitNumber(_:)`` numbers them.
-    public static let splitOrder: [Split] = [.train, .dev, .eval, .none]
+    package static let splitOrder: [Split] = [.train, .dev, .eval, .none]
 
     /// A split's index in ``splitOrder``: per-split, per-class row pieces are kept in tables
     /// indexed by it (here and in eval's `samples.csv` writer).
     @inline(__always)
-    public static func splitNumber(_ split: Split) -> Int {
+    package static func splitNumber(_ split: Split) -> Int {
         switch split {
         case .train: return 0
         case .dev: return 1
@@ -136,7 +136,7 @@ public enum DatasetFingerprint {
 
     /// The sum of ``outputsHash(id:status:values:)`` over the table's rows, hashed over the
     /// id's bytes in place and, for the samples whose status is `ok`, a fixed `\tok`.
-    public static func outputs(_ table: MeasurementTable) -> String {
+    package static func outputs(_ table: MeasurementTable) -> String {
         if let sum = table.outputsHashSum { return FNV1a.hex(sum) }
         var total: UInt64 = 0
         let okTail = Array("\tok".utf8), values = table.values, statuses = table.statuses
@@ -185,7 +185,7 @@ public enum DatasetFingerprint {
     }
 
     /// Fingerprint of the union of disjoint parts.
-    public static func combine(_ parts: [String]) -> String? {
+    package static func combine(_ parts: [String]) -> String? {
         var total: UInt64 = 0
         for part in parts {
             guard let value = UInt64(part, radix: 16) else { return nil }

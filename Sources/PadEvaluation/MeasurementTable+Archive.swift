@@ -6,7 +6,7 @@ import PadVocabulary
 extension MeasurementTable {
     /// Reads `samples.csv` (as `bench` writes it) back into a table: the output columns are those
     /// its schema's outputs (``SamplesSchema``). A malformed row is an error naming the file and line.
-    public init(samplesCSV bytes: [UInt8], path: String) throws {
+    package init(samplesCSV bytes: [UInt8], path: String) throws {
         var stream = CSVRecordStream(path: path)
         var table: MeasurementTable?
         var columns: SamplesSchema?
@@ -34,7 +34,7 @@ extension MeasurementTable {
 
     /// Appends one stored `samples.csv` row: label, split, status, the outputs and the subject
     /// (when the file has the column). `outputs` are the columns from ``SamplesSchema/outputColumns(path:)``.
-    public mutating func appendStored(
+    package mutating func appendStored(
         _ f: [String], line: Int, columns: SamplesSchema, outputs: [Int], path: String
     ) throws {
         let parsedLabel: Label

@@ -25,36 +25,36 @@ public struct MeasurementTable: Sendable {
     public private(set) var keys: [ColumnKey]
     public private(set) var ids = StringColumn()
     /// Each sample's label, made from ``speciesIndex`` and ``speciesNames``.
-    public var labels: LabelColumn { LabelColumn(speciesIndex: speciesIndex, speciesNames: speciesNames) }
-    public private(set) var splits: [Split] = []
-    public private(set) var statuses = StatusColumn()
+    package var labels: LabelColumn { LabelColumn(speciesIndex: speciesIndex, speciesNames: speciesNames) }
+    package private(set) var splits: [Split] = []
+    package private(set) var statuses = StatusColumn()
     /// The person each sample shows (`subject` of the dataset), "" when unknown. Empty when the
     /// table was built without subjects; then ``hasSubjects`` is false.
-    public private(set) var subjects = InternedStrings()
+    package private(set) var subjects = InternedStrings()
     /// The presentation (capture attempt, ISO/IEC 30107-3) each sample is a frame of. Empty when
     /// every sample is a presentation of its own (still images): then ``hasPresentations`` is
     /// false and every report is frame-free, as before presentations existed.
-    public private(set) var presentations = InternedStrings()
+    package private(set) var presentations = InternedStrings()
     /// Each sample's frame index in its presentation (-1 when none); empty when no sample has one.
-    public private(set) var frameIndices: [Int32] = []
+    package private(set) var frameIndices: [Int32] = []
     /// Column-major values: `values[c][i]` is output `columns[c]` of sample `i`.
-    public private(set) var values: [[Double]]
+    package private(set) var values: [[Double]]
     /// Per sample: index into ``speciesNames`` for attacks, -1 for bona fide (so hot loops never
     /// hash a species string).
-    public private(set) var speciesIndex: [Int32] = []
-    public private(set) var speciesNames: [String] = []
+    package private(set) var speciesIndex: [Int32] = []
+    package private(set) var speciesNames: [String] = []
     private var speciesLookup: [String: Int32] = [:]
     private var columnIndex: [String: Int]
     /// Where the columns no profile reads go (bench on large datasets): nil keeps every column.
     private var spill: ColumnSpill?
     /// Sum of the per-sample output hashes (``DatasetFingerprint/outputs(_:)``), kept while
     /// appending when columns are spilled (their values are then not at hand to hash later).
-    public private(set) var outputsHashSum: UInt64?
+    package private(set) var outputsHashSum: UInt64?
     /// True when ids, species, splits and subjects are a sample list's own columns, shared, and
     /// rows are appended by ``append(status:values:)``.
     private var sharesSampleColumns = false
 
-    public init(columns: [String]) {
+    package init(columns: [String]) {
         self.columns = columns
         self.keys = columns.map(ColumnKey.init(header:))
         self.values = Array(repeating: [], count: columns.count)
@@ -85,7 +85,7 @@ public struct MeasurementTable: Sendable {
     /// under `spillFolder` (``ColumnSpill``), read back one column at a time by ``column(_:)`` (for
     /// `outputs.csv`); the folder is removed when the last copy of the table goes. The outputs
     /// fingerprint is summed while appending.
-    public init(columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
+    package init(columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
         self.init(columns: columns)
         let dropped = columns.indices.filter { !keep(columns[$0]) }
         if !dropped.isEmpty {
@@ -100,7 +100,7 @@ public struct MeasurementTable: Sendable {
     /// Until the last sample is appended those columns are longer than ``count`` (an interrupted
     /// run is not decided). Columns `keep` rejects are spilled as with
     /// ``init(columns:spillFolder:keep:)``.
-    public init(samples: SampleList, columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
+    package init(samples: SampleList, columns: [String], spillFolder: String, keep: (String) -> Bool) throws {
         try self.init(columns: columns, spillFolder: spillFolder, keep: keep)
         ids = samples.idColumn
         speciesIndex = samples.speciesCodes
@@ -114,17 +114,17 @@ public struct MeasurementTable: Sendable {
     }
 
     /// True when column `c` is held in memory (``values```[c]`); false for a spilled column.
-    public func isInMemory(_ c: Int) -> Bool { spill?.holds(c) != true }
+    package func isInMemory(_ c: Int) -> Bool { spill?.holds(c) != true }
 
     /// Every value of column `c`, from memory or read back from its spill file.
-    public func column(_ c: Int) throws -> [Double] {
+    package func column(_ c: Int) throws -> [Double] {
         guard let spill, spill.holds(c) else { return values[c] }
         return try spill.read(c, count: count)
     }
 
     /// The values of column `c` at `rows` (ascending sample numbers): from memory, or read from
     /// its spill file block by block so that the whole column is never held.
-    public func column(_ c: Int, rows: [Int32]) throws -> [Double] {
+    package func column(_ c: Int, rows: [Int32]) throws -> [Double] {
         guard let spill, spill.holds(c) else {
             let column = values[c]
             return rows.map { column[Int($0)] }
@@ -135,7 +135,7 @@ public struct MeasurementTable: Sendable {
     /// A whole table at once (score files: no per-row arrays are built). `speciesIndex` indexes
     /// `speciesNames` (-1 = bona fide) and must agree with `labels`; `subjects` (optional) names
     /// each sample's person; `presentations` (optional) each sample's presentation.
-    public init(
+    package init(
         columns: [String], ids: [String], labels: [Label], splits: [Split], statuses: [SampleStatus],
         values: [[Double]],
         speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil,
@@ -148,7 +148,7 @@ public struct MeasurementTable: Sendable {
 
     /// The same with the statuses already as a column (score files: no array of ten million
     /// ``SampleStatus`` values, and no labels, which the species codes give).
-    public init(
+    package init(
         columns: [String], ids: [String], splits: [Split], statuses: StatusColumn, values: [[Double]],
         speciesIndex: [Int32], speciesNames: [String], subjects: [String]? = nil,
         presentations: InternedStrings? = nil
@@ -171,9 +171,9 @@ public struct MeasurementTable: Sendable {
     }
 
     /// Rows appended (every row has a status).
-    public var count: Int { statuses.count }
+    package var count: Int { statuses.count }
 
-    public mutating func reserveCapacity(_ n: Int) {
+    package mutating func reserveCapacity(_ n: Int) {
         statuses.reserveCapacity(n)
         for c in values.indices where isInMemory(c) { values[c].reserveCapacity(n) }
         // Shared sample columns are complete already (reserving would copy them).
@@ -184,7 +184,7 @@ public struct MeasurementTable: Sendable {
         subjects.reserveCapacity(n)
     }
 
-    public mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double]) {
+    package mutating func append(id: String, label: Label, split: Split, status: SampleStatus, values row: [Double]) {
         precondition(!sharesSampleColumns, "a table over a sample list appends statuses and values only")
         appendMeasured(id: id, status: status, values: row)
         ids.append(id)
@@ -208,7 +208,7 @@ public struct MeasurementTable: Sendable {
 
     /// Sets the presentation and frame index of the row just appended (`samples.csv` with a
     /// `presentation` column, read back); the columns are made at the first row that needs them.
-    public mutating func setLastPresentation(_ presentation: String, frameIndex: Int?) {
+    package mutating func setLastPresentation(_ presentation: String, frameIndex: Int?) {
         let last = ids.count - 1
         if presentations.isEmpty && presentation != ids[last] {
             presentations = InternedStrings((0..<last).map { ids[$0] })
@@ -222,7 +222,7 @@ public struct MeasurementTable: Sendable {
 
     /// Appends the next sample's status and values to a table over a sample list
     /// (``init(samples:columns:spillFolder:keep:)``).
-    public mutating func append(status: SampleStatus, values row: [Double]) {
+    package mutating func append(status: SampleStatus, values row: [Double]) {
         precondition(sharesSampleColumns && count < ids.count, "every sample of the list has its row already")
         appendMeasured(id: ids[count], status: status, values: row)
     }
@@ -244,7 +244,7 @@ public struct MeasurementTable: Sendable {
 
     /// Appends a sample with its subject ("" when unknown). A table gets subjects from its first
     /// row appended this way; mixing both `append`s keeps the arrays aligned.
-    public mutating func append(
+    package mutating func append(
         id: String, label: Label, split: Split, status: SampleStatus, values row: [Double], subject: String
     ) {
         if subjects.isEmpty && !ids.isEmpty { subjects = InternedStrings(repeatElement("", count: ids.count)) }
@@ -255,7 +255,7 @@ public struct MeasurementTable: Sendable {
     /// Puts the rows in the order `order` gives (`order[k]` is the row that becomes row `k`; a
     /// permutation): one column at a time, so at most one column is held twice; spilled columns
     /// are read back, reordered and written again.
-    public mutating func reorder(_ order: [Int]) throws {
+    package mutating func reorder(_ order: [Int]) throws {
         precondition(order.count == count && ids.count == count)
         sharesSampleColumns = false
         ids = ids.reordered(order)
@@ -288,11 +288,11 @@ public struct MeasurementTable: Sendable {
     }
 
     /// True when at least one sample names its subject (subject-clustered statistics apply).
-    public var hasSubjects: Bool { subjects.names.contains { !$0.isEmpty } }
+    package var hasSubjects: Bool { subjects.names.contains { !$0.isEmpty } }
 
     /// True when some presentation has several frames or a frame index (a video, a burst, a bob
     /// score file with one row per frame): presentation-level results are then the headline.
-    public var hasPresentations: Bool {
+    package var hasPresentations: Bool {
         if !frameIndices.isEmpty { return true }
         guard !presentations.isEmpty else { return false }
         // Codes in use, not the vocabulary: a row's id replaced by its presentation
@@ -306,35 +306,35 @@ public struct MeasurementTable: Sendable {
     }
 
     /// Presentation of sample `i` (its own id when the table has no presentation column).
-    public func presentation(_ i: Int) -> String { presentations.isEmpty ? ids[i] : presentations[i] }
+    package func presentation(_ i: Int) -> String { presentations.isEmpty ? ids[i] : presentations[i] }
 
     /// Subject of sample `i`, "" when unknown.
-    public func subject(_ i: Int) -> String { i < subjects.count ? subjects[i] : "" }
+    package func subject(_ i: Int) -> String { i < subjects.count ? subjects[i] : "" }
 
-    public func columnIndex(of name: String) -> Int? { columnIndex[name] }
+    package func columnIndex(of name: String) -> Int? { columnIndex[name] }
 
     /// The column's values (read back from disk when spilled); nil for an unknown name.
-    public func column(named name: String) -> [Double]? {
+    package func column(named name: String) -> [Double]? {
         columnIndex[name].flatMap { try? column($0) }
     }
 
     /// Value of output `column` for sample `i`, NaN when the output was not measured in this run.
     @inlinable
-    public func value(_ column: Int?, _ i: Int) -> Double {
+    package func value(_ column: Int?, _ i: Int) -> Double {
         guard let column else { return .nan }
         return values[column][i]
     }
 
-    public var failedCount: Int { statuses.failedCount }
+    package var failedCount: Int { statuses.failedCount }
 }
 
 /// The labels of a table's samples, made on reading from the species codes (-1 = bona fide).
-public struct LabelColumn: RandomAccessCollection, Sendable {
+package struct LabelColumn: RandomAccessCollection, Sendable {
     let speciesIndex: [Int32]
     let speciesNames: [String]
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { speciesIndex.count }
-    public subscript(i: Int) -> Label {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { speciesIndex.count }
+    package subscript(i: Int) -> Label {
         let s = speciesIndex[i]
         return s < 0 ? .bonaFide : .attack(species: speciesNames[Int(s)])
     }
@@ -343,26 +343,26 @@ public struct LabelColumn: RandomAccessCollection, Sendable {
 /// Each sample's ``SampleStatus`` as a code number (0 for `ok`, 1 + the index of its
 /// ``FailureCode`` in `allCases` for a failure: one byte per row), with the message kept only
 /// for failed samples.
-public struct StatusColumn: RandomAccessCollection, Sendable {
+package struct StatusColumn: RandomAccessCollection, Sendable {
     private var codes: [UInt8] = []
     private var messages: [Int: String] = [:]
-    public private(set) var failedCount = 0
+    package private(set) var failedCount = 0
     /// The code number of `ok`.
-    public static let okNumber: UInt8 = 0
+    package static let okNumber: UInt8 = 0
     private static let failureCodes = FailureCode.allCases
 
-    public init() {}
+    package init() {}
 
-    public init(_ statuses: [SampleStatus]) {
+    package init(_ statuses: [SampleStatus]) {
         self.init()
         codes.reserveCapacity(statuses.count)
         for status in statuses { append(status) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { codes.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { codes.count }
 
-    public subscript(i: Int) -> SampleStatus {
+    package subscript(i: Int) -> SampleStatus {
         // Hot loops (deciding ten million score rows) read `.ok` without touching a string.
         let number = codes[i]
         if number == Self.okNumber { return .ok }
@@ -371,18 +371,18 @@ public struct StatusColumn: RandomAccessCollection, Sendable {
 
     /// Calls `body` with every row's code number and the number of `ok`: row loops over ten
     /// million statuses test `.ok` with one load instead of building a ``SampleStatus``.
-    public func withCodeNumbers<R>(_ body: (UnsafeBufferPointer<UInt8>, _ ok: UInt8) throws -> R) rethrows -> R {
+    package func withCodeNumbers<R>(_ body: (UnsafeBufferPointer<UInt8>, _ ok: UInt8) throws -> R) rethrows -> R {
         try codes.withUnsafeBufferPointer { try body($0, Self.okNumber) }
     }
 
-    public mutating func append(_ status: SampleStatus) {
+    package mutating func append(_ status: SampleStatus) {
         guard case .failed(let code, let message) = status else { return codes.append(Self.okNumber) }
         if !message.isEmpty { messages[codes.count] = message }
         failedCount += 1
         codes.append(UInt8(Self.failureCodes.firstIndex(of: code)! + 1))
     }
 
-    public mutating func reserveCapacity(_ n: Int) { codes.reserveCapacity(n) }
+    package mutating func reserveCapacity(_ n: Int) { codes.reserveCapacity(n) }
 
     /// The same statuses in the order `order` gives (`order[k]` is the row that becomes row `k`).
     func reordered(_ order: [Int]) -> StatusColumn {

@@ -9,19 +9,19 @@ import PadProfiles
 ///
 /// Example: `PresentationBobTests.presentationRatesEqualBobOnPerVideoMeans`
 /// in `Tests/PadBenchTests/PresentationBobTests.swift` (compiled and run by `swift test`).
-public struct PresentationLevel: Sendable {
+package struct PresentationLevel: Sendable {
     /// Per profile, in the order of the frame results: its presentation table and its result.
-    public var tables: [MeasurementTable]
-    public var results: [ProfileResult]
-    public var aggregate: FrameAggregate
+    package var tables: [MeasurementTable]
+    package var results: [ProfileResult]
+    package var aggregate: FrameAggregate
 
     /// The archive member with one decision per presentation and profile (`decisions.csv`'s
     /// columns), written beside `decisions.csv` (one row per frame).
-    public static let decisionsMember = "presentation_decisions.csv"
+    package static let decisionsMember = "presentation_decisions.csv"
 
     /// Every profile of `frameResults` decided per presentation; `decisions` (when given) gets
     /// `decisions.csv`'s columns with one row per presentation and profile.
-    public static func evaluate(
+    package static func evaluate(
         _ table: MeasurementTable, frameResults: [ProfileResult], aggregate: FrameAggregate,
         choosesOnReportedSetWithoutCalibrationSplit: Bool = false, decisions: CSVWriter? = nil
     ) throws -> PresentationLevel {

@@ -4,12 +4,12 @@ import PadProfiles
 /// `--aggregate`): the mean by default, as OULU-NPU (Boulkenafet et al., FG 2017) and bob.pad users
 /// do with per-frame scores of one video; the median, minimum or maximum on request. Frames whose
 /// value is not assessable (NaN) are left out; with none left the value is NaN.
-public enum FrameAggregate: String, Sendable, CaseIterable {
+package enum FrameAggregate: String, Sendable, CaseIterable {
     case mean, median, min, max
 
     /// The aggregate of the assessable (non-NaN) values; NaN when there are none. The median of
     /// an even count is the mean of the two middle values (numpy's `median`).
-    public func combine(_ values: [Double]) -> Double {
+    package func combine(_ values: [Double]) -> Double {
         if case .mean = self {
             // Summed in frame order, as numpy's mean of a short row (pairwise summation only
             // differs past 8 values by rounding; tests hold both to 1e-12); no copy of the
@@ -46,8 +46,8 @@ public enum FrameAggregate: String, Sendable, CaseIterable {
 /// presentation that spans two, ``PresentationIndex``). It failed to process when none of its
 /// frames was processed (the first frame's failure), or, under `aggregate`, when none of its
 /// processed frames has an assessable swept score (`no_assessable_frame`).
-public enum PresentationTable {
-    public static func make(
+package enum PresentationTable {
+    package static func make(
         _ table: MeasurementTable, groups: PresentationGroups, profile: Profile, compiled: CompiledProfile,
         aggregate: FrameAggregate
     ) -> MeasurementTable {
@@ -136,14 +136,14 @@ public enum PresentationTable {
 /// The frames of each presentation of a table, presentations in order of first appearance and
 /// frames in frame-index order (sample order when there is none): a counting sort over the
 /// presentation codes, 8 bytes a frame, so ten million frames group in a fraction of a second.
-public struct PresentationGroups: Sendable {
+package struct PresentationGroups: Sendable {
     /// Frame rows, presentation after presentation; presentation `p` is `rows[starts[p]..<starts[p+1]]`.
-    public private(set) var rows: [Int32] = []
-    public private(set) var starts: [Int] = [0]
+    package private(set) var rows: [Int32] = []
+    package private(set) var starts: [Int] = [0]
     /// Each presentation's first frame row (in sample order).
-    public private(set) var firsts: [Int32] = []
+    package private(set) var firsts: [Int32] = []
 
-    public init(_ table: MeasurementTable) {
+    package init(_ table: MeasurementTable) {
         guard !table.presentations.isEmpty else {
             rows = (0..<Int32(table.count)).map { $0 }
             starts = Array(0...table.count)
@@ -180,8 +180,8 @@ public struct PresentationGroups: Sendable {
         }
     }
 
-    public var count: Int { firsts.count }
+    package var count: Int { firsts.count }
 
     /// The frame rows of presentation `p`, in frame order.
-    public func frames(_ p: Int) -> ArraySlice<Int32> { rows[starts[p]..<starts[p + 1]] }
+    package func frames(_ p: Int) -> ArraySlice<Int32> { rows[starts[p]..<starts[p + 1]] }
 }

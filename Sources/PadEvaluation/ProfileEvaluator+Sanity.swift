@@ -3,7 +3,7 @@ import PadProfiles
 
 extension ProfileEvaluator {
     /// Failures to process above this share of a class are flagged in the verdict.
-    public static let failureShareFlag = 0.05
+    package static let failureShareFlag = 0.05
 
     /// Warnings about numbers a reader could misread with exit 0: a swept score that reads
     /// inverted (AUC < 0.5) or is constant, a class whose failures to process exceed 5%, an eval

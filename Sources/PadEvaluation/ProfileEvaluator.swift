@@ -14,31 +14,31 @@ import PadVocabulary
 /// Nothing here aborts a run after measuring: a calibration that cannot run, a one-class split or
 /// a score nobody measured is reported in the result (notes, empty rates), and every file is
 /// still written.
-public struct ProfileEvaluator: Sendable {
-    public let table: MeasurementTable
+package struct ProfileEvaluator: Sendable {
+    package let table: MeasurementTable
     /// For score files (`eval --scores`): with no calibration split in the data, choose the
     /// threshold on the reported set itself and say so. For datasets a calibrated profile without
     /// its calibration split is reported as not calibrated instead.
-    public var choosesOnReportedSetWithoutCalibrationSplit: Bool
+    package var choosesOnReportedSetWithoutCalibrationSplit: Bool
     /// Keep each reported swept score's sorted scores in its ``ProfileResult/ScoreMetrics`` (one
     /// profile on ten million scores: `outputs.csv` then does not sort them again). Off by
     /// default: a run of many profiles would hold one sorted copy of its scores per profile.
-    public var keepsSortedScores = false
+    package var keepsSortedScores = false
     /// Also score the dev split of a profile with fixed thresholds (`eval --scores --threshold T`
     /// on a file with dev rows): the dev row is reported beside eval, as for a calibrated one.
-    public var reportsDevWithFixedThresholds = false
+    package var reportsDevWithFixedThresholds = false
     /// Which attack rate the EER (and the eer / min-hter criteria) balance against BPCER.
-    public var eerRule: EERRule = .apcerMax
+    package var eerRule: EERRule = .apcerMax
 
-    public init(table: MeasurementTable, choosesOnReportedSetWithoutCalibrationSplit: Bool = false) {
+    package init(table: MeasurementTable, choosesOnReportedSetWithoutCalibrationSplit: Bool = false) {
         self.table = table
         self.choosesOnReportedSetWithoutCalibrationSplit = choosesOnReportedSetWithoutCalibrationSplit
     }
 
     /// `eval` when the data has an eval split, else all samples (`all`).
-    public var reportSplit: Split? { table.splits.contains(.eval) ? .eval : nil }
+    package var reportSplit: Split? { table.splits.contains(.eval) ? .eval : nil }
 
-    public func evaluate(_ profiles: [Profile], decisions: CSVWriter? = nil) throws -> [ProfileResult] {
+    package func evaluate(_ profiles: [Profile], decisions: CSVWriter? = nil) throws -> [ProfileResult] {
         try decisions?.writeRow(["id", "profile", "split", "label", "species", "status", "accepted", "code", "message"])
         var results: [ProfileResult] = []
         for profile in profiles {
@@ -207,7 +207,7 @@ public struct ProfileEvaluator: Sendable {
 
     /// The gate's output on the split: a failed sample is a failure (NaN), a processed sample
     /// whose output is not assessable is rejected at every threshold.
-    public func calibrationSet(column: Int, split: Split?, negated: Bool = false) -> ScoreSet {
+    package func calibrationSet(column: Int, split: Split?, negated: Bool = false) -> ScoreSet {
         var set = ScoreSet(speciesNames: table.speciesNames)
         set.reserveCapacity(rowCount(split: split))
         let gateValues = table.values[column], species = table.speciesIndex, statuses = table.statuses
@@ -560,7 +560,7 @@ final class CurveCache {
 }
 
 /// A profile that cannot be evaluated on this data.
-public struct EvaluationError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct EvaluationError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

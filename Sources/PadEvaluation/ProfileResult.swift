@@ -7,20 +7,20 @@ import PadProfiles
 ///
 /// The properties `split`, `headline`, `scoreMetrics`, counts and `rejectReasons` read the
 /// reported set (`eval` when the data has one, else all samples).
-public struct ProfileResult: Sendable {
-    public struct Calibration: Sendable {
-        public var gate: Int
-        public var output: String
-        public var target: String
-        public var split: String
-        public var threshold: Double
+package struct ProfileResult: Sendable {
+    package struct Calibration: Sendable {
+        package var gate: Int
+        package var output: String
+        package var target: String
+        package var split: String
+        package var threshold: Double
         /// Rates of the calibrated gate's score alone on the calibration split at the threshold.
-        public var calibrationAPCERMax: Double
-        public var calibrationBPCER: Double
+        package var calibrationAPCERMax: Double
+        package var calibrationBPCER: Double
         /// False when the target cannot be met on the calibration data (then the threshold is the
         /// closest one reachable, and the summary says so).
-        public var targetMet: Bool
-        public init(
+        package var targetMet: Bool
+        package init(
             gate: Int, output: String, target: String, split: String, threshold: Double,
             calibrationAPCERMax: Double, calibrationBPCER: Double, targetMet: Bool = true
         ) {
@@ -31,15 +31,15 @@ public struct ProfileResult: Sendable {
         }
     }
 
-    public struct RejectReason: Sendable {
-        public var label: String
-        public var species: String
-        public var code: String
-        public var message: String
-        public var count: Int
+    package struct RejectReason: Sendable {
+        package var label: String
+        package var species: String
+        package var code: String
+        package var message: String
+        package var count: Int
         /// count / processed samples of that label and species.
-        public var fraction: Double
-        public init(label: String, species: String, code: String, message: String, count: Int, fraction: Double) {
+        package var fraction: Double
+        package init(label: String, species: String, code: String, message: String, count: Int, fraction: Double) {
             self.label = label; self.species = species; self.code = code; self.message = message
             self.count = count; self.fraction = fraction
         }
@@ -47,48 +47,48 @@ public struct ProfileResult: Sendable {
 
     /// The rate targets every swept score is reported at (BPCER@APCER = x and APCER@BPCER = x),
     /// in this order in `summary.csv`, `results.json` and the bootstrap intervals.
-    public static let targets: [Double] = [0.01, 0.05, 0.1]
+    package static let targets: [Double] = [0.01, 0.05, 0.1]
 
     /// FATE PAD's name of the best BPCER at APCER_max <= x: `bpcer100` for 1%, `bpcer20` for 5%,
     /// `bpcer10` for 10%.
-    public static func isoName(_ x: Double) -> String { "bpcer\(Int((1 / x).rounded()))" }
+    package static func isoName(_ x: Double) -> String { "bpcer\(Int((1 / x).rounded()))" }
 
     /// A rate target on the swept score: the threshold chosen, the other rate there, and whether
     /// the target could be met at all.
-    public struct Target: Sendable {
-        public var target: Double
-        public var threshold: Double
+    package struct Target: Sendable {
+        package var target: Double
+        package var threshold: Double
         /// BPCER (for BPCER@APCER) or APCER_max (for APCER@BPCER) at the threshold.
-        public var rate: Double
-        public var targetMet: Bool
-        public init(target: Double, threshold: Double, rate: Double, targetMet: Bool) {
+        package var rate: Double
+        package var targetMet: Bool
+        package init(target: Double, threshold: Double, rate: Double, targetMet: Bool) {
             self.target = target; self.threshold = threshold; self.rate = rate; self.targetMet = targetMet
         }
     }
 
     /// Swept-score metrics (present when the profile names a score the run measured and both
     /// classes have processed samples).
-    public struct ScoreMetrics: Sendable {
-        public var score: String
-        public var curve: ErrorCurve
-        public var eer: EqualErrorRate
+    package struct ScoreMetrics: Sendable {
+        package var score: String
+        package var curve: ErrorCurve
+        package var eer: EqualErrorRate
         /// bob.pad.base's BPCER@APCER (``ThresholdSearch/apcerThreshold(_:apcerAtMost:)``).
-        public var bpcerAtAPCER: [Target]
+        package var bpcerAtAPCER: [Target]
         /// The best BPCER with APCER_max <= x (``ThresholdSearch/lowestThreshold(_:apcerMaxAtMost:)``):
         /// BPCER100, BPCER20, BPCER10 for x = 1%, 5%, 10%.
-        public var bestBPCERAtAPCER: [Target] = []
-        public var apcerAtBPCER: [Target]
+        package var bestBPCERAtAPCER: [Target] = []
+        package var apcerAtBPCER: [Target]
         /// EER of bona fide against each species alone (in `curve.speciesNames` order; NaN for a
         /// species without processed attacks).
-        public var speciesEER: [Double] = []
+        package var speciesEER: [Double] = []
         /// EER over all attacks pooled, bob.pad.base's rule (``EqualErrorRate/init(pooled:)``).
-        public var pooledEER: EqualErrorRate?
-        public var auc: Double
+        package var pooledEER: EqualErrorRate?
+        package var auc: Double
         /// The reported set's scores sorted class by class, kept only when the evaluator was asked
         /// to (``ProfileEvaluator/keepsSortedScores``): `outputs.csv` reuses them instead of sorting
         /// the same scores again.
-        public var sortedScores: SortedScores?
-        public init(
+        package var sortedScores: SortedScores?
+        package init(
             score: String, curve: ErrorCurve, eer: EqualErrorRate, bpcerAtAPCER: [Target], apcerAtBPCER: [Target],
             auc: Double
         ) {
@@ -98,39 +98,39 @@ public struct ProfileResult: Sendable {
     }
 
     /// A two-sided 95% interval.
-    public struct Interval: Sendable, Codable, Equatable {
-        public var low: Double
-        public var high: Double
-        public init(low: Double, high: Double) { self.low = low; self.high = high }
+    package struct Interval: Sendable, Codable, Equatable {
+        package var low: Double
+        package var high: Double
+        package init(low: Double, high: Double) { self.low = low; self.high = high }
     }
 
     /// Subject-clustered bootstrap intervals of the reported set (``SubjectBootstrap``): present
     /// when the dataset names subjects.
-    public struct SubjectIntervals: Sendable, Codable, Equatable {
-        public struct SpeciesSubjects: Sendable, Codable, Equatable {
-            public var species: String
-            public var subjects: Int
-            public init(species: String, subjects: Int) { self.species = species; self.subjects = subjects }
+    package struct SubjectIntervals: Sendable, Codable, Equatable {
+        package struct SpeciesSubjects: Sendable, Codable, Equatable {
+            package var species: String
+            package var subjects: Int
+            package init(species: String, subjects: Int) { self.species = species; self.subjects = subjects }
         }
-        public struct TargetInterval: Sendable, Codable, Equatable {
-            public var target: Double
-            public var interval: Interval?
+        package struct TargetInterval: Sendable, Codable, Equatable {
+            package var target: Double
+            package var interval: Interval?
             /// Replicates in which the target could be met (the interval is over these).
-            public var replicatesMet: Int
-            public init(target: Double, interval: Interval?, replicatesMet: Int) {
+            package var replicatesMet: Int
+            package init(target: Double, interval: Interval?, replicatesMet: Int) {
                 self.target = target; self.interval = interval; self.replicatesMet = replicatesMet
             }
         }
-        public var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
-        public var replicates: Int
-        public var seed: UInt64
-        public var bonaFideSubjects: Int
-        public var attackSubjects: [SpeciesSubjects]
-        public var apcerMax: Interval?
-        public var bpcer: Interval?
-        public var eer: Interval?
-        public var bpcerAtAPCER: [TargetInterval]
-        public init(
+        package var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
+        package var replicates: Int
+        package var seed: UInt64
+        package var bonaFideSubjects: Int
+        package var attackSubjects: [SpeciesSubjects]
+        package var apcerMax: Interval?
+        package var bpcer: Interval?
+        package var eer: Interval?
+        package var bpcerAtAPCER: [TargetInterval]
+        package init(
             replicates: Int, seed: UInt64, bonaFideSubjects: Int, attackSubjects: [SpeciesSubjects],
             apcerMax: Interval?, bpcer: Interval?, eer: Interval?, bpcerAtAPCER: [TargetInterval]
         ) {
@@ -140,26 +140,26 @@ public struct ProfileResult: Sendable {
         }
         /// True when some stratum has fewer than two subjects (the interval cannot show
         /// between-subject variation there).
-        public var hasSingleSubjectStratum: Bool {
+        package var hasSingleSubjectStratum: Bool {
             bonaFideSubjects == 1 || attackSubjects.contains { $0.subjects == 1 }
         }
     }
 
     /// The profile's rates on one split.
-    public struct SetResult: Sendable {
-        public var split: String
+    package struct SetResult: Sendable {
+        package var split: String
         /// Decision-based rates: every gate applied (threshold 1 on accepted = 1 / rejected = 0).
-        public var headline: OperatingPoint?
-        public var headlineError: String?
-        public var scoreMetrics: ScoreMetrics?
-        public var scoreError: String?
-        public var rejectReasons: [RejectReason]
-        public var bonaFideCount: Int
-        public var attackCount: Int
-        public var failedCount: Int
+        package var headline: OperatingPoint?
+        package var headlineError: String?
+        package var scoreMetrics: ScoreMetrics?
+        package var scoreError: String?
+        package var rejectReasons: [RejectReason]
+        package var bonaFideCount: Int
+        package var attackCount: Int
+        package var failedCount: Int
         /// Subject-clustered bootstrap intervals (reported set, datasets with subjects).
-        public var subjectIntervals: SubjectIntervals?
-        public init(
+        package var subjectIntervals: SubjectIntervals?
+        package init(
             split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?,
             scoreError: String?,
             rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int
@@ -170,27 +170,27 @@ public struct ProfileResult: Sendable {
         }
     }
 
-    public var profile: Profile
+    package var profile: Profile
     /// The reported split (`eval`, or `all`).
-    public var reported: SetResult
+    package var reported: SetResult
     /// The calibration split with the same thresholds (`dev`), when the profile was calibrated on
     /// another split than the one reported, or, for `eval --scores --threshold T`, the dev rows.
-    public var calibrationSet: SetResult?
-    public var calibrations: [Calibration]
+    package var calibrationSet: SetResult?
+    package var calibrations: [Calibration]
     /// Where thresholds came from, in words (`profile gates`, `calibrated ... on dev`,
     /// `eval (not calibrated: chosen on the reported set)`).
-    public var thresholdSource: String
+    package var thresholdSource: String
     /// Notes: gates left out, approximated or skipped, calibration warnings, sanity checks
     /// (summary.csv `note` holds their `text`).
-    public var notes: [ResultNote]
+    package var notes: [ResultNote]
     /// Outputs of gates left out because the run did not measure them (summary.csv `gates_left_out`).
-    public var gatesLeftOut: [String]
+    package var gatesLeftOut: [String]
     /// +1, or -1 when the scores came from an attack-high file or the swept output is read
     /// lower-bona-fide (`eval --score`): thresholds are shown in the file's or output's own
     /// polarity (negated back; accepted when score <= threshold).
-    public var thresholdSign: Double
+    package var thresholdSign: Double
 
-    public init(
+    package init(
         profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
         thresholdSource: String, notes: [ResultNote] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1
     ) {
@@ -205,22 +205,22 @@ public struct ProfileResult: Sendable {
     }
 
     /// The reported set first, then the calibration set.
-    public var sets: [SetResult] { [reported] + (calibrationSet.map { [$0] } ?? []) }
-    public var split: String { reported.split }
-    public var headline: OperatingPoint? { reported.headline }
-    public var headlineError: String? { reported.headlineError }
-    public var scoreMetrics: ScoreMetrics? { reported.scoreMetrics }
-    public var scoreError: String? { reported.scoreError }
-    public var rejectReasons: [RejectReason] { reported.rejectReasons }
-    public var bonaFideCount: Int { reported.bonaFideCount }
-    public var attackCount: Int { reported.attackCount }
-    public var failedCount: Int { reported.failedCount }
+    package var sets: [SetResult] { [reported] + (calibrationSet.map { [$0] } ?? []) }
+    package var split: String { reported.split }
+    package var headline: OperatingPoint? { reported.headline }
+    package var headlineError: String? { reported.headlineError }
+    package var scoreMetrics: ScoreMetrics? { reported.scoreMetrics }
+    package var scoreError: String? { reported.scoreError }
+    package var rejectReasons: [RejectReason] { reported.rejectReasons }
+    package var bonaFideCount: Int { reported.bonaFideCount }
+    package var attackCount: Int { reported.attackCount }
+    package var failedCount: Int { reported.failedCount }
 
     /// False when a gate left out was the swept score, the profile's only liveness / PAD gates
     /// (outputs named `*.score`, `*.live`, `*.liveness`, or calibrated gates), or every active
     /// gate (nothing was decided: every sample is accepted): then the rates are not a liveness
     /// decision.
-    public var isLivenessDecision: Bool {
+    package var isLivenessDecision: Bool {
         let active = profile.gates.filter { !$0.isSkipped }
         let livenessGates = active.filter { gate in
             gate.calibration != nil
@@ -235,7 +235,7 @@ public struct ProfileResult: Sendable {
     /// The operating threshold on the swept score, in the swept (bona-fide-high) units: the
     /// calibrated one, or the fixed threshold of a `ge` gate on the score output (negated for a
     /// `le` gate on a score swept negated); nil when the profile has neither.
-    public var scoreThreshold: Double? {
+    package var scoreThreshold: Double? {
         if let calibrated = calibrations.first { return calibrated.threshold }
         let negated = profile.sweepsScoreNegated
         return profile.gates.first {
@@ -245,5 +245,5 @@ public struct ProfileResult: Sendable {
     }
 
     /// A threshold as the user's score file states it.
-    public func shownThreshold(_ t: Double) -> Double { t * thresholdSign }
+    package func shownThreshold(_ t: Double) -> Double { t * thresholdSign }
 }

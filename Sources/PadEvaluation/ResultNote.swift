@@ -10,7 +10,7 @@ import PadProfiles
 /// "scores are attack-high"), and a reworded sentence silently moved a note from one place to
 /// another. `text` is the sentence summary.csv's `note` column and results.json store; it is the
 /// only place a note becomes words, and nothing parses it back.
-public enum ResultNote: Sendable, Equatable, CustomStringConvertible {
+package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
     /// A number a reader could misread with exit 0: flagged in the report's verdict, marked on the
     /// terminal's row, written after `check: `.
     case check(SanityCheck)
@@ -30,17 +30,17 @@ public enum ResultNote: Sendable, Equatable, CustomStringConvertible {
     case presentations(rule: FramesRule, aggregate: FrameAggregate, presentations: Int, frames: Int)
 
     /// A gate decided on an approximation: the vendor's output and padbench's stand-in.
-    public struct Approximation: Sendable, Equatable {
-        public var output: String
-        public var approximation: String
-        public init(output: String, approximation: String) {
+    package struct Approximation: Sendable, Equatable {
+        package var output: String
+        package var approximation: String
+        package init(output: String, approximation: String) {
             self.output = output
             self.approximation = approximation
         }
     }
 
     /// Warnings about numbers that look fine and are not.
-    public enum SanityCheck: Sendable, Equatable {
+    package enum SanityCheck: Sendable, Equatable {
         /// The swept score takes one value on the split: no threshold separates anything.
         case constantScore(score: String, split: String, value: Double)
         /// AUC < 0.5: bona fide below attacks, most likely a polarity mistake.
@@ -56,7 +56,7 @@ public enum ResultNote: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why a calibrated gate's threshold is in doubt.
-    public enum CalibrationProblem: Sendable, Equatable {
+    package enum CalibrationProblem: Sendable, Equatable {
         /// The target cannot be met on the calibration split.
         case targetNotMet(target: String, split: String)
         /// An APCER target below 1/n of the smallest species.
@@ -67,20 +67,20 @@ public enum ResultNote: Sendable, Equatable, CustomStringConvertible {
         case splitUnusable(split: String, error: String)
     }
 
-    public var isCheck: Bool { if case .check = self { true } else { false } }
+    package var isCheck: Bool { if case .check = self { true } else { false } }
 
     /// Notes about which gates decided: on the terminal, one line per profile.
-    public var isAboutGates: Bool {
+    package var isAboutGates: Bool {
         switch self {
         case .gatesLeftOut, .approximated: true
         default: false
         }
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The sentence (summary.csv's `note`, results.json, the terminal's warnings).
-    public var text: String {
+    package var text: String {
         switch self {
         case .check(let check): "check: " + check.text
         case .calibration(let output, let line, let problem):
@@ -107,7 +107,7 @@ public enum ResultNote: Sendable, Equatable, CustomStringConvertible {
 
 extension ResultNote.SanityCheck {
     /// The warning without its `check: ` prefix (the report's verdict flags show it so).
-    public var text: String {
+    package var text: String {
         switch self {
         case .constantScore(let score, let split, let value):
             "swept score \(score) is constant on \(split) (one value, \(CSVFormat.number(value))): "
@@ -138,7 +138,7 @@ extension ResultNote.SanityCheck {
 }
 
 extension ResultNote.CalibrationProblem {
-    public var text: String {
+    package var text: String {
         switch self {
         case .targetNotMet(let target, let split): "target \(target) cannot be met on \(split)"
         case .apcerBelowResolution(let target, let species, let count, let split):

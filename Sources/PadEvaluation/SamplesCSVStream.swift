@@ -13,17 +13,17 @@ import PadText
 /// try archive.streamEntry(named: "samples.csv") { chunk in try stream.feed(chunk) { rows.append($0.fields) } }
 /// try stream.finish { rows.append($0.fields) }
 /// ```
-public struct CSVRecordStream {
-    public struct Record {
-        public var line: Int
+package struct CSVRecordStream {
+    package struct Record {
+        package var line: Int
         /// Byte offset of the record's first byte in the stream, and its length up to and
         /// including its line end.
-        public var offset: Int
-        public var length: Int
-        public var fields: [String]
+        package var offset: Int
+        package var length: Int
+        package var fields: [String]
     }
 
-    public let path: String
+    package let path: String
     private var pending: [UInt8] = []
     /// Stream offset of `pending[0]`, and the line it is on.
     private var pendingOffset = 0
@@ -32,9 +32,9 @@ public struct CSVRecordStream {
     private var scanned = 0
     private var inQuotes = false
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws {
         pending.append(contentsOf: chunk)
         var start = 0
         while scanned < pending.count {
@@ -53,7 +53,7 @@ public struct CSVRecordStream {
     }
 
     /// The last record, when the stream does not end with a line end.
-    public mutating func finish(_ body: (Record) throws -> Void) throws {
+    package mutating func finish(_ body: (Record) throws -> Void) throws {
         if !pending.isEmpty { try emit(0..<pending.count, body) }
         pendingOffset += pending.count
         pending = []
@@ -79,13 +79,13 @@ public struct CSVRecordStream {
 /// A stored run's `samples.csv` read in one streaming pass and checked as
 /// `StoredRun.verifiedSamples()` checks it (as many rows as the manifest's samples, the same
 /// sample fingerprint), without holding the file.
-public struct StoredSamplesReader {
-    public let archive: ResultArchiveReader
+package struct StoredSamplesReader {
+    package let archive: ResultArchiveReader
     /// The archive's path as errors name it.
-    public let path: String
-    public let manifest: RunManifest
+    package let path: String
+    package let manifest: RunManifest
 
-    public init(archive: ResultArchiveReader, path: String, manifest: RunManifest) {
+    package init(archive: ResultArchiveReader, path: String, manifest: RunManifest) {
         (self.archive, self.path, self.manifest) = (archive, path, manifest)
     }
 
@@ -95,7 +95,7 @@ public struct StoredSamplesReader {
     /// thrown only after those checks (an edited archive is named as such first), and no more
     /// rows are handed over once one was thrown.
     /// `raw`, when given, gets the file's bytes as they are read (a copy on disk).
-    public func read(
+    package func read(
         header: (SamplesSchema) throws -> Void, row: (CSVRecordStream.Record) throws -> Void,
         raw: ((UnsafeRawBufferPointer) throws -> Void)? = nil
     ) throws {

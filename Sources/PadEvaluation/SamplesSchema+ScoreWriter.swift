@@ -9,7 +9,7 @@ extension SamplesSchema {
     /// columns, in its order), formatted into one reused block of memory (ten million rows
     /// take seconds): a row is its id, one fixed text per class and split
     /// (`,,attack,print,eval,`), `ok,,` (or a failure's code and message), the score and `,`.
-    public static func writeScores(_ table: MeasurementTable, to writer: CSVWriter) throws {
+    package static func writeScores(_ table: MeasurementTable, to writer: CSVWriter) throws {
         let presentations = table.hasPresentations
         // Subjects (when the files name them) as bench writes them, so `compare` can pair by subject.
         let subjects = table.hasSubjects

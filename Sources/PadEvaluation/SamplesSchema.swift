@@ -18,9 +18,9 @@ import PadVocabulary
 /// The four columns that name a sample (id, label, species, split) must be in every stored file;
 /// status, error and decode are needed only to rebuild a ``MeasurementTable``, so their absence is
 /// reported by ``outputColumns(path:)``, after the archive itself has been checked.
-public struct SamplesSchema: Sendable, Equatable {
+package struct SamplesSchema: Sendable, Equatable {
     /// What a column holds. Outputs and timing steps carry their names; the others are fixed.
-    public enum Role: Sendable, Hashable {
+    package enum Role: Sendable, Hashable {
         case id, path, label, species, split, subject
         /// Written only for datasets of videos or frame groups: absent, every sample is a
         /// presentation of its own.
@@ -35,7 +35,7 @@ public struct SamplesSchema: Sendable, Equatable {
         case other(String)
 
         /// The column's name in the header.
-        public var columnName: String {
+        package var columnName: String {
             switch self {
             case .id: "id"
             case .path: "path"
@@ -64,26 +64,26 @@ public struct SamplesSchema: Sendable, Equatable {
 
     /// The layout of `samples.csv` is versioned with the manifest that describes the run (a file
     /// is only ever read beside its manifest, ``RunManifest/currentSchema``): one number to bump.
-    public static var version: Int { RunManifest.currentSchema }
+    package static var version: Int { RunManifest.currentSchema }
 
     /// Suffix of a timing column: nanoseconds of one step for one sample.
-    public static let nanosecondsSuffix = "_ns"
+    package static let nanosecondsSuffix = "_ns"
 
     /// The columns `samples.csv` has after `subject` when the dataset has presentations.
-    public static let presentationRoles: [Role] = [.presentation, .frame, .time]
+    package static let presentationRoles: [Role] = [.presentation, .frame, .time]
 
-    public let roles: [Role]
-    public let header: [String]
+    package let roles: [Role]
+    package let header: [String]
     /// Column of each fixed role; required ones are checked when reading.
-    public let id: Int, label: Int, species: Int, split: Int
-    public let path: Int?, status: Int?, error: Int?, decode: Int?, subject: Int?
-    public let presentation: Int?, frame: Int?, time: Int?
+    package let id: Int, label: Int, species: Int, split: Int
+    package let path: Int?, status: Int?, error: Int?, decode: Int?, subject: Int?
+    package let presentation: Int?, frame: Int?, time: Int?
     /// Columns of the outputs and of the timing steps (decode first, when present), in file order.
-    public let outputs: [Int]
-    public let timing: [Int]
+    package let outputs: [Int]
+    package let timing: [Int]
 
     /// A schema of these columns, in this order. The sample-naming roles must be among them.
-    public init(roles: [Role]) {
+    package init(roles: [Role]) {
         do { try self.init(roles: roles, path: "samples.csv") } catch {
             preconditionFailure("a samples schema without \(error)")
         }
@@ -118,7 +118,7 @@ public struct SamplesSchema: Sendable, Equatable {
     /// The schema of a stored `samples.csv` from its header. The fixed roles are found by name;
     /// the columns between `error` and `decode_ns` are outputs (an output may have any name,
     /// `subject` or `x_ns` included) and the `_ns` columns after `decode_ns` are timing steps.
-    public init(header: [String], path: String) throws {
+    package init(header: [String], path: String) throws {
         let error = header.firstIndex(of: Role.error.columnName)
         let decode = header.firstIndex(of: Role.decode.columnName)
         let roles = header.enumerated().map { c, name -> Role in
@@ -132,13 +132,13 @@ public struct SamplesSchema: Sendable, Equatable {
     }
 
     /// The column of a role, nil when the file has none.
-    public func column(_ role: Role) -> Int? { roles.firstIndex(of: role) }
+    package func column(_ role: Role) -> Int? { roles.firstIndex(of: role) }
 
     /// The output names in file order.
-    public var outputNames: [String] { outputs.map { header[$0] } }
+    package var outputNames: [String] { outputs.map { header[$0] } }
 
     /// The output columns, or the error that keeps the file from being a measurement table.
-    public func outputColumns(path: String) throws -> [Int] {
+    package func outputColumns(path: String) throws -> [Int] {
         for (name, index) in [("status", status), ("error", error), ("decode_ns", decode)] where index == nil {
             throw ArchiveError.csv(path: path, line: 1, message: "missing column '\(name)'")
         }
@@ -149,13 +149,13 @@ public struct SamplesSchema: Sendable, Equatable {
     }
 
     /// The sample's term of the dataset fingerprint (``DatasetFingerprint``).
-    public func sampleHash(_ f: [String]) -> UInt64 {
+    package func sampleHash(_ f: [String]) -> UInt64 {
         FNV1a.sampleHash(id: f[id], label: f[label], species: f[label] == "bonafide" ? "" : f[species], split: f[split])
     }
 
     /// The sample's presentation term of the fingerprint (``FNV1a/presentationHash(id:presentation:frame:)``):
     /// 0 without the columns, or for a still image (an empty presentation is the sample's own).
-    public func presentationHash(_ f: [String]) -> UInt64 {
+    package func presentationHash(_ f: [String]) -> UInt64 {
         guard let presentation else { return 0 }
         let named = f[presentation].isEmpty ? f[id] : f[presentation]
         return FNV1a.presentationHash(id: f[id], presentation: named, frame: frame.map { f[$0] } ?? "")
@@ -163,7 +163,7 @@ public struct SamplesSchema: Sendable, Equatable {
 
     /// A row's timing by step name (`decode`, then each estimator's): nanoseconds, nil where the
     /// field is empty or not a number (a score run's empty decode).
-    public func nanoseconds(_ f: [String]) -> [(step: String, nanoseconds: UInt64?)] {
+    package func nanoseconds(_ f: [String]) -> [(step: String, nanoseconds: UInt64?)] {
         timing.map { c in (String(header[c].dropLast(Self.nanosecondsSuffix.count)), UInt64(f[c])) }
     }
 }
@@ -171,7 +171,7 @@ public struct SamplesSchema: Sendable, Equatable {
 extension SamplesSchema {
     /// The columns of a measured run (`bench`, `import`): the sample, its presentation when the
     /// dataset has presentations, status, every output, decode and each estimator step's time.
-    public static func measured(outputs: [String], steps: [String], presentations: Bool) -> SamplesSchema {
+    package static func measured(outputs: [String], steps: [String], presentations: Bool) -> SamplesSchema {
         SamplesSchema(
             roles: [.id, .path, .label, .species, .split, .subject] + (presentations ? presentationRoles : [])
                 + [.status, .error] + outputs.map(Role.output) + [.decode] + steps.map(Role.step))
@@ -180,7 +180,7 @@ extension SamplesSchema {
     /// The columns of a score run (`eval --scores`): no subject column and only the presentation
     /// (no frame or time), as main has always written them; the decode time is empty (nothing was
     /// decoded). Kept so that score runs stay byte-identical to earlier ones.
-    public static func scores(output: String, subject: Bool = false, presentation: Bool) -> SamplesSchema {
+    package static func scores(output: String, subject: Bool = false, presentation: Bool) -> SamplesSchema {
         SamplesSchema(
             roles: [.id, .path, .label, .species, .split] + (subject ? [.subject] : [])
                 + (presentation ? [.presentation] : [])
@@ -189,7 +189,7 @@ extension SamplesSchema {
 
     /// One row of a measured run: the sample's columns from `sample`, then its status, each output
     /// (``CSVFormat/number(_:)``; NaN is empty) and the step times. `decode` 0 for an import.
-    public func row(
+    package func row(
         _ sample: Sample, status: SampleStatus, values: [Double], decode: UInt64, steps: [UInt64] = []
     ) -> [String] {
         var row: [String] = []

@@ -4,12 +4,12 @@ import Foundation
 ///
 /// Example: `QualityTests.ofiqLuminanceOfPrimaries`
 /// in `Tests/PadEstimatorsTests/QualityTests.swift` (compiled and run by `swift test`).
-public enum ColorSpaces {
+package enum ColorSpaces {
     /// OFIQ luminance (ISO/IEC 29794-5 reference implementation, `Luminance` measures):
     /// linearise sRGB (x > 0.04045 ? ((x + 0.055) / 1.055)^2.4 : x / 12.92 on x = v / 255),
     /// Y = 0.2126 R + 0.7152 G + 0.0722 B, L = floor(255 Y + 0.5).
     /// Linear values per 8-bit code are precomputed (three 256-entry tables, weights folded in).
-    public static let linearWeighted: (r: [Double], g: [Double], b: [Double]) = {
+    package static let linearWeighted: (r: [Double], g: [Double], b: [Double]) = {
         var r = [Double](repeating: 0, count: 256), g = r, b = r
         for v in 0..<256 {
             let x = Double(v) / 255
@@ -22,14 +22,14 @@ public enum ColorSpaces {
     }()
 
     /// For gray images R = G = B, so Y is the linearised value itself: one table.
-    public static let grayLuminance: [UInt8] = (0..<256).map { v in
+    package static let grayLuminance: [UInt8] = (0..<256).map { v in
         let x = Double(v) / 255
         let linear = x > 0.04045 ? pow((x + 0.055) / 1.055, 2.4) : x / 12.92
         return UInt8(min(255, (255 * linear + 0.5).rounded(.down)))
     }
 
     /// OFIQ luminance L of every pixel, row-major, one byte per pixel.
-    public static func luminanceImage(_ image: Image) -> [UInt8] {
+    package static func luminanceImage(_ image: Image) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.pixelCount)
         image.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in

@@ -3,12 +3,12 @@
 ///
 /// Values 1-8 as in EXIF 2.32 / TIFF 6.0: 1 up, 2 mirrored, 3 rotated 180, 4 mirrored vertically,
 /// 5 transposed, 6 rotated 90 clockwise to display, 7 transversed, 8 rotated 90 counter-clockwise.
-public enum ExifOrientation: Int, Sendable {
+package enum ExifOrientation: Int, Sendable {
     case up = 1
     case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Reads the orientation from a JPEG's APP1 Exif segment; `nil` when absent or malformed.
-    public static func read(fromJPEG bytes: [UInt8]) -> ExifOrientation? {
+    package static func read(fromJPEG bytes: [UInt8]) -> ExifOrientation? {
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
@@ -53,7 +53,7 @@ public enum ExifOrientation: Int, Sendable {
 
 extension Image {
     /// The image as it should be displayed, given the EXIF orientation it was stored with.
-    public func oriented(_ orientation: ExifOrientation) -> Image {
+    package func oriented(_ orientation: ExifOrientation) -> Image {
         let transposed: Bool
         switch orientation {
         case .leftMirrored, .right, .rightMirrored, .left: transposed = true

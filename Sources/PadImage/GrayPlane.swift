@@ -2,12 +2,12 @@
 ///
 /// Example: `PadImageDocExamples.grayPlane`
 /// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct GrayPlane: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
+package struct GrayPlane: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height)
         self.width = width
         self.height = height
@@ -17,7 +17,7 @@ public struct GrayPlane: Sendable, Equatable {
     /// Gray as OpenCV's `cvtColor(..., COLOR_RGB2GRAY)` computes it, in fixed point:
     /// Y = (4899 R + 9617 G + 1868 B + 8192) >> 14 (weights 0.299, 0.587, 0.114 scaled by 2^14),
     /// so detections match OpenCV's on the same decoded pixels.
-    public init(_ image: Image) {
+    package init(_ image: Image) {
         width = image.width
         height = image.height
         if image.format == .gray {
@@ -39,7 +39,7 @@ public struct GrayPlane: Sendable, Equatable {
     /// Bilinear resize bit-exact in the manner of OpenCV's INTER_LINEAR_EXACT: source coordinate
     /// (d + 0.5) * src/dst - 0.5 clamped at the borders, 8-bit fixed-point coefficients, a
     /// horizontal then a vertical pass, rounded.
-    public func resized(width dw: Int, height dh: Int) -> GrayPlane {
+    package func resized(width dw: Int, height dh: Int) -> GrayPlane {
         precondition(dw > 0 && dh > 0)
         let xs = Self.taps(dw, width), ys = Self.taps(dh, height)
         var out = [UInt8](repeating: 0, count: dw * dh)
@@ -116,7 +116,7 @@ public struct GrayPlane: Sendable, Equatable {
     }
 
     /// The plane cropped to a rectangle (clipped to the plane).
-    public func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayPlane {
+    package func cropped(x: Int, y: Int, width cw: Int, height ch: Int) -> GrayPlane {
         let x0 = max(0, min(x, width)), y0 = max(0, min(y, height))
         let x1 = max(x0, min(x + cw, width)), y1 = max(y0, min(y + ch, height))
         var out: [UInt8] = []
@@ -130,14 +130,14 @@ public struct GrayPlane: Sendable, Equatable {
 /// above and left of (x, y), with a zero first row and column; `squares` the same for squared
 /// values. Arithmetic wraps in 32 bits as OpenCV's does: window sums are exact as long as one
 /// window's sum fits in 32 bits.
-public struct IntegralImage: Sendable {
-    public let width: Int
-    public let height: Int
+package struct IntegralImage: Sendable {
+    package let width: Int
+    package let height: Int
     /// (width + 1) x (height + 1).
-    public let sum: [Int32]
-    public let squares: [UInt32]
+    package let sum: [Int32]
+    package let squares: [UInt32]
 
-    public init(_ plane: GrayPlane, squares withSquares: Bool = true) {
+    package init(_ plane: GrayPlane, squares withSquares: Bool = true) {
         let width = plane.width, height = plane.height
         self.width = width
         self.height = height

@@ -5,25 +5,25 @@
 ///
 /// Gray images have one channel, RGB images three. Everything padbench decodes is converted to
 /// one of these two layouts so that estimators never deal with palettes, alpha or 16-bit data.
-public struct Image: Sendable, Equatable {
-    public enum PixelFormat: Sendable, Equatable, CustomStringConvertible {
+package struct Image: Sendable, Equatable {
+    package enum PixelFormat: Sendable, Equatable, CustomStringConvertible {
         case gray
         case rgb
 
-        public var channels: Int { self == .gray ? 1 : 3 }
-        public var description: String { self == .gray ? "gray" : "rgb" }
+        package var channels: Int { self == .gray ? 1 : 3 }
+        package var description: String { self == .gray ? "gray" : "rgb" }
     }
 
-    public let width: Int
-    public let height: Int
-    public let format: PixelFormat
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
     /// `width * height * format.channels` bytes.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    public var channels: Int { format.channels }
-    public var pixelCount: Int { width * height }
+    package var channels: Int { format.channels }
+    package var pixelCount: Int { width * height }
 
-    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
+    package init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0, "negative image size")
         precondition(pixels.count == width * height * format.channels, "pixel buffer does not match size")
         self.width = width
@@ -33,7 +33,7 @@ public struct Image: Sendable, Equatable {
     }
 
     /// A black image of the given size.
-    public init(width: Int, height: Int, format: PixelFormat) {
+    package init(width: Int, height: Int, format: PixelFormat) {
         self.init(
             width: width, height: height, format: format,
             pixels: [UInt8](repeating: 0, count: width * height * format.channels))
@@ -41,7 +41,7 @@ public struct Image: Sendable, Equatable {
 
     /// The red, green and blue values at (x, y); a gray pixel gives the same value three times.
     @inlinable
-    public func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+    package func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
         let i = (y * width + x) * format.channels
         if format == .gray { return (pixels[i], pixels[i], pixels[i]) }
         return (pixels[i], pixels[i + 1], pixels[i + 2])
@@ -49,25 +49,25 @@ public struct Image: Sendable, Equatable {
 }
 
 /// An axis-aligned rectangle in pixel coordinates (origin top-left).
-public struct Box: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct Box: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
-    public var area: Double { max(0, width) * max(0, height) }
-    public var centerX: Double { x + width / 2 }
-    public var centerY: Double { y + height / 2 }
+    package var area: Double { max(0, width) * max(0, height) }
+    package var centerX: Double { x + width / 2 }
+    package var centerY: Double { y + height / 2 }
 
     /// Intersection over union, 0 when the boxes do not overlap.
-    public func iou(_ other: Box) -> Double {
+    package func iou(_ other: Box) -> Double {
         let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
         let inter = ix * iy
@@ -76,11 +76,11 @@ public struct Box: Sendable, Equatable, Hashable, Codable, CustomStringConvertib
     }
 
     /// The box clipped to an image of the given size (may become empty).
-    public func clipped(width w: Int, height h: Int) -> Box {
+    package func clipped(width w: Int, height h: Int) -> Box {
         let x0 = min(max(x, 0), Double(w)), y0 = min(max(y, 0), Double(h))
         let x1 = min(max(x + width, 0), Double(w)), y1 = min(max(y + height, 0), Double(h))
         return Box(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    public var description: String { "(\(x), \(y), \(width)x\(height))" }
+    package var description: String { "(\(x), \(y), \(width)x\(height))" }
 }

@@ -16,15 +16,15 @@ import PadText
 /// file are bounded by ``maxFileBytes`` (a valid JPEG followed by 2 GB of zeros is refused by its
 /// size, before it is read), and progressive JPEGs with more than 500 scans are refused
 /// (`TJFLAG_LIMITSCANS`: a 1 MB file of 2,647 scans took 43 s and 1.5 GB to decode).
-public struct ImageDecoder: Sendable {
+package struct ImageDecoder: Sendable {
     /// Refuse images with more pixels than this (default 100 megapixels).
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Refuse image files larger than this many bytes (default ``defaultFileLimit(maxPixels:)``).
-    public var maxFileBytes: Int
+    package var maxFileBytes: Int
     /// Apply the EXIF orientation tag of JPEG files (default on).
-    public var applyExifOrientation: Bool
+    package var applyExifOrientation: Bool
 
-    public init(maxPixels: Int = 100_000_000, maxFileBytes: Int? = nil, applyExifOrientation: Bool = true) {
+    package init(maxPixels: Int = 100_000_000, maxFileBytes: Int? = nil, applyExifOrientation: Bool = true) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes ?? Self.defaultFileLimit(maxPixels: maxPixels)
         self.applyExifOrientation = applyExifOrientation
@@ -34,7 +34,7 @@ public struct ImageDecoder: Sendable {
     /// largest encoding padbench reads; PNG and JPEG of the same pixels are smaller except for
     /// pathological cases) plus 16 MiB for metadata (EXIF, ICC profiles, comments). Default:
     /// 100 megapixels give 616,777,216 bytes.
-    public static func defaultFileLimit(maxPixels: Int) -> Int {
+    package static func defaultFileLimit(maxPixels: Int) -> Int {
         let (pixelBytes, tooMany) = maxPixels.multipliedReportingOverflow(by: 6)
         let (total, tooMuch) = pixelBytes.addingReportingOverflow(16 << 20)
         return tooMany || tooMuch ? Int.max : total
@@ -42,14 +42,14 @@ public struct ImageDecoder: Sendable {
 
     /// Reads and decodes a file; a missing or unreadable file is ``ImageError/missingFile(path:reason:)``,
     /// a file over ``maxFileBytes`` is ``ImageError/fileTooLarge(bytes:limit:)`` (status `too_large`).
-    public func decode(fileAt path: String) throws(ImageError) -> Image {
+    package func decode(fileAt path: String) throws(ImageError) -> Image {
         try decode(try read(path))
     }
 
     /// The bytes of an image file: a regular file (directories, FIFOs and devices are refused
     /// after stat, before open, so nothing blocks) of at most ``maxFileBytes``, never more than
     /// its size (a `/proc` file that reports 0 bytes but is endless is refused).
-    public func read(_ path: String) throws(ImageError) -> [UInt8] {
+    package func read(_ path: String) throws(ImageError) -> [UInt8] {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > maxFileBytes {
             throw .fileTooLarge(bytes: Int(info.st_size), limit: maxFileBytes)
@@ -60,7 +60,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Decodes bytes, choosing the format by signature.
-    public func decode(_ bytes: [UInt8]) throws(ImageError) -> Image {
+    package func decode(_ bytes: [UInt8]) throws(ImageError) -> Image {
         switch ImageFormat(signatureOf: bytes) {
         case .jpeg: return try decodeJPEG(bytes)
         case .png: return try decodePNG(bytes)
@@ -224,10 +224,10 @@ public struct ImageDecoder: Sendable {
 }
 
 /// File formats recognised by their first bytes.
-public enum ImageFormat: String, Sendable {
+package enum ImageFormat: String, Sendable {
     case jpeg, png, pnm
 
-    public init?(signatureOf bytes: [UInt8]) {
+    package init?(signatureOf bytes: [UInt8]) {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
             self = .jpeg
         } else if bytes.count >= 8, bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {

@@ -6,11 +6,11 @@ import CTurboJPEG
 ///
 /// Example: `PadImageDocExamples.encodeAndDecode`
 /// in `Tests/PadImageTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public enum ImageEncoder {
-    public enum ChromaSubsampling: Sendable { case s444, s422, s420 }
+package enum ImageEncoder {
+    package enum ChromaSubsampling: Sendable { case s444, s422, s420 }
 
     /// Baseline (or progressive) JPEG at the given quality (1-100).
-    public static func jpeg(
+    package static func jpeg(
         _ image: Image, quality: Int = 90, subsampling: ChromaSubsampling = .s420,
         progressive: Bool = false
     ) throws(ImageError) -> [UInt8] {
@@ -47,7 +47,7 @@ public enum ImageEncoder {
     }
 
     /// 8-bit PNG, gray or RGB.
-    public static func png(_ image: Image) throws(ImageError) -> [UInt8] {
+    package static func png(_ image: Image) throws(ImageError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else { throw .encodeError("PNG: cannot encode an empty image") }
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
@@ -73,7 +73,7 @@ public enum ImageEncoder {
     }
 
     /// Binary PGM (gray) or PPM (RGB), maxval 255.
-    public static func pnm(_ image: Image) -> [UInt8] {
+    package static func pnm(_ image: Image) -> [UInt8] {
         let header = "\(image.format == .gray ? "P5" : "P6")\n\(image.width) \(image.height)\n255\n"
         return Array(header.utf8) + image.pixels
     }

@@ -2,7 +2,7 @@ import PadVocabulary
 
 /// Why an image could not be decoded. Each case maps to a stable sample status code
 /// (`decode_error`, `unsupported_format`, `too_large`, `missing_file`) recorded in `samples.csv`.
-public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is not there or cannot be read.
     case missingFile(path: String, reason: String)
     /// The bytes are not a format padbench reads (neither JPEG, PNG nor binary PPM/PGM), or a
@@ -21,7 +21,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case overLimit(String)
 
     /// The stable status code written to `samples.csv`.
-    public var statusCode: FailureCode {
+    package var statusCode: FailureCode {
         switch self {
         case .missingFile: return .missingFile
         case .unsupportedFormat: return .unsupportedFormat
@@ -32,7 +32,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingFile(let path, let reason): return "cannot read \(path): \(reason)"
         case .unsupportedFormat(let message): return message

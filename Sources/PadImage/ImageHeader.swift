@@ -5,7 +5,7 @@ import PadText
 extension ImageDecoder {
     /// The stored size of a JPEG, PNG or PPM/PGM without decoding pixels (before EXIF orientation),
     /// for scaling dataset face boxes. `nil` for an unreadable or unknown file.
-    public static func storedSize(fileAt path: String) -> (width: Int, height: Int)? {
+    package static func storedSize(fileAt path: String) -> (width: Int, height: Int)? {
         guard RegularFile.problem(path) == nil, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var bytes = [UInt8](handle.readData(ofLength: 65_536))

@@ -3,16 +3,16 @@ import PadText
 import PadVocabulary
 
 /// One vendor result for one image, before it is joined onto a dataset's samples.
-public struct VendorRecord: Sendable, Equatable {
+package struct VendorRecord: Sendable, Equatable {
     /// File name (or id) that joins the record to a sample.
-    public var key: String
-    public var values: [String: Double]
+    package var key: String
+    package var values: [String: Double]
     /// A result that is a failure to process (IDEMIA NoDecision as `fta`, Unknown), with code and message.
-    public var failure: (code: FailureCode, message: String)?
+    package var failure: (code: FailureCode, message: String)?
     /// Where it came from, for messages (`file:line` or `file[index]`).
-    public var origin: String
+    package var origin: String
 
-    public init(
+    package init(
         key: String, values: [String: Double], failure: (code: FailureCode, message: String)? = nil, origin: String
     ) {
         self.key = key
@@ -21,19 +21,19 @@ public struct VendorRecord: Sendable, Equatable {
         self.origin = origin
     }
 
-    public static func == (a: VendorRecord, b: VendorRecord) -> Bool {
+    package static func == (a: VendorRecord, b: VendorRecord) -> Bool {
         a.key == b.key && a.values == b.values && a.failure?.code == b.failure?.code && a.origin == b.origin
     }
 }
 
 /// A vendor export that cannot be read; names the file and the record.
-public struct VendorImportError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct VendorImportError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The export formats `padbench import` reads (README: "import").
-public enum VendorFormat: String, Sendable, CaseIterable {
+package enum VendorFormat: String, Sendable, CaseIterable {
     /// VisionLabs LUNA OneShotLiveness response JSON (object, array, or JSON lines).
     case lunaOSL = "luna-osl"
     /// Mitek MiSnap MibiData JSON, one file per image named after it.
@@ -44,7 +44,7 @@ public enum VendorFormat: String, Sendable, CaseIterable {
     case longCSV = "long-csv"
 
     /// Outputs the format can produce (columns of the imported table).
-    public var outputs: [String] {
+    package var outputs: [String] {
         switch self {
         case .lunaOSL: return ["luna.liveness", "luna.prediction", "luna.quality", "luna.error_code"]
         case .misnapMibi: return MisnapMibi.outputs
@@ -55,7 +55,7 @@ public enum VendorFormat: String, Sendable, CaseIterable {
 }
 
 /// How IDEMIA's NoDecision ("the server should decide") counts.
-public enum NoDecisionPolicy: String, Sendable, CaseIterable {
+package enum NoDecisionPolicy: String, Sendable, CaseIterable {
     case accept, reject, fta
 }
 
@@ -63,16 +63,16 @@ public enum NoDecisionPolicy: String, Sendable, CaseIterable {
 ///
 /// Example: `VendorImportTests.lunaJSONLinesAcceptBOMAndCRLF`
 /// in `Tests/PadImportTests/VendorImportTests.swift` (compiled and run by `swift test`).
-public struct VendorImporter: Sendable {
-    public var format: VendorFormat
-    public var noDecision: NoDecisionPolicy
+package struct VendorImporter: Sendable {
+    package var format: VendorFormat
+    package var noDecision: NoDecisionPolicy
 
-    public init(format: VendorFormat, noDecision: NoDecisionPolicy = .fta) {
+    package init(format: VendorFormat, noDecision: NoDecisionPolicy = .fta) {
         self.format = format
         self.noDecision = noDecision
     }
 
-    public func read(_ paths: [String]) throws -> [VendorRecord] {
+    package func read(_ paths: [String]) throws -> [VendorRecord] {
         var records: [VendorRecord] = []
         for path in paths {
             let data: Data

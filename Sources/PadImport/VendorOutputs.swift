@@ -2,8 +2,8 @@
 import PadVocabulary
 /// imported with `padbench import` (README: "import"; docs/ARCHITECTURE.md). Profiles may gate on them; a run
 /// that lacks them leaves such gates out (or uses their `approximate:` form) and says so.
-public enum VendorOutputs {
-    public static let catalogue: [String: OutputDescriptor] = {
+package enum VendorOutputs {
+    package static let catalogue: [String: OutputDescriptor] = {
         let list: [(String, String, Double, Double, Direction, String)] = [
             (
                 "pad.score", "", 0, 1, .higherIsBetter,

@@ -7,26 +7,26 @@ import PadText
 /// Example: `AttackPotentialTests.apcerPerLevelIsTheHighestOfItsSpecies`
 /// in `Tests/PadMetricsTests/PresentationScoreFileTests.swift` (compiled and run by `swift test`).
 /// Species without a level are reported under ``unassigned``.
-public struct AttackPotential: Sendable, Equatable {
+package struct AttackPotential: Sendable, Equatable {
     /// Species -> level.
-    public var levels: [String: String]
-    public static let unassigned = "unassigned"
+    package var levels: [String: String]
+    package static let unassigned = "unassigned"
 
-    public init(levels: [String: String]) { self.levels = levels }
+    package init(levels: [String: String]) { self.levels = levels }
 
     /// One level's APCER_AP and the species attaining it (the first in species order on a tie).
-    public struct Level: Sendable, Equatable {
-        public var level: String
-        public var species: String
-        public var apcer: Proportion
+    package struct Level: Sendable, Equatable {
+        package var level: String
+        package var species: String
+        package var apcer: Proportion
     }
 
-    public func level(of species: String) -> String { levels[species] ?? Self.unassigned }
+    package func level(of species: String) -> String { levels[species] ?? Self.unassigned }
 
     /// APCER_AP per level present among `speciesNames` (levels sorted by name): max over the
     /// level's species of APCER (errors / attacks of the species); a species with no attack
     /// processed does not take part.
-    public func apcerPerLevel(speciesNames: [String], apcer: [Proportion]) -> [Level] {
+    package func apcerPerLevel(speciesNames: [String], apcer: [Proportion]) -> [Level] {
         var best: [String: Level] = [:]
         for (s, name) in speciesNames.enumerated() where apcer[s].total > 0 {
             let level = level(of: name)
@@ -37,13 +37,13 @@ public struct AttackPotential: Sendable, Equatable {
     }
 
     /// The levels named for `speciesNames`, sorted (summary.csv's columns).
-    public func levelNames(for speciesNames: [String]) -> [String] {
+    package func levelNames(for speciesNames: [String]) -> [String] {
         Array(Set(speciesNames.map(level(of:)))).sorted()
     }
 
     /// A species-to-level table: CSV with header `species,attack_potential` (`#` comments and
     /// blank lines skipped). A species given two levels is an error naming both lines.
-    public static func read(_ path: String) throws(ScoreFileError) -> AttackPotential {
+    package static func read(_ path: String) throws(ScoreFileError) -> AttackPotential {
         let data: [UInt8]
         do { data = try RegularFile.read(path) } catch {
             throw ScoreFileError(file: path, line: 0, "cannot read: \(error.message)")

@@ -5,20 +5,20 @@ import Foundation
 /// ```swift
 /// let apcer = Proportion(errors: 3, total: 100)    // 0.03, CI [0.0062, 0.0852]
 /// ```
-public struct Proportion: Sendable, Equatable, Codable {
-    public var errors: Int
-    public var total: Int
-    public var confidence: Double
+package struct Proportion: Sendable, Equatable, Codable {
+    package var errors: Int
+    package var total: Int
+    package var confidence: Double
 
-    public init(errors: Int, total: Int, confidence: Double = 0.95) {
+    package init(errors: Int, total: Int, confidence: Double = 0.95) {
         self.errors = errors
         self.total = total
         self.confidence = confidence
     }
 
     /// errors / total; NaN when total is 0 (no samples: the rate is undefined, not zero).
-    public var value: Double { total > 0 ? Double(errors) / Double(total) : .nan }
-    public var interval: (low: Double, high: Double) {
+    package var value: Double { total > 0 ? Double(errors) / Double(total) : .nan }
+    package var interval: (low: Double, high: Double) {
         ClopperPearson.interval(errors: errors, total: total, confidence: confidence)
     }
 
@@ -26,7 +26,7 @@ public struct Proportion: Sendable, Equatable, Codable {
     /// (e_a n_b + e_b n_a) / (2 n_a n_b), so an EER of 17/40 prints `0.425`, where
     /// (17/40 + ... ) / 2 in floating point can give `0.42500000000000004`. Falls back to the
     /// floating-point mean when the products do not fit in 53 bits. NaN when a total is 0.
-    public static func mean(_ a: Proportion, _ b: Proportion) -> Double {
+    package static func mean(_ a: Proportion, _ b: Proportion) -> Double {
         guard a.total > 0, b.total > 0 else { return .nan }
         let limit = 1 << 53
         let (p, o1) = a.errors.multipliedReportingOverflow(by: b.total)
@@ -43,8 +43,9 @@ public struct Proportion: Sendable, Equatable, Codable {
 /// reporting practice use: with x errors in n trials and alpha = 1 - confidence,
 /// low = BetaInv(alpha/2; x, n - x + 1) (0 when x = 0), high = BetaInv(1 - alpha/2; x + 1, n - x)
 /// (1 when x = n). Source: Clopper & Pearson (1934), Biometrika 26(4).
-public enum ClopperPearson {
-    public static func interval(errors x: Int, total n: Int, confidence: Double = 0.95) -> (low: Double, high: Double) {
+package enum ClopperPearson {
+    package static func interval(errors x: Int, total n: Int, confidence: Double = 0.95) -> (low: Double, high: Double)
+    {
         guard n > 0 else { return (.nan, .nan) }
         let alpha = 1 - confidence
         let low = x == 0 ? 0 : IncompleteBeta.inverse(alpha / 2, a: Double(x), b: Double(n - x + 1))
@@ -56,8 +57,8 @@ public enum ClopperPearson {
 /// The regularised incomplete beta function I_x(a, b) and its inverse in x.
 /// Continued fraction by the modified Lentz method (Numerical Recipes, 3rd ed., 6.4), using the
 /// symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly.
-public enum IncompleteBeta {
-    public static func regularized(_ x: Double, a: Double, b: Double) -> Double {
+package enum IncompleteBeta {
+    package static func regularized(_ x: Double, a: Double, b: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
         let logFront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x)
@@ -93,7 +94,7 @@ public enum IncompleteBeta {
     }
 
     /// The x in [0, 1] with I_x(a, b) = p, by bisection to machine precision (I is increasing in x).
-    public static func inverse(_ p: Double, a: Double, b: Double) -> Double {
+    package static func inverse(_ p: Double, a: Double, b: Double) -> Double {
         var low = 0.0, high = 1.0
         for _ in 0..<200 {
             let mid = (low + high) / 2

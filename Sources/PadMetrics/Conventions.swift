@@ -1,7 +1,7 @@
 /// The conventions every padbench report records, so that two archives can always be compared
 /// (README, "Conventions"). Keys are stable; values are what this version does.
-public enum Conventions {
-    public static let current: [String: String] = [
+package enum Conventions {
+    package static let current: [String: String] = [
         "standard": "ISO/IEC 30107-3 (APCER per PAI species, BPCER)",
         "polarity": "higher score = more bona fide; converted on import where a source is attack-high",
         "tie_rule": "accepted when score >= threshold",

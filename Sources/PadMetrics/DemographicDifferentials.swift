@@ -5,20 +5,20 @@
 ///
 /// Example: `DemographicDifferentialsTests.handWorkedThreeGroups`
 /// in `Tests/PadMetricsTests/DemographicDifferentialsTests.swift` (compiled and run by `swift test`).
-public enum DemographicDifferentials {
+package enum DemographicDifferentials {
     /// Fairness Discrepancy Rate (de Freitas Pereira & Marcel, "Fairness in Biometrics: a
     /// figure of merit to assess biometric verification systems", IEEE T-BIOM 2021):
     /// FDR(τ) = 1 − (α·A(τ) + (1−α)·B(τ)), A = max over group pairs |APCER_i − APCER_j|,
     /// B = max over group pairs |BPCER_i − BPCER_j| (the paper's FMR and FNMR). 1 is fair, 0 is
     /// the worst. A rate with fewer than two groups has no pair: its term is 0. NaN only when α
     /// is outside [0, 1].
-    public static func fairnessDiscrepancyRate(apcer: [Double], bpcer: [Double], alpha: Double = 0.5) -> Double {
+    package static func fairnessDiscrepancyRate(apcer: [Double], bpcer: [Double], alpha: Double = 0.5) -> Double {
         guard (0...1).contains(alpha) else { return .nan }
         return 1 - (alpha * maxPairwiseDifference(apcer) + (1 - alpha) * maxPairwiseDifference(bpcer))
     }
 
     /// max_{i,j} |x_i − x_j| = max − min (0 for fewer than two values); NaN values are left out.
-    public static func maxPairwiseDifference(_ x: [Double]) -> Double {
+    package static func maxPairwiseDifference(_ x: [Double]) -> Double {
         let v = x.filter { !$0.isNaN }
         guard let low = v.min(), let high = v.max(), v.count > 1 else { return 0 }
         return high - low
@@ -29,7 +29,7 @@ public enum DemographicDifferentials {
     /// G = n/(n−1) · Σ_i Σ_j |x_i − x_j| / (2 n² x̄), over the n groups' rates (NaN left out).
     /// 0 when every group has the same rate (also when all are 0, where x̄ = 0); NaN for fewer
     /// than two groups (no inequality to measure).
-    public static func gini(_ x: [Double]) -> Double {
+    package static func gini(_ x: [Double]) -> Double {
         let v = x.filter { !$0.isNaN }
         let n = Double(v.count)
         guard v.count > 1 else { return .nan }
@@ -43,7 +43,7 @@ public enum DemographicDifferentials {
     /// GARBE(τ) = α·G_APCER + (1−α)·G_BPCER (Howard et al. 2022, with FMR and FNMR read as APCER
     /// and BPCER): 0 is fair, higher is less fair. A rate with fewer than two groups contributes
     /// 0 (nothing to compare), so GARBE is that of the other rate alone; NaN when neither has two.
-    public static func garbe(apcer: [Double], bpcer: [Double], alpha: Double = 0.5) -> Double {
+    package static func garbe(apcer: [Double], bpcer: [Double], alpha: Double = 0.5) -> Double {
         guard (0...1).contains(alpha) else { return .nan }
         let a = gini(apcer), b = gini(bpcer)
         if a.isNaN && b.isNaN { return .nan }
@@ -53,7 +53,7 @@ public enum DemographicDifferentials {
     /// The highest group rate over the lowest (ISO/IEC 19795-10's ratio of the worst to the best
     /// group): +inf when the lowest is 0 and the highest is not, NaN when every rate is 0 or
     /// there are fewer than two groups.
-    public static func maxMinRatio(_ x: [Double]) -> Double {
+    package static func maxMinRatio(_ x: [Double]) -> Double {
         let v = x.filter { !$0.isNaN }
         guard let low = v.min(), let high = v.max(), v.count > 1, high > 0 else { return .nan }
         return low == 0 ? .infinity : high / low
@@ -62,7 +62,7 @@ public enum DemographicDifferentials {
     /// ``maxMinRatio(_:)`` of proportions as one exact fraction rounded once, (e_max·n_min) /
     /// (e_min·n_max), so 3/10 over 1/10 prints `3`, not the `2.9999999999999996` of 0.3 / 0.1.
     /// Proportions without samples are left out.
-    public static func maxMinRatio(_ rates: [Proportion]) -> Double {
+    package static func maxMinRatio(_ rates: [Proportion]) -> Double {
         let v = rates.filter { $0.total > 0 }
         guard let low = v.min(by: { $0.value < $1.value }), let high = v.max(by: { $0.value < $1.value }),
             v.count > 1, high.errors > 0
@@ -71,13 +71,13 @@ public enum DemographicDifferentials {
     }
 
     /// Decisions counted per group: bona fide rejected and attacks accepted per species.
-    public struct GroupCounts: Sendable, Equatable {
-        public var group: String
-        public var bpcer: Proportion
+    package struct GroupCounts: Sendable, Equatable {
+        package var group: String
+        package var bpcer: Proportion
         /// APCER per species (index into the table's species names).
-        public var apcer: [Proportion]
+        package var apcer: [Proportion]
 
-        public init(group: String, speciesCount: Int) {
+        package init(group: String, speciesCount: Int) {
             self.group = group
             bpcer = Proportion(errors: 0, total: 0)
             apcer = Array(repeating: Proportion(errors: 0, total: 0), count: speciesCount)
@@ -85,16 +85,16 @@ public enum DemographicDifferentials {
 
         /// The group's APCER_max over the species it has attacks of (ISO/IEC 30107-3's headline):
         /// its index, or nil when the group has no attack.
-        public var apcerMaxSpecies: Int? {
+        package var apcerMaxSpecies: Int? {
             apcer.indices.filter { apcer[$0].total > 0 }.max { apcer[$0].value < apcer[$1].value }
         }
 
-        public var apcerMax: Proportion { apcerMaxSpecies.map { apcer[$0] } ?? Proportion(errors: 0, total: 0) }
+        package var apcerMax: Proportion { apcerMaxSpecies.map { apcer[$0] } ?? Proportion(errors: 0, total: 0) }
     }
 
     /// Counts per group of decided samples: `group[i]` (nil = no group, left out), `species[i]`
     /// (-1 = bona fide), `accepted[i]`. Groups sorted by name.
-    public static func count(
+    package static func count(
         groups: [String?], species: [Int32], accepted: [Bool], speciesCount: Int
     ) -> [GroupCounts] {
         var byName: [String: GroupCounts] = [:]

@@ -21,18 +21,18 @@
 /// same candidates (bob.measure `min_hter_threshold`).
 /// The EER is computed from counts as one exact fraction rounded once:
 /// (e_a n_b + e_b n_a) / (2 n_a n_b) for APCER_max = e_a / n_a and BPCER = e_b / n_b.
-public struct EqualErrorRate: Sendable {
-    public let threshold: Double
-    public let apcerMax: Double
-    public let bpcer: Double
+package struct EqualErrorRate: Sendable {
+    package let threshold: Double
+    package let apcerMax: Double
+    package let bpcer: Double
     /// The rates at the threshold as counts (APCER_max's species, and bona fide).
-    public let apcerMaxCount: Proportion
-    public let bpcerCount: Proportion
-    public var value: Double { Proportion.mean(apcerMaxCount, bpcerCount) }
-    public let minHTERThreshold: Double
+    package let apcerMaxCount: Proportion
+    package let bpcerCount: Proportion
+    package var value: Double { Proportion.mean(apcerMaxCount, bpcerCount) }
+    package let minHTERThreshold: Double
 
     /// - Throws: ``MetricsError/noBonaFide`` or ``MetricsError/noAttacks`` for a one-class set.
-    public init(_ curve: ErrorCurve) throws(MetricsError) {
+    package init(_ curve: ErrorCurve) throws(MetricsError) {
         try curve.requireBothClasses()
         let (bestPoint, bestHTERPoint) = Self.sweep(curve)
         threshold = Self.candidate(curve, bestPoint)
@@ -50,13 +50,13 @@ public struct EqualErrorRate: Sendable {
     /// negative class; `--eer-rule pooled`), or one species alone (`species:`, per_species.csv).
     /// The sweep visits only the scores of bona fide and of the group, so the candidates are bob's
     /// midpoints between consecutive distinct scores of the two.
-    public init(_ curve: ErrorCurve, pooled: Bool) throws(MetricsError) {
+    package init(_ curve: ErrorCurve, pooled: Bool) throws(MetricsError) {
         try curve.requireBothClasses()
         self.init(curve, group: nil)
     }
 
     /// - Throws: ``MetricsError/noAttacks`` when the species has no processed attack.
-    public init(_ curve: ErrorCurve, species s: Int) throws(MetricsError) {
+    package init(_ curve: ErrorCurve, species s: Int) throws(MetricsError) {
         try curve.requireBothClasses()
         guard curve.attackCounts[s] > 0 else { throw .noAttacks }
         self.init(curve, group: s)
@@ -200,7 +200,7 @@ public struct EqualErrorRate: Sendable {
 
     /// bob's midpoint (a + b) / 2; a / 2 + b / 2 where a + b overflows (bob's would be +inf, above
     /// every score).
-    public static func midpoint(_ a: Double, _ b: Double) -> Double {
+    package static func midpoint(_ a: Double, _ b: Double) -> Double {
         let m = (a + b) / 2
         return m.isFinite || !a.isFinite || !b.isFinite ? m : a / 2 + b / 2
     }
@@ -282,7 +282,7 @@ struct PassedAttacks {
 /// scikit-learn's `roc_auc_score` with the trapezoidal rule on tied scores. Infinite scores count
 /// like any other (+inf above every finite score); a sample rejected at every threshold counts
 /// as scoring below every score. NaN for a one-class set.
-public func areaUnderROC(_ curve: ErrorCurve) -> Double {
+package func areaUnderROC(_ curve: ErrorCurve) -> Double {
     guard curve.hasBonaFide && curve.hasAttacks else { return .nan }
     // Samples rejected at every threshold sit below the lowest point: ties among them count half.
     let heldBonaFide = Double(curve.bonaFideRejected[0])

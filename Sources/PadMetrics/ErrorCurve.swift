@@ -19,16 +19,16 @@ import Dispatch
 /// APCER(species, t) = attacks of the species with score >= t / processed attacks of the species;
 /// BPCER(t) = bona fide with score < t (or rejected at every threshold) / processed bona fide
 /// (ISO/IEC 30107-3). A set with one class only is allowed: the other class's rate is NaN.
-public struct ErrorCurve: Sendable {
-    public let thresholds: [Double]
-    public let speciesNames: [String]
+package struct ErrorCurve: Sendable {
+    package let thresholds: [Double]
+    package let speciesNames: [String]
     /// Processed counts (including those rejected at every threshold).
-    public let bonaFideCount: Int
-    public let attackCounts: [Int]
+    package let bonaFideCount: Int
+    package let attackCounts: [Int]
     /// Bona fide with score < thresholds[k] (rejected), per point.
-    public let bonaFideRejected: [Int]
+    package let bonaFideRejected: [Int]
     /// All attacks accepted at point k.
-    public let pooledAccepted: [Int]
+    package let pooledAccepted: [Int]
     /// Attacks of each species accepted, as steps (two or more species; with one, its counts
     /// are ``pooledAccepted``): species s changes at points `stepPoints[stepStarts[s]..<stepStarts[s + 1]]`
     /// (the first is point 0) to the counts in `stepAccepted`. A species changes only where the
@@ -43,20 +43,20 @@ public struct ErrorCurve: Sendable {
     let maxAPCER: [Double]
     let maxSpecies: [Int32]
     /// Failures (NaN scores) by class; the headline rates leave them out.
-    public let bonaFideFailed: Int
-    public let attackFailed: [Int]
+    package let bonaFideFailed: Int
+    package let attackFailed: [Int]
     /// Whether the last point is the terminal one (nothing accepted, threshold above every score).
-    public let hasTerminalPoint: Bool
+    package let hasTerminalPoint: Bool
 
     /// - Throws: ``MetricsError/noScores`` when no processed sample has a score to sweep.
-    public init(_ set: ScoreSet) throws(MetricsError) {
+    package init(_ set: ScoreSet) throws(MetricsError) {
         try self.init(sorted: SortedScores(set))
     }
 
     /// The curve of scores already sorted class by class (several curves over the same classes,
     /// e.g. one per species in `outputs.csv`, then sort once).
     /// - Throws: ``MetricsError/noScores`` when no processed sample has a score to sweep.
-    public init(sorted: SortedScores) throws(MetricsError) {
+    package init(sorted: SortedScores) throws(MetricsError) {
         guard sorted.total > 0 else { throw .noScores }
         let sweep = CurveSweep(sorted)
         let points = sweep.points
@@ -76,11 +76,11 @@ public struct ErrorCurve: Sendable {
         self.hasTerminalPoint = sweep.thresholds[points - 1] > sorted.highest
     }
 
-    public var hasBonaFide: Bool { bonaFideCount > 0 }
-    public var hasAttacks: Bool { attackCounts.contains { $0 > 0 } }
+    package var hasBonaFide: Bool { bonaFideCount > 0 }
+    package var hasAttacks: Bool { attackCounts.contains { $0 > 0 } }
 
     /// Throws unless both classes have processed samples (EER, targets and AUC need both).
-    public func requireBothClasses() throws(MetricsError) {
+    package func requireBothClasses() throws(MetricsError) {
         guard hasBonaFide else { throw .noBonaFide }
         guard hasAttacks else { throw .noAttacks }
     }
@@ -94,18 +94,18 @@ public struct ErrorCurve: Sendable {
     @inline(__always)
     func acceptedAfter(_ s: Int, _ k: Int) -> Int { k + 1 < count ? accepted(s, k + 1) : 0 }
 
-    public var count: Int { thresholds.count }
-    public var attackCount: Int { attackCounts.reduce(0, +) }
+    package var count: Int { thresholds.count }
+    package var attackCount: Int { attackCounts.reduce(0, +) }
 
     /// Attacks of species s accepted at point k (a binary search among the species' steps).
     @inline(__always)
-    public func accepted(_ s: Int, _ k: Int) -> Int {
+    package func accepted(_ s: Int, _ k: Int) -> Int {
         attackCounts.count == 1 ? pooledAccepted[k] : stepAccepted[cursor(species: s, at: k).step]
     }
 
     /// The steps of species s in point order: (point where the count changes, attacks accepted
     /// from there on). The first is at point 0.
-    public func steps(ofSpecies s: Int) -> [(point: Int, accepted: Int)] {
+    package func steps(ofSpecies s: Int) -> [(point: Int, accepted: Int)] {
         if attackCounts.count == 1 {
             return (0..<count).compactMap { k in
                 k == 0 || pooledAccepted[k] != pooledAccepted[k - 1] ? (k, pooledAccepted[k]) : nil
@@ -121,7 +121,7 @@ public struct ErrorCurve: Sendable {
     /// recorded only where the count changes), and the last point is one when anything of s is
     /// still accepted there; so this walks the species' steps, O(steps of s), never every point.
     /// With one species its counts are the pooled ones, read point by point.
-    public func forEachScorePoint(ofSpecies s: Int, _ body: (_ point: Int, _ accepted: Int) -> Void) {
+    package func forEachScorePoint(ofSpecies s: Int, _ body: (_ point: Int, _ accepted: Int) -> Void) {
         if attackCounts.count == 1 {
             pooledAccepted.withUnsafeBufferPointer { pooled in
                 for k in 0..<count where pooled[k] > (k + 1 < count ? pooled[k + 1] : 0) { body(k, pooled[k]) }
@@ -136,14 +136,14 @@ public struct ErrorCurve: Sendable {
 
     /// A position in species s's steps, for reading its APCER at increasing points without a
     /// search per point (`curves.csv` writes every species at every point).
-    public struct SpeciesCursor: Sendable {
+    package struct SpeciesCursor: Sendable {
         let species: Int
         var step: Int
     }
 
     /// A cursor on species s at point k: the last of its steps at or before k (its first step is
     /// at point 0), found by one binary search.
-    public func cursor(species s: Int, at k: Int) -> SpeciesCursor {
+    package func cursor(species s: Int, at k: Int) -> SpeciesCursor {
         if attackCounts.count == 1 { return SpeciesCursor(species: s, step: 0) }
         var low = stepStarts[s], high = stepStarts[s + 1] - 1
         while low < high {
@@ -154,7 +154,7 @@ public struct ErrorCurve: Sendable {
     }
 
     /// APCER of the cursor's species at point k, moving the cursor there; k must not decrease.
-    public func apcer(_ cursor: inout SpeciesCursor, at k: Int) -> Double {
+    package func apcer(_ cursor: inout SpeciesCursor, at k: Int) -> Double {
         let s = cursor.species
         guard attackCounts[s] > 0 else { return .nan }
         if attackCounts.count == 1 { return Double(pooledAccepted[k]) / Double(attackCounts[s]) }
@@ -166,7 +166,7 @@ public struct ErrorCurve: Sendable {
     /// Attacks of the cursor's species accepted at point k (0 past the last point), moving the
     /// cursor there. The cursor moves step by step both ways, so reading points that rise with an
     /// occasional step back (k + 1, then k) costs O(points + steps) in all, without a search.
-    public func accepted(_ cursor: inout SpeciesCursor, at k: Int) -> Int {
+    package func accepted(_ cursor: inout SpeciesCursor, at k: Int) -> Int {
         guard k < count else { return 0 }
         if attackCounts.count == 1 { return pooledAccepted[k] }
         let first = stepStarts[cursor.species], end = stepStarts[cursor.species + 1]
@@ -177,35 +177,35 @@ public struct ErrorCurve: Sendable {
 
     /// Every species' accepted counts as one dense table, species-major (element `s * count + k`).
     /// Its size is species x points: for tests and small curves only.
-    public var attackAccepted: [Int] {
+    package var attackAccepted: [Int] {
         attackCounts.indices.flatMap { s in (0..<count).map { accepted(s, $0) } }
     }
 
     /// NaN when the set has no processed bona fide.
-    public func bpcer(_ k: Int) -> Double {
+    package func bpcer(_ k: Int) -> Double {
         bonaFideCount > 0 ? Double(bonaFideRejected[k]) / Double(bonaFideCount) : .nan
     }
 
     /// APCER of species s at point k; NaN for a species with no processed attacks.
-    public func apcer(_ s: Int, _ k: Int) -> Double {
+    package func apcer(_ s: Int, _ k: Int) -> Double {
         attackCounts[s] > 0 ? Double(accepted(s, k)) / Double(attackCounts[s]) : .nan
     }
 
     /// The maximum APCER over species (species with processed attacks only) and the species.
     /// (NaN, -1) when the set has no processed attacks.
-    public func apcerMax(_ k: Int) -> (value: Double, species: Int) {
+    package func apcerMax(_ k: Int) -> (value: Double, species: Int) {
         if attackCounts.count == 1 { return attackCounts[0] > 0 ? (apcer(0, k), 0) : (.nan, -1) }
         if attackCounts.isEmpty { return (.nan, -1) }
         return (maxAPCER[k], Int(maxSpecies[k]))
     }
 
-    public func apcerPooled(_ k: Int) -> Double {
+    package func apcerPooled(_ k: Int) -> Double {
         attackCount > 0 ? Double(pooledAccepted[k]) / Double(attackCount) : .nan
     }
 
     /// Index of the point for an arbitrary threshold t: the first point whose threshold is >= t
     /// (the same accepted set as t itself, since no score lies strictly between).
-    public func pointIndex(for t: Double) -> Int {
+    package func pointIndex(for t: Double) -> Int {
         var low = 0, high = thresholds.count - 1
         if t.isNaN { return high }
         while low < high {
@@ -221,8 +221,8 @@ public struct ErrorCurve: Sendable {
 /// everything an ``ErrorCurve`` sweeps. Sorting is the costly part (radix sort, classes on all
 /// cores); ``restricted(toSpecies:)`` and ``negated()`` give other curves' input without sorting
 /// again.
-public struct SortedScores: Sendable {
-    public let speciesNames: [String]
+package struct SortedScores: Sendable {
+    package let speciesNames: [String]
     /// Class c occupies `flat[starts[c]..<starts[c + 1]]`.
     let flat: [Double]
     let starts: [Int]
@@ -234,9 +234,9 @@ public struct SortedScores: Sendable {
     var classCount: Int { starts.count - 1 }
     /// True when no sample is rejected at every threshold: the sorted scores are then every
     /// processed sample of the set (as `outputs.csv` takes them, see ``OutputSeparation``).
-    public var rejectsNoneAtEveryThreshold: Bool { heldBonaFide == 0 && heldAttacks.allSatisfy { $0 == 0 } }
+    package var rejectsNoneAtEveryThreshold: Bool { heldBonaFide == 0 && heldAttacks.allSatisfy { $0 == 0 } }
     /// Processed scores of bona fide (class 0) or of species c - 1.
-    public func count(ofClass c: Int) -> Int { length(ofClass: c) }
+    package func count(ofClass c: Int) -> Int { length(ofClass: c) }
     var total: Int { starts[classCount] }
     func length(ofClass c: Int) -> Int { starts[c + 1] - starts[c] }
     /// The highest processed score (-inf when there is none).
@@ -246,7 +246,7 @@ public struct SortedScores: Sendable {
         }
     }
 
-    public init(_ set: ScoreSet) {
+    package init(_ set: ScoreSet) {
         let speciesCount = set.speciesNames.count
         let (lengths, bonaFideFailed, attackFailed) = Self.classLengths(set)
         var starts = [Int](repeating: 0, count: speciesCount + 2)
@@ -339,7 +339,7 @@ public struct SortedScores: Sendable {
     }
 
     /// Bona fide and the given species only (in that order), as if the set held no other species.
-    public func restricted(toSpecies species: [Int]) -> SortedScores {
+    package func restricted(toSpecies species: [Int]) -> SortedScores {
         // Every species in order is this set itself (its buffer shared, not copied).
         if species.elementsEqual(speciesNames.indices) { return self }
         let classes = [0] + species.map { $0 + 1 }
@@ -358,7 +358,7 @@ public struct SortedScores: Sendable {
 
     /// The same samples with every score negated (lower values read as bona fide): each class
     /// reversed and negated, which keeps it sorted.
-    public func negated() -> SortedScores {
+    package func negated() -> SortedScores {
         // Every element is written once (no clearing first).
         let flat = [Double](unsafeUninitializedCapacity: total) { buffer, initialized in
             self.flat.withUnsafeBufferPointer { source in

@@ -22,24 +22,24 @@ import Foundation
 ///   for APCER_max with several species it is the ideal of the pooled rate, an approximation).
 /// - Area under a curve up to f = `limit` (0.2 by default, the standard's partial AUC): the step
 ///   function integrated exactly (each point's error holds until the next point's fraction).
-public enum ErrorDiscard {
-    public struct Point: Sendable, Equatable {
+package enum ErrorDiscard {
+    package struct Point: Sendable, Equatable {
         /// Fraction of the class's presentations discarded.
-        public var discarded: Double
+        package var discarded: Double
         /// Kept presentations have quality >= this (-inf: all kept).
-        public var qualityThreshold: Double
+        package var qualityThreshold: Double
         /// The error rate on the kept presentations (NaN when no group has one kept).
-        public var error: Double
+        package var error: Double
         /// Errors and kept presentations of the group attaining the maximum.
-        public var errors: Int
-        public var kept: Int
-        public var ideal: Double
+        package var errors: Int
+        package var kept: Int
+        package var ideal: Double
     }
 
     /// The EDC of one class: `quality[i]`, `group[i]` (0..<groupCount: 0 for bona fide, the
     /// species index for attacks) and `isError[i]` (bona fide rejected, attack accepted). Points up
     /// to `maxDiscard` of the presentations discarded.
-    public static func curve(
+    package static func curve(
         quality: [Double], group: [Int32], isError: [Bool], groupCount: Int, maxDiscard: Double = 0.5
     ) -> [Point] {
         let n = quality.count
@@ -91,7 +91,7 @@ public enum ErrorDiscard {
 
     /// Area under the step curve from f = 0 to `limit` (each point's value until the next
     /// point's fraction, the last until `limit`); NaN when a point before `limit` has no rate.
-    public static func area(_ points: [Point], limit: Double = 0.2) -> Double {
+    package static func area(_ points: [Point], limit: Double = 0.2) -> Double {
         var area = 0.0
         for (k, point) in points.enumerated() where point.discarded < limit {
             let end = min(limit, k + 1 < points.count ? points[k + 1].discarded : limit)
@@ -103,7 +103,7 @@ public enum ErrorDiscard {
 
     /// Area under the ideal curve max(0, (e0 − f)/(1 − f)) from 0 to `limit`, in closed form:
     /// with F = min(limit, e0), ∫₀^F (1 − (1 − e0)/(1 − f)) df = F + (1 − e0)·ln(1 − F).
-    public static func idealArea(e0: Double, limit: Double = 0.2) -> Double {
+    package static func idealArea(e0: Double, limit: Double = 0.2) -> Double {
         guard !e0.isNaN else { return .nan }
         let f = min(limit, e0)
         guard f > 0 else { return 0 }
@@ -112,18 +112,18 @@ public enum ErrorDiscard {
 
     /// One quality band of ``deciles(quality:)``: presentations with quality in [low, high]
     /// (`low` NaN: the band of presentations whose quality is not assessable).
-    public struct Band: Sendable, Equatable {
-        public var decile: Int
-        public var low: Double
-        public var high: Double
-        public var members: [Int]
+    package struct Band: Sendable, Equatable {
+        package var decile: Int
+        package var low: Double
+        package var high: Double
+        package var members: [Int]
     }
 
     /// Quality deciles over all `quality` values: band d (1...10) holds the values in
     /// [b_d, b_{d+1}), b_d = the value at sorted position ⌊(d−1)·N/10⌋ (N the assessable values),
     /// the last band closed above; tied values stay in one band, the lowest whose bound they are,
     /// so a band may be empty (left out). NaN values form band 0.
-    public static func deciles(quality: [Double]) -> [Band] {
+    package static func deciles(quality: [Double]) -> [Band] {
         let assessable = quality.indices.filter { !quality[$0].isNaN }.sorted { quality[$0] < quality[$1] }
         var bands: [Band] = []
         let missing = quality.indices.filter { quality[$0].isNaN }

@@ -12,25 +12,25 @@
 /// species of accepted / all attacks of the species (a failed attack is not accepted).
 /// ACER = (APCER_max + BPCER) / 2 is reported but is not part of the current standard
 /// (ISO/IEC 30107-3:2023 removed it).
-public struct OperatingPoint: Sendable {
-    public var threshold: Double
-    public var bpcer: Proportion
+package struct OperatingPoint: Sendable {
+    package var threshold: Double
+    package var bpcer: Proportion
     /// Per species, in the order of `speciesNames`.
-    public var apcer: [Proportion]
-    public var speciesNames: [String]
-    public var apcerMax: Proportion
+    package var apcer: [Proportion]
+    package var speciesNames: [String]
+    package var apcerMax: Proportion
     /// The species attaining APCER_max (the first in name order on ties); empty if none.
-    public var apcerMaxSpecies: String
+    package var apcerMaxSpecies: String
     /// Over all attacks together: labelled "pooled", not the ISO headline.
-    public var apcerPooled: Proportion
-    public var acer: Double
-    public var bpnrr: Proportion
-    public var apnrr: Proportion
-    public var bpcerSystem: Proportion
-    public var apcerMaxSystem: Proportion
-    public var apcerMaxSystemSpecies: String
+    package var apcerPooled: Proportion
+    package var acer: Double
+    package var bpnrr: Proportion
+    package var apnrr: Proportion
+    package var bpcerSystem: Proportion
+    package var apcerMaxSystem: Proportion
+    package var apcerMaxSystemSpecies: String
 
-    public init(curve: ErrorCurve, threshold: Double) {
+    package init(curve: ErrorCurve, threshold: Double) {
         let k = curve.pointIndex(for: threshold)
         self.init(
             threshold: threshold,
@@ -44,17 +44,17 @@ public struct OperatingPoint: Sendable {
     /// What an operating point is computed from: processed counts by class and the errors at the
     /// threshold, plus failures. A profile's accept/reject decisions give these directly, with no
     /// curve to sort.
-    public struct Counts: Sendable, Equatable {
-        public var speciesNames: [String]
-        public var bonaFide: Int
-        public var bonaFideRejected: Int
+    package struct Counts: Sendable, Equatable {
+        package var speciesNames: [String]
+        package var bonaFide: Int
+        package var bonaFideRejected: Int
         /// Processed attacks and those accepted, by species (parallel to `speciesNames`).
-        public var attacks: [Int]
-        public var attacksAccepted: [Int]
-        public var bonaFideFailed: Int
-        public var attacksFailed: [Int]
+        package var attacks: [Int]
+        package var attacksAccepted: [Int]
+        package var bonaFideFailed: Int
+        package var attacksFailed: [Int]
 
-        public init(
+        package init(
             speciesNames: [String], bonaFide: Int = 0, bonaFideRejected: Int = 0, attacks: [Int]? = nil,
             attacksAccepted: [Int]? = nil, bonaFideFailed: Int = 0, attacksFailed: [Int]? = nil
         ) {
@@ -69,10 +69,10 @@ public struct OperatingPoint: Sendable {
         }
 
         /// Processed samples of both classes.
-        public var processed: Int { bonaFide + attacks.reduce(0, +) }
+        package var processed: Int { bonaFide + attacks.reduce(0, +) }
     }
 
-    public init(threshold: Double, counts c: Counts) {
+    package init(threshold: Double, counts c: Counts) {
         self.threshold = threshold
         bpcer = Proportion(errors: c.bonaFideRejected, total: c.bonaFide)
         speciesNames = c.speciesNames

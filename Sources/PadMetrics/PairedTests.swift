@@ -11,8 +11,8 @@ import Foundation
 /// decision, `better` the other way. Under "no change", each of the d = worse + better
 /// discordant pairs is worse with probability 1/2, so
 /// p = P(X >= worse), X ~ Binomial(d, 1/2) = sum_{k=worse}^{d} C(d, k) / 2^d.
-public enum McNemar {
-    public static func oneSidedPValue(worse: Int, better: Int) -> Double {
+package enum McNemar {
+    package static func oneSidedPValue(worse: Int, better: Int) -> Double {
         let d = worse + better
         guard d > 0, worse > 0 else { return 1 }
         var p = 0.0
@@ -36,16 +36,16 @@ public enum McNemar {
 /// l is the largest rank with P(B <= l - 1) <= alpha / 2 and u the smallest with
 /// P(B <= u - 1) >= 1 - alpha / 2, clamped to [1, n] (then the coverage is at least the
 /// confidence, never less).
-public struct QuantileInterval: Sendable, Equatable {
-    public var estimate: Double
-    public var low: Double
-    public var high: Double
+package struct QuantileInterval: Sendable, Equatable {
+    package var estimate: Double
+    package var low: Double
+    package var high: Double
     /// False when n is too small for the interval at this confidence (a bound fell outside the
     /// sample and was clamped to its minimum or maximum): e.g. p99 needs n >= 436 at 97.5%,
     /// since below that even the largest sample is not an upper bound with that confidence.
-    public var isBounded: Bool
+    package var isBounded: Bool
 
-    public init(sorted x: [Double], quantile q: Double, confidence: Double) {
+    package init(sorted x: [Double], quantile q: Double, confidence: Double) {
         let n = x.count
         precondition(n > 0, "no samples")
         let alpha = 1 - confidence

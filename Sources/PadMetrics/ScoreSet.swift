@@ -16,31 +16,31 @@ import Darwin
 /// Convention (padbench, bob.measure): higher score = more bona fide; a presentation is accepted
 /// as bona fide when score >= threshold. A NaN score, or `failed`, is a failure to process: left
 /// out of the headline rates and counted as non-response.
-public struct ScoreSet: Sendable {
-    public private(set) var scores: [Double] = []
+package struct ScoreSet: Sendable {
+    package private(set) var scores: [Double] = []
     /// Index into ``speciesNames`` for attacks, -1 for bona fide.
-    public private(set) var speciesIndex: [Int32] = []
-    public private(set) var speciesNames: [String] = []
+    package private(set) var speciesIndex: [Int32] = []
+    package private(set) var speciesNames: [String] = []
     private var speciesLookup: [String: Int32] = [:]
     /// Processed presentations rejected at every threshold of the swept score (another gate of
     /// the profile failed, or the score itself was not assessable): counted in the denominators,
     /// never accepted, and they add no threshold of their own. So APCER has a ceiling and BPCER a
     /// floor, and no curve point sits at -inf.
-    public private(set) var rejectedAtEveryThresholdBonaFide = 0
+    package private(set) var rejectedAtEveryThresholdBonaFide = 0
     /// By species index (parallel to ``speciesNames``).
-    public private(set) var rejectedAtEveryThresholdAttacks: [Int] = []
+    package private(set) var rejectedAtEveryThresholdAttacks: [Int] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { scores.count }
+    package var count: Int { scores.count }
 
-    public mutating func reserveCapacity(_ n: Int) {
+    package mutating func reserveCapacity(_ n: Int) {
         scores.reserveCapacity(n)
         speciesIndex.reserveCapacity(n)
     }
 
     /// Adds one presentation; `species == nil` means bona fide. NaN scores are failures.
-    public mutating func append(score: Double, species: String?) {
+    package mutating func append(score: Double, species: String?) {
         scores.append(score)
         guard let species else {
             speciesIndex.append(-1)
@@ -50,19 +50,19 @@ public struct ScoreSet: Sendable {
     }
 
     /// The same by species index (-1 = bona fide), from ``index(ofSpecies:)``.
-    public mutating func appendRejectedAtEveryThreshold(speciesIndex index: Int32) {
+    package mutating func appendRejectedAtEveryThreshold(speciesIndex index: Int32) {
         if index < 0 { rejectedAtEveryThresholdBonaFide += 1 } else { rejectedAtEveryThresholdAttacks[Int(index)] += 1 }
     }
 
     /// A set whose species indices are those of `names` (so callers holding precomputed indices
     /// can append by index).
-    public init(speciesNames names: [String]) {
+    package init(speciesNames names: [String]) {
         for name in names { _ = index(ofSpecies: name) }
     }
 
     /// Adds a processed presentation that is rejected whatever the threshold (see
     /// ``rejectedAtEveryThresholdBonaFide``); `species == nil` means bona fide.
-    public mutating func appendRejectedAtEveryThreshold(species: String?) {
+    package mutating func appendRejectedAtEveryThreshold(species: String?) {
         guard let species else {
             rejectedAtEveryThresholdBonaFide += 1
             return
@@ -71,7 +71,7 @@ public struct ScoreSet: Sendable {
     }
 
     /// The index of a species name, adding it when new (for bulk loaders that cache indices).
-    public mutating func index(ofSpecies species: String) -> Int32 {
+    package mutating func index(ofSpecies species: String) -> Int32 {
         if let index = speciesLookup[species] { return index }
         let index = Int32(speciesNames.count)
         speciesNames.append(species)
@@ -81,13 +81,13 @@ public struct ScoreSet: Sendable {
     }
 
     /// Adds one presentation by species index (-1 = bona fide), from ``index(ofSpecies:)``.
-    public mutating func append(score: Double, speciesIndex index: Int32) {
+    package mutating func append(score: Double, speciesIndex index: Int32) {
         scores.append(score)
         speciesIndex.append(index)
     }
 
     /// Adds presentations in bulk: `scores[i]` with species index `speciesIndex[i]` (-1 = bona fide).
-    public mutating func append(scores newScores: [Double], speciesIndex newIndices: [Int32]) {
+    package mutating func append(scores newScores: [Double], speciesIndex newIndices: [Int32]) {
         precondition(newScores.count == newIndices.count, "one species index per score")
         scores.append(contentsOf: newScores)
         speciesIndex.append(contentsOf: newIndices)
@@ -95,7 +95,7 @@ public struct ScoreSet: Sendable {
 
     /// True when both sets hold the same presentations in the same order, scores compared bit for
     /// bit (so NaN failures match): the same set gives the same curve.
-    public func isIdentical(to other: ScoreSet) -> Bool {
+    package func isIdentical(to other: ScoreSet) -> Bool {
         guard count == other.count, speciesNames == other.speciesNames,
             rejectedAtEveryThresholdBonaFide == other.rejectedAtEveryThresholdBonaFide,
             rejectedAtEveryThresholdAttacks == other.rejectedAtEveryThresholdAttacks,
@@ -107,19 +107,19 @@ public struct ScoreSet: Sendable {
         }
     }
 
-    public func isBonaFide(_ i: Int) -> Bool { speciesIndex[i] < 0 }
-    public func isFailure(_ i: Int) -> Bool { scores[i].isNaN }
+    package func isBonaFide(_ i: Int) -> Bool { speciesIndex[i] < 0 }
+    package func isFailure(_ i: Int) -> Bool { scores[i].isNaN }
 }
 
 /// Why a score set cannot be scored.
-public enum MetricsError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MetricsError: Error, Sendable, Equatable, CustomStringConvertible {
     case noBonaFide
     case noAttacks
     /// Every processed presentation is rejected at every threshold: there is nothing to sweep.
     case noScores
     case badTarget(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noBonaFide: return "no processed bona fide samples: BPCER is undefined"
         case .noAttacks: return "no processed attack samples: APCER is undefined"

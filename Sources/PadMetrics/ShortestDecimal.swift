@@ -8,13 +8,13 @@ import Foundation
 /// are bob's exact doubles (``EqualErrorRate``), because a threshold applied to another split must
 /// be bob's to give bob's rates there; this type names only the curve's terminal point (the
 /// shortest decimal above the highest score, where nothing is accepted).
-public enum ShortestDecimal {
+package enum ShortestDecimal {
     /// The shortest decimal d with a < d <= b, searched first in the middle half of the gap (so a
     /// midpoint stays near the middle), then in the whole gap. `b` may be +inf (above the highest
     /// score): then the shortest decimal above `a` within max(1, |a|) (capped at the largest finite
     /// double; above that only +inf is left). Widths are taken from halves (b / 2 - a / 2), so gaps
     /// wider than the largest double (-1e308 to 1e308) do not overflow.
-    public static func between(_ a: Double, _ b: Double) -> Double {
+    package static func between(_ a: Double, _ b: Double) -> Double {
         guard a.isFinite else { return b }
         guard a < b else { return b }
         if a == .greatestFiniteMagnitude { return b }

@@ -14,14 +14,14 @@ import Foundation
 ///   rejected).
 /// - `min-hter`: the candidate of the EER sweep minimising (APCER_max + BPCER) / 2.
 /// - a number: that fixed threshold.
-public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
+package enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
     case eer
     case bpcerAtAPCER(Double)
     case apcerAtBPCER(Double)
     case minHTER
     case fixed(Double)
 
-    public init(parsing text: String) throws(MetricsError) {
+    package init(parsing text: String) throws(MetricsError) {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         func target(_ prefix: String) throws(MetricsError) -> Double {
             guard let x = Double(t.dropFirst(prefix.count)), x >= 0, x <= 1 else {
@@ -44,7 +44,7 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .eer: return "eer"
         case .minHTER: return "min-hter"
@@ -55,14 +55,14 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The threshold this criterion chooses on a curve. EER and min-HTER need both classes.
-    public func threshold(on curve: ErrorCurve) throws(MetricsError) -> Double {
+    package func threshold(on curve: ErrorCurve) throws(MetricsError) -> Double {
         try choose(on: curve).threshold
     }
 
     /// The threshold, its curve point, and whether a target rate was met there (a target can be
     /// out of reach: an attack scored +inf is accepted at every threshold). `eerRule` says which
     /// attack rate EER and min-HTER balance against BPCER.
-    public func choose(on curve: ErrorCurve, eerRule: EERRule = .apcerMax) throws(MetricsError) -> ThresholdChoice {
+    package func choose(on curve: ErrorCurve, eerRule: EERRule = .apcerMax) throws(MetricsError) -> ThresholdChoice {
         switch self {
         case .eer:
             let t = try EqualErrorRate(curve, rule: eerRule).threshold
@@ -84,14 +84,14 @@ public enum ThresholdCriterion: Sendable, Equatable, CustomStringConvertible {
 
 /// Which attack rate the EER balances against BPCER: APCER_max, the worst species (ISO/IEC
 /// 30107-3, padbench's default), or all attacks pooled (bob.pad.base, `--eer-rule pooled`).
-public enum EERRule: String, Sendable, CaseIterable {
+package enum EERRule: String, Sendable, CaseIterable {
     case apcerMax = "apcer-max"
     case pooled
 }
 
 extension EqualErrorRate {
     /// The EER by `rule`.
-    public init(_ curve: ErrorCurve, rule: EERRule) throws(MetricsError) {
+    package init(_ curve: ErrorCurve, rule: EERRule) throws(MetricsError) {
         switch rule {
         case .apcerMax: try self.init(curve)
         case .pooled: try self.init(curve, pooled: true)
@@ -101,17 +101,17 @@ extension EqualErrorRate {
 
 /// A chosen threshold: its value, the curve point with the same accepted set, and whether the
 /// criterion's target rate holds there.
-public struct ThresholdChoice: Sendable, Equatable {
-    public var threshold: Double
-    public var point: Int
-    public var targetMet: Bool
-    public init(threshold: Double, point: Int, targetMet: Bool) {
+package struct ThresholdChoice: Sendable, Equatable {
+    package var threshold: Double
+    package var point: Int
+    package var targetMet: Bool
+    package init(threshold: Double, point: Int, targetMet: Bool) {
         (self.threshold, self.point, self.targetMet) = (threshold, point, targetMet)
     }
 }
 
 /// Threshold searches over the exact curve.
-public enum ThresholdSearch {
+package enum ThresholdSearch {
     /// bob.pad.base's `apcer_threshold`: for each species, bob.measure's `far_threshold` on that
     /// species' attack scores alone: the lowest score v of the species with
     /// #(species scores >= v) / n_species <= x; when none qualifies, `nextafter(highest, +inf)` (the
@@ -122,7 +122,7 @@ public enum ThresholdSearch {
     /// (|v| >= 2^53): padbench takes the next double there too, so the target holds. Samples
     /// rejected at every threshold count in n_species and are never accepted. `targetMet` is false
     /// when some species stays above x at every threshold (an attack scored +inf).
-    public static func apcerThreshold(_ curve: ErrorCurve, apcerAtMost x: Double) -> ThresholdChoice {
+    package static func apcerThreshold(_ curve: ErrorCurve, apcerAtMost x: Double) -> ThresholdChoice {
         var threshold = -Double.infinity
         for s in curve.attackCounts.indices where curve.attackCounts[s] > 0 {
             if let t = farThreshold(curve, species: s, apcerAtMost: x) { threshold = max(threshold, t) }
@@ -158,7 +158,7 @@ public enum ThresholdSearch {
     /// operating point a DET curve shows at APCER x; bob.pad.base's ``apcerThreshold(_:apcerAtMost:)``
     /// sits on a species' attack score and can be much higher with few attacks per species.
     /// `targetMet` is false (and the point the last one) when no threshold meets x.
-    public static func lowestThreshold(_ curve: ErrorCurve, apcerMaxAtMost x: Double) -> ThresholdChoice {
+    package static func lowestThreshold(_ curve: ErrorCurve, apcerMaxAtMost x: Double) -> ThresholdChoice {
         // One cursor per species, moving with k (no search among the steps per point).
         var cursors = curve.attackCounts.indices.map { curve.cursor(species: $0, at: 0) }
         for k in 0..<curve.count {
@@ -174,7 +174,7 @@ public enum ThresholdSearch {
 
     /// Highest bona fide score t with BPCER(t) <= x (bob.measure `frr_threshold` without its tie
     /// quirk); the lowest point when none qualifies (then `targetMet` is false).
-    public static func highestBonaFideScore(_ curve: ErrorCurve, bpcerAtMost x: Double) -> ThresholdChoice {
+    package static func highestBonaFideScore(_ curve: ErrorCurve, bpcerAtMost x: Double) -> ThresholdChoice {
         var best = 0
         for k in 0..<curve.count {
             // Point k is a bona fide score when the number of rejected bona fide grows after it.

@@ -3,26 +3,26 @@
 ///
 /// Example: `PadProfilesDocExamples.compileAndDecide`
 /// in `Tests/PadProfilesTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct CompiledProfile: Sendable {
-    public struct CompiledGate: Sendable {
-        public var gateIndex: Int
-        public var gate: Gate
+package struct CompiledProfile: Sendable {
+    package struct CompiledGate: Sendable {
+        package var gateIndex: Int
+        package var gate: Gate
         /// Column of the output; nil when the run has no such column (the gate then sees NaN).
-        public var column: Int?
+        package var column: Int?
     }
 
-    public let profile: Profile
-    public let gates: [CompiledGate]
+    package let profile: Profile
+    package let gates: [CompiledGate]
     /// Gates (by index) whose output this run did not measure and that have no approximation:
     /// left out of the decisions and listed in the report, never silently.
-    public let unmeasuredGates: [Int]
+    package let unmeasuredGates: [Int]
     /// Gates (by index) decided by their approximation on padbench's own outputs.
-    public let approximatedGates: [Int]
+    package let approximatedGates: [Int]
     /// Column of the swept score, if the profile names one that the run measured.
-    public let scoreColumn: Int?
+    package let scoreColumn: Int?
     /// The swept score is read lower-bona-fide (its gate is `le`): swept negated, so that curves,
     /// EER and targets keep "accepted when score >= t" (results show thresholds negated back).
-    public let scoreNegated: Bool
+    package let scoreNegated: Bool
 
     /// - Parameter columns: the output name of each column as this profile reads it, nil for a
     ///   column it must not see (another option set's measurements).
@@ -59,7 +59,7 @@ public struct CompiledProfile: Sendable {
 
     /// Accept when every active gate passes; otherwise the first failing gate.
     @inlinable
-    public func decide(_ value: (Int) -> Double) -> Decision {
+    package func decide(_ value: (Int) -> Double) -> Decision {
         for g in gates {
             let v = g.column.map(value) ?? .nan
             if !g.gate.passes(v) { return Decision(failedGate: g.gateIndex, valueWasNaN: v.isNaN) }
@@ -70,7 +70,7 @@ public struct CompiledProfile: Sendable {
     /// True when every capture gate passes: every active gate not on the swept score (all gates
     /// when the profile names no score). A best shot is the first frame for which this holds.
     @inlinable
-    public func passesCaptureGates(_ value: (Int) -> Double) -> Bool {
+    package func passesCaptureGates(_ value: (Int) -> Double) -> Bool {
         let scoreName = profile.score
         for g in gates where scoreName == nil || g.gate.output != scoreName {
             if !g.gate.passes(g.column.map(value) ?? .nan) { return false }
@@ -82,7 +82,7 @@ public struct CompiledProfile: Sendable {
     /// the score output passes; nil when one of them fails or the score is not assessable (the
     /// sample is then rejected at every threshold of the sweep, never given a score of -inf).
     @inlinable
-    public func sweptScore(_ value: (Int) -> Double) -> Double? {
+    package func sweptScore(_ value: (Int) -> Double) -> Double? {
         guard let scoreColumn else { return nil }
         let scoreName = profile.score
         for g in gates where g.gate.output != scoreName {
@@ -95,24 +95,24 @@ public struct CompiledProfile: Sendable {
 }
 
 /// The outcome of a profile on one sample.
-public struct Decision: Sendable, Equatable {
+package struct Decision: Sendable, Equatable {
     /// Index into `profile.gates` of the first failing gate; -1 when accepted.
-    public var failedGate: Int
+    package var failedGate: Int
     /// True when the failing gate saw NaN (the output could not be assessed).
-    public var valueWasNaN: Bool
+    package var valueWasNaN: Bool
 
-    public init(failedGate: Int, valueWasNaN: Bool = false) {
+    package init(failedGate: Int, valueWasNaN: Bool = false) {
         self.failedGate = failedGate
         self.valueWasNaN = valueWasNaN
     }
 
-    public static let accepted = Decision(failedGate: -1)
-    public var isAccepted: Bool { failedGate < 0 }
+    package static let accepted = Decision(failedGate: -1)
+    package var isAccepted: Bool { failedGate < 0 }
 }
 
 extension Profile {
     /// True when the swept score's own gate is `le` or `lt` (lower values are bona fide).
-    public var sweepsScoreNegated: Bool {
+    package var sweepsScoreNegated: Bool {
         guard let score else { return false }
         let gate = gates.first { $0.output == score && !$0.isSkipped }
         return gate?.comparison == .le || gate?.comparison == .lt

@@ -15,13 +15,13 @@
 ///   presentation is rejected by its first frame's failing capture gate.
 /// - `k_of_n`: of the first `n` frames, at least `k` must be accepted by every gate (Aware and
 ///   MiSnap collect several frames per capture).
-public enum FramesRule: Sendable, Equatable {
+package enum FramesRule: Sendable, Equatable {
     case aggregate
     case bestShot
     case atLeast(k: Int, of: Int)
 
     /// The YAML spelling, as `frames.decide` writes it and reports show it.
-    public var text: String {
+    package var text: String {
         switch self {
         case .aggregate: return "aggregate"
         case .bestShot: return "best_shot"

@@ -8,27 +8,27 @@ import PadVocabulary
 /// A sample is accepted as bona fide when every gate passes; the decision records the first
 /// failing gate, so reports can break rejections down by reason. A gate on a NaN value (not
 /// assessable) fails.
-public struct Profile: Sendable, Equatable {
-    public var name: String
-    public var description: String
+package struct Profile: Sendable, Equatable {
+    package var name: String
+    package var description: String
     /// Which SDK and document version the profile is shaped after.
-    public var source: String
+    package var source: String
     /// The output that curves and EER sweep (higher = more bona fide), if any.
-    public var score: String?
-    public var gates: [Gate]
+    package var score: String?
+    package var gates: [Gate]
     /// Estimator options the profile asks for (`face.use_dataset_box`).
-    public var useDatasetFaceBox: Bool
+    package var useDatasetFaceBox: Bool
     /// The YAML text it was loaded from (stored in archives).
-    public var yaml: String
+    package var yaml: String
     /// Where it came from: a file path or `builtin:<name>`.
-    public var origin: String
+    package var origin: String
     /// How a presentation of several frames is decided (`frames:`); nil is `aggregate`.
-    public var frames: FramesRule?
+    package var frames: FramesRule?
 
     /// The frames rule in force (`aggregate` when the profile has no `frames:` section).
-    public var framesRule: FramesRule { frames ?? .aggregate }
+    package var framesRule: FramesRule { frames ?? .aggregate }
 
-    public init(
+    package init(
         name: String, description: String, source: String, score: String?, gates: [Gate],
         useDatasetFaceBox: Bool = false, yaml: String = "", origin: String = ""
     ) {
@@ -43,12 +43,12 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// The files the profiles were loaded from (built-in profiles have none).
-    public static func files(_ profiles: [Profile]) -> [String] {
+    package static func files(_ profiles: [Profile]) -> [String] {
         profiles.map(\.origin).filter { !$0.isEmpty && !$0.hasPrefix("builtin:") }
     }
 
     /// Outputs the active (not skipped) gates and the score read.
-    public var requiredOutputs: [String] {
+    package var requiredOutputs: [String] {
         var names = gates.filter { !$0.isSkipped }.flatMap {
             [$0.output] + ($0.approximation.map { [$0.output] } ?? [])
         }
@@ -58,18 +58,18 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// Estimator names the profile needs (`quality` for `quality.sharpness`).
-    public var requiredEstimators: [String] {
+    package var requiredEstimators: [String] {
         var seen = Set<String>()
         return requiredOutputs.compactMap { $0.split(separator: ".").first.map(String.init) }.filter {
             seen.insert($0).inserted
         }
     }
 
-    public var calibratedGates: [Int] { gates.indices.filter { gates[$0].calibration != nil } }
+    package var calibratedGates: [Int] { gates.indices.filter { gates[$0].calibration != nil } }
 
     /// Active gates a run with these outputs cannot decide: neither the gate's output nor its
     /// approximation's output is measured (the same rule ``CompiledProfile`` applies), by index.
-    public func leftOutGates(measured: Set<String>) -> [Int] {
+    package func leftOutGates(measured: Set<String>) -> [Int] {
         gates.indices.filter { i in
             let gate = gates[i]
             return !gate.isSkipped && !measured.contains(gate.output)
@@ -79,21 +79,21 @@ public struct Profile: Sendable, Equatable {
 }
 
 /// One condition of a profile.
-public struct Gate: Sendable, Equatable {
-    public enum Comparison: String, Sendable, CaseIterable {
+package struct Gate: Sendable, Equatable {
+    package enum Comparison: String, Sendable, CaseIterable {
         case ge, gt, le, lt, eq, between
     }
 
     /// Whether the threshold carries a vendor's number in physical units exactly, approximates
     /// a vendor's proprietary scale on padbench's own outputs, is calibrated, or is padbench's own
     /// choice for a check the vendor names but gives no number for (Aware's feedback codes).
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case exact, approximation, calibrated, own
     }
 
     /// A threshold chosen on one split to meet a target rate, applied on another.
-    public struct Calibration: Sendable, Equatable {
-        public enum Target: Sendable, Equatable {
+    package struct Calibration: Sendable, Equatable {
+        package enum Target: Sendable, Equatable {
             /// APCER_max <= x (BPCER@APCER, bob.pad.base's rule).
             case apcer(Double)
             /// BPCER <= x.
@@ -104,7 +104,7 @@ public struct Gate: Sendable, Equatable {
             case minHTER
 
             /// `apcer_max<=0.01`, `bpcer<=0.05`, `eer`, `min-hter`.
-            public var text: String {
+            package var text: String {
                 switch self {
                 case .apcer(let x): return "apcer_max<=\(x)"
                 case .bpcer(let x): return "bpcer<=\(x)"
@@ -113,36 +113,36 @@ public struct Gate: Sendable, Equatable {
                 }
             }
         }
-        public var target: Target
-        public var calibrationSplit: Split
-        public var appliedSplit: Split
-        public init(target: Target, calibrationSplit: Split = .dev, appliedSplit: Split = .eval) {
+        package var target: Target
+        package var calibrationSplit: Split
+        package var appliedSplit: Split
+        package init(target: Target, calibrationSplit: Split = .dev, appliedSplit: Split = .eval) {
             self.target = target
             self.calibrationSplit = calibrationSplit
             self.appliedSplit = appliedSplit
         }
     }
 
-    public var output: String
-    public var comparison: Comparison
+    package var output: String
+    package var comparison: Comparison
     /// The threshold (`ge`..`eq`) or the lower bound (`between`).
-    public var threshold: Double
+    package var threshold: Double
     /// Upper bound of `between`.
-    public var upper: Double
-    public var code: String
-    public var message: String
-    public var kind: Kind
-    public var note: String
+    package var upper: Double
+    package var code: String
+    package var message: String
+    package var kind: Kind
+    package var note: String
     /// Non-nil for gates padbench cannot evaluate yet (head pose, eye state): the reason.
-    public var skipped: String?
-    public var calibration: Calibration?
+    package var skipped: String?
+    package var calibration: Calibration?
     /// Used when `output` (a vendor's exported score) is not in the run: the same check on
     /// padbench's own outputs, always `kind: approximation`.
-    public var approximation: ApproximateGate?
+    package var approximation: ApproximateGate?
     /// Line of the gate in its YAML file (for messages).
-    public var line: Int
+    package var line: Int
 
-    public init(
+    package init(
         output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, code: String,
         message: String, kind: Kind = .exact, note: String = "", skipped: String? = nil,
         calibration: Calibration? = nil, approximation: ApproximateGate? = nil, line: Int = 0
@@ -161,16 +161,16 @@ public struct Gate: Sendable, Equatable {
         self.line = line
     }
 
-    public var isSkipped: Bool { skipped != nil }
+    package var isSkipped: Bool { skipped != nil }
 
     /// The check to make instead when the gate's own output was not measured.
-    public struct ApproximateGate: Sendable, Equatable {
-        public var output: String
-        public var comparison: Comparison
-        public var threshold: Double
-        public var upper: Double
-        public var note: String
-        public init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, note: String = "")
+    package struct ApproximateGate: Sendable, Equatable {
+        package var output: String
+        package var comparison: Comparison
+        package var threshold: Double
+        package var upper: Double
+        package var note: String
+        package init(output: String, comparison: Comparison, threshold: Double, upper: Double = .nan, note: String = "")
         {
             self.output = output
             self.comparison = comparison
@@ -181,7 +181,7 @@ public struct Gate: Sendable, Equatable {
     }
 
     /// This gate with its approximation in place (same code and message).
-    public var approximated: Gate? {
+    package var approximated: Gate? {
         guard let a = approximation else { return nil }
         return Gate(
             output: a.output, comparison: a.comparison, threshold: a.threshold, upper: a.upper, code: code,
@@ -190,7 +190,7 @@ public struct Gate: Sendable, Equatable {
 
     /// Whether a value passes; NaN never passes (not assessable = rejected).
     @inlinable
-    public func passes(_ value: Double) -> Bool {
+    package func passes(_ value: Double) -> Bool {
         switch comparison {
         case .ge: return value >= threshold
         case .gt: return value > threshold
@@ -202,7 +202,7 @@ public struct Gate: Sendable, Equatable {
     }
 
     /// `quality.sharpness >= 50`, `face.size_ratio in [0.1, 0.3]`.
-    public var conditionText: String {
+    package var conditionText: String {
         func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
         if let calibration {
             let op = comparison == .le ? "<=" : ">="
@@ -233,7 +233,7 @@ extension Profile {
     /// comparison, thresholds, calibration and approximation (not the name, description, codes or
     /// YAML comments). Two runs whose profile of one name has different hashes decided
     /// differently, so `compare` refuses to gate them.
-    public var definitionHash: String {
+    package var definitionHash: String {
         var text = "score=\(score ?? "")|dataset_box=\(useDatasetFaceBox)"
         // Only a rule that is written changes the hash (profiles without `frames:` keep theirs).
         if let frames, frames != .aggregate { text += "|frames=\(frames.text)" }

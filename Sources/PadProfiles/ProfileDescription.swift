@@ -1,8 +1,8 @@
 /// Text for `padbench profiles show`: every gate with its condition, code, and whether its
 /// threshold is exact (vendor number in physical units), an approximation on padbench's own
 /// scale, calibrated, or skipped.
-public enum ProfileDescription {
-    public static func text(_ profile: Profile) -> String {
+package enum ProfileDescription {
+    package static func text(_ profile: Profile) -> String {
         var lines = [
             "\(profile.name): \(profile.description)", "source: \(profile.source)", "origin: \(profile.origin)",
         ]
@@ -29,7 +29,7 @@ public enum ProfileDescription {
     }
 
     /// One line per profile for `padbench profiles list`.
-    public static func summaryLine(_ profile: Profile) -> String {
+    package static func summaryLine(_ profile: Profile) -> String {
         let active = profile.gates.filter { !$0.isSkipped }.count, skipped = profile.gates.count - active
         return
             "\(profile.name)  \(active) gate\(active == 1 ? "" : "s")"

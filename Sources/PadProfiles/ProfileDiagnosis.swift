@@ -5,19 +5,19 @@
 /// let diagnosis = ProfileLoader(catalogue: known).diagnose(file: path)
 /// for error in diagnosis.errors { print(error) } // file:line:column: message
 /// ```
-public struct ProfileDiagnosis: Sendable {
+package struct ProfileDiagnosis: Sendable {
     /// The profile; nil when there are errors.
-    public var profile: Profile?
-    public var errors: [ProfileError]
+    package var profile: Profile?
+    package var errors: [ProfileError]
 
-    public init(profile: Profile? = nil, errors: [ProfileError]) {
+    package init(profile: Profile? = nil, errors: [ProfileError]) {
         self.profile = profile
         self.errors = errors
     }
 
     /// The profile, or the first error counting the others (``ProfileError/moreErrors``): the one
     /// line `bench` prints.
-    public func profileOrFirstError() throws(ProfileError) -> Profile {
+    package func profileOrFirstError() throws(ProfileError) -> Profile {
         if var first = errors.first {
             first.moreErrors = errors.count - 1
             throw first

@@ -13,21 +13,21 @@ import PadText
 /// with a catalogue also checks every output name and threshold range against it. Every error
 /// names file, line and column; an unknown output name comes with the nearest known one ("did you
 /// mean `quality.sharpness`?").
-public struct ProfileLoader: Sendable {
+package struct ProfileLoader: Sendable {
     /// Outputs profiles may use, by full name; nil: parse only.
-    public let catalogue: [String: OutputDescriptor]?
+    package let catalogue: [String: OutputDescriptor]?
     /// Whether a name outside the catalogue is accepted when its prefix is none of the
     /// catalogue's and it is no near miss of a catalogue name (`mymodel.score`: only a run can
     /// say; `qualty.luminance_mean`: a typo). `profiles validate` checks a file on its own so.
-    public let acceptsOtherPrefixes: Bool
+    package let acceptsOtherPrefixes: Bool
 
-    public init(catalogue: [String: OutputDescriptor]?, acceptsOtherPrefixes: Bool = false) {
+    package init(catalogue: [String: OutputDescriptor]?, acceptsOtherPrefixes: Bool = false) {
         self.catalogue = catalogue
         self.acceptsOtherPrefixes = acceptsOtherPrefixes
     }
 
     /// A parse-only loader (no output names or ranges are checked).
-    public init() {
+    package init() {
         self.catalogue = nil
         self.acceptsOtherPrefixes = false
     }
@@ -35,7 +35,7 @@ public struct ProfileLoader: Sendable {
     /// The profile parsed again from its YAML with this loader's catalogue: every output name and
     /// threshold range checked, errors located in the profile's file (`origin`). A profile built in
     /// code without YAML is checked by name, located at its gates' lines.
-    public func validate(_ profile: Profile) throws(ProfileError) -> Profile {
+    package func validate(_ profile: Profile) throws(ProfileError) -> Profile {
         guard let catalogue else { return profile }
         if !profile.yaml.isEmpty {
             var checked = try load(yaml: profile.yaml, file: profile.origin)
@@ -68,12 +68,12 @@ public struct ProfileLoader: Sendable {
     /// Largest profile file read (the built-in presets are 1 to 3 KB).
     static let maximumFileBytes = 4 << 20
 
-    public func load(file path: String) throws(ProfileError) -> Profile {
+    package func load(file path: String) throws(ProfileError) -> Profile {
         try diagnose(file: path).profileOrFirstError()
     }
 
     /// Every error of a profile file (``diagnose(yaml:file:)``); one when it cannot be read.
-    public func diagnose(file path: String) -> ProfileDiagnosis {
+    package func diagnose(file path: String) -> ProfileDiagnosis {
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(path, limit: Self.maximumFileBytes) } catch {
             return .init(errors: [
@@ -87,14 +87,14 @@ public struct ProfileLoader: Sendable {
     }
 
     /// Names of the built-in presets.
-    public static var builtInNames: [String] {
+    package static var builtInNames: [String] {
         guard let folder = Bundle.module.url(forResource: "Presets", withExtension: nil),
             let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return [] }
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    public func builtIn(_ name: String) throws(ProfileError) -> Profile {
+    package func builtIn(_ name: String) throws(ProfileError) -> Profile {
         guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Presets") else {
             // Without a free descriptor the bundle cannot even be listed: say so, not "no such preset".
             if RegularFile.descriptorsExhausted() {
@@ -115,7 +115,7 @@ public struct ProfileLoader: Sendable {
     }
 
     /// A preset name, or a path to a YAML file (anything containing `/` or ending in .yaml/.yml).
-    public func resolve(_ reference: String) throws(ProfileError) -> Profile {
+    package func resolve(_ reference: String) throws(ProfileError) -> Profile {
         if reference.contains("/") || reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") {
             return try load(file: reference)
         }
@@ -123,7 +123,7 @@ public struct ProfileLoader: Sendable {
     }
 
     /// Several profiles; duplicate names are an error.
-    public func resolveAll(_ references: [String]) throws(ProfileError) -> [Profile] {
+    package func resolveAll(_ references: [String]) throws(ProfileError) -> [Profile] {
         var profiles: [Profile] = []
         for reference in references {
             let profile = try resolve(reference)
@@ -139,14 +139,14 @@ public struct ProfileLoader: Sendable {
 
     /// The profile, or the first error in document order (``ProfileError/moreErrors`` counts the
     /// rest; ``diagnose(yaml:file:)`` lists them).
-    public func load(yaml text: String, file: String) throws(ProfileError) -> Profile {
+    package func load(yaml text: String, file: String) throws(ProfileError) -> Profile {
         try diagnose(yaml: text, file: file).profileOrFirstError()
     }
 
     /// Every error in the profile, in document order: each key, gate and section is checked even
     /// after an earlier one failed (within one gate, its unknown keys and its first other error;
     /// an approximation is checked on its own). The profile only when there is no error.
-    public func diagnose(yaml text: String, file: String) -> ProfileDiagnosis {
+    package func diagnose(yaml text: String, file: String) -> ProfileDiagnosis {
         var findings = Findings()
         let profile = parse(yaml: text, file: file, into: &findings)
         // Document order; a stable sort so two errors at one place keep the order they were found.

@@ -14,17 +14,17 @@ import PadMetrics
 /// Columns: `output,attribute,direction,auc,eer,eer_threshold,n_without,n_with,n_missing_without,n_missing_with`;
 /// `direction` is `higher-without` (the output is higher on samples without the attribute: it
 /// detects the attribute by low values, as `eyes.left_open` detects closed eyes) or `lower-without`.
-public enum AttributeSeparation {
-    public static let header = [
+package enum AttributeSeparation {
+    package static let header = [
         "output", "attribute", "direction", "auc", "eer", "eer_threshold", "n_without", "n_with", "n_missing_without",
         "n_missing_with",
     ]
     /// A category label with more values than this is not split into binary attributes.
-    public static let maxCategories = 12
+    package static let maxCategories = 12
 
     /// The binary attributes of one label column's values: itself when its values are 0/1 (empty
     /// = not given), else one `name=category` per category; each as `present[i]` (nil = not given).
-    public static func binaryAttributes(name: String, values: [String]) -> [(name: String, present: [Bool?])] {
+    package static func binaryAttributes(name: String, values: [String]) -> [(name: String, present: [Bool?])] {
         let given = Set(values.filter { !$0.isEmpty })
         if given.isSubset(of: ["0", "1"]) {
             return given.count == 2 ? [(name, values.map { $0.isEmpty ? nil : $0 == "1" })] : []
@@ -37,7 +37,7 @@ public enum AttributeSeparation {
 
     /// The row of one output against one binary attribute (samples without the attribute given
     /// left out).
-    public static func row(output: String, values: [Double], attribute: String, present: [Bool?])
+    package static func row(output: String, values: [Double], attribute: String, present: [Bool?])
         -> OutputSeparation.Row
     {
         var kept: [Double] = [], classes: [Int32] = []
@@ -55,12 +55,12 @@ public enum AttributeSeparation {
         return row
     }
 
-    public static func table(_ rows: [OutputSeparation.Row]) -> ReportTables.Table {
+    package static func table(_ rows: [OutputSeparation.Row]) -> ReportTables.Table {
         (header, OutputSeparation.table(rows).rows)
     }
 
     /// The section: every (output, attribute) pair with both classes, ranked by AUC (best first).
-    public static func section(_ rows: [OutputSeparation.Row], limit: Int = 40) -> String {
+    package static func section(_ rows: [OutputSeparation.Row], limit: Int = 40) -> String {
         let ranked = rows.filter { !$0.auc.isNaN }.sorted {
             ($1.auc, $0.output, $0.species) < ($0.auc, $1.output, $1.species)
         }

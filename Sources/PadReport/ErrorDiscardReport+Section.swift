@@ -8,7 +8,7 @@ extension ErrorDiscardReport {
     /// The report section: the outputs ranked by the area under the BPCER EDC up to 20% discarded
     /// (smaller = discarding by that output removes more of the decision's errors), then per
     /// profile one plot per rate with the best outputs and the ideal curve. Empty without analyses.
-    public static func section(_ analyses: [Analysis]) -> String {
+    package static func section(_ analyses: [Analysis]) -> String {
         guard !analyses.isEmpty else { return "" }
         let ranked = analyses.sorted {
             ($0.profile, nanLast($0.bpcerArea), $0.output) < ($1.profile, nanLast($1.bpcerArea), $1.output)

@@ -16,33 +16,33 @@ import PadMetrics
 /// - `kind=area`: `x` = 0.2, `value` = area under the curve, `ideal` = area under the ideal.
 /// - `kind=decile`: `x` = decile (1 lowest quality ... 10; 0 = not assessable), `quality_low/high`
 ///   = the band's values, `value` = the rate among the band's presentations.
-public enum ErrorDiscardReport {
-    public static let header = [
+package enum ErrorDiscardReport {
+    package static let header = [
         "profile", "split", "output", "kind", "rate", "x", "quality_low", "quality_high", "value", "ideal", "errors",
         "n",
     ]
-    public static let areaLimit = 0.2
+    package static let areaLimit = 0.2
 
     /// The analysis of one quality output for one profile.
-    public struct Analysis: Sendable {
-        public var profile: String
-        public var split: String
-        public var output: String
-        public var bpcer: [ErrorDiscard.Point]
-        public var apcerMax: [ErrorDiscard.Point]
+    package struct Analysis: Sendable {
+        package var profile: String
+        package var split: String
+        package var output: String
+        package var bpcer: [ErrorDiscard.Point]
+        package var apcerMax: [ErrorDiscard.Point]
         /// Per decile: (band, BPCER errors/n, APCER_max errors/n).
-        public var deciles: [(band: ErrorDiscard.Band, bpcer: Proportion, apcerMax: Proportion)]
+        package var deciles: [(band: ErrorDiscard.Band, bpcer: Proportion, apcerMax: Proportion)]
 
-        public var bpcerArea: Double { ErrorDiscard.area(bpcer, limit: areaLimit) }
-        public var apcerArea: Double { ErrorDiscard.area(apcerMax, limit: areaLimit) }
-        public var bpcerIdealArea: Double { ErrorDiscard.idealArea(e0: bpcer.first?.error ?? .nan, limit: areaLimit) }
-        public var apcerIdealArea: Double {
+        package var bpcerArea: Double { ErrorDiscard.area(bpcer, limit: areaLimit) }
+        package var apcerArea: Double { ErrorDiscard.area(apcerMax, limit: areaLimit) }
+        package var bpcerIdealArea: Double { ErrorDiscard.idealArea(e0: bpcer.first?.error ?? .nan, limit: areaLimit) }
+        package var apcerIdealArea: Double {
             ErrorDiscard.idealArea(e0: apcerMax.first?.error ?? .nan, limit: areaLimit)
         }
 
         /// The output's EDCs from one decided split: `quality[i]`, `species[i]` (-1 bona fide),
         /// `accepted[i]` of the presentations decided (failures left out by the caller).
-        public init(
+        package init(
             profile: String, split: String, output: String, quality: [Double], species: [Int32], accepted: [Bool],
             speciesCount: Int
         ) {
@@ -74,7 +74,7 @@ public enum ErrorDiscardReport {
         v.isNaN ? "" : v == -.infinity ? "-inf" : v == .infinity ? "inf" : CSVFormat.number(v)
     }
 
-    public static func rows(_ analyses: [Analysis]) -> [[String]] {
+    package static func rows(_ analyses: [Analysis]) -> [[String]] {
         var rows: [[String]] = []
         for a in analyses {
             let prefix = [a.profile, a.split, a.output]
@@ -103,5 +103,5 @@ public enum ErrorDiscardReport {
         return rows
     }
 
-    public static func table(_ analyses: [Analysis]) -> ReportTables.Table { (header, rows(analyses)) }
+    package static func table(_ analyses: [Analysis]) -> ReportTables.Table { (header, rows(analyses)) }
 }

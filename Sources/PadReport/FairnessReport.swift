@@ -12,24 +12,24 @@ import PadMetrics
 /// Group rows: `bpcer`, `apcer` (one per species), `apcer_max` (species = the group's worst).
 /// Differential rows (empty `group`): `bpcer_max_min_ratio`, `apcer_max_max_min_ratio`, `fdr`,
 /// `garbe` (`parameter` = `alpha=<α>`), `groups` (the number of groups).
-public enum FairnessReport {
-    public static let header = [
+package enum FairnessReport {
+    package static let header = [
         "profile", "split", "level", "characteristic", "group", "metric", "species", "value", "errors", "n", "ci_low",
         "ci_high", "parameter",
     ]
 
     /// One characteristic of one profile: its groups' counts and the differentials.
-    public struct Characteristic: Sendable {
-        public var profile: String
-        public var split: String
-        public var level: String
+    package struct Characteristic: Sendable {
+        package var profile: String
+        package var split: String
+        package var level: String
         /// `group.sex`.
-        public var name: String
-        public var speciesNames: [String]
-        public var groups: [DemographicDifferentials.GroupCounts]
-        public var alpha: Double
+        package var name: String
+        package var speciesNames: [String]
+        package var groups: [DemographicDifferentials.GroupCounts]
+        package var alpha: Double
 
-        public init(
+        package init(
             profile: String, split: String, level: String, name: String, speciesNames: [String],
             groups: [DemographicDifferentials.GroupCounts], alpha: Double
         ) {
@@ -39,19 +39,19 @@ public enum FairnessReport {
 
         var apcer: [Double] { groups.map { $0.apcerMax.total > 0 ? $0.apcerMax.value : .nan } }
         var bpcer: [Double] { groups.map { $0.bpcer.total > 0 ? $0.bpcer.value : .nan } }
-        public var fdr: Double {
+        package var fdr: Double {
             DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
         }
-        public var garbe: Double { DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha) }
-        public var bpcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.bpcer)) }
-        public var apcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.apcerMax)) }
+        package var garbe: Double { DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha) }
+        package var bpcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.bpcer)) }
+        package var apcerRatio: Double { DemographicDifferentials.maxMinRatio(groups.map(\.apcerMax)) }
     }
 
     static func n(_ v: Double) -> String {
         v.isNaN ? "" : v == .infinity ? "inf" : CSVFormat.number(v)
     }
 
-    public static func rows(_ characteristics: [Characteristic]) -> [[String]] {
+    package static func rows(_ characteristics: [Characteristic]) -> [[String]] {
         var rows: [[String]] = []
         for c in characteristics {
             let prefix = [c.profile, c.split, c.level, c.name]
@@ -83,13 +83,13 @@ public enum FairnessReport {
         return rows
     }
 
-    public static func table(_ characteristics: [Characteristic]) -> ReportTables.Table {
+    package static func table(_ characteristics: [Characteristic]) -> ReportTables.Table {
         (header, rows(characteristics))
     }
 
     /// The report section: one table of differentials per characteristic and profile, then the
     /// groups' rates. Empty without characteristics.
-    public static func section(_ characteristics: [Characteristic]) -> String {
+    package static func section(_ characteristics: [Characteristic]) -> String {
         guard !characteristics.isEmpty else { return "" }
         let summary = characteristics.map { c in
             [

@@ -9,47 +9,47 @@ import PadArchive
 /// The standard deviation is the sample one (n - 1 in the denominator). A profile must appear in
 /// every run; rates missing from a run (no swept score) are left out of that metric's statistics
 /// and the count of runs used is given per metric.
-public struct FoldSummary: Sendable {
-    public static let metrics = [
+package struct FoldSummary: Sendable {
+    package static let metrics = [
         "apcer_max", "apcer_pooled", "bpcer", "acer_nonconformant", "eer", "bpcer@apcer=0.01", "bpcer@apcer=0.05",
         "bpcer@apcer=0.1",
     ]
 
     /// `folds.csv`: fractions, one row per profile and metric.
-    public let rows: [[String]]
+    package let rows: [[String]]
     /// The same rows with each fold's value and, for a rate of counts (`apcer_max`,
     /// `apcer_pooled`, `bpcer`), its errors / N: what the terminal and folds.html print.
-    public let statistics: [Statistic]
-    public static let header = ["profile", "metric", "folds", "mean", "std", "min", "max"]
+    package let statistics: [Statistic]
+    package static let header = ["profile", "metric", "folds", "mean", "std", "min", "max"]
 
     /// One fold's value of a metric: errors and total when the metric is a rate of counts.
-    public struct FoldValue: Sendable, Equatable {
-        public var value: Double
-        public var errors: Int?
-        public var total: Int?
+    package struct FoldValue: Sendable, Equatable {
+        package var value: Double
+        package var errors: Int?
+        package var total: Int?
 
         /// `22.9% (16/70)`, or `22.9%` for a metric without counts (EER, ACER, BPCER@APCER).
-        public var text: String {
+        package var text: String {
             guard let errors, let total else { return RateText.percent(value) }
             return RateText.percentWithCount(errors: errors, total: total)
         }
     }
 
     /// A metric of one profile over the folds (``FoldValue``s in the order the runs were given).
-    public struct Statistic: Sendable, Equatable {
-        public var profile: String
-        public var metric: String
-        public var folds: [FoldValue]
-        public var mean: Double
+    package struct Statistic: Sendable, Equatable {
+        package var profile: String
+        package var metric: String
+        package var folds: [FoldValue]
+        package var mean: Double
         /// Sample standard deviation (n - 1); NaN for one fold.
-        public var std: Double
+        package var std: Double
         /// The fold with the lowest value (the first of equals), and with the highest.
-        public var min: FoldValue
-        public var max: FoldValue
+        package var min: FoldValue
+        package var max: FoldValue
 
         /// For people: `profile, metric, folds, mean, std (percentage points), min, max`, rates as
         /// percent, min and max with their fold's counts.
-        public var terminalRow: [String] {
+        package var terminalRow: [String] {
             [
                 profile, metric, String(folds.count), RateText.percent(mean),
                 std.isNaN ? "n/a" : RateText.percent(std), min.text, max.text,
@@ -57,7 +57,7 @@ public struct FoldSummary: Sendable {
         }
     }
 
-    public init(runs: [StoredRun]) throws {
+    package init(runs: [StoredRun]) throws {
         guard runs.count >= 2 else { throw ComparisonError("give at least two fold runs") }
         var seen: [String: String] = [:]
         for run in runs {

@@ -1,6 +1,6 @@
 /// The page skeleton and table helpers shared by `report.html`, `folds.html` and the compare
 /// page: one self-contained document (inline CSS, no scripts, nothing fetched).
-public enum HTMLPage {
+package enum HTMLPage {
     static let css = """
         body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px \
         auto;max-width:1240px;color:#222;font-size:14px;padding:0 12px}
@@ -21,7 +21,7 @@ public enum HTMLPage {
         .plots{display:flex;flex-wrap:wrap;gap:10px}svg{background:#fff;border:1px solid #eee}
         """
 
-    public static func document(title: String, body: String) -> String {
+    package static func document(title: String, body: String) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>"
             + "\(e(title))</title><style>\(css)</style></head>\n<body>\n\(body)</body></html>\n"
     }

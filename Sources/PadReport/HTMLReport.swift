@@ -14,19 +14,19 @@ import PadMetrics
 /// Example: `HTMLReportTests.wellFormedSelfContainedAndEveryPlotHasData`
 /// in `Tests/PadReportTests/HTMLReportTests.swift` (compiled and run by `swift test`).
 /// Every rate on the page is percent with its count, `3.1% (31/1000)`.
-public struct HTMLReport {
-    public var manifest: RunManifest
-    public var results: [ProfileResult]
-    public var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
+package struct HTMLReport {
+    package var manifest: RunManifest
+    package var results: [ProfileResult]
+    package var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
     /// `outputs.csv` rows (which output separates which attack).
-    public var outputs: [OutputSeparation.Row]
+    package var outputs: [OutputSeparation.Row]
     /// Sections computed beside the rates (demographic differentials, error versus discard, which
     /// output detects which attribute), as HTML, shown after the intervals.
-    public var extraSections: [String] = []
+    package var extraSections: [String] = []
     /// SVG plots rendered, with their data-point counts (for tests).
-    public internal(set) var plots: [(title: String, points: Int)] = []
+    package internal(set) var plots: [(title: String, points: Int)] = []
 
-    public init(
+    package init(
         manifest: RunManifest, results: [ProfileResult] = [],
         timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
         outputs: [OutputSeparation.Row] = []
@@ -69,7 +69,7 @@ public struct HTMLReport {
             + items.map { "<li>\($0)</li>" }.joined() + "</ul></div>\n"
     }
 
-    public mutating func render() -> String {
+    package mutating func render() -> String {
         var body = "<h1>padbench report: \(Self.e(manifest.dataset.name))</h1>\n"
         body += "<p class=\"lead\">\(Self.e(summarySentence()))</p>\n"
         if !results.isEmpty { body += "<h2>Verdict</h2>\n" + verdictTable() }

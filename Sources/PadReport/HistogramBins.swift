@@ -20,18 +20,18 @@ import Foundation
 /// transformed space. When the quantiles coincide (one value carries the range), the range is the
 /// whole data; when the data is one value, one unit around it. Underflow: transformed value below
 /// the first edge; overflow: above the last edge (the last bin includes its upper edge).
-public struct HistogramBins: Sendable, Equatable {
-    public enum Axis: String, Sendable { case linear, log10, logit }
-    public var axis: Axis
+package struct HistogramBins: Sendable, Equatable {
+    package enum Axis: String, Sendable { case linear, log10, logit }
+    package var axis: Axis
     /// Bin edges in the transformed space, `count + 1` of them.
-    public var edges: [Double]
-    public var count: Int { edges.count - 1 }
+    package var edges: [Double]
+    package var count: Int { edges.count - 1 }
     /// The range's ends in the score's own scale (exact: the quantiles themselves).
-    public var lowScore: Double
-    public var highScore: Double
+    package var lowScore: Double
+    package var highScore: Double
 
     /// `values` sorted ascending, distinct, each seen `counts[k]` times; nil without finite values.
-    public init?(values: [Double], counts: [Int], bins: Int = 30) {
+    package init?(values: [Double], counts: [Int], bins: Int = 30) {
         let pairs = zip(values, counts).filter { $0.0.isFinite && $0.1 > 0 }
         let n = pairs.reduce(0) { $0 + $1.1 }
         guard n > 0, bins > 0 else { return nil }
@@ -65,7 +65,7 @@ public struct HistogramBins: Sendable, Equatable {
         edges = (0...bins).map { $0 == bins ? high : low + width * Double($0) }
     }
 
-    public static func transform(_ v: Double, _ axis: Axis) -> Double {
+    package static func transform(_ v: Double, _ axis: Axis) -> Double {
         switch axis {
         case .linear: return v
         case .log10: return Foundation.log10(v)
@@ -73,7 +73,7 @@ public struct HistogramBins: Sendable, Equatable {
         }
     }
 
-    public static func inverse(_ x: Double, _ axis: Axis) -> Double {
+    package static func inverse(_ x: Double, _ axis: Axis) -> Double {
         switch axis {
         case .linear: return x
         case .log10: return pow(10, x)
@@ -82,7 +82,7 @@ public struct HistogramBins: Sendable, Equatable {
     }
 
     /// The bin of a score: -1 underflow, `count` overflow, else 0..<count.
-    public func bin(of v: Double) -> Int {
+    package func bin(of v: Double) -> Int {
         if v < lowScore { return -1 }
         if v > highScore { return count }
         let x = Self.transform(v, axis)
@@ -90,12 +90,12 @@ public struct HistogramBins: Sendable, Equatable {
     }
 
     /// The edges in the score's own scale (for counting on a curve).
-    public var scoreEdges: [Double] {
+    package var scoreEdges: [Double] {
         [lowScore] + edges.dropFirst().dropLast().map { Self.inverse($0, axis) } + [highScore]
     }
 
     /// The axis title: `score`, `log10(score)`, `logit(score) = ln(s / (1 - s))`.
-    public func axisTitle(_ score: String) -> String {
+    package func axisTitle(_ score: String) -> String {
         switch axis {
         case .linear: return score
         case .log10: return "log10(\(score))"

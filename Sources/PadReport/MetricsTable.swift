@@ -21,16 +21,16 @@ import PadMetrics
 ///   rate with both intervals has one row per method, so the key is
 ///   (profile, split, level, group_kind, group, metric, ci_method).
 /// Values are printed by the same formatter as the wide files, so they are equal as text.
-public enum MetricsTable {
-    public static let header = [
+package enum MetricsTable {
+    package static let header = [
         "profile", "split", "level", "group_kind", "group", "metric", "value", "errors", "n", "ci_low", "ci_high",
         "ci_method",
     ]
-    public static let clopperPearson = "clopper-pearson-95"
-    public static let subjectBootstrap = "subject-bootstrap-95"
+    package static let clopperPearson = "clopper-pearson-95"
+    package static let subjectBootstrap = "subject-bootstrap-95"
 
     /// The rows of `results` counted at `level` (`presentation` or `frame`).
-    public static func rows(
+    package static func rows(
         _ results: [ProfileResult], level: String, attackPotential: AttackPotential? = nil
     ) -> [[String]] {
         var rows: [[String]] = []
@@ -47,7 +47,7 @@ public enum MetricsTable {
 
     /// The table of the headline results and, for a run of presentations of several frames, its
     /// frame-level results after them.
-    public static func table(
+    package static func table(
         presentations: [ProfileResult], frames: [ProfileResult], attackPotential: AttackPotential? = nil
     ) -> ReportTables.Table {
         (

@@ -17,26 +17,26 @@ import PadText
 ///   lower-bona-fide). For the row of all species (empty `species`) the attack rate is APCER_max
 ///   over species.
 /// - Samples whose value is NaN (not measured, not assessable) are left out and counted.
-public enum OutputSeparation {
+package enum OutputSeparation {
     /// The `species` of the row of all attack species together: empty, which no species is (an
     /// attack without a species is `attack`), so a species literally named `(all)` keeps its own row.
-    public static let allSpecies = ""
+    package static let allSpecies = ""
 
-    public struct Row: Sendable, Equatable {
-        public var output: String
-        public var species: String
+    package struct Row: Sendable, Equatable {
+        package var output: String
+        package var species: String
         /// `higher-bona-fide`, `lower-bona-fide`, or "" when a class has no values.
-        public var direction: String
-        public var auc: Double
-        public var eer: Double
-        public var eerThreshold: Double
-        public var bonaFide: Int
-        public var attacks: Int
-        public var missingBonaFide: Int
-        public var missingAttacks: Int
+        package var direction: String
+        package var auc: Double
+        package var eer: Double
+        package var eerThreshold: Double
+        package var bonaFide: Int
+        package var attacks: Int
+        package var missingBonaFide: Int
+        package var missingAttacks: Int
     }
 
-    public static let header = [
+    package static let header = [
         "output", "species", "direction", "auc", "eer", "eer_threshold", "n_bonafide", "n_attack",
         "n_missing_bonafide", "n_missing_attack",
     ]
@@ -45,10 +45,10 @@ public enum OutputSeparation {
     /// output and rejected no sample at every threshold), with that profile's curve: the same
     /// samples outputs.csv takes, so they are not sorted again and the all-species row, when it
     /// holds every species in the set's order, is that very curve.
-    public struct SharedSort: Sendable {
-        public var sorted: SortedScores
-        public var curve: ErrorCurve?
-        public init(sorted: SortedScores, curve: ErrorCurve?) { self.sorted = sorted; self.curve = curve }
+    package struct SharedSort: Sendable {
+        package var sorted: SortedScores
+        package var curve: ErrorCurve?
+        package init(sorted: SortedScores, curve: ErrorCurve?) { self.sorted = sorted; self.curve = curve }
     }
 
     /// Rows of one output: each species (by name), then all species together (``allSpecies``) when
@@ -56,7 +56,7 @@ public enum OutputSeparation {
     /// `species[i]` is -1 for bona fide, else an index into `speciesNames`. The values are sorted
     /// once, class by class (or taken from `shared` when its classes hold exactly the values that
     /// are not NaN); each row's curve takes bona fide and its species from that.
-    public static func rows(
+    package static func rows(
         output: String, values: [Double], species: [Int32], speciesNames: [String], shared: SharedSort? = nil
     ) -> [Row] {
         // Species with samples here (a table's species list may name some only other splits have).
@@ -139,7 +139,7 @@ public enum OutputSeparation {
         }
     }
 
-    public static func table(_ rows: [Row]) -> ReportTables.Table {
+    package static func table(_ rows: [Row]) -> ReportTables.Table {
         func n(_ v: Double) -> String { v.isNaN ? "" : CSVFormat.number(v) }
         return (
             header,

@@ -12,20 +12,20 @@ import PadMetrics
 /// gets one colour: solid in the DET; in the threshold plot BPCER solid and APCER_max dashed.
 /// Thresholds are in the bona-fide-high scale the runs decide in (a file's attack-high scores are
 /// negated on import), so curves of one score compare on one axis.
-public struct OverlayPlots: Sendable {
-    public struct Curve: Sendable {
-        public var label: String
-        public var curve: ErrorCurve
-        public init(label: String, curve: ErrorCurve) { self.label = label; self.curve = curve }
+package struct OverlayPlots: Sendable {
+    package struct Curve: Sendable {
+        package var label: String
+        package var curve: ErrorCurve
+        package init(label: String, curve: ErrorCurve) { self.label = label; self.curve = curve }
     }
 
-    public var curves: [Curve]
-    public init(curves: [Curve]) { self.curves = curves }
+    package var curves: [Curve]
+    package init(curves: [Curve]) { self.curves = curves }
 
     /// The colour of curve k.
     static func color(_ k: Int) -> String { SVGPlot.palette[k % SVGPlot.palette.count] }
 
-    public func det(title: String = "DET") -> SVGPlot {
+    package func det(title: String = "DET") -> SVGPlot {
         var plot = SVGPlot(
             title: title, xLabel: "APCER_max (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
         // The floor that shows one error of the largest class of any curve.
@@ -41,7 +41,7 @@ public struct OverlayPlots: Sendable {
         return plot
     }
 
-    public func thresholds(title: String = "Error rates vs threshold") -> SVGPlot {
+    package func thresholds(title: String = "Error rates vs threshold") -> SVGPlot {
         var plot = SVGPlot(title: title, xLabel: "threshold (accept when score >= threshold)", yLabel: "error rate")
         plot.yPercent = true
         for (k, c) in curves.enumerated() {
@@ -60,7 +60,7 @@ public struct OverlayPlots: Sendable {
     }
 
     /// One row per curve: label, counts, EER and the best BPCER at APCER_max <= 1%, 5%, 10%.
-    public var rows: [[String]] {
+    package var rows: [[String]] {
         curves.map { c in
             let eer = try? EqualErrorRate(c.curve)
             let best = ProfileResult.targets.map { x -> String in
@@ -74,11 +74,11 @@ public struct OverlayPlots: Sendable {
         }
     }
 
-    public static let header =
+    package static let header =
         ["curve", "bona fide", "attacks", "EER"] + ProfileResult.targets.map { ProfileResult.isoName($0).uppercased() }
 
     /// The page: both plots, then the table.
-    public func html(title: String, lead: String) -> String {
+    package func html(title: String, lead: String) -> String {
         var body = "<h1>\(HTMLPage.e(title))</h1>\n<p class=\"lead\">\(HTMLPage.e(lead))</p>\n"
         body += "<div class=\"plots\">\n" + det().render() + "\n" + thresholds().render() + "\n</div>\n"
         body += HTMLPage.table(Self.header, rows, numeric: Set(1..<Self.header.count))
@@ -92,7 +92,7 @@ public struct OverlayPlots: Sendable {
 extension StoredRun.SweptScores {
     /// The exact error curve of these scores (NaN = rejected at every threshold); nil when a
     /// class is missing.
-    public var curve: ErrorCurve? {
+    package var curve: ErrorCurve? {
         guard let scores = input.scores else { return nil }
         var set = ScoreSet()
         set.reserveCapacity(scores.count)
@@ -115,7 +115,7 @@ extension OverlayPlots {
     /// (nil = each profile's reported split; `all`, `dev`, `eval`, `train`) at the presentation
     /// level (or `frames`). A curve's label is the run's label (its folder name unless given),
     /// followed by the profile when several profiles are drawn.
-    public static func runs(
+    package static func runs(
         _ runs: [(label: String, run: StoredRun)], profiles: [String]?, split: String?, frames: Bool
     ) throws -> OverlayPlots {
         var picked: [(String, String, ErrorCurve)] = []
@@ -135,7 +135,7 @@ extension OverlayPlots {
     }
 
     /// A run's label from its path: the run folder's name (`reports/new/results.tar.zst` -> `new`).
-    public static func label(of path: String) -> String {
+    package static func label(of path: String) -> String {
         let suffix = "/results.tar.zst"
         let folder = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : path
         let last = folder.split(separator: "/").last.map(String.init) ?? path

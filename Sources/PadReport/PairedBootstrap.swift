@@ -22,62 +22,62 @@ import PadMetrics
 ///   bound L = d(floor((1 - c) n) + 1) (percentile bootstrap, Efron & Tibshirani 1993, ch. 13);
 ///   the rise is significant when L > 0, i.e. the interval [L, +inf) excludes zero.
 /// Two identical runs give d = 0 in every replicate, so L = 0: never an alarm.
-public enum PairedBootstrap {
-    public static let replicates = 1000
-    public static let seed: UInt64 = 30107
-    public static let confidence = 0.95
+package enum PairedBootstrap {
+    package static let replicates = 1000
+    package static let seed: UInt64 = 30107
+    package static let confidence = 0.95
 
     /// What was run; recorded in `compare`'s JSON, JUnit and HTML.
-    public struct Settings: Sendable, Codable, Equatable {
-        public var replicates = PairedBootstrap.replicates
-        public var seed = PairedBootstrap.seed
+    package struct Settings: Sendable, Codable, Equatable {
+        package var replicates = PairedBootstrap.replicates
+        package var seed = PairedBootstrap.seed
         /// One-sided confidence of the lower bound.
-        public var confidence = PairedBootstrap.confidence
-        public init() {}
+        package var confidence = PairedBootstrap.confidence
+        package init() {}
     }
 
     /// One profile's reported samples in both runs, aligned (entry i is the same sample).
-    public struct Input: Sendable {
+    package struct Input: Sendable {
         /// -1 bona fide, else an index into `speciesNames`.
-        public var species: [Int32]
+        package var species: [Int32]
         /// "" = no subject (the sample is its own unit).
-        public var subjects: [String]
-        public var speciesNames: [String]
+        package var subjects: [String]
+        package var speciesNames: [String]
         /// Swept scores (NaN = rejected at every threshold); nil = not processed in that run
         /// (left out of that run's curve, as failures are left out of its rates).
-        public var base: [Double?]
-        public var new: [Double?]
-        public init(species: [Int32], subjects: [String], speciesNames: [String], base: [Double?], new: [Double?]) {
+        package var base: [Double?]
+        package var new: [Double?]
+        package init(species: [Int32], subjects: [String], speciesNames: [String], base: [Double?], new: [Double?]) {
             self.species = species; self.subjects = subjects; self.speciesNames = speciesNames
             self.base = base; self.new = new
         }
     }
 
     /// One metric: point estimates on all samples and the one-sided bound of new - base.
-    public struct Metric: Sendable, Codable, Equatable {
+    package struct Metric: Sendable, Codable, Equatable {
         /// `eer` or `bpcer@apcer=0.05`.
-        public var name: String
-        public var base: Double?
-        public var new: Double?
+        package var name: String
+        package var base: Double?
+        package var new: Double?
         /// L: the rise new - base is at least L with the stated confidence; nil when no
         /// replicate had the metric in both runs.
-        public var lowerBound: Double?
+        package var lowerBound: Double?
         /// Replicates in which both runs had the metric.
-        public var replicatesUsed: Int
-        public var rise: Double? { base.flatMap { b in new.map { $0 - b } } }
+        package var replicatesUsed: Int
+        package var rise: Double? { base.flatMap { b in new.map { $0 - b } } }
         /// The interval [L, +inf) excludes zero.
-        public var significant: Bool { (lowerBound ?? 0) > 0 }
+        package var significant: Bool { (lowerBound ?? 0) > 0 }
     }
 
     /// The result: the metrics in the order eer, then each target; the units drawn.
-    public struct Result: Sendable, Codable, Equatable {
-        public var settings: Settings
-        public var bonaFideUnits: Int
-        public var attackUnits: Int
-        public var metrics: [Metric]
+    package struct Result: Sendable, Codable, Equatable {
+        package var settings: Settings
+        package var bonaFideUnits: Int
+        package var attackUnits: Int
+        package var metrics: [Metric]
     }
 
-    public static func compare(_ input: Input, settings: Settings = Settings()) -> Result {
+    package static func compare(_ input: Input, settings: Settings = Settings()) -> Result {
         let clusterInput = SubjectBootstrap.Input(
             species: input.species, subjects: input.subjects, accepted: [], scores: nil,
             speciesNames: input.speciesNames)
@@ -108,7 +108,7 @@ public enum PairedBootstrap {
     }
 
     /// L = d(floor((1 - c) n) + 1) of the sorted differences (1-based); nil without any.
-    public static func lowerBound(_ differences: [Double], confidence: Double) -> Double? {
+    package static func lowerBound(_ differences: [Double], confidence: Double) -> Double? {
         guard !differences.isEmpty else { return nil }
         let sorted = differences.sorted()
         let rank = Int(((1 - confidence) * Double(sorted.count)).rounded(.down))

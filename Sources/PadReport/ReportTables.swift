@@ -9,14 +9,14 @@ import PadMetrics
 ///
 /// Example: `EvaluationJointsTests.eerWithAnotherGateHeldFixed`
 /// in `Tests/PadBenchTests/EvaluationJointsTests.swift` (compiled and run by `swift test`).
-public enum ReportTables {
-    public typealias Table = (header: [String], rows: [[String]])
+package enum ReportTables {
+    package typealias Table = (header: [String], rows: [[String]])
     static func n(_ v: Double) -> String { CSVFormat.number(v) }
 
     /// One row per profile and reported split (a calibrated profile also gets a row for its
     /// calibration split, with the same thresholds). Rates are fractions; CI columns are 95%
     /// Clopper-Pearson. Thresholds are in the score file's own polarity.
-    public static func summary(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
+    package static func summary(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
         var header = [
             "profile", "source", "split", "n_bonafide", "n_attack", "n_failed",
             "apcer_max", "apcer_max_species", "apcer_max_errors", "apcer_max_n", "apcer_max_ci_low",
@@ -162,7 +162,7 @@ public enum ReportTables {
     /// One row per profile and species at the profile's decisions; `eer` is the EER of the swept
     /// score for bona fide against that species alone (bob.measure's rule, chosen on the split
     /// itself), empty without a swept score.
-    public static func perSpecies(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
+    package static func perSpecies(_ results: [ProfileResult], attackPotential: AttackPotential? = nil) -> Table {
         var header = [
             "profile", "split", "species", "n", "accepted", "apcer", "apcer_ci_low", "apcer_ci_high", "is_max", "eer",
         ]
@@ -191,7 +191,7 @@ public enum ReportTables {
         return (header, rows)
     }
 
-    public static func rejectReasons(_ results: [ProfileResult]) -> Table {
+    package static func rejectReasons(_ results: [ProfileResult]) -> Table {
         let header = ["profile", "label", "species", "code", "message", "count", "fraction"]
         var rows: [[String]] = []
         for r in results {
@@ -209,20 +209,20 @@ public enum ReportTables {
     /// `profile,score,threshold,bpcer,apcer_max,apcer_pooled,apcer[<species>]...` (species columns
     /// cover the union; empty where a profile lacks one). Streamed to a file with rows formatted
     /// in blocks on all cores: a curve of ten million points takes seconds, not a table in memory.
-    public static func writeCurves(_ results: [ProfileResult], to path: String) throws {
+    package static func writeCurves(_ results: [ProfileResult], to path: String) throws {
         try writeCurves(results, into: CSVWriter(path: path))
     }
 
     /// ``writeCurves(_:to:)`` into a writer (a file also compressed for the archive); closes it.
     /// `block`: rows per formatting block (tests make it tiny to run many batches).
-    public static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int = 250_000) throws {
+    package static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int = 250_000) throws {
         try writeCurves(results, into: writer, block: block, blockBytes: Self.curveBlockBytes)
     }
 
     /// Most text one formatting buffer of `curves.csv` holds: 48 MiB (the 250,000-row blocks of a
     /// curve with a few species); with two buffers per worker the writer holds at most
     /// 4 x 48 MiB on two cores, 96 MiB per core, however many species there are.
-    public static let curveBlockBytes = 48 << 20
+    package static let curveBlockBytes = 48 << 20
 
     static func writeCurves(_ results: [ProfileResult], into writer: CSVWriter, block: Int, blockBytes: Int) throws {
         var species = Set<String>()
@@ -306,7 +306,7 @@ public enum ReportTables {
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.
-    public static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table
+    package static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table
     {
         let header = [
             "step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "throughput_per_s", "cold_start_us",

@@ -29,59 +29,59 @@ import PadMetrics
 /// make the runs "not comparable" (``ComparisonError``, exit 2). Nothing is trusted blindly
 /// either: each run is checked first (``StoredRun/verify()``: rates against their counts and
 /// against `decisions.csv`, one decision row per sample), and a disagreement is exit 2.
-public struct RunComparison: Sendable {
-    public enum GateKind: String, Sendable, CaseIterable, Codable {
+package struct RunComparison: Sendable {
+    package enum GateKind: String, Sendable, CaseIterable, Codable {
         case accuracy, latency, fairness, all
         var accuracy: Bool { self == .accuracy || self == .all }
         var latency: Bool { self == .latency || self == .all }
         var fairness: Bool { self == .fairness || self == .all }
     }
 
-    public struct Check: Sendable, Codable {
-        public var name: String // "basic apcer[print]", "timing face p50_us"
-        public var base: Double
-        public var new: Double
-        public var regressed: Bool
-        public var gated: Bool
+    package struct Check: Sendable, Codable {
+        package var name: String // "basic apcer[print]", "timing face p50_us"
+        package var base: Double
+        package var new: Double
+        package var regressed: Bool
+        package var gated: Bool
         /// The test used: `mcnemar`, `clopper-pearson`, `quantile-interval`, `reported`.
-        public var test: String
-        public var detail: String
+        package var test: String
+        package var detail: String
     }
 
-    public struct Settings: Sendable {
-        public var rateTolerance: Double = 0.005
-        public var latencyRatio: Double = 1.5
-        public var minSamples: Int = 30
-        public var allowDifferentDataset = false
-        public var gate: GateKind = .all
-        public var significance: Double = 0.05
+    package struct Settings: Sendable {
+        package var rateTolerance: Double = 0.005
+        package var latencyRatio: Double = 1.5
+        package var minSamples: Int = 30
+        package var allowDifferentDataset = false
+        package var gate: GateKind = .all
+        package var significance: Double = 0.05
         /// `--profiles`: the profiles the accuracy gate judges (nil = all); the others' metrics
         /// are shown, not gated.
-        public var profiles: [String]?
+        package var profiles: [String]?
         /// The paired bootstrap of EER and BPCER at each APCER target (same samples only).
-        public var bootstrap = PairedBootstrap.Settings()
+        package var bootstrap = PairedBootstrap.Settings()
         /// Drop of FDR or rise of GARBE that counts (``FairnessComparison``).
-        public var fairnessTolerance: Double = 0.05
-        public init() {}
+        package var fairnessTolerance: Double = 0.05
+        package init() {}
     }
 
     /// A profile's curves in both runs (same samples, swept score): the compare page overlays them.
-    public struct Overlay: Sendable {
-        public var profile: String
-        public var base: ErrorCurve
-        public var new: ErrorCurve
+    package struct Overlay: Sendable {
+        package var profile: String
+        package var base: ErrorCurve
+        package var new: ErrorCurve
     }
 
-    public let checks: [Check]
-    public let overlays: [Overlay]
+    package let checks: [Check]
+    package let overlays: [Overlay]
     /// Metrics reported but not gated, with why (`not a liveness decision`, `no timing`).
-    public let notes: [String]
-    public let paired: Bool
+    package let notes: [String]
+    package let paired: Bool
     /// The paired bootstrap's replicates, seed and confidence when it ran (same samples, accuracy gated).
-    public let bootstrap: PairedBootstrap.Settings?
-    public var regressed: Bool { checks.contains { $0.regressed } }
+    package let bootstrap: PairedBootstrap.Settings?
+    package var regressed: Bool { checks.contains { $0.regressed } }
 
-    public init(base: StoredRun, new: StoredRun, settings: Settings = Settings()) throws(ComparisonError) {
+    package init(base: StoredRun, new: StoredRun, settings: Settings = Settings()) throws(ComparisonError) {
         // An edited archive is refused before any of its numbers is read (``StoredRun/verify()``).
         for run in [base, new] {
             do { try run.verify() } catch { throw ComparisonError("\(error)") }
@@ -142,7 +142,7 @@ public struct RunComparison: Sendable {
 
     /// JUnit XML: one test case per check; a regression is a failure, a metric shown but not
     /// gated is `<skipped/>` (never a pass); the bootstrap's settings are suite properties.
-    public var junit: String {
+    package var junit: String {
         func escape(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -179,7 +179,7 @@ public struct RunComparison: Sendable {
 }
 
 /// Runs that cannot be compared (exit code 2).
-public struct ComparisonError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ComparisonError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -11,95 +11,95 @@ import PadText
 /// Example: `ReportOutputsTests.everyRunWritesOutputsAndSubjectIntervals`
 /// in `Tests/PadBenchTests/ReportOutputsTests.swift` (compiled and run by `swift test`).
 /// NaN never appears: an undefined rate is absent (`nil`).
-public struct RunSummary: Codable, Sendable, Equatable {
-    public static let currentSchema = 1
+package struct RunSummary: Codable, Sendable, Equatable {
+    package static let currentSchema = 1
 
     /// errors / total with the 95% Clopper-Pearson interval.
-    public struct Rate: Codable, Sendable, Equatable {
-        public var errors: Int
-        public var total: Int
-        public var value: Double
-        public var ciLow: Double
-        public var ciHigh: Double
-        public init?(_ p: Proportion) {
+    package struct Rate: Codable, Sendable, Equatable {
+        package var errors: Int
+        package var total: Int
+        package var value: Double
+        package var ciLow: Double
+        package var ciHigh: Double
+        package init?(_ p: Proportion) {
             guard p.total > 0 else { return nil }
             errors = p.errors
             total = p.total
             value = p.value
             (ciLow, ciHigh) = p.interval
         }
-        public var proportion: Proportion { Proportion(errors: errors, total: total) }
+        package var proportion: Proportion { Proportion(errors: errors, total: total) }
     }
 
-    public struct SpeciesRate: Codable, Sendable, Equatable {
-        public var species: String
-        public var apcer: Rate
+    package struct SpeciesRate: Codable, Sendable, Equatable {
+        package var species: String
+        package var apcer: Rate
     }
 
-    public struct TargetSummary: Codable, Sendable, Equatable {
-        public var target: Double
-        public var threshold: Double?
-        public var rate: Double?
-        public var targetMet: Bool
+    package struct TargetSummary: Codable, Sendable, Equatable {
+        package var target: Double
+        package var threshold: Double?
+        package var rate: Double?
+        package var targetMet: Bool
     }
 
     /// A profile's rates on one split.
-    public struct SetSummary: Codable, Sendable, Equatable {
-        public var split: String
-        public var bonaFide: Int
-        public var attacks: Int
-        public var failed: Int
-        public var apcerMax: Rate?
-        public var apcerMaxSpecies: String
-        public var apcerPooled: Rate?
-        public var bpcer: Rate?
-        public var apcer: [SpeciesRate]
-        public var bpnrr: Rate?
-        public var apnrr: Rate?
-        public var eer: Double?
-        public var eerThreshold: Double?
+    package struct SetSummary: Codable, Sendable, Equatable {
+        package var split: String
+        package var bonaFide: Int
+        package var attacks: Int
+        package var failed: Int
+        package var apcerMax: Rate?
+        package var apcerMaxSpecies: String
+        package var apcerPooled: Rate?
+        package var bpcer: Rate?
+        package var apcer: [SpeciesRate]
+        package var bpnrr: Rate?
+        package var apnrr: Rate?
+        package var eer: Double?
+        package var eerThreshold: Double?
         /// bob.pad.base's BPCER@APCER = x (threshold on a species' attack score).
-        public var bpcerAtAPCER: [TargetSummary]
+        package var bpcerAtAPCER: [TargetSummary]
         /// BPCER100, BPCER20, BPCER10: the best BPCER with APCER_max <= 1%, 5%, 10% (absent in
         /// results written before these were added).
-        public var bestBPCERAtAPCER: [TargetSummary]?
+        package var bestBPCERAtAPCER: [TargetSummary]?
         /// APCER_max at BPCER <= 1%, 5%, 10%.
-        public var apcerAtBPCER: [TargetSummary]?
+        package var apcerAtBPCER: [TargetSummary]?
         /// EER over all attacks pooled (bob.pad.base) and bob's HTER of the decision (pooled APCER).
-        public var eerPooled: Double?
-        public var hterPooled: Double?
-        public var auc: Double?
+        package var eerPooled: Double?
+        package var hterPooled: Double?
+        package var auc: Double?
         /// Subject-clustered bootstrap 95% intervals (absent without subjects); the `ciLow` /
         /// `ciHigh` of each rate are Clopper-Pearson over samples.
-        public var subjectBootstrap: ProfileResult.SubjectIntervals?
+        package var subjectBootstrap: ProfileResult.SubjectIntervals?
         /// Why rates or score metrics are missing.
-        public var errors: [String]
+        package var errors: [String]
     }
 
-    public struct ProfileSummary: Codable, Sendable, Equatable {
-        public var name: String
-        public var source: String
+    package struct ProfileSummary: Codable, Sendable, Equatable {
+        package var name: String
+        package var source: String
         /// ``PadProfiles/Profile/definitionHash``: equal when the profile decides the same way.
-        public var definitionHash: String
-        public var options: String
-        public var score: String?
-        public var thresholdSource: String
+        package var definitionHash: String
+        package var options: String
+        package var score: String?
+        package var thresholdSource: String
         /// Calibrated thresholds, in the score file's polarity.
-        public var calibratedThresholds: [Double]
-        public var calibrationTargetsMet: Bool
-        public var reported: SetSummary
-        public var calibrationSet: SetSummary?
-        public var gatesLeftOut: [String]
+        package var calibratedThresholds: [Double]
+        package var calibrationTargetsMet: Bool
+        package var reported: SetSummary
+        package var calibrationSet: SetSummary?
+        package var gatesLeftOut: [String]
         /// False when a gate left out was the profile's swept score or its only liveness / PAD
         /// gate: the rates are then not a liveness decision and `compare` does not gate them.
-        public var isLivenessDecision: Bool
-        public var notes: [String]
+        package var isLivenessDecision: Bool
+        package var notes: [String]
     }
 
-    public var schema: Int
-    public var profiles: [ProfileSummary]
+    package var schema: Int
+    package var profiles: [ProfileSummary]
 
-    public init(results: [ProfileResult]) {
+    package init(results: [ProfileResult]) {
         schema = Self.currentSchema
         profiles = results.map { r in
             ProfileSummary(
@@ -152,11 +152,11 @@ public struct RunSummary: Codable, Sendable, Equatable {
         return summary
     }
 
-    public func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         Array(try JSONCoding.encoder().encode(self))
     }
 
-    public static func decode(from bytes: [UInt8], path: String) throws -> RunSummary {
+    package static func decode(from bytes: [UInt8], path: String) throws -> RunSummary {
         do {
             let summary = try JSONCoding.decoder().decode(RunSummary.self, from: Data(bytes))
             guard summary.schema == currentSchema else {

@@ -12,50 +12,50 @@ import Foundation
 /// the plot, marker labels try positions around their point at growing distance (with a leader
 /// line when moved away), and threshold-line labels stack down the top of the plot. Linear axes
 /// get 1-2-5 ticks printed with one number of decimals; probit axes are in percent.
-public struct SVGPlot {
-    public enum Scale: Sendable { case linear, probit }
+package struct SVGPlot {
+    package enum Scale: Sendable { case linear, probit }
     /// How consecutive points are joined: straight lines, or exact steps (`stepHV`: horizontal
     /// then vertical; `stepVH`: vertical then horizontal).
-    public enum Style: Sendable { case line, stepHV, stepVH }
-    public struct Series {
+    package enum Style: Sendable { case line, stepHV, stepVH }
+    package struct Series {
         var name: String; var points: [(Double, Double)]; var color: String; var dashed: Bool; var style: Style
     }
-    public struct Marker { var x: Double; var y: Double; var label: String; var color: String }
-    public struct VerticalLine { var x: Double; var label: String; var color: String }
+    package struct Marker { var x: Double; var y: Double; var label: String; var color: String }
+    package struct VerticalLine { var x: Double; var label: String; var color: String }
     /// A text label's box in SVG user units (tests check that no two overlap).
-    public struct Box: Equatable, Sendable {
-        public var x0: Double, y0: Double, x1: Double, y1: Double
-        public func overlaps(_ o: Box) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+    package struct Box: Equatable, Sendable {
+        package var x0: Double, y0: Double, x1: Double, y1: Double
+        package func overlaps(_ o: Box) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
         /// The box with `d` more on the left and right (tick labels keep a gap).
         func widened(by d: Double) -> Box { Box(x0: x0 - d, y0: y0, x1: x1 + d, y1: y1) }
     }
 
-    public static let palette = [
+    package static let palette = [
         "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
     ]
     static let charWidth = 0.62
 
-    public var title: String
-    public var xLabel: String
-    public var yLabel: String
-    public var scale: Scale
+    package var title: String
+    package var xLabel: String
+    package var yLabel: String
+    package var scale: Scale
     /// Linear y axis printed as percent (error rates, fractions of a class).
-    public var yPercent = false
+    package var yPercent = false
     /// Lowest rate on probit axes (DET); the axes run from it to 99%.
-    public var probitFloor = 0.0001
-    public var width = 600.0, height = 400.0
+    package var probitFloor = 0.0001
+    package var width = 600.0, height = 400.0
     var series: [Series] = []
     var markers: [Marker] = []
     var verticals: [VerticalLine] = []
 
-    public init(title: String, xLabel: String, yLabel: String, scale: Scale = .linear) {
+    package init(title: String, xLabel: String, yLabel: String, scale: Scale = .linear) {
         self.title = title
         self.xLabel = xLabel
         self.yLabel = yLabel
         self.scale = scale
     }
 
-    public mutating func addLine(
+    package mutating func addLine(
         name: String, points: [(Double, Double)], color: String, dashed: Bool = false, style: Style = .line
     ) {
         series.append(
@@ -63,19 +63,19 @@ public struct SVGPlot {
                 name: name, points: points.filter { $0.0.isFinite && $0.1.isFinite }, color: color, dashed: dashed,
                 style: style))
     }
-    public mutating func addMarker(x: Double, y: Double, label: String, color: String = "#000") {
+    package mutating func addMarker(x: Double, y: Double, label: String, color: String = "#000") {
         if x.isFinite && y.isFinite { markers.append(Marker(x: x, y: y, label: label, color: color)) }
     }
-    public mutating func addVertical(x: Double, label: String, color: String = "#555") {
+    package mutating func addVertical(x: Double, label: String, color: String = "#555") {
         if x.isFinite { verticals.append(VerticalLine(x: x, label: label, color: color)) }
     }
 
     /// Number of drawn data points (tests check that every plot has data).
-    public var pointCount: Int { series.reduce(0) { $0 + $1.points.count } }
+    package var pointCount: Int { series.reduce(0) { $0 + $1.points.count } }
 
     /// Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9),
     /// the axis transform of DET plots (NIST, ISO/IEC 19795-1).
-    public static func probit(_ p: Double) -> Double {
+    package static func probit(_ p: Double) -> Double {
         let p = min(max(p, 1e-6), 1 - 1e-6)
         let a = [
             -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
@@ -107,7 +107,7 @@ public struct SVGPlot {
     }
 
     /// The box of a text drawn at (x, y) (baseline) with an anchor, by the width rule above.
-    public static func box(x: Double, y: Double, text: String, fontSize: Double, anchor: String) -> Box {
+    package static func box(x: Double, y: Double, text: String, fontSize: Double, anchor: String) -> Box {
         let w = Double(text.count) * fontSize * charWidth
         let x0 = anchor == "middle" ? x - w / 2 : (anchor == "end" ? x - w : x)
         return Box(x0: x0, y0: y - fontSize * 0.95, x1: x0 + w, y1: y + fontSize * 0.25)
@@ -138,7 +138,7 @@ public struct SVGPlot {
     static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
     /// 1-2-5 ticks covering [low, high], about `count` of them, and the decimals that print them all.
-    public static func niceTicks(_ low: Double, _ high: Double, count: Int = 6) -> (ticks: [Double], decimals: Int) {
+    package static func niceTicks(_ low: Double, _ high: Double, count: Int = 6) -> (ticks: [Double], decimals: Int) {
         guard high > low, low.isFinite, high.isFinite else { return ([low], 0) }
         let raw = (high - low) / Double(max(count - 1, 1))
         let magnitude = pow(10, (log10(raw)).rounded(.down))
@@ -207,7 +207,7 @@ public struct SVGPlot {
         return (x, y)
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let legend = legendRows(maxWidth: width - 80)
         let totalHeight = height + Double(legend.count) * 16 + 8
         var frame = Frame()
@@ -394,7 +394,7 @@ public struct SVGPlot {
     }
 
     /// Horizontal grouped bars (latency): one group per label, one bar per value.
-    public static func bars(
+    package static func bars(
         title: String, unit: String, groups: [(label: String, values: [(name: String, value: Double)])]
     ) -> String {
         let rowHeight = 14.0, groupGap = 10.0, left = 110.0, width = 560.0
@@ -431,7 +431,7 @@ public struct SVGPlot {
         return svg + "</svg>"
     }
 
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

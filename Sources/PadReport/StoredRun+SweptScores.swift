@@ -5,10 +5,10 @@ import PadProfiles
 
 extension StoredRun {
     /// One profile's reported samples with their swept score, recomputed from the archive.
-    public struct SweptScores: Sendable {
+    package struct SweptScores: Sendable {
         /// Sample (or, in runs of several-frame presentations, presentation) ids.
-        public var ids: [String]
-        public var input: SubjectBootstrap.Input
+        package var ids: [String]
+        package var input: SubjectBootstrap.Input
     }
 
     /// Every named profile's swept score per sample of its reported split, recomputed from
@@ -19,7 +19,7 @@ extension StoredRun {
     /// ``StoredRunMismatch``. A profile without a swept score is absent from the result.
     /// `split` (nil = each profile's reported split; `all` = every sample) and `frames` (true =
     /// the frame level of a run that counts presentations) serve `padbench plot`.
-    public func sweptScores(profiles names: [String], split: String? = nil, frames: Bool = false) throws
+    package func sweptScores(profiles names: [String], split: String? = nil, frames: Bool = false) throws
         -> [String: SweptScores]
     {
         guard !names.isEmpty else { return [:] }
@@ -88,7 +88,7 @@ extension PairedBootstrap.Input {
     /// process it; samples only the new run processed are added with nil on the base side).
     /// Species and subjects are the base run's (both runs have the same samples: equal dataset
     /// fingerprints).
-    public init(base: StoredRun.SweptScores, new: StoredRun.SweptScores) {
+    package init(base: StoredRun.SweptScores, new: StoredRun.SweptScores) {
         let b = base.input, n = new.input
         let newRow = Dictionary(new.ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var newScores = [Double?](repeating: nil, count: base.ids.count)

@@ -6,9 +6,9 @@ import PadVocabulary
 /// A stored run that disagrees with itself: `results.json` against its own counts or against
 /// `decisions.csv`, or `decisions.csv` against the manifest's samples. `compare`, `show` and
 /// `folds` exit 2 with this one line: the file, the profile and the number that disagrees.
-public struct StoredRunMismatch: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct StoredRunMismatch: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension StoredRun {
@@ -28,7 +28,7 @@ extension StoredRun {
     /// against `decisions.csv` (one row per frame, step 2).
     /// Scores are not in `decisions.csv`: EER, AUC, `bpcer@apcer` targets and the subject
     /// bootstrap intervals are not recomputed.
-    public func verify() throws {
+    package func verify() throws {
         let names = summary.profiles.map(\.name)
         try Self.checkRates(summary, file: path + ":results.json")
         let frames = try DecisionTally.read(self, member: "decisions.csv", profiles: names)

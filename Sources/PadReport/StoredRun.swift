@@ -10,14 +10,14 @@ import PadText
 /// in `Tests/PadBenchTests/CompareTests.swift` (compiled and run by `swift test`).
 /// Refused with what differs: a foreign archive, a schema this padbench does not read, a
 /// `samples.csv` whose row count or sample fingerprint disagrees with the manifest.
-public struct StoredRun: Sendable {
-    public let path: String
-    public let manifest: RunManifest
-    public let summary: RunSummary
-    public let timing: CSVTable?
+package struct StoredRun: Sendable {
+    package let path: String
+    package let manifest: RunManifest
+    package let summary: RunSummary
+    package let timing: CSVTable?
     let archive: ResultArchiveReader
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         var archivePath = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -64,17 +64,17 @@ public struct StoredRun: Sendable {
         }
     }
 
-    public func contains(_ name: String) -> Bool { archive.contains(name) }
+    package func contains(_ name: String) -> Bool { archive.contains(name) }
 
     /// A CSV member of the archive.
-    public func table(_ name: String) throws -> CSVTable {
+    package func table(_ name: String) throws -> CSVTable {
         guard archive.contains(name) else { throw ArchiveError.tar(path: path, message: "no \(name) in the archive") }
         return try CSVTable(bytes: archive.entry(named: name), path: path + ":" + name)
     }
 
     /// `samples.csv`, checked against the manifest: as many rows as samples, and the same
     /// fingerprint of ids, labels, species, splits and presentations. An edited archive is refused.
-    public func verifiedSamples() throws -> CSVTable {
+    package func verifiedSamples() throws -> CSVTable {
         let samples = try table("samples.csv")
         try manifest.checkSampleCount(samples.records.count, archive: path)
         let columns = try SamplesSchema(header: samples.header, path: path + ":samples.csv")
@@ -89,6 +89,6 @@ public struct StoredRun: Sendable {
 }
 
 /// The version string every manifest and report records.
-public enum ToolVersion {
-    public static let current = "0.2.0"
+package enum ToolVersion {
+    package static let current = "0.2.0"
 }

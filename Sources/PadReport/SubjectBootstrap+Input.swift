@@ -7,7 +7,7 @@ extension SubjectBootstrap.Input {
     /// with the thresholds the run chose (calibrated ones included); nil when the profile has no
     /// headline rates. `rows` keeps each entry's row in `table`. `split` chooses another split
     /// than the reported one (`all` = every sample).
-    public init?(_ result: ProfileResult, table: MeasurementTable, split splitName: String? = nil) {
+    package init?(_ result: ProfileResult, table: MeasurementTable, split splitName: String? = nil) {
         guard result.reported.headline != nil else { return nil }
         let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
         let thresholds = Dictionary(

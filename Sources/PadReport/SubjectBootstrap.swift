@@ -25,23 +25,24 @@ import PadMetrics
 ///   975th).
 /// With one subject in a stratum the interval cannot show between-subject variation; the counts
 /// of subjects are reported beside it.
-public enum SubjectBootstrap {
-    public static let replicates = 1000
-    public static let seed: UInt64 = 30107
+package enum SubjectBootstrap {
+    package static let replicates = 1000
+    package static let seed: UInt64 = 30107
 
     /// The reported set of one profile, one entry per processed sample.
-    public struct Input: Sendable {
+    package struct Input: Sendable {
         /// -1 bona fide, else index into `speciesNames`.
-        public var species: [Int32]
-        public var subjects: [String]
+        package var species: [Int32]
+        package var subjects: [String]
         /// The profile's decision.
-        public var accepted: [Bool]
+        package var accepted: [Bool]
         /// The swept score (NaN = rejected at every threshold); nil when the profile has none.
-        public var scores: [Double]?
-        public var speciesNames: [String]
+        package var scores: [Double]?
+        package var speciesNames: [String]
         /// The table row of each entry (filled by ``init(_:table:)``; empty otherwise).
-        public var rows: [Int] = []
-        public init(species: [Int32], subjects: [String], accepted: [Bool], scores: [Double]?, speciesNames: [String]) {
+        package var rows: [Int] = []
+        package init(species: [Int32], subjects: [String], accepted: [Bool], scores: [Double]?, speciesNames: [String])
+        {
             self.species = species; self.subjects = subjects; self.accepted = accepted
             self.scores = scores; self.speciesNames = speciesNames
         }
@@ -74,7 +75,7 @@ public enum SubjectBootstrap {
         Int(rng.next().multipliedFullWidth(by: UInt64(m)).high)
     }
 
-    public static func intervals(
+    package static func intervals(
         _ input: Input, replicates: Int = SubjectBootstrap.replicates,
         seed: UInt64 = SubjectBootstrap.seed
     ) -> ProfileResult.SubjectIntervals {
@@ -131,7 +132,7 @@ public enum SubjectBootstrap {
     }
 
     /// [v(floor(0.025 n) + 1), v(ceil(0.975 n))] of the sorted finite values; nil when none.
-    public static func percentile(_ values: [Double]) -> ProfileResult.Interval? {
+    package static func percentile(_ values: [Double]) -> ProfileResult.Interval? {
         let sorted = values.filter(\.isFinite).sorted()
         guard !sorted.isEmpty else { return nil }
         let n = Double(sorted.count)

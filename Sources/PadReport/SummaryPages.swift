@@ -9,7 +9,7 @@ extension FoldSummary {
     /// ```swift
     /// try FoldSummary(runs: runs).html(runPaths: paths).write(toFile: "folds.html", atomically: true, encoding: .utf8)
     /// ```
-    public func html(runPaths: [String]) -> String {
+    package func html(runPaths: [String]) -> String {
         func pct(_ text: String) -> String { Double(text).map { RateText.percent($0) } ?? "n/a" }
         var body = "<h1>padbench folds: \(runPaths.count) runs</h1>\n"
         body +=
@@ -40,7 +40,7 @@ extension FoldSummary {
 extension RunComparison {
     /// The comparison as a page: the verdict in one sentence, then every checked metric with base,
     /// new, change, the test used and its verdict (regressions first), and the notes.
-    public func html(basePath: String, newPath: String) -> String {
+    package func html(basePath: String, newPath: String) -> String {
         func value(_ check: Check, _ v: Double) -> String {
             check.name.hasSuffix("_us") ? "\(RateText.fixed(v, 1)) \u{00B5}s" : RateText.percent(v)
         }

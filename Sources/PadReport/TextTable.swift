@@ -5,15 +5,15 @@ import PadArchive
 ///
 /// Example: `PadReportDocExamples.textTable`
 /// in `Tests/PadReportTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct TextTable: Sendable {
-    public var header: [String]
-    public var rows: [[String]]
-    public init(header: [String], rows: [[String]]) {
+package struct TextTable: Sendable {
+    package var header: [String]
+    package var rows: [[String]]
+    package init(header: [String], rows: [[String]]) {
         self.header = header
         self.rows = rows
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for row in all {
@@ -32,28 +32,28 @@ public struct TextTable: Sendable {
 }
 
 /// Human formatting of rates and intervals.
-public enum RateText {
+package enum RateText {
     /// `0.0312 [0.0101, 0.0712] 3/96`
-    public static func proportion(_ value: Double, low: Double, high: Double, errors: Int, total: Int) -> String {
+    package static func proportion(_ value: Double, low: Double, high: Double, errors: Int, total: Int) -> String {
         guard total > 0 else { return "n/a" }
         return "\(fixed(value, 4)) [\(fixed(low, 4)), \(fixed(high, 4))] \(errors)/\(total)"
     }
 
     /// A rate as percent: one decimal from 1%, two below (0.05%), "n/a" when undefined.
-    public static func percent(_ value: Double) -> String {
+    package static func percent(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let pct = value * 100
         return (pct != 0 && abs(pct) < 1 ? fixed(pct, 2) : fixed(pct, 1)) + "%"
     }
 
     /// `3.1% (31/1000)`: the unit of every rate in report.html and the terminal.
-    public static func percentWithCount(errors: Int, total: Int) -> String {
+    package static func percentWithCount(errors: Int, total: Int) -> String {
         guard total > 0 else { return "n/a (no samples)" }
         return "\(percent(Double(errors) / Double(total))) (\(errors)/\(total))"
     }
 
     /// `[1.0%, 7.1%]`
-    public static func percentInterval(_ low: Double, _ high: Double) -> String {
+    package static func percentInterval(_ low: Double, _ high: Double) -> String {
         "[\(percent(low)), \(percent(high))]"
     }
 
@@ -79,13 +79,13 @@ public enum RateText {
 
     /// A threshold for people: the shortest decimal, or words when it is not finite (a result is
     /// never printed "@ -inf").
-    public static func threshold(_ t: Double) -> String {
+    package static func threshold(_ t: Double) -> String {
         if t.isNaN { return "n/a" }
         if t.isInfinite { return t > 0 ? "above every score" : "below every score" }
         return CSVFormat.number(t)
     }
 
-    public static func fixed(_ value: Double, _ digits: Int) -> String {
+    package static func fixed(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "inf" : "-inf") }
         guard abs(value) < 1e12 else { return "\(value)" }
         var scale = 1.0

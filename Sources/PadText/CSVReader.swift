@@ -7,18 +7,18 @@
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
 /// A quote inside an unquoted field, text after a closing quote, or a quoted field that never
 /// ends is a ``CSVSyntaxError`` with the line it is on.
-public enum CSVReader {
-    public struct Record: Sendable, Equatable {
+package enum CSVReader {
+    package struct Record: Sendable, Equatable {
         /// 1-based line the record starts on.
-        public var line: Int
-        public var fields: [String]
-        public init(line: Int, fields: [String]) {
+        package var line: Int
+        package var fields: [String]
+        package init(line: Int, fields: [String]) {
             self.line = line
             self.fields = fields
         }
     }
 
-    public static func parse(_ bytes: [UInt8], comments: Bool = false) throws(CSVSyntaxError) -> [Record] {
+    package static func parse(_ bytes: [UInt8], comments: Bool = false) throws(CSVSyntaxError) -> [Record] {
         var parser = Parser(bytes: bytes, comments: comments)
         return try parser.run()
     }
@@ -26,7 +26,7 @@ public enum CSVReader {
     /// The same records handed to `body` one at a time as they are read, so that a million-line
     /// manifest is never held as a million arrays of fields. Records before a syntax error have
     /// been handed over when it is thrown.
-    public static func forEachRecord(
+    package static func forEachRecord(
         _ bytes: [UInt8], comments: Bool = false, _ body: (Record) -> Void
     ) throws(CSVSyntaxError) {
         try withoutActuallyEscaping(body) { (escapable) throws(CSVSyntaxError) in
@@ -131,12 +131,12 @@ public enum CSVReader {
 }
 
 /// A CSV syntax error at a line; callers add the file name.
-public struct CSVSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-    public init(line: Int, _ message: String) {
+package struct CSVSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var message: String
+    package init(line: Int, _ message: String) {
         self.line = line
         self.message = message
     }
-    public var description: String { "line \(line): \(message)" }
+    package var description: String { "line \(line): \(message)" }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// non-finite doubles JSON has no number for written as the strings `"inf"`, `"-inf"` and `"nan"`.
 /// A calibration whose target no threshold meets (an attack scored +inf) has an infinite
 /// threshold; Foundation's default strategy throws on it and the run would be lost at its end.
-public enum JSONCoding {
-    public static func encoder() -> JSONEncoder {
+package enum JSONCoding {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -14,7 +14,7 @@ public enum JSONCoding {
         return encoder
     }
 
-    public static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")

@@ -7,10 +7,10 @@ import Dispatch
 /// ```swift
 /// let (curve, negated) = try Parallel.both({ try ErrorCurve(set) }, { SortedScores(set).negated() })
 /// ```
-public enum Parallel {
+package enum Parallel {
     /// Runs `first` and `second` concurrently and returns both results; the first error thrown
     /// (in argument order) is rethrown once both have finished.
-    public static func both<A: Sendable, B: Sendable>(
+    package static func both<A: Sendable, B: Sendable>(
         _ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B
     ) throws -> (A, B) {
         let a = Slot<Result<A, Error>>(), b = Slot<Result<B, Error>>()
@@ -21,7 +21,7 @@ public enum Parallel {
     }
 
     /// `transform` of each element, computed concurrently, in the elements' order.
-    public static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
+    package static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
         let slots = items.map { _ in Slot<R>() }
         DispatchQueue.concurrentPerform(iterations: items.count) { k in slots[k].value = transform(items[k]) }
         return slots.map { $0.value! }

@@ -1,9 +1,9 @@
 /// Path text, without Foundation's `NSString` path methods: `deletingLastPathComponent` traps
 /// on a one-character relative path (`--out g` crashed padbench in Foundation on Linux).
-public enum Paths {
+package enum Paths {
     /// The folder part of `path`: everything before its last `/` ("" for a bare name, "/" for a
     /// name in the root). Trailing slashes are the caller's to strip.
-    public static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -8,18 +8,18 @@
 /// in `Tests/PadDatasetTests/ManifestTests.swift` (compiled and run by `swift test`).
 /// Rows of one presentation usually follow each other (frames of a video), so the last
 /// presentation is compared before the dictionary is consulted.
-public struct PresentationIndex: Sendable {
-    public struct Conflict: Sendable, Equatable {
+package struct PresentationIndex: Sendable {
+    package struct Conflict: Sendable, Equatable {
         /// The first row of the presentation and the row that disagrees with it.
-        public var first: Int
-        public var row: Int
+        package var first: Int
+        package var row: Int
         /// What differs: `label`, `species`, `subject` or `split`.
-        public var attribute: String
+        package var attribute: String
 
         /// "spans two labels", "two species": the attribute's plural for messages.
-        public var plural: String { attribute == "species" ? attribute : attribute + "s" }
+        package var plural: String { attribute == "species" ? attribute : attribute + "s" }
 
-        public init(first: Int, row: Int, attribute: String) {
+        package init(first: Int, row: Int, attribute: String) {
             self.first = first; self.row = row; self.attribute = attribute
         }
     }
@@ -27,15 +27,15 @@ public struct PresentationIndex: Sendable {
     private var firstRow: [String: Int] = [:]
     private var last: (presentation: String, first: Int)?
 
-    public init() {}
+    package init() {}
 
     /// Presentations seen so far.
-    public var count: Int { firstRow.count }
+    package var count: Int { firstRow.count }
 
     /// Records `row` of `presentation`; `differs(first)` names the attribute in which `row` differs
     /// from the presentation's first row (nil when they agree). A conflicting row is not recorded.
     @discardableResult
-    public mutating func add(_ presentation: String, row: Int, differs: (Int) -> String?) -> Conflict? {
+    package mutating func add(_ presentation: String, row: Int, differs: (Int) -> String?) -> Conflict? {
         let first: Int
         if let last, last.presentation == presentation {
             first = last.first

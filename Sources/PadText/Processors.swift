@@ -1,12 +1,12 @@
 import Foundation
 
 /// How many processors this process may run on.
-public enum Processors {
+package enum Processors {
     /// The CPUs in this process's affinity mask (Linux `/proc/self/status`, `Cpus_allowed_list`):
     /// what `taskset`, Slurm's CPU binding and a container's cpuset allow, where
     /// `ProcessInfo.activeProcessorCount` counts every online CPU of the machine. Falls back to
     /// that count when the list cannot be read. At least 1.
-    public static var available: Int {
+    package static var available: Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }),
             let count = cpuCount(list: line.dropFirst("Cpus_allowed_list:".count)), count > 0
@@ -17,7 +17,7 @@ public enum Processors {
     }
 
     /// The number of CPUs in a Linux CPU list ("0-3,8,10-11" is 7); nil when it is not one.
-    public static func cpuCount(list: Substring) -> Int? {
+    package static func cpuCount(list: Substring) -> Int? {
         var count = 0
         for part in list.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",") {
             let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }

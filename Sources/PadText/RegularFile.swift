@@ -10,24 +10,24 @@ import Darwin
 ///
 /// Example: `PadTextDocExamples.regularFile`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public enum RegularFile {
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var path: String
-        public var message: String
+package enum RegularFile {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var path: String
+        package var message: String
         /// The `errno` behind the failure (ENOENT, EMFILE, ENOMEM, ...), 0 when it is not a system error.
-        public var code: Int32
-        public init(path: String, message: String, code: Int32 = 0) {
+        package var code: Int32
+        package init(path: String, message: String, code: Int32 = 0) {
             self.path = path
             self.message = message
             self.code = code
         }
-        public var description: String { "\(path): \(message)" }
+        package var description: String { "\(path): \(message)" }
     }
 
     /// True when this process has no descriptor left (EMFILE): for errors that arrive without
     /// their POSIX cause (Foundation's bare error 512, a bundle lookup that finds nothing), so the
     /// message can name the exhausted limit instead of a missing file.
-    public static func descriptorsExhausted() -> Bool {
+    package static func descriptorsExhausted() -> Bool {
         let probe = open("/dev/null", O_RDONLY)
         if probe >= 0 { close(probe) }
         return probe < 0 && errno == EMFILE
@@ -35,7 +35,7 @@ public enum RegularFile {
 
     /// A system error in the words a user acts on: a full descriptor table or exhausted memory
     /// (`ulimit -n`, `ulimit -v`) say so plainly, never as if the file were missing.
-    public static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         switch code {
         case EMFILE: return "too many open files (the limit of this process, ulimit -n)"
         case ENFILE: return "too many open files (the system's limit)"
@@ -46,10 +46,10 @@ public enum RegularFile {
     }
 
     /// Why `path` is not a readable regular file, or nil when it is one.
-    public static func problem(_ path: String) -> String? { check(path)?.message }
+    package static func problem(_ path: String) -> String? { check(path)?.message }
 
     /// Why `path` is not a readable regular file (with its errno), or nil when it is one.
-    public static func check(_ path: String) -> Failure? {
+    package static func check(_ path: String) -> Failure? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -70,7 +70,7 @@ public enum RegularFile {
     /// The whole file, at most `limit` bytes. Never more than `stat` announced: a file that
     /// yields more (a `/proc` or `/sys` file reports size 0 and may be endless, like
     /// `/proc/self/pagemap`, or a file growing while read) is refused after one byte too many.
-    public static func read(_ path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
         if let failure = check(path) { throw failure }
         // O_NONBLOCK: should the file be swapped for a FIFO after stat, open does not hang.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)

@@ -1,8 +1,8 @@
 /// "Did you mean" suggestions by optimal-string-alignment (restricted Damerau-Levenshtein)
 /// distance: insertions, deletions, substitutions and transpositions of adjacent characters.
-public enum Suggestion {
+package enum Suggestion {
     /// The closest candidate within a distance of max(2, a third of the name's length).
-    public static func nearest(to name: String, in candidates: [String]) -> String? {
+    package static func nearest(to name: String, in candidates: [String]) -> String? {
         // A name far longer than any candidate is no typo of one (and a 50 MB key would cost
         // its length times each candidate's).
         guard name.utf8.count <= 4 * (candidates.map(\.utf8.count).max() ?? 0) + 8 else { return nil }
@@ -15,7 +15,7 @@ public enum Suggestion {
         return best?.0
     }
 
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

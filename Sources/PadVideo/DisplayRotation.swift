@@ -13,25 +13,25 @@ import PadImage
 /// (`clock_flip` when `matrix[3] < 0`), 180 is `hflip` when `matrix[0] < 0` and `vflip` when
 /// `matrix[4] < 0`, 0 is `vflip` when `matrix[4] < 0`. Other angles are refused
 /// (`unsupported_format`): the command line would resample them with its `rotate` filter.
-public struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
+package struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
     /// `dst(x, y) = src(sx, sy)` with the source column and row as below (vf_transpose's `dir`
     /// bits: 1 reverses source rows, 2 reverses destination rows), or the flips alone.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case none
         case transpose(reverseSourceRows: Bool, reverseDestinationRows: Bool)
         case flip(horizontal: Bool, vertical: Bool)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Degrees clockwise the frames are turned (0, 90, 180 or 270), for reports.
-    public var degrees: Int
+    package var degrees: Int
 
-    public init(kind: Kind, degrees: Int) {
+    package init(kind: Kind, degrees: Int) {
         self.kind = kind
         self.degrees = degrees
     }
 
-    public static let none = DisplayRotation(kind: .none, degrees: 0)
+    package static let none = DisplayRotation(kind: .none, degrees: 0)
 
     init(stream: UnsafeMutablePointer<AVStream>) throws(ImageError) {
         var size: Int = 0
@@ -46,7 +46,7 @@ public struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The rotation of a display matrix (nine 16.16 / 2.30 fixed-point values, row-major).
-    public init(matrix m: [Int32]) throws(ImageError) {
+    package init(matrix m: [Int32]) throws(ImageError) {
         var theta = m.withUnsafeBufferPointer { -(av_display_rotation_get($0.baseAddress!)).rounded() }
         if theta.isNaN { theta = 0 }
         theta -= 360 * (theta / 360 + 0.9 / 360).rounded(.down)
@@ -65,10 +65,10 @@ public struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(degrees)" }
+    package var description: String { "\(degrees)" }
 
     /// Whether width and height swap.
-    public var transposes: Bool { if case .transpose = kind { return true } else { return false } }
+    package var transposes: Bool { if case .transpose = kind { return true } else { return false } }
 
     /// `rows` rows of `width * 3` bytes, `stride` bytes apart, as an upright RGB image.
     func apply(_ source: UnsafePointer<UInt8>, stride: Int, width w: Int, height h: Int) -> Image {

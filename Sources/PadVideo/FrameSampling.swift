@@ -7,15 +7,15 @@
 ///
 /// Example: `FrameSamplingTests.evenSpreadTakesTheMiddleOfEachPart`
 /// in `Tests/PadVideoTests/VideoDecoderTests.swift` (compiled and run by `swift test`).
-public enum FrameSampling: Sendable, Equatable, CustomStringConvertible {
+package enum FrameSampling: Sendable, Equatable, CustomStringConvertible {
     case count(Int)
     case step(Int)
 
     /// The default: 10 frames evenly over each video.
-    public static let standard = FrameSampling.count(10)
+    package static let standard = FrameSampling.count(10)
 
     /// Frame numbers (ascending, distinct) for a video of `frameCount` frames.
-    public func indices(frameCount: Int) -> [Int] {
+    package func indices(frameCount: Int) -> [Int] {
         guard frameCount > 0 else { return [] }
         switch self {
         case .count(let n):
@@ -26,7 +26,7 @@ public enum FrameSampling: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .count(let n): return "frames=\(n)"
         case .step(let k): return "frame-step=\(k)"

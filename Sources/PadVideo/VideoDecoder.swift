@@ -6,25 +6,25 @@ import PadImage
 /// What a video holds, read from its container without decoding a frame: the frame count is
 /// the number of video packets (not the header's claim, which hostile or damaged files get wrong)
 /// and each frame's time is its packet's presentation time stamp, in display order.
-public struct VideoInfo: Sendable, Equatable {
+package struct VideoInfo: Sendable, Equatable {
     /// Frame size as decoded (before rotation).
-    public var width: Int
-    public var height: Int
-    public var codec: String
-    public var container: String
-    public var rotation: DisplayRotation
+    package var width: Int
+    package var height: Int
+    package var codec: String
+    package var container: String
+    package var rotation: DisplayRotation
     /// Seconds from the stream's first frame, one per frame in display order.
-    public var frameTimes: [Double]
+    package var frameTimes: [Double]
 
-    public var frameCount: Int { frameTimes.count }
+    package var frameCount: Int { frameTimes.count }
 }
 
 /// One decoded frame: its number in display order (0-based, the `n` of FFmpeg's `select`
 /// filter), its time stamp in seconds from the stream's first frame, and the upright RGB image.
-public struct DecodedFrame: Sendable {
-    public var index: Int
-    public var seconds: Double
-    public var image: Image
+package struct DecodedFrame: Sendable {
+    package var index: Int
+    package var seconds: Double
+    package var image: Image
 }
 
 /// Reads videos (AVI, MOV, MP4, MKV, WebM) with FFmpeg's libraries: ``probe(path:)`` lists the
@@ -39,16 +39,16 @@ public struct DecodedFrame: Sendable {
 /// decoder as `max_pixels`, and checked on every decoded frame before converting it), a frame
 /// limit and a duration limit per video. A stream with fewer frames than its container lists, or
 /// whose packets its codec cannot decode, is a `decode_error` naming the reason.
-public struct VideoDecoder: Sendable {
-    public var limits: VideoLimits
+package struct VideoDecoder: Sendable {
+    package var limits: VideoLimits
 
-    public init(limits: VideoLimits = VideoLimits()) { self.limits = limits }
+    package init(limits: VideoLimits = VideoLimits()) { self.limits = limits }
 
-    public func probe(path: String) throws(ImageError) -> VideoInfo {
+    package func probe(path: String) throws(ImageError) -> VideoInfo {
         try probe(VideoInput(path: path))
     }
 
-    public func probe(bytes: [UInt8]) throws(ImageError) -> VideoInfo {
+    package func probe(bytes: [UInt8]) throws(ImageError) -> VideoInfo {
         try probe(VideoInput(bytes: bytes))
     }
 
@@ -91,13 +91,13 @@ public struct VideoDecoder: Sendable {
     /// `frames` (any order; each at most once), stopping after the last of them.
     /// - Parameter threads: decoder threads (FFmpeg's frame and slice threading).
     /// - Throws: the first failure; `body` may already have been called for earlier frames.
-    public func decode(path: String, frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
+    package func decode(path: String, frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
         throws(ImageError)
     {
         try decode(VideoInput(path: path), frames: frames, threads: threads, body)
     }
 
-    public func decode(bytes: [UInt8], frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
+    package func decode(bytes: [UInt8], frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
         throws(ImageError)
     {
         try decode(VideoInput(bytes: bytes), frames: frames, threads: threads, body)

@@ -11,19 +11,19 @@ import PadImage
 ///
 /// Example: `VideoEncoderTests.mjpegClipDecodesBackWithItsFrameCount`
 /// in `Tests/PadVideoTests/VideoDecoderTests.swift` (compiled and run by `swift test`).
-public enum VideoEncoder {
-    public enum Codec: String, Sendable, CaseIterable {
+package enum VideoEncoder {
+    package enum Codec: String, Sendable, CaseIterable {
         case mjpeg, mpeg4, ffv1
 
         /// The container each codec is written in.
-        public var fileExtension: String { self == .ffv1 ? "mkv" : "avi" }
+        package var fileExtension: String { self == .ffv1 ? "mkv" : "avi" }
         var container: String { self == .ffv1 ? "matroska" : "avi" }
         var pixelFormat: AVPixelFormat { self == .mjpeg ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P }
     }
 
     /// The clip's bytes: `frames` (RGB, all of one even size) at `rate` frames a second;
     /// `quality` is the codec's quantiser for mjpeg and mpeg4 (2 best, 31 worst).
-    public static func encode(_ frames: [Image], rate: Int, codec: Codec, quality: Int = 4) throws(ImageError)
+    package static func encode(_ frames: [Image], rate: Int, codec: Codec, quality: Int = 4) throws(ImageError)
         -> [UInt8]
     {
         guard let first = frames.first, first.width > 0, first.height > 0, first.width % 2 == 0,

@@ -5,7 +5,7 @@
 /// ``init(rawValue:)`` and refuse any other text with the file and line: padbench wrote every
 /// archive it reads, so an unknown code is a damaged file or one from a newer padbench, never a
 /// code to carry on silently.
-public enum FailureCode: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FailureCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// The image or video is not there or cannot be read.
     case missingFile = "missing_file"
     /// The bytes are not a format padbench reads (JPEG, PNG, binary PPM/PGM, the video containers

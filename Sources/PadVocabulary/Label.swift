@@ -3,22 +3,22 @@
 ///
 /// Example: `PadDatasetDocExamples.label`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
     case bonaFide
     case attack(species: String)
 
-    public var isBonaFide: Bool { if case .bonaFide = self { return true } else { return false } }
+    package var isBonaFide: Bool { if case .bonaFide = self { return true } else { return false } }
 
     /// The PAI species, or `nil` for bona fide.
-    public var species: String? {
+    package var species: String? {
         if case .attack(let species) = self { return species }
         return nil
     }
 
     /// `bonafide` or `attack`, as written in CSV files.
-    public var csvLabel: String { isBonaFide ? "bonafide" : "attack" }
+    package var csvLabel: String { isBonaFide ? "bonafide" : "attack" }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .bonaFide: return "bonafide"
         case .attack(let species): return "attack(\(species))"
@@ -28,13 +28,13 @@ public enum Label: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// Dataset partitions of the usual train / dev / eval protocol. Calibration happens on `dev`,
 /// results are reported on `eval`; `train` is for trainable estimators.
-public enum Split: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Split: String, Sendable, Hashable, Codable, CaseIterable {
     case train, dev, eval
     /// The sample carries no split (the whole dataset is one evaluation set).
     case none = ""
 
     /// Parses common spellings: `test` is `eval`, `devel`/`val`/`validation` are `dev`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         switch text.lowercased() {
         case "train", "training": self = .train
         case "dev", "devel", "development", "val", "valid", "validation": self = .dev

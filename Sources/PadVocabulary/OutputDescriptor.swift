@@ -1,24 +1,24 @@
 /// Which way an output is better. Quality outputs: higher is better. PAD scores: higher is more
 /// bona fide (ISO/IEC 30107-3 convention fixed by padbench). Geometry outputs have no direction.
-public enum Direction: String, Sendable, Codable {
+package enum Direction: String, Sendable, Codable {
     case higherIsBetter = "higher-better"
     case lowerIsBetter = "lower-better"
     case none = "none"
 }
 
 /// One named numeric output of an estimator, with its documented range, unit and direction.
-public struct OutputDescriptor: Sendable, Hashable, Codable {
+package struct OutputDescriptor: Sendable, Hashable, Codable {
     /// Short name within the estimator (`sharpness`); the full name is `<estimator>.<name>`.
-    public var name: String
-    public var unit: String
+    package var name: String
+    package var unit: String
     /// Closed range of finite values the output can take (`.infinity` when unbounded).
-    public var minimum: Double
-    public var maximum: Double
-    public var direction: Direction
+    package var minimum: Double
+    package var maximum: Double
+    package var direction: Direction
     /// One line: what it measures and how (formula and source are in the source file).
-    public var summary: String
+    package var summary: String
 
-    public init(name: String, unit: String, minimum: Double, maximum: Double, direction: Direction, summary: String) {
+    package init(name: String, unit: String, minimum: Double, maximum: Double, direction: Direction, summary: String) {
         self.name = name
         self.unit = unit
         self.minimum = minimum
@@ -28,7 +28,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     }
 
     /// Longest part of an output name, in bytes.
-    public static let maximumNameLength = 64
+    package static let maximumNameLength = 64
 
     /// Why `part` cannot be one part of an output name (`sharpness` in `quality.sharpness`), or
     /// nil when it can. The one grammar of output names, shared by estimators (external ones'
@@ -36,7 +36,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     /// digits, `_` and `-`, starting with a letter or digit. Never a `.` (it separates estimator
     /// and output), `@` (it tags a profile's option set, `face.count@box`), `,` (lists), space,
     /// quote or control character (CSV headers, terminal tables, YAML).
-    public static func nameProblem(_ part: String) -> String? {
+    package static func nameProblem(_ part: String) -> String? {
         let bytes = Array(part.utf8)
         guard !bytes.isEmpty else { return "an output name cannot be empty" }
         guard bytes.count <= maximumNameLength else {
@@ -53,7 +53,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     }
 
     /// Why `name` cannot be a full output name `<estimator>.<output>`, or nil when it can.
-    public static func fullNameProblem(_ name: String) -> String? {
+    package static func fullNameProblem(_ name: String) -> String? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             return "output '\(MessageText.quote(name))' must be <estimator>.<name> (one dot)"
@@ -63,7 +63,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
 
     /// The same, with the bounds as one closed range: `0...1`, ``Swift/ClosedRange/unbounded``,
     /// ``Swift/ClosedRange/nonNegative``.
-    public init(name: String, unit: String, range: ClosedRange<Double>, direction: Direction, summary: String) {
+    package init(name: String, unit: String, range: ClosedRange<Double>, direction: Direction, summary: String) {
         self.init(
             name: name, unit: unit, minimum: range.lowerBound, maximum: range.upperBound, direction: direction,
             summary: summary)
@@ -75,7 +75,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     /// ``legacyDirections`` says.
     enum CodingKeys: String, CodingKey { case name, unit, minimum, maximum, direction, summary }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         unit = try c.decode(String.self, forKey: .unit)
@@ -94,7 +94,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
     /// `import` wrote "" (no direction), `eval --scores` wrote "higher-bona-fide" for its score.
     static let legacyDirections: [String: Direction] = ["": .none, "higher-bona-fide": .higherIsBetter]
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(unit, forKey: .unit)
@@ -106,7 +106,7 @@ public struct OutputDescriptor: Sendable, Hashable, Codable {
 
 extension ClosedRange<Double> {
     /// Any value: an output without bounds (a position that may leave the frame).
-    public static var unbounded: Self { -Double.infinity...Double.infinity }
+    package static var unbounded: Self { -Double.infinity...Double.infinity }
     /// Zero or more, no upper bound (counts, sizes, variances).
-    public static var nonNegative: Self { 0...Double.infinity }
+    package static var nonNegative: Self { 0...Double.infinity }
 }

@@ -19,19 +19,19 @@ import PadVideo
 ///   refresh and the camera's exposure, x(1 + a sin(2 pi t / T)) with a in [0.04, 0.1] and T in
 ///   [3, 7] frames, and a dark band [10, 25]% of the frame high, darkened by [10, 25]%, rolls
 ///   down by [5, 15]% of the frame a frame.
-public struct ClipSynthesizer: Sendable {
-    public var scene: PresentationSynthesizer
-    public var frames: Int
-    public var rate: Int
+package struct ClipSynthesizer: Sendable {
+    package var scene: PresentationSynthesizer
+    package var frames: Int
+    package var rate: Int
 
-    public init(width: Int = 320, height: Int = 240, frames: Int = 15, rate: Int = 15) {
+    package init(width: Int = 320, height: Int = 240, frames: Int = 15, rate: Int = 15) {
         scene = PresentationSynthesizer(width: width, height: height)
         self.frames = frames
         self.rate = rate
     }
 
     /// The clip's frames, upright RGB, and the face box of its first frame.
-    public func make(_ kind: PresentationSynthesizer.Kind, from source: Image, face: Box, rng: inout SplitMix64)
+    package func make(_ kind: PresentationSynthesizer.Kind, from source: Image, face: Box, rng: inout SplitMix64)
         -> (frames: [Image], face: Box)
     {
         let still = scene.scene(kind, from: source, face: face, rng: &rng)
@@ -47,7 +47,7 @@ public struct ClipSynthesizer: Sendable {
     }
 
     /// The clip encoded (`codec`'s container) with the given quantiser.
-    public func encode(_ frames: [Image], codec: VideoEncoder.Codec, quality: Int = 5) throws(ImageError) -> [UInt8] {
+    package func encode(_ frames: [Image], codec: VideoEncoder.Codec, quality: Int = 5) throws(ImageError) -> [UInt8] {
         try VideoEncoder.encode(frames, rate: rate, codec: codec, quality: quality)
     }
 

@@ -24,19 +24,19 @@ import PadImage
 ///   rotation of [-4, 4] degrees, resampled by the camera (moire), strength [0.25, 0.5]; glare: a
 ///   Gaussian highlight of amplitude [30, 90] and radius [8, 25]% of the frame; a dark bezel band of
 ///   [8, 40] px on one to four sides.
-public struct PresentationSynthesizer: Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case bonafide, print, replay }
+package struct PresentationSynthesizer: Sendable {
+    package enum Kind: String, Sendable, CaseIterable { case bonafide, print, replay }
 
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int = 640, height: Int = 480) {
+    package init(width: Int = 640, height: Int = 480) {
         self.width = width
         self.height = height
     }
 
     /// Returns the JPEG bytes and the face box in the output frame.
-    public func make(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) throws(ImageError) -> (
+    package func make(_ kind: Kind, from source: Image, face: Box, rng: inout SplitMix64) throws(ImageError) -> (
         jpeg: [UInt8], face: Box
     ) {
         var scene = self.scene(kind, from: source, face: face, rng: &rng)

@@ -4,11 +4,11 @@
 ///
 /// Example: `PadDatasetDocExamples.splitMix`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,17 +17,17 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [low, high), from the top 53 bits.
-    public mutating func uniform(_ low: Double, _ high: Double) -> Double {
+    package mutating func uniform(_ low: Double, _ high: Double) -> Double {
         low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }
 
     /// Standard normal by Box-Muller.
-    public mutating func gaussian() -> Double {
+    package mutating func gaussian() -> Double {
         let u1 = max(uniform(0, 1), 1e-300), u2 = uniform(0, 1)
         return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
     }
 
-    public mutating func integer(_ low: Int, _ high: Int) -> Int { low + Int(next() % UInt64(high - low + 1)) }
+    package mutating func integer(_ low: Int, _ high: Int) -> Int { low + Int(next() % UInt64(high - low + 1)) }
 }
 
 import Foundation

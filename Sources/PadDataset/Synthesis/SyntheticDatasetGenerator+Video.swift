@@ -6,7 +6,7 @@ import PadVideo
 
 extension SyntheticDatasetGenerator {
     /// Most frames a generated clip may have.
-    public static let maximumClipFrames = 300
+    package static let maximumClipFrames = 300
 
     /// Writes `count` synthetic clips (``ClipSynthesizer``) and `manifest.csv`, planned like the
     /// still images of ``generate(into:count:seed:species:width:height:concurrency:)`` (clip `i`
@@ -15,7 +15,7 @@ extension SyntheticDatasetGenerator {
     /// Clips are `<split>/<label folder>/<i>.<avi|mkv>`; the manifest gives no face box (the face
     /// moves from frame to frame).
     @discardableResult
-    public func generateClips(
+    package func generateClips(
         into folder: String, count: Int, seed: UInt64, species: [PresentationSynthesizer.Kind] = [.print, .replay],
         width: Int = 320, height: Int = 240, frames: Int = 15, codec: VideoEncoder.Codec = .mpeg4,
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount

@@ -14,18 +14,18 @@ import PadVocabulary
 /// rest are shared equally among the requested species; sources are used in turn. Image `i` draws
 /// its parameters from `SplitMix64(seed: seed ^ fnv(i))`, so output is byte-identical for the same
 /// arguments whatever the number of threads.
-public struct SyntheticDatasetGenerator: Sendable {
-    public struct Source: Sendable {
-        public var file: String
-        public var subject: String
-        public var face: Box
-        public var image: Image
+package struct SyntheticDatasetGenerator: Sendable {
+    package struct Source: Sendable {
+        package var file: String
+        package var subject: String
+        package var face: Box
+        package var image: Image
     }
 
-    public let sources: [Source]
+    package let sources: [Source]
 
     /// Reads `sources.csv` (`file,subject,x,y,w,h,licence`) in the folder and decodes each photo.
-    public init(sourcesFolder: String) throws {
+    package init(sourcesFolder: String) throws {
         let path = sourcesFolder + "/sources.csv"
         let data: [UInt8]
         do { data = try RegularFile.read(path) } catch {
@@ -55,7 +55,7 @@ public struct SyntheticDatasetGenerator: Sendable {
     }
 
     /// Subject -> split, dealt eval, dev, train after a seeded shuffle.
-    public func splits(seed: UInt64) -> [String: Split] {
+    package func splits(seed: UInt64) -> [String: Split] {
         var subjects = Array(Set(sources.map(\.subject))).sorted()
         var rng = SplitMix64(seed: seed)
         subjects.shuffle(using: &rng)
@@ -64,12 +64,12 @@ public struct SyntheticDatasetGenerator: Sendable {
     }
 
     /// Most images one call generates (its plan is held in memory).
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
     /// Largest side of a generated image, in pixels.
-    public static let maximumSide = 8192
+    package static let maximumSide = 8192
 
     /// Why these arguments cannot be generated, checked before anything is allocated; nil when fine.
-    public static func problem(count: Int, attackKinds: Int, width: Int, height: Int) -> String? {
+    package static func problem(count: Int, attackKinds: Int, width: Int, height: Int) -> String? {
         if attackKinds == 0 { return "at least one attack species is needed (print, replay)" }
         if count < 1 || count > maximumCount { return "count must be 1 to \(maximumCount), not \(count)" }
         if !(32...maximumSide).contains(width) || !(32...maximumSide).contains(height) {
@@ -79,7 +79,7 @@ public struct SyntheticDatasetGenerator: Sendable {
     }
 
     @discardableResult
-    public func generate(
+    package func generate(
         into folder: String, count: Int, seed: UInt64,
         species: [PresentationSynthesizer.Kind] = [.print, .replay],
         width: Int = 640, height: Int = 480, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount

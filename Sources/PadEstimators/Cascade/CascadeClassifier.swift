@@ -15,46 +15,46 @@ import PadVocabulary
 /// the extended feature set; Liao et al. (ICB 2007) for multi-block LBP features. Only the new
 /// XML format with depth-1 trees (stumps) and upright features is read; anything else is refused
 /// with a clear error rather than evaluated wrongly.
-public struct CascadeClassifier: Sendable {
-    public enum FeatureType: String, Sendable {
+package struct CascadeClassifier: Sendable {
+    package enum FeatureType: String, Sendable {
         case haar = "HAAR"
         case lbp = "LBP"
     }
 
-    public struct Stump: Sendable {
-        public var feature: Int32
+    package struct Stump: Sendable {
+        package var feature: Int32
         /// Haar: compare the normalised feature value with this threshold.
-        public var threshold: Float
-        public var left: Float
-        public var right: Float
+        package var threshold: Float
+        package var left: Float
+        package var right: Float
     }
 
-    public struct Stage: Sendable {
+    package struct Stage: Sendable {
         /// OpenCV subtracts 1e-5 (THRESHOLD_EPS) from the stored threshold when reading.
-        public var threshold: Float
-        public var stumps: [Stump]
+        package var threshold: Float
+        package var stumps: [Stump]
     }
 
     /// One weighted rectangle of a Haar feature, in window coordinates.
-    public struct WeightedRect: Sendable {
-        public var x, y, width, height: Int32
-        public var weight: Float
+    package struct WeightedRect: Sendable {
+        package var x, y, width, height: Int32
+        package var weight: Float
     }
 
-    public let path: String
+    package let path: String
     /// FNV-1a 64 of the file's bytes (16 hex digits): what the cascade *is*, recorded beside its
     /// path in the manifest, so `merge` compares shards' cascades by content, not by where they lay.
-    public let contentHash: String
-    public let featureType: FeatureType
-    public let windowWidth: Int
-    public let windowHeight: Int
-    public let stages: [Stage]
+    package let contentHash: String
+    package let featureType: FeatureType
+    package let windowWidth: Int
+    package let windowHeight: Int
+    package let stages: [Stage]
     /// Haar features: up to three weighted rectangles each.
-    public let haarFeatures: [[WeightedRect]]
+    package let haarFeatures: [[WeightedRect]]
     /// LBP features: the top-left 3x3 block grid (x, y, block width, block height).
-    public let lbpFeatures: [(x: Int32, y: Int32, width: Int32, height: Int32)]
+    package let lbpFeatures: [(x: Int32, y: Int32, width: Int32, height: Int32)]
     /// LBP: per stump, 8 x 32-bit masks of the 256 codes that take the left leaf.
-    public let lbpSubsets: [[Int32]]
+    package let lbpSubsets: [[Int32]]
 
     /// Largest cascade file read (OpenCV's largest, haarcascade_frontalface_alt_tree.xml, is 2.6 MB).
     static let maximumFileBytes = 64 << 20
@@ -76,7 +76,7 @@ public struct CascadeClassifier: Sendable {
         return (Int32(x), Int32(y), Int32(w), Int32(h))
     }
 
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         let (cascade, contentHash) = try Self.cascadeElement(path)
         func fail(_ message: String) -> CascadeError { .malformed("\(path): \(message)") }
         guard let typeText = cascade.child("featureType")?.trimmed, let type = FeatureType(rawValue: typeText) else {

@@ -2,10 +2,10 @@ import PadImage
 import PadText
 
 /// One grouped detection: a box in image pixels and how many raw windows support it.
-public struct Detection: Sendable, Equatable {
-    public var x, y, width, height: Int
-    public var neighbors: Int
-    public var box: Box { Box(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+package struct Detection: Sendable, Equatable {
+    package var x, y, width, height: Int
+    package var neighbors: Int
+    package var box: Box { Box(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 }
 
 /// Multi-scale sliding-window detection with a ``CascadeClassifier``, following OpenCV 4's
@@ -20,14 +20,14 @@ public struct Detection: Sendable, Equatable {
 ///   stage sums of the stumps' leaves are compared with the stage threshold minus 1e-5;
 /// - LBP: multi-block LBP codes over 3x3 blocks, categorical stumps by 256-bit subsets;
 /// - raw windows are grouped by ``RectangleGrouping`` (eps 0.2, `minNeighbors`), then clipped to the image.
-public struct CascadeDetector: Sendable {
-    public let cascade: CascadeClassifier
+package struct CascadeDetector: Sendable {
+    package let cascade: CascadeClassifier
 
-    public init(cascade: CascadeClassifier) { self.cascade = cascade }
+    package init(cascade: CascadeClassifier) { self.cascade = cascade }
 
     /// `workers` > 1 scans the scales on that many threads (``detectWindows(in:scaleFactor:minSize:maxSize:workers:)``);
     /// the detections are the same.
-    public func detect(
+    package func detect(
         in plane: GrayPlane, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
         minSize: (width: Int, height: Int) = (0, 0), maxSize: (width: Int, height: Int)? = nil, workers: Int = 1
     ) -> [Detection] {
@@ -51,7 +51,7 @@ public struct CascadeDetector: Sendable {
     /// into that many groups of about equal work (``scaleGroups(_:workers:)``), each scanned on
     /// its own thread with its own buffers; the windows are then put back in scale order, so the
     /// list, and the grouping made from it, are the same as on one thread.
-    public func detectWindows(
+    package func detectWindows(
         in plane: GrayPlane, scaleFactor: Double = 1.1, minSize: (width: Int, height: Int) = (0, 0),
         maxSize: (width: Int, height: Int)? = nil, workers: Int = 1
     ) -> [(Int, Int, Int, Int)] {

@@ -20,15 +20,15 @@ import PadImage
 /// agreed at 0.79 to 1.00, every background detection (the shuttle behind the astronaut, 23
 /// detections) at 0.00. Both cascades equal OpenCV's detections, so the agreement equals what
 /// OpenCV computes (Tests/PadEstimatorsTests/Fixtures/cascade/make_agreement.py).
-public struct DetectionAgreement: Sendable {
-    public let verifier: CascadeDetector
+package struct DetectionAgreement: Sendable {
+    package let verifier: CascadeDetector
     /// The agreement at which a detection counts as a face.
-    public static let threshold = 0.5
+    package static let threshold = 0.5
 
-    public init(verifier: CascadeDetector) { self.verifier = verifier }
+    package init(verifier: CascadeDetector) { self.verifier = verifier }
 
     /// The agreement of `detection` (image pixels of `plane`) in [0, 1].
-    public func agreement(of detection: Detection, in plane: GrayPlane, workers: Int = 1) -> Double {
+    package func agreement(of detection: Detection, in plane: GrayPlane, workers: Int = 1) -> Double {
         let halfWidth = detection.width / 2, halfHeight = detection.height / 2
         let x0 = max(0, detection.x - halfWidth), y0 = max(0, detection.y - halfHeight)
         let x1 = min(plane.width, detection.x + detection.width + halfWidth)

@@ -3,8 +3,8 @@
 /// averaged (rounded), classes with at most `minNeighbors` members are dropped, and a class
 /// rectangle lying inside another (enlarged by eps) is dropped when the other has more support
 /// (more than max(3, its own)) or it has fewer than 3 members.
-public enum RectangleGrouping {
-    public static func group(_ rects: [(Int, Int, Int, Int)], minNeighbors: Int, eps: Double) -> [Detection] {
+package enum RectangleGrouping {
+    package static func group(_ rects: [(Int, Int, Int, Int)], minNeighbors: Int, eps: Double) -> [Detection] {
         guard !rects.isEmpty else { return [] }
         if minNeighbors <= 0 {
             return rects.map { Detection(x: $0.0, y: $0.1, width: $0.2, height: $0.3, neighbors: 1) }

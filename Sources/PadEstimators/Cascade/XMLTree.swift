@@ -94,12 +94,12 @@ final class XMLElement {
 }
 
 /// A cascade file that cannot be used; reported before any sample is processed.
-public enum CascadeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CascadeError: Error, Sendable, Equatable, CustomStringConvertible {
     case missing(String)
     case malformed(String)
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let message), .malformed(let message), .unsupported(let message): return message
         }

@@ -11,26 +11,26 @@ import Foundation
 ///   eye corners 2, 3, nose base 4.
 ///
 /// Example: `FaceLandmarksTests.namedPointsOfTheSixtyEightPointLayout` in `Tests/PadEstimatorsTests/LandmarkTests.swift`.
-public struct FaceLandmarks: Sendable {
-    public let points: [LandmarkPoint]
+package struct FaceLandmarks: Sendable {
+    package let points: [LandmarkPoint]
 
-    public init?(_ points: [LandmarkPoint]) {
+    package init?(_ points: [LandmarkPoint]) {
         guard points.count == 68 || points.count == 5 else { return nil }
         self.points = points
     }
 
     /// True for the 68-point layout (eyelids, mouth and chin are known).
-    public var hasContours: Bool { points.count == 68 }
+    package var hasContours: Bool { points.count == 68 }
 
     /// One eye's two corners (outer, inner).
-    public func corners(left: Bool) -> (LandmarkPoint, LandmarkPoint) {
+    package func corners(left: Bool) -> (LandmarkPoint, LandmarkPoint) {
         if hasContours { return left ? (points[45], points[42]) : (points[36], points[39]) }
         return left ? (points[0], points[1]) : (points[2], points[3])
     }
 
     /// One eye's six points in Soukupová & Čech's order p1...p6: outer corner, two upper-lid points
     /// (outer first), inner corner, two lower-lid points (inner first). nil for the 5-point layout.
-    public func eyeContour(left: Bool) -> [LandmarkPoint]? {
+    package func eyeContour(left: Bool) -> [LandmarkPoint]? {
         guard hasContours else { return nil }
         // iBUG runs each eye clockwise in the image from its image-left corner; p1 must be the
         // outer corner, so the subject's left eye (image right) is read from 45 backwards.
@@ -38,27 +38,27 @@ public struct FaceLandmarks: Sendable {
     }
 
     /// The mean of an eye's six points (68-point layout), nil otherwise.
-    public func eyeCentre(left: Bool) -> LandmarkPoint? { eyeContour(left: left).map(Self.mean) }
+    package func eyeCentre(left: Bool) -> LandmarkPoint? { eyeContour(left: left).map(Self.mean) }
 
     /// The midpoint of an eye's two corners (OFIQ's eye centre).
-    public func cornerMidpoint(left: Bool) -> LandmarkPoint {
+    package func cornerMidpoint(left: Bool) -> LandmarkPoint {
         let (a, b) = corners(left: left)
         return Self.mean([a, b])
     }
 
     /// The chin (68-point layout), nil otherwise.
-    public var chin: LandmarkPoint? { hasContours ? points[8] : nil }
+    package var chin: LandmarkPoint? { hasContours ? points[8] : nil }
 
     /// OFIQ's "T-metric": the distance from the midpoint of the four eye corners to the chin;
     /// nil without a chin.
-    public var tMetric: Double? {
+    package var tMetric: Double? {
         guard let chin else { return nil }
         let (a, b) = corners(left: true), (c, d) = corners(left: false)
         return Self.distance(Self.mean([a, b, c, d]), chin)
     }
 
     /// (upper, lower) eyelid pairs of one eye, each upper point above its lower partner.
-    public func eyelidPairs(left: Bool) -> [(LandmarkPoint, LandmarkPoint)] {
+    package func eyelidPairs(left: Bool) -> [(LandmarkPoint, LandmarkPoint)] {
         guard hasContours else { return [] }
         return left
             ? [(points[43], points[47]), (points[44], points[46])]
@@ -66,22 +66,22 @@ public struct FaceLandmarks: Sendable {
     }
 
     /// (upper, lower) inner-lip pairs.
-    public var innerLipPairs: [(LandmarkPoint, LandmarkPoint)] {
+    package var innerLipPairs: [(LandmarkPoint, LandmarkPoint)] {
         guard hasContours else { return [] }
         return [(points[61], points[67]), (points[62], points[66]), (points[63], points[65])]
     }
 
-    public static func mean(_ points: [LandmarkPoint]) -> LandmarkPoint {
+    package static func mean(_ points: [LandmarkPoint]) -> LandmarkPoint {
         let n = Double(points.count)
         return LandmarkPoint(x: points.reduce(0) { $0 + $1.x } / n, y: points.reduce(0) { $0 + $1.y } / n)
     }
 
-    public static func distance(_ a: LandmarkPoint, _ b: LandmarkPoint) -> Double {
+    package static func distance(_ a: LandmarkPoint, _ b: LandmarkPoint) -> Double {
         ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
     }
 
     /// The largest distance over (upper, lower) pairs (OFIQ's `GetMaxPairDistance`), nil without pairs.
-    public static func largestDistance(_ pairs: [(LandmarkPoint, LandmarkPoint)]) -> Double? {
+    package static func largestDistance(_ pairs: [(LandmarkPoint, LandmarkPoint)]) -> Double? {
         pairs.map { distance($0.0, $0.1) }.max()
     }
 }

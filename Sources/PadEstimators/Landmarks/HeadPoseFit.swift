@@ -16,11 +16,11 @@ import Foundation
 /// (the lowest error wins). Line of sight: the angles are those of the head relative to the ray
 /// from the camera to the nose tip (R_rel = R_ray^T R, R_ray = Ry(a) Rx(b) turning the z axis onto the
 /// direction back to the camera), so a face off the image centre that looks at the camera is (0, 0).
-public enum HeadPoseFit {
+package enum HeadPoseFit {
     /// The 3D template: six points of the generic head model of S. Mallick, "Head Pose Estimation
     /// using OpenCV and Dlib" (LearnOpenCV, 2016), widely used with dlib's 68 points; arbitrary
     /// units (about 0.1 mm), nose tip at the origin. (iBUG index, x, y, z).
-    public static let template: [(index: Int, x: Double, y: Double, z: Double)] = [
+    package static let template: [(index: Int, x: Double, y: Double, z: Double)] = [
         (30, 0, 0, 0), // nose tip
         (8, 0, -330, -65), // chin
         (36, -225, 170, -135), // subject's right eye, outer corner (image left)
@@ -31,18 +31,18 @@ public enum HeadPoseFit {
 
     /// A fitted pose: the rotation (camera frame, row-major 3 x 3), the translation, the angles
     /// relative to the line of sight, and the root-mean-square reprojection error in pixels.
-    public struct Pose: Sendable {
-        public var rotation: [Double]
-        public var translation: [Double]
-        public var yaw: Double
-        public var pitch: Double
-        public var roll: Double
-        public var rmsError: Double
+    package struct Pose: Sendable {
+        package var rotation: [Double]
+        package var translation: [Double]
+        package var yaw: Double
+        package var pitch: Double
+        package var roll: Double
+        package var rmsError: Double
     }
 
     /// The pose of 68 landmarks (image pixels) in an image of `width` x `height`; nil when the fit
     /// does not converge to a face in front of the camera.
-    public static func fit(_ points: [LandmarkPoint], width: Int, height: Int) -> Pose? {
+    package static func fit(_ points: [LandmarkPoint], width: Int, height: Int) -> Pose? {
         guard points.count == 68 else { return nil }
         let camera = Camera(width: width, height: height)
         let observed = template.map { points[$0.index] }

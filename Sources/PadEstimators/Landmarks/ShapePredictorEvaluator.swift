@@ -1,10 +1,10 @@
 import PadImage
 
 /// A landmark in image pixels.
-public struct LandmarkPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public init(x: Double, y: Double) {
+package struct LandmarkPoint: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
@@ -27,7 +27,7 @@ extension ShapePredictorModel {
     /// 3. each tree of the level goes left at a split when value[idx1] - value[idx2] > threshold,
     ///    and its leaf vector is added to the shape (float, tree after tree);
     /// 4. the final shape is mapped into the image as in step 2.
-    public func landmarks(in plane: GrayPlane, rectangle: DlibRectangle) -> [LandmarkPoint] {
+    package func landmarks(in plane: GrayPlane, rectangle: DlibRectangle) -> [LandmarkPoint] {
         var shape = initialShape
         var values = [Float](repeating: 0, count: featuresPerLevel)
         let reference = MeanShapeStatistics(initialShape)

@@ -8,32 +8,32 @@
 /// ``ShapePredictorModel/landmarks(in:rectangle:)`` (ShapePredictorEvaluator.swift).
 /// Shapes are in the unit square of the face rectangle (dlib's `normalizing_tform`); a shape
 /// vector holds x0, y0, x1, y1, ... as `Float`, as dlib's `matrix<float,0,1>` does.
-public struct ShapePredictorModel: Sendable {
+package struct ShapePredictorModel: Sendable {
     /// Landmarks per shape (68 for iBUG 300-W, 5 for dlib's eye-corner and nose model).
-    public let parts: Int
+    package let parts: Int
     /// The mean shape every prediction starts from, 2 x `parts` values.
-    public let initialShape: [Float]
+    package let initialShape: [Float]
     /// Cascade levels; each has its own feature pixels and forest.
-    public let levels: Int
+    package let levels: Int
     /// Trees in each level's forest (the same for every level, as dlib's trainer writes them).
-    public let treesPerLevel: Int
+    package let treesPerLevel: Int
     /// Split nodes per tree (2^depth - 1); a tree has `splitsPerTree + 1` leaves.
-    public let splitsPerTree: Int
+    package let splitsPerTree: Int
     /// Feature pixels sampled per level.
-    public let featuresPerLevel: Int
+    package let featuresPerLevel: Int
     /// For split node n of tree t at level l, at `(l * treesPerLevel + t) * splitsPerTree + n`:
     /// the two feature-pixel indices compared and the threshold on their difference.
-    public let splitFirst: [Int32]
-    public let splitSecond: [Int32]
-    public let splitThreshold: [Float]
+    package let splitFirst: [Int32]
+    package let splitSecond: [Int32]
+    package let splitThreshold: [Float]
     /// Leaf vectors (2 x `parts` each) of every tree, tree after tree, leaf after leaf.
-    public let leafValues: [Float]
+    package let leafValues: [Float]
     /// For feature pixel i of level l, at `l * featuresPerLevel + i`: the landmark it is anchored
     /// to, and (at twice the index) its offset from that landmark in the mean shape.
-    public let anchors: [Int32]
-    public let deltas: [Float]
+    package let anchors: [Int32]
+    package let deltas: [Float]
 
-    public init(
+    package init(
         parts: Int, initialShape: [Float], levels: Int, treesPerLevel: Int, splitsPerTree: Int,
         featuresPerLevel: Int, splitFirst: [Int32], splitSecond: [Int32], splitThreshold: [Float],
         leafValues: [Float], anchors: [Int32], deltas: [Float]
@@ -58,35 +58,35 @@ public struct ShapePredictorModel: Sendable {
     }
 
     /// Leaves per tree.
-    public var leavesPerTree: Int { splitsPerTree + 1 }
+    package var leavesPerTree: Int { splitsPerTree + 1 }
 }
 
 /// A face rectangle as dlib states it: inclusive pixel corners (`right = left + width - 1`), the
 /// box the model's unit square is stretched over (top-left corner to (0, 0), bottom-right corner
 /// to (1, 1)).
-public struct DlibRectangle: Sendable, Equatable, CustomStringConvertible {
-    public var left: Int
-    public var top: Int
-    public var right: Int
-    public var bottom: Int
-    public init(left: Int, top: Int, right: Int, bottom: Int) {
+package struct DlibRectangle: Sendable, Equatable, CustomStringConvertible {
+    package var left: Int
+    package var top: Int
+    package var right: Int
+    package var bottom: Int
+    package init(left: Int, top: Int, right: Int, bottom: Int) {
         self.left = left
         self.top = top
         self.right = right
         self.bottom = bottom
     }
-    public var description: String { "[(\(left), \(top)) (\(right), \(bottom))]" }
+    package var description: String { "[(\(left), \(top)) (\(right), \(bottom))]" }
 }
 
 /// Why a model file was refused: the file, the byte offset and what was wrong there.
-public struct ShapePredictorError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var offset: Int
-    public var message: String
-    public init(path: String, offset: Int, message: String) {
+package struct ShapePredictorError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var offset: Int
+    package var message: String
+    package init(path: String, offset: Int, message: String) {
         self.path = path
         self.offset = offset
         self.message = message
     }
-    public var description: String { "\(path): byte \(offset): \(message)" }
+    package var description: String { "\(path): byte \(offset): \(message)" }
 }

@@ -23,12 +23,12 @@ import Glibc
 /// element needs at least two bytes), sizes must agree (leaves = splits + 1 = a power of two, every
 /// leaf 2n long, anchors < n, split indices < the level's feature count, one tree depth, tree count
 /// and feature count for the whole model) and every float must be finite.
-public enum ShapePredictorReader {
+package enum ShapePredictorReader {
     /// At most this many landmarks (dlib's published models have 5 and 68; 194 is the largest in use).
-    public static let maximumParts = 10_000
+    package static let maximumParts = 10_000
 
     /// Reads the model file at `path` (memory-mapped, never fully copied).
-    public static func read(contentsOfFile path: String) throws(ShapePredictorError) -> ShapePredictorModel {
+    package static func read(contentsOfFile path: String) throws(ShapePredictorError) -> ShapePredictorModel {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
             throw ShapePredictorError(path: path, offset: 0, message: "cannot read: \(error.localizedDescription)")
@@ -37,7 +37,7 @@ public enum ShapePredictorReader {
     }
 
     /// Reads a model from bytes; `path` only names it in errors.
-    public static func read(_ data: Data, path: String = "model") throws(ShapePredictorError) -> ShapePredictorModel {
+    package static func read(_ data: Data, path: String = "model") throws(ShapePredictorError) -> ShapePredictorModel {
         let result: Result<ShapePredictorModel, ShapePredictorError> = data.withUnsafeBytes { raw in
             var stream = DlibStream(bytes: raw, path: path)
             do throws(ShapePredictorError) { return .success(try parse(&stream)) } catch { return .failure(error) }

@@ -11,10 +11,10 @@ import PadImage
 /// The face box (or the whole image without one) is cropped and resized to 64x64 (bilinear) so
 /// that every sample has the same geometry. LBP(8,1) samples the 8 neighbours at radius 1 (the
 /// square neighbourhood, as in most implementations); border pixels are skipped.
-public enum ColorTextureFeatures {
-    public static let side = 64
-    public static let count = 6 * 59
-    public static var names: [String] {
+package enum ColorTextureFeatures {
+    package static let side = 64
+    package static let count = 6 * 59
+    package static var names: [String] {
         ["Y", "Cb", "Cr", "H", "S", "V"].flatMap { channel in (0..<59).map { "lbp_\(channel)_\($0)" } }
     }
 
@@ -31,7 +31,7 @@ public enum ColorTextureFeatures {
         return table
     }()
 
-    public static func extract(_ image: Image, face: Box?) -> [Double] {
+    package static func extract(_ image: Image, face: Box?) -> [Double] {
         let crop = resizedCrop(image, face: face)
         var planes = Array(repeating: [UInt8](repeating: 0, count: side * side), count: 6)
         for i in 0..<(side * side) {

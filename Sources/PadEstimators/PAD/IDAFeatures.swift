@@ -20,16 +20,16 @@ import PadImage
 /// - Colour diversity (101): the RGB values quantised to 32 levels per channel (32^3 bins); the
 ///   relative frequencies of the 100 most frequent bins in descending order (zeros when fewer), and
 ///   the number of distinct bins divided by the pixel count.
-public enum IDAFeatures {
-    public static let count = 121
-    public static var names: [String] {
+package enum IDAFeatures {
+    package static let count = 121
+    package static var names: [String] {
         ["spec_fraction", "spec_mean_v", "spec_std_v", "blur_crete", "blur_edge_width"]
             + ["h", "s", "v"].flatMap { c in ["mean", "std", "skew", "low_bin", "high_bin"].map { "moment_\(c)_\($0)" }
             }
             + (0..<100).map { "diversity_top\($0 + 1)" } + ["diversity_distinct"]
     }
 
-    public static func extract(_ image: Image, face: Box?) -> [Double] {
+    package static func extract(_ image: Image, face: Box?) -> [Double] {
         let side = ColorTextureFeatures.side
         let crop = ColorTextureFeatures.resizedCrop(image, face: face)
         let n = side * side

@@ -8,28 +8,28 @@ import PadText
 /// Training: z = (x - mean) / std per feature (std 0 -> 1); minimise
 /// mean log-loss + lambda/2 |w|^2 by full-batch gradient descent with a fixed step and iteration
 /// count from w = 0, so training is deterministic (no random initialisation, fixed order).
-public struct LogisticModel: Codable, Sendable, Equatable {
-    public static let formatVersion = 1
-    public var format: Int
-    public var featureSet: String
-    public var featureVersion: String
-    public var featureNames: [String]
-    public var mean: [Double]
-    public var std: [Double]
-    public var weights: [Double]
-    public var bias: Double
-    public var lambda: Double
-    public var iterations: Int
-    public var trainingFingerprint: String
-    public var trainingMetrics: [String: Double]
+package struct LogisticModel: Codable, Sendable, Equatable {
+    package static let formatVersion = 1
+    package var format: Int
+    package var featureSet: String
+    package var featureVersion: String
+    package var featureNames: [String]
+    package var mean: [Double]
+    package var std: [Double]
+    package var weights: [Double]
+    package var bias: Double
+    package var lambda: Double
+    package var iterations: Int
+    package var trainingFingerprint: String
+    package var trainingMetrics: [String: Double]
 
-    public func score(_ x: [Double]) -> Double {
+    package func score(_ x: [Double]) -> Double {
         var t = bias
         for i in weights.indices { t += weights[i] * (x[i] - mean[i]) / std[i] }
         return 1 / (1 + exp(-t))
     }
 
-    public static func train(
+    package static func train(
         features x: [[Double]], bonaFide y: [Bool], featureSet: String, featureVersion: String, featureNames: [String],
         fingerprint: String, lambda: Double = 0.01, iterations: Int = 2000, step: Double = 0.5
     ) throws -> LogisticModel {
@@ -75,13 +75,13 @@ public struct LogisticModel: Codable, Sendable, Equatable {
         return model
     }
 
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) // never a torn model
     }
 
-    public static func read(from path: String) throws -> LogisticModel {
+    package static func read(from path: String) throws -> LogisticModel {
         if let problem = RegularFile.problem(path) {
             throw EstimatorSetupError(estimator: "pad", message: "model file \(path): \(problem)")
         }

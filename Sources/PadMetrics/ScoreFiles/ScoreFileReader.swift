@@ -7,18 +7,18 @@ import PadText
 
 /// Scores read from files: the score set, and per row its id, split (when the file has a split
 /// column) and where it came from (file and line), so duplicates and bad values can be located.
-public struct ImportedScores: Sendable {
-    public var set: ScoreSet
+package struct ImportedScores: Sendable {
+    package var set: ScoreSet
     /// Per row: generic `id`; bob.pad `test_label` (with `#sample_n` when that column exists);
     /// bob 4/5-column `test_label`; pyeer `<file name>:<line>`. In bob formats a repeated label
     /// (one row per frame) gets `#2`, `#3`, ... on its repeats.
-    public var ids: [String] = []
+    package var ids: [String] = []
     /// Per row: the presentation (capture attempt) the row is a frame of: bob formats'
     /// `test_label`, a generic file's `presentation` column. Empty when every row is a
     /// presentation of its own (then its id names it).
-    public var presentations: [String] = []
+    package var presentations: [String] = []
     /// Per row split, only for files with a split column (empty otherwise).
-    public var splits: [String]
+    package var splits: [String]
     /// Per row subject, only when the file names them (empty otherwise): a generic file's
     /// `subject` column; bob 4/5-column `real_id` of bona fide rows ("" for attacks, whose
     /// real_id is `attack`).
@@ -31,11 +31,11 @@ public struct ImportedScores: Sendable {
     public var format: ScoreFormat
     public var polarity: ScorePolarity
     /// Data lines read (blank and `#` lines excluded).
-    public var lines: Int
+    package var lines: Int
     /// Per row: index into `files`, and line number.
-    public var fileIndex: [UInt16] = []
-    public var lineNumbers: [Int32] = []
-    public var files: [String] = []
+    package var fileIndex: [UInt16] = []
+    package var lineNumbers: [Int32] = []
+    package var files: [String] = []
 
     /// FNV-1a 64 of an id (PadMetrics depends on no other module, so it keeps this one line of
     /// its own rather than importing PadDataset's `FNV1a`).
@@ -102,7 +102,7 @@ public struct ImportedScores: Sendable {
     /// The first row whose presentation's first row has another label, species or split (the
     /// rule ``PresentationIndex`` states), as an error naming both lines. `split(row)` is the
     /// row's split as the run reads it.
-    public func checkPresentations(split: (Int) -> String) throws(ScoreFileError) {
+    package func checkPresentations(split: (Int) -> String) throws(ScoreFileError) {
         guard !presentations.isEmpty else { return }
         var index = PresentationIndex()
         let species = set.speciesIndex
@@ -131,7 +131,7 @@ public struct ImportedScores: Sendable {
 
     /// The first two rows with the same id, as an error naming both lines. Hashes are sorted
     /// (no dictionary of every id), so ten million ids take a fraction of a second.
-    public func checkUniqueIds() throws(ScoreFileError) {
+    package func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
         var hashes = Self.hashes(ids)
         RadixSort.sort(&hashes)
@@ -162,16 +162,16 @@ public struct ImportedScores: Sendable {
 /// ```
 /// Blank lines and lines starting with `#` are skipped; a malformed line is an error naming file
 /// and line; an empty or `nan` score is a failure to process (kept, counted as failed).
-public struct ScoreFileReader: Sendable {
-    public var polarity: ScorePolarity
+package struct ScoreFileReader: Sendable {
+    package var polarity: ScorePolarity
     /// CSV files of at least this many bytes are scanned in two halves at once (below it a
     /// thread costs more than it saves; tests lower it).
     var parallelScanBytes = 1 << 22
 
-    public init(polarity: ScorePolarity = .bonafideHigh) { self.polarity = polarity }
+    package init(polarity: ScorePolarity = .bonafideHigh) { self.polarity = polarity }
 
     /// - Parameter paths: one file, or for pyeer two (genuine, impostor).
-    public func read(_ paths: [String], format explicit: ScoreFormat? = nil) throws(ScoreFileError) -> ImportedScores {
+    package func read(_ paths: [String], format explicit: ScoreFormat? = nil) throws(ScoreFileError) -> ImportedScores {
         guard let first = paths.first else { throw ScoreFileError(file: "", line: 0, "no score file given") }
         let format: ScoreFormat
         if let explicit { format = explicit } else { format = try detect(paths) }
@@ -229,7 +229,7 @@ public struct ScoreFileReader: Sendable {
     }
 
     /// Chooses the format from the first data line (and the header, if any).
-    public func detect(_ paths: [String]) throws(ScoreFileError) -> ScoreFormat {
+    package func detect(_ paths: [String]) throws(ScoreFileError) -> ScoreFormat {
         if paths.count == 2 { return .pyeer }
         let path = paths[0]
         // The first data line is near the start: read a prefix, twice as long while that line

@@ -1,6 +1,6 @@
 import PadText
 /// Score-file formats `padbench eval` reads (README: "eval --scores").
-public enum ScoreFormat: String, Sendable, CaseIterable {
+package enum ScoreFormat: String, Sendable, CaseIterable {
     /// padbench generic CSV: `id,label,species,score[,split]`, label `bonafide`/`attack`.
     case generic
     /// bob 4-column: `claimed_id real_id test_label score`; bona fide when claimed_id == real_id,
@@ -16,23 +16,23 @@ public enum ScoreFormat: String, Sendable, CaseIterable {
 
 /// Score polarity of a file. padbench's own is bona-fide-high; NIST PAD style files have attack-high
 /// scores in [-1, 1] and are converted by negation.
-public enum ScorePolarity: String, Sendable {
+package enum ScorePolarity: String, Sendable {
     case bonafideHigh = "bonafide-high"
     case attackHigh = "attack-high"
 }
 
 /// A file that cannot be read as scores; names file and line.
-public struct ScoreFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var message: String
-    public init(file: String, line: Int, _ message: String) {
+package struct ScoreFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
+    package var line: Int
+    package var message: String
+    package init(file: String, line: Int, _ message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    package var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 
     /// At most 200 characters of an offending input, so a 10 MB field does not flood the terminal.
-    public static func quoted(_ text: String) -> String { TextBytes.quote(text) }
+    package static func quoted(_ text: String) -> String { TextBytes.quote(text) }
 }

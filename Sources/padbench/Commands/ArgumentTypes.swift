@@ -10,7 +10,7 @@ import PadVideo
 // the accepted values listed, before any work starts.
 
 extension ScorePolarity: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ["bonafide-high", "attack-high"] }
+    package static var allValueStrings: [String] { ["bonafide-high", "attack-high"] }
 }
 
 extension ScoreFormat: ExpressibleByArgument {}
@@ -26,17 +26,17 @@ extension RunComparison.GateKind: ExpressibleByArgument {}
 extension DatasetLayout: ExpressibleByArgument {}
 
 extension ThresholdCriterion: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let parsed = try? ThresholdCriterion(parsing: argument) else { return nil }
         self = parsed
     }
-    public static var defaultCompletionKind: CompletionKind {
+    package static var defaultCompletionKind: CompletionKind {
         .list(["eer", "min-hter", "bpcer@apcer=0.01", "apcer@bpcer=0.05"])
     }
 }
 
 extension Shard: ExpressibleByArgument {
-    public init?(argument: String) { self.init(parsing: argument) }
+    package init?(argument: String) { self.init(parsing: argument) }
 }
 
 /// A value that must be a finite number (NaN and infinities are usage errors).
