@@ -124,12 +124,12 @@ package struct RunManifest: Codable, Sendable, Equatable {
     /// Options of a measuring run that change its measurements but belong to no estimator's
     /// parameters: `max_pixels` (`bench --max-pixels`). `merge` refuses shards that differ here as
     /// it refuses shards whose estimators differ. Absent in archives written before it was recorded.
-    public var measurementOptions: [String: String]?
+    package var measurementOptions: [String: String]?
     /// The output columns of `samples.csv` in order, each as its estimator, output and variant
     /// (`{"estimator": "face", "output": "count", "variant": "dataset_box"}`): readers take the
     /// columns from here instead of splitting header text. Absent in archives written before it
     /// was recorded; their headers are parsed once (``PadDataset/ColumnKey/init(header:)``).
-    public var columns: [ColumnKey]?
+    package var columns: [ColumnKey]?
 
     package init(
         schema: Int = RunManifest.currentSchema, kind: String, tool: Tool, conventions: [String: String],

@@ -18,12 +18,12 @@ package struct BenchJob: Sendable {
     /// (``PadImage/ImageDecoder/defaultFileLimit(maxPixels:)``).
     package var maxImageBytes: Int?
     /// `k/n` shard of the dataset, or nil for all of it.
-    public var shard: Shard?
-    public var showProgress: Bool
-    public var commandLine: [String]
+    package var shard: Shard?
+    package var showProgress: Bool
+    package var commandLine: [String]
     /// What `bench --resume` continues from (`RUN.partial/job.json`): the CLI's, with the dataset
     /// loader it used and every path absolute; nil: made from this job (``resumeState``).
-    public var resumeJob: ResumeJob?
+    package var resumeJob: ResumeJob?
     /// Replace a complete run already under `outputFolder`.
     package var force = false
     /// Continue the interrupted run in `<outputFolder>.partial`.
@@ -65,7 +65,7 @@ package struct BenchJob: Sendable {
 
     /// The resume state written when the run starts: ``resumeJob``, or one made from this job with
     /// the default loader options against the working directory.
-    public var resumeState: ResumeJob {
+    package var resumeState: ResumeJob {
         resumeJob
             ?? ResumeJob(
                 job: self, loader: DatasetLoader(video: dataset.videoOptions),

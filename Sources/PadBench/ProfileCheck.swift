@@ -45,7 +45,7 @@ package enum ProfileCheck {
     /// Descriptors for the columns of an imported or stored table: padbench's own descriptor for a
     /// name it knows, an unbounded one (no range check) for a name only the data declares.
     /// Columns measured with profile options (`face.x@dataset_box`) count under their plain name.
-    public static func descriptors(for columns: [ColumnKey]) -> [String: OutputDescriptor] {
+    package static func descriptors(for columns: [ColumnKey]) -> [String: OutputDescriptor] {
         let known = EstimatorCatalog.knownOutputs()
         var result: [String: OutputDescriptor] = [:]
         for name in columns.map(\.name) where !name.isEmpty {

@@ -17,64 +17,64 @@ import PadVideo
 /// line, a job file of another ``schema`` or profiles whose definition changed since
 /// (``check(_:path:)``). Older partials hold the replayed command line (`command.json`,
 /// ``RunFolder/commandMarker``), which `bench --resume` still reads for one release.
-public struct ResumeJob: Codable, Sendable, Equatable {
+package struct ResumeJob: Codable, Sendable, Equatable {
     /// Bumped when a field changes meaning; a job file of another schema is refused.
-    public static let currentSchema = 1
+    package static let currentSchema = 1
 
-    public struct Dataset: Codable, Sendable, Equatable {
+    package struct Dataset: Codable, Sendable, Equatable {
         /// Absolute path of the dataset folder.
-        public var path: String
+        package var path: String
         /// The layout the dataset was read with (`tree`, `manifest`, ...).
-        public var layout: String
-        public var ouluProtocol: Int?
-        public var ouluFold: Int?
+        package var layout: String
+        package var ouluProtocol: Int?
+        package var ouluFold: Int?
         /// `--frames N` or `--frame-step K` (exactly one is set).
-        public var frames: Int?
-        public var frameStep: Int?
-        public var maxVideoFrames: Int
-        public var maxVideoSeconds: Double
+        package var frames: Int?
+        package var frameStep: Int?
+        package var maxVideoFrames: Int
+        package var maxVideoSeconds: Double
     }
 
-    public struct ProfileSource: Codable, Sendable, Equatable {
-        public var name: String
+    package struct ProfileSource: Codable, Sendable, Equatable {
+        package var name: String
         /// A preset's name, or the profile file's absolute path.
-        public var reference: String
+        package var reference: String
         /// ``PadProfiles/Profile/definitionHash`` when the run started.
-        public var definitionHash: String
+        package var definitionHash: String
     }
 
-    public struct Estimators: Codable, Sendable, Equatable {
+    package struct Estimators: Codable, Sendable, Equatable {
         /// Estimators run beyond those the profiles need (`--estimators`, external names, `pad`).
-        public var extra: [String]
-        public var cascadeDirectory: String
-        public var landmarkModel: String
-        public var landmarkPoints: Bool
-        public var padModel: String?
-        public var externalCommands: [String: String]
-        public var externalTimeout: Double
+        package var extra: [String]
+        package var cascadeDirectory: String
+        package var landmarkModel: String
+        package var landmarkPoints: Bool
+        package var padModel: String?
+        package var externalCommands: [String: String]
+        package var externalTimeout: Double
     }
 
-    public var schema = ResumeJob.currentSchema
+    package var schema = ResumeJob.currentSchema
     /// The padbench that started the run (for the reader; only ``schema`` decides).
-    public var toolVersion: String
+    package var toolVersion: String
     /// The command line the run was started with (the resumed run's manifest records its own).
-    public var commandLine: [String]
-    public var dataset: Dataset
-    public var profiles: [ProfileSource]
-    public var estimators: Estimators
+    package var commandLine: [String]
+    package var dataset: Dataset
+    package var profiles: [ProfileSource]
+    package var estimators: Estimators
     /// `k/n`, or nil for the whole dataset.
-    public var shard: String?
-    public var maxPixels: Int
-    public var maxImageBytes: Int?
-    public var concurrency: Int
-    public var strict: Bool
-    public var aggregate: String?
+    package var shard: String?
+    package var maxPixels: Int
+    package var maxImageBytes: Int?
+    package var concurrency: Int
+    package var strict: Bool
+    package var aggregate: String?
     /// Species -> level, as resolved when the run started (the dataset's column and the file).
-    public var attackPotential: [String: String]?
+    package var attackPotential: [String: String]?
 
     /// The resume state of `job`, read with `loader`, its relative paths made absolute against
     /// `directory` (the working directory the run was started in).
-    public init(job: BenchJob, loader: DatasetLoader, directory: String) {
+    package init(job: BenchJob, loader: DatasetLoader, directory: String) {
         func absolute(_ path: String) -> String {
             path.isEmpty || path.hasPrefix("/") ? path : URL(fileURLWithPath: directory + "/" + path).standardized.path
         }
@@ -114,7 +114,7 @@ public struct ResumeJob: Codable, Sendable, Equatable {
 extension ResumeJob {
     /// The job file of the interrupted run `run` (`run.partial/job.json`), checked: one line
     /// naming the file when it cannot be read or is of another schema.
-    public static func read(run: String) throws -> ResumeJob {
+    package static func read(run: String) throws -> ResumeJob {
         let path = RunFolder.normalized(run) + ".partial/" + RunFolder.resumableMarker
         let bytes: Data
         do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -139,12 +139,12 @@ extension ResumeJob {
     }
 
     /// The JSON written to `job.json` (pretty, key-sorted).
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         try JSONCoding.encoder().encode(self) + Data([0x0A])
     }
 
     /// The dataset loader the run was started with.
-    public var loader: DatasetLoader {
+    package var loader: DatasetLoader {
         let sampling: FrameSampling =
             dataset.frameStep.map { .step($0) } ?? dataset.frames.map { .count($0) } ?? .standard
         return DatasetLoader(
@@ -155,15 +155,15 @@ extension ResumeJob {
                     maxPixels: maxPixels, maxFrames: dataset.maxVideoFrames, maxSeconds: dataset.maxVideoSeconds)))
     }
 
-    public var layout: DatasetLayout? { DatasetLayout(rawValue: dataset.layout) }
+    package var layout: DatasetLayout? { DatasetLayout(rawValue: dataset.layout) }
 
     /// What to load the profiles from: preset names and absolute file paths.
-    public var profileReferences: [String] { profiles.map(\.reference) }
+    package var profileReferences: [String] { profiles.map(\.reference) }
 
     /// The profiles loaded again must decide as they did when the run started: same names, same
     /// definition hashes. An edited profile file is refused in one line naming it (the journal
     /// stays for a resume once it is restored). `path` names the job file in the message.
-    public func check(_ loaded: [Profile], path: String) throws {
+    package func check(_ loaded: [Profile], path: String) throws {
         for (stored, profile) in zip(profiles, loaded) {
             guard profile.name == stored.name, profile.definitionHash == stored.definitionHash else {
                 throw EvaluationError(
@@ -179,7 +179,7 @@ extension ResumeJob {
     }
 
     /// The job rebuilt on the reloaded dataset and profiles (already ``check(_:path:)``ed).
-    public func benchJob(
+    package func benchJob(
         dataset loaded: LoadedDataset, profiles: [Profile], outputFolder: String, commandLine: [String],
         showProgress: Bool
     ) throws -> BenchJob {

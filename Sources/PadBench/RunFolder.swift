@@ -35,20 +35,20 @@ import Glibc
 /// owns it). One dropped unfinished is put right by its `deinit`: a one-go writer's work folder is
 /// removed, a bench's journal kept; the lock is released either way. The lock sits in a `Mutex`
 /// so that the owner is `Sendable` without `@unchecked`.
-public struct RunFolder: ~Copyable, Sendable {
-    public let final: String
-    public let work: String
-    public let resuming: Bool
+package struct RunFolder: ~Copyable, Sendable {
+    package let final: String
+    package let work: String
+    package let resuming: Bool
     private let lock: Mutex<RunLock?>
     private let resumable: Bool
 
     /// The file a bench run keeps in its work folder until it completes (its ``ResumeJob``); its
     /// presence marks the folder as an interrupted bench run that `bench --resume` can continue.
-    public static let resumableMarker = "job.json"
+    package static let resumableMarker = "job.json"
 
     /// What partials of padbench before ``ResumeJob`` hold instead: the replayed command line.
     /// Still read by `bench --resume` (one release of compatibility).
-    public static let commandMarker = "command.json"
+    package static let commandMarker = "command.json"
 
     /// Both markers of an interrupted bench run.
     static let resumableMarkers = [resumableMarker, commandMarker]
@@ -123,7 +123,7 @@ public struct RunFolder: ~Copyable, Sendable {
     /// under the work folder's name, to `<out>.replaced-<pid>` and removes it. File systems without
     /// the exchange fall back to renaming the old run aside first, which the next writer puts right
     /// if killed in between.
-    public consuming func commit() throws {
+    package consuming func commit() throws {
         for leftover in [scratch, work + "/" + Self.workMarker] + Self.resumableMarkers.map({ work + "/" + $0 }) {
             if FileManager.default.fileExists(atPath: leftover) { try Self.remove(leftover) }
         }
@@ -146,13 +146,13 @@ public struct RunFolder: ~Copyable, Sendable {
     }
 
     /// Removes the work folder after an error (a one-go writer leaves nothing half-written).
-    public consuming func abandon() {
+    package consuming func abandon() {
         try? Self.removeRun(work)
         releaseLock()
     }
 
     /// Keeps the work folder (an interrupted or failed bench, to resume) and lets others in.
-    public consuming func suspend() { releaseLock() }
+    package consuming func suspend() { releaseLock() }
 
     private func releaseLock() {
         lock.withLock { held in

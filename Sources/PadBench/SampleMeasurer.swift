@@ -14,16 +14,16 @@ import PadVocabulary
 ///
 /// Never throws: a decode failure or an estimator error becomes the sample's status, and values
 /// the estimators did not reach stay NaN, so counts always add up.
-public struct SampleMeasurer: Sendable {
+package struct SampleMeasurer: Sendable {
     /// One estimator chain per option set: the default chain and, for profiles with options
     /// (`face: {use_dataset_box: true}`), a chain of the estimators those options change
     /// (``PadEstimators/Estimator/readsOptions``), measured on the same decoded image with their
     /// own face, eyes and outputs. A chain's columns carry its variant (``ColumnKey``), so each
     /// profile reads the measurements of its own options and no other profile sees them.
-    public struct Chain: Sendable {
-        public var variant: MeasurementVariant
-        public var estimators: [any Estimator]
-        public init(variant: MeasurementVariant = .defaults, estimators: [any Estimator]) {
+    package struct Chain: Sendable {
+        package var variant: MeasurementVariant
+        package var estimators: [any Estimator]
+        package init(variant: MeasurementVariant = .defaults, estimators: [any Estimator]) {
             self.variant = variant
             self.estimators = estimators
         }
@@ -34,20 +34,20 @@ public struct SampleMeasurer: Sendable {
     /// Reads the frames of video samples (the pixel limit is the image decoder's).
     package let video: VideoDecoder
     /// Every estimator of every chain, in column order (timing is indexed by this list).
-    public let estimators: [any Estimator]
+    package let estimators: [any Estimator]
     /// The chain variant of each estimator in ``estimators``.
-    public let variants: [MeasurementVariant]
+    package let variants: [MeasurementVariant]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
     package let stepNames: [String]
     /// Column of the first output of each estimator in `SampleOutcome.values`.
     let firstColumn: [Int]
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
     let fullNames: [[String]]
-    public let columnCount: Int
+    package let columnCount: Int
     /// Every output column in order (`face.count`, ..., `face.count@dataset_box`, ...).
-    public let keys: [ColumnKey]
+    package let keys: [ColumnKey]
     /// The columns' headers in `samples.csv`.
-    public var columns: [String] { keys.map(\.header) }
+    package var columns: [String] { keys.map(\.header) }
 
     package init(estimators: [any Estimator], decoder: ImageDecoder = ImageDecoder(), video: VideoDecoder? = nil) {
         self.init(chains: [Chain(estimators: estimators)], decoder: decoder, video: video)
@@ -80,7 +80,7 @@ public struct SampleMeasurer: Sendable {
     }
 
     /// An estimator's output columns measured with `variant`.
-    public static func keys(of estimator: any Estimator, variant: MeasurementVariant) -> [ColumnKey] {
+    package static func keys(of estimator: any Estimator, variant: MeasurementVariant) -> [ColumnKey] {
         estimator.outputs.map { ColumnKey(estimator: estimator.name, output: $0.name, variant: variant) }
     }
 

@@ -85,8 +85,8 @@ package protocol Estimator: Sendable {
 }
 
 extension Estimator {
-    public var dependencies: [String] { [] }
-    public static var readsOptions: Set<EstimatorOptionName> { [] }
+    package var dependencies: [String] { [] }
+    package static var readsOptions: Set<EstimatorOptionName> { [] }
     /// Full output names, `<estimator>.<output>`.
     package var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }
 }

@@ -32,7 +32,7 @@ package struct EstimatorOptions: Sendable {
 
     /// These options as a profile with `variant` sets them (``MeasurementVariant/defaults``: the
     /// run's own).
-    public func applying(_ variant: MeasurementVariant) -> EstimatorOptions {
+    package func applying(_ variant: MeasurementVariant) -> EstimatorOptions {
         var copy = self
         copy.useDatasetFaceBox = variant.contains(.useDatasetFaceBox)
         return copy
@@ -80,11 +80,11 @@ package struct EstimatorRegistry: Sendable {
         /// Outputs declared by the estimator's type (short names), known without building it (no
         /// cascade or model file is read); nil when only the built estimator knows them (an
         /// external program answers `describe`).
-        public var declaredOutputs: [OutputDescriptor]?
+        package var declaredOutputs: [OutputDescriptor]?
         /// The options the estimator's type reads (``Estimator/readsOptions``), known without building it.
-        public var readsOptions: Set<EstimatorOptionName>
-        public var factory: Factory
-        public init(
+        package var readsOptions: Set<EstimatorOptionName>
+        package var factory: Factory
+        package init(
             name: String, summary: String, declaredOutputs: [OutputDescriptor]? = nil,
             readsOptions: Set<EstimatorOptionName> = [], factory: @escaping Factory
         ) {

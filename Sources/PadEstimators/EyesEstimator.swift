@@ -22,9 +22,9 @@ package struct EyesEstimator: Estimator {
     package let detector: CascadeDetector
     package var dependencies: [String] { ["face"] }
 
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Searches the face region, which `use_dataset_box` chooses.
-    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+    package static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     package static let declaredOutputs: [OutputDescriptor] = [

@@ -46,9 +46,9 @@ package struct FaceEstimator: Estimator {
     package let minSizeFraction: Double
     package let useDatasetBox: Bool
 
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// `use_dataset_box` replaces the detector's face by the dataset's box.
-    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+    package static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading the cascade files.
     package static let declaredOutputs: [OutputDescriptor] = [

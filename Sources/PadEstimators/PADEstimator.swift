@@ -13,15 +13,15 @@ import PadVocabulary
 /// halftones, screen moire, colour gamut), so it catches re-captures whose texture differs from the
 /// training bona fide; it has no depth, motion or challenge-response, and does not transfer across
 /// cameras, attacks or datasets it was not trained on.
-public struct PADEstimator: Estimator {
-    public let name = "pad"
-    public let version: String
-    public let model: LogisticModel
-    public let modelPath: String
-    public var dependencies: [String] { ["face"] }
-    public var outputs: [OutputDescriptor] { Self.declaredOutputs }
+package struct PADEstimator: Estimator {
+    package let name = "pad"
+    package let version: String
+    package let model: LogisticModel
+    package let modelPath: String
+    package var dependencies: [String] { ["face"] }
+    package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// Crops the face region, which `use_dataset_box` chooses.
-    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+    package static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     package static let declaredOutputs: [OutputDescriptor] = [

@@ -31,7 +31,7 @@ package struct QualityEstimator: Estimator {
     package static let regionOutput = OutputDescriptor(
         name: "region", unit: "", range: 0...1, direction: .none, summary: "0 whole image, 1 face region")
     /// Measures the face region, which `use_dataset_box` chooses.
-    public static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
+    package static let readsOptions: Set<EstimatorOptionName> = [.useDatasetFaceBox]
 
     /// Declared by type, so profiles are validated without reading any model or cascade file.
     package static let declaredOutputs: [OutputDescriptor] = [regionOutput] + measures.flatMap(\.outputs)

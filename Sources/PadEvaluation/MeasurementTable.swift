@@ -17,13 +17,13 @@ import PadVocabulary
 /// about 70 MB. A bench table shares the id, species, split and subject columns with the run's
 /// ``SampleList`` (``init(samples:columns:spillFolder:keep:)``): its own are then the status code
 /// and the in-memory columns, 36 bytes a sample for four outputs.
-public struct MeasurementTable: Sendable {
+package struct MeasurementTable: Sendable {
     /// Each column's header in `samples.csv` (``ColumnKey/header``).
-    public private(set) var columns: [String]
+    package private(set) var columns: [String]
     /// Each column's estimator, output and variant: parsed from ``columns`` by the one parser
     /// (``ColumnKey/init(header:)``), or a stored run's layout (``adopt(layout:path:)``).
-    public private(set) var keys: [ColumnKey]
-    public private(set) var ids = StringColumn()
+    package private(set) var keys: [ColumnKey]
+    package private(set) var ids = StringColumn()
     /// Each sample's label, made from ``speciesIndex`` and ``speciesNames``.
     package var labels: LabelColumn { LabelColumn(speciesIndex: speciesIndex, speciesNames: speciesNames) }
     package private(set) var splits: [Split] = []
@@ -63,14 +63,14 @@ public struct MeasurementTable: Sendable {
 
     /// Takes a stored run's column layout (its manifest's `columns`) instead of the keys parsed
     /// from the headers (``layout(_:headers:path:)``).
-    public mutating func adopt(layout: [ColumnKey]?, path: String) throws {
+    package mutating func adopt(layout: [ColumnKey]?, path: String) throws {
         keys = try Self.layout(layout, headers: columns, path: path)
     }
 
     /// The keys of a stored run's output columns: its manifest's layout, which must name exactly
     /// the `samples.csv` headers (else the archive was edited), or for an archive written before
     /// the layout was recorded (nil), the headers parsed once (``ColumnKey/init(header:)``).
-    public static func layout(_ stored: [ColumnKey]?, headers: [String], path: String) throws -> [ColumnKey] {
+    package static func layout(_ stored: [ColumnKey]?, headers: [String], path: String) throws -> [ColumnKey] {
         guard let stored else { return headers.map(ColumnKey.init(header:)) }
         guard stored.map(\.header) == headers else {
             throw EvaluationError(

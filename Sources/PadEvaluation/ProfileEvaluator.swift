@@ -53,7 +53,7 @@ package struct ProfileEvaluator: Sendable {
     /// the defaults' column of an output no estimator measured again with its options (an estimator
     /// that reads no option serves every profile). No profile sees another option set's columns:
     /// profiles are isolated.
-    public func columnNames(for profile: Profile) -> [String?] {
+    package func columnNames(for profile: Profile) -> [String?] {
         let variant = profile.variant
         let keys = Set(table.keys)
         return table.keys.map { key in

@@ -27,7 +27,7 @@ package struct CompiledProfile: Sendable {
     /// - Parameter columns: the output name of each column as this profile reads it, nil for a
     ///   column it must not see (another option set's measurements).
     /// - Parameter calibratedThresholds: the threshold chosen for each calibrated gate, by gate index.
-    public init(profile: Profile, columns: [String?], calibratedThresholds: [Int: Double] = [:]) {
+    package init(profile: Profile, columns: [String?], calibratedThresholds: [Int: Double] = [:]) {
         let index = Dictionary(
             columns.enumerated().compactMap { i, name in name.map { ($0, i) } }, uniquingKeysWith: { a, _ in a })
         var gates: [CompiledGate] = []
@@ -118,7 +118,7 @@ extension Profile {
         return gate?.comparison == .le || gate?.comparison == .lt
     }
 
-    public func compiled(columns: [String?], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
+    package func compiled(columns: [String?], calibratedThresholds: [Int: Double] = [:]) -> CompiledProfile {
         CompiledProfile(profile: self, columns: columns, calibratedThresholds: calibratedThresholds)
     }
 }

@@ -251,10 +251,10 @@ extension Profile {
     /// The option values the profile measures with (``MeasurementVariant/defaults`` without
     /// `options:`): profiles with different options get measurements of their own, and a profile
     /// reads the columns of its own variant.
-    public var variant: MeasurementVariant {
+    package var variant: MeasurementVariant {
         MeasurementVariant(options: useDatasetFaceBox ? [.useDatasetFaceBox] : [])
     }
 
     /// The text of ``variant`` ("" for the defaults, `dataset_box`): the manifest's `profile_options`.
-    public var optionsKey: String { variant.key }
+    package var optionsKey: String { variant.key }
 }

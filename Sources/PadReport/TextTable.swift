@@ -60,7 +60,7 @@ package enum RateText {
     /// A figure for a report table (FDR, GARBE, a max/min ratio, an AUC, an EDC area): three
     /// decimals with trailing zeros dropped (`0.333`, `3`, `0.5`), `<0.001` for a smaller non-zero
     /// magnitude, `inf` for an infinite ratio, empty for NaN. The CSV files keep every digit.
-    public static func figure(_ value: Double) -> String {
+    package static func figure(_ value: Double) -> String {
         if value.isNaN { return "" }
         if value.isInfinite { return value > 0 ? "inf" : "-inf" }
         if value != 0 && abs(value) < 0.0005 { return value > 0 ? "<0.001" : ">-0.001" }
@@ -72,7 +72,7 @@ package enum RateText {
 
     /// A threshold as a plot's label: 4 significant digits (`291.9`, not the EER midpoint's
     /// `291.9066964052421`, which ran into the next label); summary.csv keeps the exact value.
-    public static func plotThreshold(_ t: Double) -> String {
+    package static func plotThreshold(_ t: Double) -> String {
         guard t.isFinite else { return threshold(t) }
         return CSVFormat.number(Double(String(format: "%.4g", t)) ?? t)
     }

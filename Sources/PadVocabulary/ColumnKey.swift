@@ -3,12 +3,12 @@
 ///
 /// Estimators declare the options they read (`Estimator.readsOptions` in PadEstimators); the run
 /// measures those estimators once more for every option set its profiles use, and nothing else.
-public enum EstimatorOptionName: String, Sendable, Hashable, Codable, CaseIterable {
+package enum EstimatorOptionName: String, Sendable, Hashable, Codable, CaseIterable {
     /// `options: {face: {use_dataset_box: true}}`: the dataset's face box instead of the detector's.
     case useDatasetFaceBox = "face.use_dataset_box"
 
     /// The option's word in a column header when it is switched on (`face.count@dataset_box`).
-    public var token: String {
+    package var token: String {
         switch self {
         case .useDatasetFaceBox: return "dataset_box"
         }
@@ -22,16 +22,16 @@ public enum EstimatorOptionName: String, Sendable, Hashable, Codable, CaseIterab
 /// (``key``) is their tokens in ``EstimatorOptionName`` order joined by `+`; a header suffix that
 /// names no known option (an imported column called `x@y`) is kept as it is, so that every header
 /// renders back to its own bytes.
-public struct MeasurementVariant: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct MeasurementVariant: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The switched-on options.
-    public let options: Set<EstimatorOptionName>
+    package let options: Set<EstimatorOptionName>
     /// A header suffix that names no known option, kept verbatim (empty otherwise).
     private let unrecognised: String
 
     /// The default options: columns with no `@` suffix.
-    public static let defaults = MeasurementVariant(options: [])
+    package static let defaults = MeasurementVariant(options: [])
 
-    public init(options: Set<EstimatorOptionName>) {
+    package init(options: Set<EstimatorOptionName>) {
         self.init(options: options, unrecognised: "")
     }
 
@@ -41,7 +41,7 @@ public struct MeasurementVariant: Hashable, Sendable, Codable, CustomStringConve
     }
 
     /// Parses a header suffix (the text after `@`; "" is the defaults).
-    public init(key: String) {
+    package init(key: String) {
         let tokens = key.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         let named = tokens.map { token in EstimatorOptionName.allCases.first { $0.token == token } }
         let options = Set(named.compactMap { $0 })
@@ -52,26 +52,26 @@ public struct MeasurementVariant: Hashable, Sendable, Codable, CustomStringConve
         }
     }
 
-    public var isDefault: Bool { options.isEmpty && unrecognised.isEmpty }
+    package var isDefault: Bool { options.isEmpty && unrecognised.isEmpty }
 
     /// The variant's text: "" for the defaults, `dataset_box`, ... (the manifest's `profile_options`).
-    public var key: String {
+    package var key: String {
         if !unrecognised.isEmpty { return unrecognised }
         return EstimatorOptionName.allCases.filter(options.contains).map(\.token).joined(separator: "+")
     }
 
     /// What a header or a step name carries after its plain name: "" or `@<key>`.
-    public var suffix: String { isDefault ? "" : "@" + key }
+    package var suffix: String { isDefault ? "" : "@" + key }
 
-    public var description: String { key }
+    package var description: String { key }
 
-    public func contains(_ option: EstimatorOptionName) -> Bool { options.contains(option) }
+    package func contains(_ option: EstimatorOptionName) -> Bool { options.contains(option) }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init(key: try decoder.singleValueContainer().decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(key)
     }
@@ -85,14 +85,14 @@ public struct MeasurementVariant: Hashable, Sendable, Codable, CustomStringConve
 /// is its options (``MeasurementVariant``).
 ///
 /// Example: `ColumnKeyTests.headersRoundTrip` in `Tests/PadDatasetTests/ColumnKeyTests.swift`.
-public struct ColumnKey: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct ColumnKey: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The estimator (or importer) prefix: `face`, `luna`, `scores`; "" for a name without a dot.
-    public var estimator: String
+    package var estimator: String
     /// The output under the estimator: `count`, `ida.score`.
-    public var output: String
-    public var variant: MeasurementVariant
+    package var output: String
+    package var variant: MeasurementVariant
 
-    public init(estimator: String, output: String, variant: MeasurementVariant = .defaults) {
+    package init(estimator: String, output: String, variant: MeasurementVariant = .defaults) {
         self.estimator = estimator
         self.output = output
         self.variant = variant
@@ -101,7 +101,7 @@ public struct ColumnKey: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Parses a header: the variant after the first `@` (when something follows it), the
     /// estimator before the first `.` of the rest (when something precedes it).
     /// `ColumnKey(header: h).header == h` for every string `h`.
-    public init(header: String) {
+    package init(header: String) {
         var name = Substring(header), variant = MeasurementVariant.defaults
         if let at = header.firstIndex(of: "@"), header.index(after: at) < header.endIndex {
             name = header[..<at]
@@ -116,15 +116,15 @@ public struct ColumnKey: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The output's name as profiles and reports write it: `face.count` (no variant).
-    public var name: String { estimator.isEmpty ? output : estimator + "." + output }
+    package var name: String { estimator.isEmpty ? output : estimator + "." + output }
 
     /// The column's header in `samples.csv`: `face.count`, `face.count@dataset_box`.
-    public var header: String { name + variant.suffix }
+    package var header: String { name + variant.suffix }
 
-    public var description: String { header }
+    package var description: String { header }
 
     /// The same output measured with other options.
-    public func with(variant: MeasurementVariant) -> ColumnKey {
+    package func with(variant: MeasurementVariant) -> ColumnKey {
         ColumnKey(estimator: estimator, output: output, variant: variant)
     }
 }

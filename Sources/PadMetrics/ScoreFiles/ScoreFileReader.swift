@@ -22,14 +22,14 @@ package struct ImportedScores: Sendable {
     /// Per row subject, only when the file names them (empty otherwise): a generic file's
     /// `subject` column; bob 4/5-column `real_id` of bona fide rows ("" for attacks, whose
     /// real_id is `attack`).
-    public var subjects: [String] = []
+    package var subjects: [String] = []
     /// The `group.<name>` / `attr.<name>` columns of a generic file (lower-cased), in header order.
-    public var labelNames: [String] = []
+    package var labelNames: [String] = []
     /// `labels[k][row]`: the value of `labelNames[k]` on each row ("" = not given); empty when the
     /// file has no label column.
-    public var labels: [[String]] = []
-    public var format: ScoreFormat
-    public var polarity: ScorePolarity
+    package var labels: [[String]] = []
+    package var format: ScoreFormat
+    package var polarity: ScorePolarity
     /// Data lines read (blank and `#` lines excluded).
     package var lines: Int
     /// Per row: index into `files`, and line number.
@@ -67,7 +67,7 @@ package struct ImportedScores: Sendable {
     /// Appends the label columns `names` of `rows` new rows (`values[k][row]`; empty: none given),
     /// called before their ids are appended. Columns are matched by name: a column only one side
     /// has is "" (not given) on the other's rows.
-    public mutating func appendLabels(_ names: [String], _ values: [[String]], rows: Int) {
+    package mutating func appendLabels(_ names: [String], _ values: [[String]], rows: Int) {
         let before = ids.count
         for name in names where !labelNames.contains(name) {
             labelNames.append(name)
