@@ -64,11 +64,12 @@ package struct ImportedScores: Sendable {
         }
     }
 
-    /// Appends the label columns `names` of `rows` new rows (`values[k][row]`; empty: none given),
-    /// called before their ids are appended. Columns are matched by name: a column only one side
-    /// has is "" (not given) on the other's rows.
-    package mutating func appendLabels(_ names: [String], _ values: [[String]], rows: Int) {
-        let before = ids.count
+    /// Appends the label columns `names` of `rows` new rows (`values[k][row]`; empty: none given)
+    /// after the `before` rows already read (default: the ids appended so far, when called before
+    /// the new rows' ids are). Columns are matched by name: a column only one side has is ""
+    /// (not given) on the other's rows.
+    package mutating func appendLabels(_ names: [String], _ values: [[String]], rows: Int, before: Int? = nil) {
+        let before = before ?? ids.count
         for name in names where !labelNames.contains(name) {
             labelNames.append(name)
             labels.append([String](repeating: "", count: before))
@@ -396,6 +397,9 @@ package struct ScoreFileReader: Sendable {
     func readCSV(_ path: String, format: ScoreFormat, into result: inout ImportedScores) throws(ScoreFileError) {
         let bytes = try Self.readFile(path, keepTerminator: true)
         var parts = try scanParts(bytes, path: path, format: format)
+        // Rows read before this file's: the first part's ids may be handed over below, before its
+        // labels are appended, so the labels count rows themselves.
+        var rowsBefore = result.set.count
         // The first file's first part hands over its per-row strings and line numbers (the
         // scanner reserved room for the whole file): no copy of five million of each.
         if result.ids.isEmpty && result.presentations.isEmpty && !parts.isEmpty {
@@ -427,7 +431,8 @@ package struct ScoreFileReader: Sendable {
                 result.presentations += result.ids[result.presentations.count...]
             }
             result.subjects.append(contentsOf: rows.subjects)
-            result.appendLabels(rows.labelNames, rows.labels, rows: rows.ids.count)
+            result.appendLabels(rows.labelNames, rows.labels, rows: rows.scores.count, before: rowsBefore)
+            rowsBefore += rows.scores.count
             result.ids.append(contentsOf: rows.ids)
             if !rows.presentations.isEmpty { result.presentations.append(contentsOf: rows.presentations) }
             result.lineNumbers.append(contentsOf: rows.lineNumbers)
