@@ -53,7 +53,9 @@ package enum RunStatistics {
             guard let metrics = result.reported.scoreMetrics, metrics.score == column,
                 let sorted = metrics.sortedScores, sorted.rejectsNoneAtEveryThreshold
             else { continue }
-            return .init(sorted: sorted, curve: metrics.curve)
+            return .init(
+                sorted: sorted, curve: metrics.curve, speciesEERs: metrics.speciesEERs,
+                eer: metrics.eerRule == .apcerMax ? metrics.eer : nil, auc: metrics.auc)
         }
         return nil
     }

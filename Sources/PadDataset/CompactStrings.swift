@@ -147,6 +147,30 @@ package struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Exp
         }
     }
 
+    /// The same for strings in an array (ten million presentations of score files): a concrete
+    /// array, not any sequence, so the loop is specialised here rather than walked through a
+    /// generic iterator from another module; the lookup is sized once by the number of changes
+    /// from one row to the next (at least the number of distinct strings), so it never rehashes.
+    package init(_ strings: [String]) {
+        codes.reserveCapacity(strings.count)
+        strings.withUnsafeBufferPointer { strings in
+            var runs = 0
+            for i in strings.indices where i == 0 || strings[i] != strings[i - 1] { runs += 1 }
+            lookup.reserveCapacity(runs)
+            names.reserveCapacity(runs)
+            var last: (string: String, code: Int32)?
+            for string in strings {
+                if let last, last.string == string {
+                    codes.append(last.code)
+                } else {
+                    let code = code(of: string)
+                    codes.append(code)
+                    last = (string, code)
+                }
+            }
+        }
+    }
+
     package init(arrayLiteral strings: String...) { self.init(strings) }
 
     package var startIndex: Int { 0 }

@@ -1,3 +1,4 @@
+import Glibc
 import PadArchive
 import PadDataset
 import PadVocabulary
@@ -51,32 +52,48 @@ package enum DatasetFingerprint {
             nameBytes.append(contentsOf: name.utf8)
             nameEnds.append(nameBytes.count)
         }
-        var seeds = [UInt64?](repeating: nil, count: nameEnds.count)
+        // Each presentation's seed, made when its first row is met (0: not made yet; a real seed
+        // of 0 is only made again). Columns are read through buffers: this loop runs per row.
+        var seeds = [UInt64](repeating: 0, count: nameEnds.count)
         var total: UInt64 = 0, any = false
+        let frames = table.frameIndices, codes = table.presentations.codes, names = table.presentations.names
         nameBytes.withUnsafeBufferPointer { nameBytes in
-            table.ids.forEachUTF8(0..<table.count) { i, id in
-                let frame = table.frameIndices.isEmpty ? -1 : Int(table.frameIndices[i])
-                let code = table.presentations.isEmpty ? -1 : Int(table.presentations.codes[i])
-                func isOwnName() -> Bool {
-                    let start = code == 0 ? 0 : nameEnds[code - 1]
-                    return nameEnds[code] - start == id.count
-                        && UnsafeBufferPointer(rebasing: nameBytes[start..<nameEnds[code]]).elementsEqual(id)
+            frames.withUnsafeBufferPointer { frames in
+                codes.withUnsafeBufferPointer { codes in
+                    seeds.withUnsafeMutableBufferPointer { seeds in
+                        table.ids.forEachUTF8(0..<table.count) { i, id in
+                            let frame = frames.isEmpty ? -1 : Int(frames[i])
+                            let code = codes.isEmpty ? -1 : Int(codes[i])
+                            if frame < 0 && (code < 0 || Self.isName(code, of: nameBytes, ends: nameEnds, id)) {
+                                return
+                            }
+                            any = true
+                            let seed: UInt64
+                            if code < 0 {
+                                seed = (FNV1a.hash(id) ^ 9) &* FNV1a.prime
+                            } else if seeds[code] != 0 {
+                                seed = seeds[code]
+                            } else {
+                                seed = FNV1a.presentationSeed(names[code])
+                                seeds[code] = seed
+                            }
+                            total &+= FNV1a.presentationHash(id: id, frame: frame, seed: seed)
+                        }
+                    }
                 }
-                if frame < 0 && (code < 0 || isOwnName()) { return }
-                any = true
-                let seed: UInt64
-                if code < 0 {
-                    seed = (FNV1a.hash(id) ^ 9) &* FNV1a.prime
-                } else if let known = seeds[code] {
-                    seed = known
-                } else {
-                    seed = FNV1a.presentationSeed(table.presentations.names[code])
-                    seeds[code] = seed
-                }
-                total &+= FNV1a.presentationHash(id: id, frame: frame, seed: seed)
             }
         }
         return any ? FNV1a.hex(total) : nil
+    }
+
+    /// True when presentation name `code` (its bytes end at `ends[code]` in `bytes`) is `id`.
+    @inline(__always)
+    static func isName(
+        _ code: Int, of bytes: UnsafeBufferPointer<UInt8>, ends: [Int], _ id: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        let start = code == 0 ? 0 : ends[code - 1]
+        guard ends[code] - start == id.count else { return false }
+        return id.isEmpty || memcmp(bytes.baseAddress! + start, id.baseAddress!, id.count) == 0
     }
 
     /// The sum over the table's rows, each term hashed over the id's bytes and then the row's

@@ -518,9 +518,8 @@ package struct ProfileEvaluator: Sendable {
             return .init(
                 target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
         }
-        metrics.speciesEER = curve.speciesNames.indices.map { s in
-            (try? EqualErrorRate(curve, species: s).value) ?? .nan
-        }
+        metrics.eerRule = eerRule
+        metrics.speciesEERs = curve.speciesNames.indices.map { s in try? EqualErrorRate(curve, species: s) }
         metrics.pooledEER = try? EqualErrorRate(curve, pooled: true)
         metrics.sortedScores = curves?.sorted(for: set)
         return metrics

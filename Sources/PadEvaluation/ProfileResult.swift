@@ -72,15 +72,20 @@ package struct ProfileResult: Sendable {
         package var score: String
         package var curve: ErrorCurve
         package var eer: EqualErrorRate
+        /// The rule ``eer`` was found by.
+        package var eerRule: EERRule = .apcerMax
         /// bob.pad.base's BPCER@APCER (``ThresholdSearch/apcerThreshold(_:apcerAtMost:)``).
         package var bpcerAtAPCER: [Target]
         /// The best BPCER with APCER_max <= x (``ThresholdSearch/lowestThreshold(_:apcerMaxAtMost:)``):
         /// BPCER100, BPCER20, BPCER10 for x = 1%, 5%, 10%.
         package var bestBPCERAtAPCER: [Target] = []
         package var apcerAtBPCER: [Target]
-        /// EER of bona fide against each species alone (in `curve.speciesNames` order; NaN for a
-        /// species without processed attacks).
-        package var speciesEER: [Double] = []
+        /// EER of bona fide against each species alone (in `curve.speciesNames` order; nil for a
+        /// species without processed attacks), with its threshold: `outputs.csv` reads the rows of
+        /// the swept output from here instead of sweeping the curve again.
+        package var speciesEERs: [EqualErrorRate?] = []
+        /// The values of ``speciesEERs`` (NaN for a species without processed attacks).
+        package var speciesEER: [Double] { speciesEERs.map { $0?.value ?? .nan } }
         /// EER over all attacks pooled, bob.pad.base's rule (``EqualErrorRate/init(pooled:)``).
         package var pooledEER: EqualErrorRate?
         package var auc: Double

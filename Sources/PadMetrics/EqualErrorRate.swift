@@ -297,3 +297,31 @@ package func areaUnderROC(_ curve: ErrorCurve) -> Double {
     }
     return sum / (Double(curve.bonaFideCount) * Double(curve.attackCount))
 }
+
+/// ``areaUnderROC(_:)`` of bona fide against attack species s of the curve alone: the same sum
+/// over the same bona fide points in the same order, with that species' counts (below and equal
+/// at each point, read with a cursor in its steps), so it equals, bit for bit, the AUC of a curve
+/// swept over bona fide and species s only, without sweeping that curve. Between two points of
+/// the whole curve that hold a bona fide score no bona fide or species-s count changes but at
+/// those points, whatever other species score there. NaN when either class is empty.
+package func areaUnderROC(_ curve: ErrorCurve, species s: Int) -> Double {
+    let attacks = curve.attackCounts[s]
+    guard curve.hasBonaFide && attacks > 0 else { return .nan }
+    var cursor = curve.cursor(species: s, at: 0)
+    let heldBonaFide = Double(curve.bonaFideRejected[0])
+    let heldAttacks = Double(attacks - curve.accepted(&cursor, at: 0))
+    var sum = heldBonaFide * heldAttacks / 2
+    curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
+        let points = rejected.count, bonaFide = curve.bonaFideCount
+        for k in 0..<points {
+            let after = k + 1 < points ? rejected[k + 1] : bonaFide
+            guard after > rejected[k] else { continue }
+            let acceptedHere = curve.accepted(&cursor, at: k)
+            let acceptedAfter = curve.accepted(&cursor, at: k + 1)
+            let attacksBelow = Double(attacks - acceptedHere)
+            let attacksEqual = Double(acceptedHere - acceptedAfter)
+            sum += Double(after - rejected[k]) * (attacksBelow + attacksEqual / 2)
+        }
+    }
+    return sum / (Double(curve.bonaFideCount) * Double(attacks))
+}

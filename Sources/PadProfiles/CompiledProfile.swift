@@ -11,8 +11,37 @@ package struct CompiledProfile: Sendable {
         package var column: Int?
     }
 
+    /// An active gate as numbers alone, the form every per-sample loop reads: copying one copies
+    /// no String (a ``Gate`` holds several), and whether it reads the swept score is decided here,
+    /// once, not by comparing output names per sample.
+    package struct Test: Sendable {
+        package var gateIndex: Int
+        /// Column of the output; -1 when the run has no such column (the gate then sees NaN).
+        package var column: Int
+        package var comparison: Gate.Comparison
+        package var threshold: Double
+        package var upper: Double
+        /// The gate is on the profile's swept score.
+        package var onScore: Bool
+
+        /// ``Gate/passes(_:)``.
+        @inlinable
+        package func passes(_ value: Double) -> Bool {
+            switch comparison {
+            case .ge: return value >= threshold
+            case .gt: return value > threshold
+            case .le: return value <= threshold
+            case .lt: return value < threshold
+            case .eq: return value == threshold
+            case .between: return value >= threshold && value <= upper
+            }
+        }
+    }
+
     package let profile: Profile
     package let gates: [CompiledGate]
+    /// ``gates`` as ``Test``s, in the same order.
+    package let tests: [Test]
     /// Gates (by index) whose output this run did not measure and that have no approximation:
     /// left out of the decisions and listed in the report, never silently.
     package let unmeasuredGates: [Int]
@@ -51,6 +80,12 @@ package struct CompiledProfile: Sendable {
         }
         self.profile = profile
         self.gates = gates
+        self.tests = gates.map { g in
+            Test(
+                gateIndex: g.gateIndex, column: g.column ?? -1, comparison: g.gate.comparison,
+                threshold: g.gate.threshold, upper: g.gate.upper,
+                onScore: profile.score != nil && g.gate.output == profile.score)
+        }
         self.unmeasuredGates = unmeasured
         self.approximatedGates = approximated
         self.scoreColumn = profile.score.flatMap { index[$0] }
@@ -60,9 +95,9 @@ package struct CompiledProfile: Sendable {
     /// Accept when every active gate passes; otherwise the first failing gate.
     @inlinable
     package func decide(_ value: (Int) -> Double) -> Decision {
-        for g in gates {
-            let v = g.column.map(value) ?? .nan
-            if !g.gate.passes(v) { return Decision(failedGate: g.gateIndex, valueWasNaN: v.isNaN) }
+        for t in tests {
+            let v = t.column < 0 ? .nan : value(t.column)
+            if !t.passes(v) { return Decision(failedGate: t.gateIndex, valueWasNaN: v.isNaN) }
         }
         return .accepted
     }
@@ -71,9 +106,8 @@ package struct CompiledProfile: Sendable {
     /// when the profile names no score). A best shot is the first frame for which this holds.
     @inlinable
     package func passesCaptureGates(_ value: (Int) -> Double) -> Bool {
-        let scoreName = profile.score
-        for g in gates where scoreName == nil || g.gate.output != scoreName {
-            if !g.gate.passes(g.column.map(value) ?? .nan) { return false }
+        for t in tests where !t.onScore {
+            if !t.passes(t.column < 0 ? .nan : value(t.column)) { return false }
         }
         return true
     }
@@ -84,10 +118,8 @@ package struct CompiledProfile: Sendable {
     @inlinable
     package func sweptScore(_ value: (Int) -> Double) -> Double? {
         guard let scoreColumn else { return nil }
-        let scoreName = profile.score
-        for g in gates where g.gate.output != scoreName {
-            let v = g.column.map(value) ?? .nan
-            if !g.gate.passes(v) { return nil }
+        for t in tests where !t.onScore {
+            if !t.passes(t.column < 0 ? .nan : value(t.column)) { return nil }
         }
         let s = value(scoreColumn)
         return s.isNaN ? nil : (scoreNegated ? -s : s)

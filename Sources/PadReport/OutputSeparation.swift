@@ -45,10 +45,21 @@ package enum OutputSeparation {
     /// output and rejected no sample at every threshold), with that profile's curve: the same
     /// samples outputs.csv takes, so they are not sorted again and the all-species row, when it
     /// holds every species in the set's order, is that very curve.
+    /// With the curve come what the profile already read from it, so no row sweeps it again:
+    /// each species' EER against bona fide (`speciesEERs`, in the curve's species order), the EER
+    /// by APCER_max (`eer`: nil when the profile used another rule) and the AUC.
     package struct SharedSort: Sendable {
         package var sorted: SortedScores
         package var curve: ErrorCurve?
-        package init(sorted: SortedScores, curve: ErrorCurve?) { self.sorted = sorted; self.curve = curve }
+        package var speciesEERs: [EqualErrorRate?]
+        package var eer: EqualErrorRate?
+        package var auc: Double?
+        package init(
+            sorted: SortedScores, curve: ErrorCurve?, speciesEERs: [EqualErrorRate?] = [], eer: EqualErrorRate? = nil,
+            auc: Double? = nil
+        ) {
+            self.sorted = sorted; self.curve = curve; self.speciesEERs = speciesEERs; self.eer = eer; self.auc = auc
+        }
     }
 
     /// Rows of one output: each species (by name), then all species together (``allSpecies``) when
@@ -59,17 +70,19 @@ package enum OutputSeparation {
     package static func rows(
         output: String, values: [Double], species: [Int32], speciesNames: [String], shared: SharedSort? = nil
     ) -> [Row] {
-        // Species with samples here (a table's species list may name some only other splits have).
-        let present = Set(species.filter { $0 >= 0 }.map(Int.init))
-        let order = speciesNames.indices.filter(present.contains).sorted { speciesNames[$0] < speciesNames[$1] }
+        let counts = ClassCounts(values: values, species: species, speciesCount: speciesNames.count)
+        // Species with samples here, with a value or not (a table's species list may name some only
+        // other splits have).
+        let order = speciesNames.indices.filter { counts.present[$0 + 1] + counts.missingAttacks[$0] > 0 }
+            .sorted { speciesNames[$0] < speciesNames[$1] }
         var groups = order.map { [$0] }
         if order.count > 1 { groups.append(order) }
-        let counts = ClassCounts(values: values, species: species, speciesCount: speciesNames.count)
         let reused = shared.flatMap { $0.sorted.speciesNames == speciesNames && counts.matches($0.sorted) ? $0 : nil }
         let sorted =
             reused?.sorted
             ?? SortedScores(counts.scoreSet(values: values, species: species, speciesNames: speciesNames))
         let sharedCurve = reused?.curve
+        let sharedEERs = reused.map { $0.speciesEERs.count == speciesNames.count ? $0.speciesEERs : [] } ?? []
         let bonaFideLeftOut = counts.missingBonaFide, attacksLeftOut = counts.missingAttacks
         // Each group sweeps its own curve (two when the output separates the other way): on all cores.
         return Parallel.map(groups) { group in
@@ -79,6 +92,23 @@ package enum OutputSeparation {
                 missingBonaFide: bonaFideLeftOut, missingAttacks: group.reduce(0) { $0 + attacksLeftOut[$1] })
             // Every species in order: the set itself, whose curve the profile has already swept.
             let whole = group.elementsEqual(speciesNames.indices)
+            if let sharedCurve, !whole, group.count == 1,
+                separation(
+                    species: group[0], ofWhole: sharedCurve, eer: sharedEERs.isEmpty ? nil : sharedEERs[group[0]],
+                    into: &row)
+            {
+                return row
+            }
+            if whole, let sharedCurve, let eer = reused?.eer, let auc = reused?.auc, auc >= 0.5 {
+                // The profile's own curve, AUC and EER (by APCER_max, the rule this row uses).
+                row.bonaFide = sharedCurve.bonaFideCount
+                row.attacks = sharedCurve.attackCount
+                if sharedCurve.hasBonaFide && sharedCurve.hasAttacks {
+                    (row.direction, row.auc, row.eer, row.eerThreshold) =
+                        ("higher-bona-fide", auc, eer.value, eer.threshold)
+                }
+                return row
+            }
             separation(sorted.restricted(toSpecies: group), curve: whole ? sharedCurve : nil, into: &row)
             return row
         }
@@ -137,6 +167,27 @@ package enum OutputSeparation {
             row.auc = areaUnderROC(flipped)
             if let eer = try? EqualErrorRate(flipped) { row.eer = eer.value; row.eerThreshold = -eer.threshold }
         }
+    }
+
+    /// ``separation(_:curve:into:)`` of one species read from the curve of every species (no curve
+    /// of its own swept: ten million points each): AUC by ``PadMetrics/areaUnderROC(_:species:)``
+    /// and EER by ``PadMetrics/EqualErrorRate/init(_:species:)``, whose sweeps visit only the
+    /// points of bona fide and that species, so both equal those of the species' own curve. False,
+    /// with `row` untouched, when the output separates the other way (the negated values then need
+    /// a curve of their own) or a class is empty.
+    /// `eer`, when given, is that EER already found (the profile's per-species EER).
+    static func separation(species s: Int, ofWhole curve: ErrorCurve, eer known: EqualErrorRate?, into row: inout Row)
+        -> Bool
+    {
+        let auc = areaUnderROC(curve, species: s)
+        guard auc >= 0.5, let eer = known ?? (try? EqualErrorRate(curve, species: s)) else { return false }
+        row.bonaFide = curve.bonaFideCount
+        row.attacks = curve.attackCounts[s]
+        row.direction = "higher-bona-fide"
+        row.auc = auc
+        row.eer = eer.value
+        row.eerThreshold = eer.threshold
+        return true
     }
 
     package static func table(_ rows: [Row]) -> ReportTables.Table {

@@ -117,9 +117,10 @@ import PadProfiles
 }
 
 /// A score file's presentations are checked (one presentation, one label, species and split)
-/// while they are interned, on two cores: the first conflict is the error of a check alone, with
-/// the same lines, whichever half of the file it falls in; without a conflict the interned
-/// presentations are those of the rows in order.
+/// by the numbers their interning gave them (an array of first rows, no second dictionary of
+/// names): the first conflict is the error of the check by names, with the same lines, whichever
+/// half of the file it falls in; without a conflict the interned presentations are those of the
+/// rows in order.
 @Suite struct PresentationCheckBesideInterningTests {
     static func read(_ text: String, split: Bool) throws -> ImportedScores {
         let path = NSTemporaryDirectory() + "padbench-frames-\(UUID().uuidString).csv"

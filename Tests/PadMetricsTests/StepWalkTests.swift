@@ -168,4 +168,45 @@ import Testing
         }
         #expect(checked > 250)
     }
+
+    /// `outputs.csv` reads each species' row from the curve of every species: its AUC
+    /// (``areaUnderROC(_:species:)``) and EER (``EqualErrorRate/init(_:species:)``) equal, bit for
+    /// bit, those of a curve swept over bona fide and that species alone (other species' scores
+    /// add points where neither class changes). Random sets with ties, infinities, failures and
+    /// samples rejected at every threshold; one to four species.
+    @Test func speciesAUCAndEERFromTheWholeCurveEqualTheSpeciesOwnCurve() throws {
+        var compared = 0
+        let checked = try Self.randomCurves { curve, c, round in
+            let sorted = SortedScores(c.set)
+            for s in curve.speciesNames.indices {
+                let own = try ErrorCurve(sorted: sorted.restricted(toSpecies: [s]))
+                let auc = areaUnderROC(curve, species: s)
+                #expect(auc.bitPattern == areaUnderROC(own).bitPattern, "round \(round) species \(s)")
+                guard own.hasBonaFide && own.hasAttacks else {
+                    #expect(auc.isNaN)
+                    continue
+                }
+                let whole = try EqualErrorRate(curve, species: s), alone = try EqualErrorRate(own)
+                #expect(whole.threshold.bitPattern == alone.threshold.bitPattern, "round \(round) species \(s)")
+                #expect(whole.value.bitPattern == alone.value.bitPattern, "round \(round) species \(s)")
+                compared += 1
+            }
+        }
+        #expect(checked > 250 && compared > 400)
+    }
+
+    /// By hand: bona fide 1, 2, 2, 4; print 0, 2, 3; replay 5, 5 (which adds points 5 and beyond).
+    /// AUC of print = (bona fide above each print + half the ties) / (4 x 3): 1 above 0 -> 4, the
+    /// 2 -> 1 (the 4) + 2 x 0.5 (the two 2s), the 3 -> 1 (the 4): (4 + 2 + 1) / 12 = 7/12.
+    @Test func speciesAUCByHand() throws {
+        var set = ScoreSet()
+        for score in [1.0, 2, 2, 4] { set.append(score: score, species: nil) }
+        for score in [0.0, 2, 3] { set.append(score: score, species: "print") }
+        for score in [5.0, 5] { set.append(score: score, species: "replay") }
+        let curve = try ErrorCurve(set)
+        let print = try #require(curve.speciesNames.firstIndex(of: "print"))
+        let replay = try #require(curve.speciesNames.firstIndex(of: "replay"))
+        #expect(areaUnderROC(curve, species: print) == 7.0 / 12)
+        #expect(areaUnderROC(curve, species: replay) == 0)
+    }
 }

@@ -114,20 +114,66 @@ package struct ImportedScores: Sendable {
                 return split(first) != split(row) ? "split" : nil
             }
             guard let conflict else { continue }
-            func value(_ r: Int) -> String {
-                switch conflict.attribute {
-                case "label": return species[r] < 0 ? "bonafide" : "attack"
-                case "species": return set.speciesNames[Int(species[r])]
-                default: return split(r)
+            throw presentationError(conflict, split: split)
+        }
+    }
+
+    /// ``checkPresentations(split:)`` with each row's presentation already numbered (`codes[row]`
+    /// in 0..<`count`, as ``presentations`` interned): each presentation's first row is kept in
+    /// an array indexed by its number, so no row hashes its presentation again. The same rows are
+    /// compared in the same order, so the first conflict and its error are the same.
+    /// `sameSplit(a, b)` compares two rows' splits; `split` names one for the message.
+    package func checkPresentations(
+        codes: [Int32], count: Int, sameSplit: (Int, Int) -> Bool, split: (Int) -> String
+    ) throws(ScoreFileError) {
+        guard !presentations.isEmpty else { return }
+        precondition(codes.count == presentations.count, "one code per row")
+        var firstRow = [Int](repeating: -1, count: count)
+        let species = set.speciesIndex
+        var conflict: PresentationIndex.Conflict?
+        species.withUnsafeBufferPointer { species in
+            codes.withUnsafeBufferPointer { codes in
+                for row in codes.indices {
+                    let code = Int(codes[row]), first = firstRow[code]
+                    guard first >= 0 else {
+                        firstRow[code] = row
+                        continue
+                    }
+                    let attribute: String
+                    if (species[first] < 0) != (species[row] < 0) {
+                        attribute = "label"
+                    } else if species[first] != species[row] {
+                        attribute = "species"
+                    } else if !sameSplit(first, row) {
+                        attribute = "split"
+                    } else {
+                        continue
+                    }
+                    conflict = .init(first: first, row: row, attribute: attribute)
+                    return
                 }
             }
-            throw ScoreFileError(
-                file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
-                "presentation '\(ScoreFileError.quoted(presentations[row]))' spans two \(conflict.plural): "
-                    + "'\(ScoreFileError.quoted(value(row)))' here, '\(ScoreFileError.quoted(value(conflict.first)))' at "
-                    + "\(files[Int(fileIndex[conflict.first])]):\(lineNumbers[conflict.first])"
-            )
         }
+        if let conflict { throw presentationError(conflict, split: split) }
+    }
+
+    /// The error of a presentation whose row `conflict.row` differs from its first row.
+    func presentationError(_ conflict: PresentationIndex.Conflict, split: (Int) -> String) -> ScoreFileError {
+        let species = set.speciesIndex
+        func value(_ r: Int) -> String {
+            switch conflict.attribute {
+            case "label": return species[r] < 0 ? "bonafide" : "attack"
+            case "species": return set.speciesNames[Int(species[r])]
+            default: return split(r)
+            }
+        }
+        let row = conflict.row
+        return ScoreFileError(
+            file: files[Int(fileIndex[row])], line: Int(lineNumbers[row]),
+            "presentation '\(ScoreFileError.quoted(presentations[row]))' spans two \(conflict.plural): "
+                + "'\(ScoreFileError.quoted(value(row)))' here, '\(ScoreFileError.quoted(value(conflict.first)))' at "
+                + "\(files[Int(fileIndex[conflict.first])]):\(lineNumbers[conflict.first])"
+        )
     }
 
     /// The first two rows with the same id, as an error naming both lines. Hashes are sorted
