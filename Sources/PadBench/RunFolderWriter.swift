@@ -44,10 +44,27 @@ package struct RunFolderWriter: Sendable {
     package func write(
         manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
         timing: [TimingStep],
-        profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = []
+        profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = [],
+        pending: [() throws -> CompressedMember] = []
     ) throws -> Written {
         // A compressed member not named among the streamed files would be left out of the archive.
         precondition(precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
+        // Members still being written (decisions.csv of score files) are waited for on every path:
+        // none may still write into the folder when it is committed or removed.
+        var waited = false
+        var precompressed = precompressed
+        func waitForPending() throws {
+            guard !waited else { return }
+            waited = true
+            var failure: Error?
+            for finish in pending {
+                do { precompressed.append(try finish()) } catch { failure = failure ?? error }
+            }
+            if let failure { throw failure }
+            precondition(
+                precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
+        }
+        defer { try? waitForPending() }
         var manifest = manifest
         let given = results
         // The fingerprints and `outputs.csv` read the table (and the frame-level sorted scores)
@@ -69,7 +86,9 @@ package struct RunFolderWriter: Sendable {
         let (outputs, fingerprints) = (try separating.wait(), try fingerprinting.wait())
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
         manifest.columns = table.keys
-        // Written before the analyses read it: the presentation decisions are already on disk.
+        // Written before the analyses read it: the presentation decisions are already on disk, and
+        // decisions.csv is once the pending members are.
+        try waitForPending()
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
         if FileManager.default.fileExists(atPath: folder + "/" + SampleLabels.member) {
             streamedFiles.append(SampleLabels.member)

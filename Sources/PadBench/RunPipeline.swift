@@ -40,6 +40,20 @@ struct RunPipeline: ~Copyable {
     struct Decided {
         var results: [ProfileResult]
         var precompressed: [CompressedMember]
+        /// `decisions.csv` still being written (score files): waited for by ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``
+        /// before anything reads it or the archive takes it.
+        var pending: PendingMember? = nil
+    }
+
+    /// A compressed member whose writing goes on in the background.
+    struct PendingMember {
+        let decisions: BackgroundDecisions
+        let member: ArchiveMemberWriter
+
+        func finished() throws -> CompressedMember {
+            try decisions.finish()
+            return try member.finished()
+        }
     }
 
     /// Opens the run's work folder and takes its lock (``RunFolder``). `resumable`: a bench, whose
@@ -70,12 +84,22 @@ struct RunPipeline: ~Copyable {
                 profiles, evaluator, into: writer.member("decisions.csv", rows: rows))
             return Decided(results: results, precompressed: [member, decisions])
         case .background(let work):
+            // samples.csv is written on another core from the start; decisions.csv from the moment
+            // the profile is calibrated until the run folder's writer needs it.
             let background = BackgroundWork(work)
             let decisionsMember = try writer.member("decisions.csv", rows: rows)
-            let decided = Result { try Self.decide(profiles, evaluator, into: decisionsMember) }
-            let member = try background.wait()
-            let (results, decisions) = try decided.get()
-            return Decided(results: results, precompressed: [member, decisions])
+            let pending = PendingMember(
+                decisions: BackgroundDecisions(CSVWriter(member: decisionsMember)), member: decisionsMember)
+            let decided = Result { try evaluator.evaluate(profiles, decisions: pending.decisions) }
+            let member = Result { try background.wait() }
+            do {
+                let samples = try member.get()
+                return Decided(results: try decided.get(), precompressed: [samples], pending: pending)
+            } catch {
+                // No write may go on into a folder that is about to be removed.
+                try? pending.decisions.finish()
+                throw error
+            }
         }
     }
 
@@ -117,7 +141,7 @@ struct RunPipeline: ~Copyable {
         let results = try writer.write(
             manifest: manifest(times(wallSeconds: wallSeconds)), table: table, results: decided.results,
             timing: timing, profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"] + streamed,
-            precompressed: decided.precompressed
+            precompressed: decided.precompressed, pending: decided.pending.map { [$0.finished] } ?? []
         ).results
         let (final, archivePath) = (folder.final, folder.archivePath)
         try folder.commit()

@@ -39,7 +39,7 @@ package struct ProfileEvaluator: Sendable {
     package var reportSplit: Split? { table.splits.contains(.eval) ? .eval : nil }
 
     package func evaluate(_ profiles: [Profile], decisions: CSVWriter? = nil) throws -> [ProfileResult] {
-        try decisions?.writeRow(["id", "profile", "split", "label", "species", "status", "accepted", "code", "message"])
+        try decisions?.writeRow(Self.decisionsHeader)
         var results: [ProfileResult] = []
         for profile in profiles {
             results.append(try evaluate(profile, decisions: decisions))
@@ -62,16 +62,48 @@ package struct ProfileEvaluator: Sendable {
         }
     }
 
+    /// `evaluate(_:decisions:)` with `decisions.csv` written in the background: each
+    /// profile's rows are queued once it is calibrated, and the caller goes on as soon as the last
+    /// profile is scored (``BackgroundDecisions/finish()`` waits for the rows). The same rows in
+    /// the same order.
+    package func evaluate(_ profiles: [Profile], decisions: BackgroundDecisions) throws -> [ProfileResult] {
+        decisions.enqueue { try $0.writeRow(Self.decisionsHeader) }
+        return try profiles.map { try evaluate($0, decisions: .background(decisions)) }
+    }
+
+    static let decisionsHeader = [
+        "id", "profile", "split", "label", "species", "status", "accepted", "code", "message",
+    ]
+
+    /// Where a profile's rows of `decisions.csv` go: written beside its scoring (then waited for),
+    /// queued on a background writer, or nowhere.
+    enum DecisionsTarget {
+        case beside(CSVWriter?)
+        case background(BackgroundDecisions)
+    }
+
     func evaluate(_ profile: Profile, decisions: CSVWriter?) throws -> ProfileResult {
+        try evaluate(profile, decisions: .beside(decisions))
+    }
+
+    func evaluate(_ profile: Profile, decisions target: DecisionsTarget) throws -> ProfileResult {
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
         var notes: [ResultNote] = []
         let curves = CurveCache(keepsSorted: keepsSortedScores)
         let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
-        var (reported, calibrationSet) = try scoredBesideDecisions(
-            profile, compiled, reportSplit: reportSplit, curves: curves, notCalibrated: calibration.failure,
-            decisions: decisions)
+        var (reported, calibrationSet): (ProfileResult.SetResult, ProfileResult.SetResult?)
+        switch target {
+        case .beside(let decisions):
+            (reported, calibrationSet) = try scoredBesideDecisions(
+                profile, compiled, reportSplit: reportSplit, curves: curves, notCalibrated: calibration.failure,
+                decisions: decisions)
+        case .background(let decisions):
+            let notCalibrated = calibration.failure
+            decisions.enqueue { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: $0) }
+            (reported, calibrationSet) = scoredSplits(profile, compiled, reportSplit: reportSplit, curves: curves)
+        }
         if let failure = calibration.failure {
             reported.headline = nil
             reported.headlineError = "not calibrated: \(failure)"

@@ -124,4 +124,49 @@ import Testing
         #expect(Self.summary(withFile.calibrationSet) == Self.summary(without.calibrationSet))
         #expect(withFile.calibrations.map(\.threshold) == without.calibrations.map(\.threshold))
     }
+
+    /// `decisions.csv` written in the background (``BackgroundDecisions``: score files, where the
+    /// run goes on to the presentations while the rows are written): the bytes and results of the
+    /// writer given to `evaluate`, for two profiles one after the other (rows in profile order),
+    /// one of them calibrated on dev.
+    @Test func backgroundDecisionsEqualTheOnesWrittenBesideScoring() throws {
+        let evaluator = ProfileEvaluator(table: Self.table())
+        var fixed = try Self.profile()
+        fixed.name = "fixed"
+        fixed.gates[1].calibration = nil
+        fixed.gates[1].threshold = 0.5
+        let profiles = [try Self.profile(), fixed]
+        let besidePath = Self.temporaryPath(), backgroundPath = Self.temporaryPath()
+        defer {
+            try? FileManager.default.removeItem(atPath: besidePath)
+            try? FileManager.default.removeItem(atPath: backgroundPath)
+        }
+        let beside = try CSVWriter(path: besidePath)
+        let besideResults = try evaluator.evaluate(profiles, decisions: beside)
+        try beside.close()
+        let background = BackgroundDecisions(try CSVWriter(path: backgroundPath))
+        let backgroundResults = try evaluator.evaluate(profiles, decisions: background)
+        try background.finish()
+        try background.finish()  // once only: a second call returns at once
+        let written = try Data(contentsOf: URL(fileURLWithPath: backgroundPath))
+        #expect(written == (try Data(contentsOf: URL(fileURLWithPath: besidePath))))
+        #expect(String(decoding: written, as: UTF8.self).split(separator: "\n").count == 60_001)
+        for (a, b) in zip(backgroundResults, besideResults) {
+            #expect(Self.summary(a.reported) == Self.summary(b.reported))
+            #expect(Self.summary(a.calibrationSet) == Self.summary(b.calibrationSet))
+        }
+    }
+
+    /// A write that fails (the disk full, here: the writer closed under it) stops the background
+    /// rows and is thrown by `finish()`, not lost.
+    @Test func aBackgroundWriteErrorIsThrownByFinish() throws {
+        let evaluator = ProfileEvaluator(table: Self.table())
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CSVWriter(path: path)
+        try writer.close()
+        let background = BackgroundDecisions(writer)
+        _ = try evaluator.evaluate([try Self.profile()], decisions: background)
+        #expect(throws: (any Error).self) { try background.finish() }
+    }
 }

@@ -64,6 +64,42 @@ package struct ImportedScores: Sendable {
         }
     }
 
+    /// The values that occur more than once. One counting pass and one scatter by the top bits
+    /// (about eight values a bucket: FNV-1a spreads ids evenly), then each bucket sorted on its own
+    /// in cache, and neighbours compared: two passes over the values where a full radix sort of
+    /// ten million takes eight (and it needs no order beyond "equal values are together").
+    static func repeated(_ values: [UInt64]) -> Set<UInt64> {
+        let n = values.count
+        guard n > 1 else { return [] }
+        // 2^bits buckets, at least n / 8 of them (at most 2^24: 128 MB of counts for 2^27 values).
+        let bits = min(24, max(1, Int.bitWidth - (n / 8).leadingZeroBitCount))
+        let shift = UInt64(64 - bits)
+        var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+        var repeats = Set<UInt64>()
+        values.withUnsafeBufferPointer { values in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for value in values { starts[Int(value >> shift) + 1] += 1 }
+                for b in 0..<(1 << bits) { starts[b + 1] += starts[b] }
+                let grouped = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+                defer { grouped.deallocate() }
+                var fill = Array(starts.dropLast())
+                fill.withUnsafeMutableBufferPointer { fill in
+                    for value in values {
+                        let b = Int(value >> shift)
+                        grouped[fill[b]] = value
+                        fill[b] += 1
+                    }
+                }
+                for b in 0..<(1 << bits) where starts[b + 1] - starts[b] > 1 {
+                    var bucket = UnsafeMutableBufferPointer(rebasing: grouped[starts[b]..<starts[b + 1]])
+                    bucket.sort()
+                    for k in 1..<bucket.count where bucket[k] == bucket[k - 1] { repeats.insert(bucket[k]) }
+                }
+            }
+        }
+        return repeats
+    }
+
     /// Appends the label columns `names` of `rows` new rows (`values[k][row]`; empty: none given)
     /// after the `before` rows already read (default: the ids appended so far, when called before
     /// the new rows' ids are). Columns are matched by name: a column only one side has is ""
@@ -180,10 +216,7 @@ package struct ImportedScores: Sendable {
     /// (no dictionary of every id), so ten million ids take a fraction of a second.
     package func checkUniqueIds() throws(ScoreFileError) {
         guard ids.count > 1 else { return }
-        var hashes = Self.hashes(ids)
-        RadixSort.sort(&hashes)
-        var suspect = Set<UInt64>()
-        for k in 1..<hashes.count where hashes[k] == hashes[k - 1] { suspect.insert(hashes[k]) }
+        let suspect = Self.repeated(Self.hashes(ids))
         guard !suspect.isEmpty else { return }
         var firstRow: [String: Int] = [:]
         for (row, id) in ids.enumerated() {
