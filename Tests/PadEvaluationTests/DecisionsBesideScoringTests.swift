@@ -147,7 +147,7 @@ import Testing
         let background = BackgroundDecisions(try CSVWriter(path: backgroundPath))
         let backgroundResults = try evaluator.evaluate(profiles, decisions: background)
         try background.finish()
-        try background.finish()  // once only: a second call returns at once
+        try background.finish() // once only: a second call returns at once
         let written = try Data(contentsOf: URL(fileURLWithPath: backgroundPath))
         #expect(written == (try Data(contentsOf: URL(fileURLWithPath: besidePath))))
         #expect(String(decoding: written, as: UTF8.self).split(separator: "\n").count == 60_001)
