@@ -40,12 +40,13 @@ struct RunPipeline: ~Copyable {
     struct Decided {
         var results: [ProfileResult]
         var precompressed: [CompressedMember]
-        /// `decisions.csv` still being written (score files): waited for by ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``
-        /// before anything reads it or the archive takes it.
-        var pending: PendingMember? = nil
+        /// Members still being written (score files: `samples.csv` and `decisions.csv`), each
+        /// waited for by ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)`` before
+        /// anything reads it or the archive takes it.
+        var pending: [() throws -> CompressedMember] = []
     }
 
-    /// A compressed member whose writing goes on in the background.
+    /// A compressed member whose rows a ``BackgroundDecisions`` is writing.
     struct PendingMember {
         let decisions: BackgroundDecisions
         let member: ArchiveMemberWriter
@@ -90,13 +91,14 @@ struct RunPipeline: ~Copyable {
             let decisionsMember = try writer.member("decisions.csv", rows: rows)
             let pending = PendingMember(
                 decisions: BackgroundDecisions(CSVWriter(member: decisionsMember)), member: decisionsMember)
-            let decided = Result { try evaluator.evaluate(profiles, decisions: pending.decisions) }
-            let member = Result { try background.wait() }
+            // Neither is waited for here: the run goes on to the presentations and the reports,
+            // and the run folder's writer waits for both before the analyses and the archive.
             do {
-                let samples = try member.get()
-                return Decided(results: try decided.get(), precompressed: [samples], pending: pending)
+                let results = try evaluator.evaluate(profiles, decisions: pending.decisions)
+                return Decided(results: results, precompressed: [], pending: [background.wait, pending.finished])
             } catch {
                 // No write may go on into a folder that is about to be removed.
+                _ = try? background.wait()
                 try? pending.decisions.finish()
                 throw error
             }
@@ -141,7 +143,7 @@ struct RunPipeline: ~Copyable {
         let results = try writer.write(
             manifest: manifest(times(wallSeconds: wallSeconds)), table: table, results: decided.results,
             timing: timing, profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"] + streamed,
-            precompressed: decided.precompressed, pending: decided.pending.map { [$0.finished] } ?? []
+            precompressed: decided.precompressed, pending: decided.pending
         ).results
         let (final, archivePath) = (folder.final, folder.archivePath)
         try folder.commit()

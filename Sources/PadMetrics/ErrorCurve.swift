@@ -431,41 +431,51 @@ struct CurveSweep {
         let freeAttacks = lengths.dropFirst().reduce(0, +), heldBonaFide = sorted.heldBonaFide
         var position = [Int](repeating: 0, count: classCount)
         var points = 0
+        // Every array the loop writes is reached through a buffer taken once: the loop runs once
+        // per distinct score (ten million), where each array write checked uniqueness and bounds.
         sorted.flat.withUnsafeBufferPointer { base in
             let pointers = (0..<classCount).map {
                 UnsafeBufferPointer(rebasing: base[sorted.starts[$0]..<sorted.starts[$0 + 1]])
             }
-            thresholds.withUnsafeMutableBufferPointer { thresholdOut in
-                bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
-                    pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
-                        func record(_ threshold: Double) {
-                            thresholdOut[points] = threshold
-                            bonaFideOut[points] = heldBonaFide + position[0]
-                            var rejectedAttacks = 0
-                            for c in 1..<max(1, classCount) { rejectedAttacks += position[c] }
-                            pooledOut[points] = freeAttacks - rejectedAttacks
-                            if speciesCount > 1 { steps.record(point: points, position: position, lengths: lengths) }
-                            points += 1
-                        }
-                        while true {
-                            var next = Double.infinity, remaining = false
-                            for c in 0..<classCount where position[c] < lengths[c] {
-                                next = min(next, pointers[c][position[c]])
-                                remaining = true
+            steps.withBuffers { steps in
+                position.withUnsafeMutableBufferPointer { position in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        thresholds.withUnsafeMutableBufferPointer { thresholdOut in
+                            bonaFideRejected.withUnsafeMutableBufferPointer { bonaFideOut in
+                                pooledAccepted.withUnsafeMutableBufferPointer { pooledOut in
+                                    func record(_ threshold: Double) {
+                                        thresholdOut[points] = threshold
+                                        bonaFideOut[points] = heldBonaFide + position[0]
+                                        var rejectedAttacks = 0
+                                        for c in 1..<max(1, classCount) { rejectedAttacks += position[c] }
+                                        pooledOut[points] = freeAttacks - rejectedAttacks
+                                        if speciesCount > 1 {
+                                            steps.record(point: points, position: position, lengths: lengths)
+                                        }
+                                        points += 1
+                                    }
+                                    while true {
+                                        var next = Double.infinity, remaining = false
+                                        for c in 0..<classCount where position[c] < lengths[c] {
+                                            next = min(next, pointers[c][position[c]])
+                                            remaining = true
+                                        }
+                                        guard remaining else { break }
+                                        record(next)
+                                        for c in 0..<classCount {
+                                            var p = position[c]
+                                            let pointer = pointers[c], length = lengths[c]
+                                            while p < length && pointer[p] == next { p += 1 }
+                                            position[c] = p
+                                        }
+                                    }
+                                    // Above the highest score nothing is accepted; with a +inf score no
+                                    // threshold rejects everything, so there is no terminal point.
+                                    let highest = thresholdOut[points - 1]
+                                    if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
+                                }
                             }
-                            guard remaining else { break }
-                            record(next)
-                            for c in 0..<classCount {
-                                var p = position[c]
-                                let pointer = pointers[c], length = lengths[c]
-                                while p < length && pointer[p] == next { p += 1 }
-                                position[c] = p
-                            }
                         }
-                        // Above the highest score nothing is accepted; with a +inf score no
-                        // threshold rejects everything, so there is no terminal point.
-                        let highest = thresholdOut[points - 1]
-                        if highest.isFinite { record(ShortestDecimal.between(highest, .infinity)) }
                     }
                 }
             }
@@ -509,25 +519,55 @@ struct SpeciesSteps {
         maxSpecies = CurveSweep.unfilled(points)
     }
 
-    /// Point k: each species whose count changed gets a step; APCER_max is the highest
-    /// accepted / processed over species with processed attacks (the first such species on ties).
-    mutating func record(point k: Int, position: [Int], lengths: [Int]) {
-        var best = -1.0, which: Int32 = -1
-        for s in 0..<last.count {
-            let now = lengths[s + 1] - position[s + 1]
-            if now != last[s] {
-                points[filled[s]] = k
-                accepted[filled[s]] = now
-                filled[s] += 1
-                last[s] = now
-            }
-            if attackCounts[s] > 0 {
-                let v = Double(now) / attackCounts[s]
-                if v > best { best = v; which = Int32(s) }
+    /// The arrays the sweep writes, as buffers for the length of `body` (``Buffers/record(point:position:lengths:)``).
+    mutating func withBuffers<R>(_ body: (Buffers) -> R) -> R {
+        filled.withUnsafeMutableBufferPointer { filled in
+            points.withUnsafeMutableBufferPointer { points in
+                accepted.withUnsafeMutableBufferPointer { accepted in
+                    last.withUnsafeMutableBufferPointer { last in
+                        maxAPCER.withUnsafeMutableBufferPointer { maxAPCER in
+                            maxSpecies.withUnsafeMutableBufferPointer { maxSpecies in
+                                attackCounts.withUnsafeBufferPointer { attackCounts in
+                                    body(
+                                        Buffers(
+                                            filled: filled, points: points, accepted: accepted, last: last,
+                                            maxAPCER: maxAPCER, maxSpecies: maxSpecies, attackCounts: attackCounts))
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
-        maxAPCER[k] = which < 0 ? .nan : best
-        maxSpecies[k] = which
+    }
+
+    struct Buffers {
+        let filled, points, accepted, last: UnsafeMutableBufferPointer<Int>
+        let maxAPCER: UnsafeMutableBufferPointer<Double>
+        let maxSpecies: UnsafeMutableBufferPointer<Int32>
+        let attackCounts: UnsafeBufferPointer<Double>
+
+        /// Point k: each species whose count changed gets a step; APCER_max is the highest
+        /// accepted / processed over species with processed attacks (the first such species on ties).
+        @inline(__always)
+        func record(point k: Int, position: UnsafeMutableBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>) {
+            var best = -1.0, which: Int32 = -1
+            for s in 0..<last.count {
+                let now = lengths[s + 1] - position[s + 1]
+                if now != last[s] {
+                    points[filled[s]] = k
+                    accepted[filled[s]] = now
+                    filled[s] += 1
+                    last[s] = now
+                }
+                if attackCounts[s] > 0 {
+                    let v = Double(now) / attackCounts[s]
+                    if v > best { best = v; which = Int32(s) }
+                }
+            }
+            maxAPCER[k] = which < 0 ? .nan : best
+            maxSpecies[k] = which
+        }
     }
 
     /// The steps without the room no change used: (starts, points, accepted).
