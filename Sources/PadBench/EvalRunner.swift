@@ -199,10 +199,16 @@ package struct EvalRunner: Sendable {
                 return rows
             },
             { names.isEmpty ? nil : InternedStrings(names) })
-        let (speciesNames, speciesIndex) = mergedSpecies([eval] + (dev.map { [$0] } ?? []))
+        // One file: its own species list and codes are the merged ones (no second ten-million-row
+        // pass to map them onto themselves, nor a score set rebuilt equal to its own).
+        let (speciesNames, speciesIndex) =
+            dev == nil
+            ? (eval.set.speciesNames, eval.set.speciesIndex) : mergedSpecies([eval] + (dev.map { [$0] } ?? []))
         if let presentations {
-            all.set = ScoreSet(speciesNames: speciesNames)
-            all.set.append(scores: rows.values, speciesIndex: speciesIndex)
+            if dev != nil {
+                all.set = ScoreSet(speciesNames: speciesNames)
+                all.set.append(scores: rows.values, speciesIndex: speciesIndex)
+            }
             // One label, species and split per presentation, checked by the interned numbers.
             let splits = rows.splits
             try all.checkPresentations(

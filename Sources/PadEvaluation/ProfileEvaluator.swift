@@ -525,36 +525,83 @@ package struct ProfileEvaluator: Sendable {
         }
     }
 
-    /// Curve, EER, targets and AUC of a swept score (both classes needed).
+    /// Curve, EER, targets and AUC of a swept score (both classes needed). Each is a read of the
+    /// same curve (ten million points: a tenth of a second to half a second each), so they are
+    /// computed on all cores; an error is the one the first failing step in this order throws
+    /// (EER, BPCER@APCER targets, APCER@BPCER targets).
     static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil, eerRule: EERRule = .apcerMax)
         throws -> ProfileResult.ScoreMetrics
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
-        let eer = try EqualErrorRate(curve, rule: eerRule)
-        let bpcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
-            let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
-            return .init(
-                target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
-        }
-        let apcerTargets = try ProfileResult.targets.map { x -> ProfileResult.Target in
-            let choice = try ThresholdCriterion.apcerAtBPCER(x).choose(on: curve)
-            return .init(
-                target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,
-                targetMet: choice.targetMet)
-        }
+        let reads = CurveReads.all(speciesCount: curve.speciesNames.count)
+        let results = Parallel.map(reads) { read in Result { try read.value(on: curve, eerRule: eerRule) } }
+        func value(_ read: CurveReads) throws -> CurveReads.Value { try results[reads.firstIndex(of: read)!].get() }
+        guard case .eer(let eer) = try value(.eer), case .targets(let bpcerTargets) = try value(.bpcerTargets),
+            case .targets(let apcerTargets) = try value(.apcerTargets), case .targets(let best) = try value(.best),
+            case .auc(let auc) = try value(.auc), case .optionalEER(let pooled) = try value(.pooled)
+        else { preconditionFailure("each read gives its own kind of value") }
         var metrics = ProfileResult.ScoreMetrics(
-            score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets,
-            auc: areaUnderROC(curve))
-        metrics.bestBPCERAtAPCER = ProfileResult.targets.map { x in
-            let choice = ThresholdSearch.lowestThreshold(curve, apcerMaxAtMost: x)
-            return .init(
-                target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point), targetMet: choice.targetMet)
-        }
+            score: score, curve: curve, eer: eer, bpcerAtAPCER: bpcerTargets, apcerAtBPCER: apcerTargets, auc: auc)
+        metrics.bestBPCERAtAPCER = best
         metrics.eerRule = eerRule
-        metrics.speciesEERs = curve.speciesNames.indices.map { s in try? EqualErrorRate(curve, species: s) }
-        metrics.pooledEER = try? EqualErrorRate(curve, pooled: true)
+        metrics.speciesEERs = try curve.speciesNames.indices.map { s in
+            guard case .optionalEER(let eer) = try value(.species(s)) else { preconditionFailure("species EER") }
+            return eer
+        }
+        metrics.pooledEER = pooled
         metrics.sortedScores = curves?.sorted(for: set)
         return metrics
+    }
+
+    /// One read of a swept score's curve (``scoreMetrics(_:_:curves:eerRule:)``).
+    enum CurveReads: Hashable, Sendable {
+        case eer, bpcerTargets, apcerTargets, best, auc, pooled
+        case species(Int)
+
+        enum Value: Sendable {
+            case eer(EqualErrorRate)
+            case optionalEER(EqualErrorRate?)
+            case targets([ProfileResult.Target])
+            case auc(Double)
+        }
+
+        /// The slowest first (each species' EER sweeps every point), so two cores end together.
+        static func all(speciesCount: Int) -> [CurveReads] {
+            (0..<speciesCount).map { .species($0) } + [.eer, .pooled, .best, .bpcerTargets, .apcerTargets, .auc]
+        }
+
+        func value(on curve: ErrorCurve, eerRule: EERRule) throws -> Value {
+            switch self {
+            case .eer: return .eer(try EqualErrorRate(curve, rule: eerRule))
+            case .bpcerTargets:
+                return .targets(
+                    try ProfileResult.targets.map { x in
+                        let choice = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve)
+                        return .init(
+                            target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point),
+                            targetMet: choice.targetMet)
+                    })
+            case .apcerTargets:
+                return .targets(
+                    try ProfileResult.targets.map { x in
+                        let choice = try ThresholdCriterion.apcerAtBPCER(x).choose(on: curve)
+                        return .init(
+                            target: x, threshold: choice.threshold, rate: curve.apcerMax(choice.point).value,
+                            targetMet: choice.targetMet)
+                    })
+            case .best:
+                return .targets(
+                    ProfileResult.targets.map { x in
+                        let choice = ThresholdSearch.lowestThreshold(curve, apcerMaxAtMost: x)
+                        return .init(
+                            target: x, threshold: choice.threshold, rate: curve.bpcer(choice.point),
+                            targetMet: choice.targetMet)
+                    })
+            case .auc: return .auc(areaUnderROC(curve))
+            case .pooled: return .optionalEER(try? EqualErrorRate(curve, pooled: true))
+            case .species(let s): return .optionalEER(try? EqualErrorRate(curve, species: s))
+            }
+        }
     }
 
     /// The gate's reject code; a gate that failed on a NaN value says the output was not assessable.
