@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import PadArchive
 
 /// `decisions.csv` written on a thread of its own while the run goes on: each profile's rows are
@@ -9,10 +9,9 @@ import PadArchive
 /// writing: before, the run waited for them after scoring.
 ///
 /// ```swift
-/// let decisions = BackgroundDecisions(CSVWriter(member: member))
+/// let decisions = BackgroundDecisions(try CSVWriter(path: folder + "/decisions.csv"))
 /// let results = try evaluator.evaluate(profiles, decisions: decisions)
-/// // ... other work ...
-/// try decisions.finish()     // waits, closes the writer, throws the first write error
+/// try decisions.finish()  // waits for the rows, closes the file, throws the first write error
 /// ```
 /// The first error stops the writing (later profiles are not written) and is thrown by
 /// ``finish()``; ``finish()`` must be called on every path, errors included, so no write is still

@@ -15,6 +15,28 @@ import Testing
         return path
     }
 
+    /// ``BackgroundDecisions``: the rows of every sample, header first, once `finish()` returns.
+    @Test func backgroundDecisions() throws {
+        var table = MeasurementTable(columns: ["pad.score"])
+        table.append(id: "a.jpg", label: .bonaFide, split: .eval, status: .ok, values: [0.9])
+        table.append(id: "b.jpg", label: .attack(species: "print"), split: .eval, status: .ok, values: [0.2])
+        let evaluator = ProfileEvaluator(table: table)
+        let profiles = [
+            try ProfileLoader().load(
+                yaml:
+                    "name: pad\nsource: test\nscore: pad.score\ngates:\n  - {output: pad.score, op: ge, value: 0.5}\n",
+                file: "pad.yaml")
+        ]
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let decisions = BackgroundDecisions(try CSVWriter(path: folder + "/decisions.csv"))
+        let results = try evaluator.evaluate(profiles, decisions: decisions)
+        try decisions.finish() // waits for the rows, closes the file, throws the first write error
+        let rows = try String(contentsOfFile: folder + "/decisions.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 3 && rows[1].hasPrefix("a.jpg,pad,eval,bonafide,,ok,1"))
+        #expect(results[0].reported.bonaFideCount == 1)
+    }
+
     /// ``MeasurementTable``: a column by name holds the values appended.
     @Test func samplesSchema() throws {
         let schema = SamplesSchema.measured(outputs: ["quality.sharpness"], steps: ["quality"], presentations: false)
