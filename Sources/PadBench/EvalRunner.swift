@@ -261,19 +261,14 @@ package struct EvalRunner: Sendable {
         /// The rows of one file: split `fixed`, or the file's split column, or none.
         mutating func add(_ scores: ImportedScores, split fixed: Split?) throws {
             let set = scores.set
-            var parsedSplits: [String: Split] = [:]
-            for i in 0..<set.count {
-                if let fixed {
-                    splits.append(fixed)
-                } else if scores.splits.isEmpty {
-                    splits.append(.none)
-                } else {
-                    splits.append(try Self.split(of: scores, row: i, cache: &parsedSplits))
-                }
-                let score = set.scores[i]
-                statuses.append(score.isNaN ? .failed(code: .noScore, message: "no score in the file") : .ok)
-                values.append(score)
+            if fixed != nil || scores.splits.isEmpty {
+                splits.append(contentsOf: repeatElement(fixed ?? .none, count: set.count))
+            } else {
+                var parsedSplits: [String: Split] = [:]
+                for i in 0..<set.count { splits.append(try Self.split(of: scores, row: i, cache: &parsedSplits)) }
             }
+            statuses.append(okUnlessNaN: set.scores, failure: .failed(code: .noScore, message: "no score in the file"))
+            values.append(contentsOf: set.scores)
         }
 
         /// The split column of a row (parsed once per distinct text).

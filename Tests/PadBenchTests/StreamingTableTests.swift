@@ -23,6 +23,20 @@ import PadText
         #expect(Array(column.reordered([4, 3, 2, 1, 0])) == statuses.reversed())
     }
 
+    /// A score file's statuses appended in bulk (`ok`, or `no_score` where the score is NaN)
+    /// equal those appended one by one, after rows already there, messages and counts included.
+    @Test func statusesOfScoresInBulkEqualOneByOne() {
+        let failure = SampleStatus.failed(code: .noScore, message: "no score in the file")
+        let before: [SampleStatus] = [.failed(code: .decodeError, message: "bad"), .ok]
+        for scores in [[], [0.5], [.nan], [0.5, .nan, -.infinity, .nan, 0, .infinity, .nan]] as [[Double]] {
+            var bulk = StatusColumn(before), single = StatusColumn(before)
+            bulk.append(okUnlessNaN: scores, failure: failure)
+            for score in scores { single.append(score.isNaN ? failure : .ok) }
+            #expect(Array(bulk) == Array(single) && bulk.failedCount == single.failedCount, "\(scores)")
+            #expect(bulk.failedCount == 1 + scores.filter(\.isNaN).count)
+        }
+    }
+
     /// Reordering (what merge does to the shards' rows) equals appending the rows in the new
     /// order: ids, labels, species numbering, statuses, subjects, kept and spilled columns.
     @Test func reorderEqualsAppendingInTheNewOrder() throws {
