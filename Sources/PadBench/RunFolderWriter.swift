@@ -69,7 +69,7 @@ package struct RunFolderWriter: Sendable {
         let given = results
         // The fingerprints and `outputs.csv` read the table (and the frame-level sorted scores)
         // alone: computed on other cores while the presentations are decided and the curves written.
-        let fingerprinting = BackgroundWork { Fingerprints(table) }
+        let fingerprinting = Fingerprints.started(table)
         var frameResults = RunStatistics.withSubjectIntervals(results, table: table)
         let separating = Self.outputSeparation(table, sortedFor: frameResults)
         var results = frameResults
@@ -83,7 +83,7 @@ package struct RunFolderWriter: Sendable {
             manifest.conventions["frame_aggregate"] = nil
         }
         let curves = try writeCurves(results, rows: table.count)
-        let (outputs, fingerprints) = (try separating.wait(), try fingerprinting.wait())
+        let (outputs, fingerprints) = (try separating.wait(), try fingerprinting())
         Self.stamp(&manifest, fingerprints: fingerprints, samples: table.count, profiles: profiles)
         manifest.columns = table.keys
         // Written before the analyses read it: the presentation decisions are already on disk, and
@@ -193,10 +193,22 @@ package struct RunFolderWriter: Sendable {
         var presentations: String?
         var outputs: String
 
-        init(_ table: MeasurementTable) {
-            presentations = DatasetFingerprint.presentations(table)
-            data = DatasetFingerprint.of(table, presentations: presentations)
-            outputs = DatasetFingerprint.outputs(table)
+        init(data: String, presentations: String?, outputs: String) {
+            (self.data, self.presentations, self.outputs) = (data, presentations, outputs)
+        }
+
+        /// The three sums started at once, each on a thread of its own (each walks every row: ten
+        /// million ids), and the wait for them. The data fingerprint is the samples' sum plus the
+        /// presentations' (``DatasetFingerprint/of(_:presentations:)``), added here.
+        static func started(_ table: MeasurementTable) -> @Sendable () throws -> Fingerprints {
+            let presentations = BackgroundWork { DatasetFingerprint.presentations(table) }
+            let samples = BackgroundWork { DatasetFingerprint.of(table, presentations: nil) }
+            let outputs = BackgroundWork { DatasetFingerprint.outputs(table) }
+            return {
+                let part = try presentations.wait(), samples = try samples.wait()
+                let data = part.flatMap { DatasetFingerprint.combine([samples, $0]) } ?? samples
+                return Fingerprints(data: data, presentations: part, outputs: try outputs.wait())
+            }
         }
     }
 
