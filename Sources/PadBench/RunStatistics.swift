@@ -10,15 +10,25 @@ import PadVocabulary
 package enum RunStatistics {
     /// Processed samples of the reported split (32-bit sample numbers: 4 bytes each).
     static func reportedSamples(_ table: MeasurementTable) -> [Int32] {
-        let split: Split? = table.splits.contains(.eval) ? .eval : nil
-        func reported(_ i: Int) -> Bool { (split == nil || table.splits[i] == split) && table.statuses[i].isOK }
-        // Counted first: exact capacity, no growth by copying (ten million rows).
-        var n = 0
-        for i in 0..<table.count where reported(i) { n += 1 }
-        var rows: [Int32] = []
-        rows.reserveCapacity(n)
-        for i in 0..<table.count where reported(i) { rows.append(Int32(i)) }
-        return rows
+        let onlyEval = table.splits.contains(.eval)
+        // Status code numbers and splits read through buffers: no SampleStatus built and no
+        // Equatable witness called per row (ten million rows).
+        return table.statuses.withCodeNumbers { codes, ok in
+            table.splits.withUnsafeBufferPointer { splits in
+                func isEval(_ split: Split) -> Bool {
+                    if case .eval = split { return true }
+                    return false
+                }
+                func reported(_ i: Int) -> Bool { (!onlyEval || isEval(splits[i])) && codes[i] == ok }
+                // Counted first: exact capacity, no growth by copying.
+                var n = 0
+                for i in 0..<table.count where reported(i) { n += 1 }
+                var rows: [Int32] = []
+                rows.reserveCapacity(n)
+                for i in 0..<table.count where reported(i) { rows.append(Int32(i)) }
+                return rows
+            }
+        }
     }
 
     /// `outputs.csv` rows: every output column of the run, each species against bona fide.

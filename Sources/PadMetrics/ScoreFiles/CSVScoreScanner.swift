@@ -118,24 +118,36 @@ struct CSVScoreScanner {
     @discardableResult
     mutating func scan(untilHeader: Bool) throws(ScoreFileError) -> Int {
         var line = linesBefore, start = 0
+        // Up to the header (a part scanned after it has its columns already).
+        while columns == nil && start < count {
+            line += 1
+            guard let (first, last) = nextLine(&start) else { continue }
+            // Split first, in a statement of its own: readHeader reads the field bounds it sets.
+            let fieldCount = splitFields(first, last)
+            columns = try readHeader(fieldCount, line: line)
+            if untilHeader { return start }
+        }
+        // The rows, with the header's columns bound once (not copied out of the optional per row).
+        guard let header = columns else { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
         while start < count {
             line += 1
-            let end = lineEnd(from: start)
-            var last = end
-            if last > start && base[last - 1] == 0x0D { last -= 1 }
-            let first = start
-            start = end + 1
-            if last == first || base[first] == UInt8(ascii: "#") { continue }
+            guard let (first, last) = nextLine(&start) else { continue }
             let fieldCount = splitFields(first, last)
-            if let columns {
-                try readRow(fieldCount, columns: columns, line: line)
-            } else {
-                columns = try readHeader(fieldCount, line: line)
-                if untilHeader { return start }
-            }
+            try readRow(fieldCount, columns: header, line: line)
         }
-        if columns == nil { throw ScoreFileError(file: path, line: 0, "empty file, expected a header") }
         return count
+    }
+
+    /// The bounds of the line at `start` without its CR, moving `start` past its newline; nil for
+    /// a blank line or a comment (`#`).
+    @inline(__always)
+    func nextLine(_ start: inout Int) -> (first: Int, last: Int)? {
+        let end = lineEnd(from: start)
+        var last = end
+        if last > start && base[last - 1] == 0x0D { last -= 1 }
+        let first = start
+        start = end + 1
+        return last == first || base[first] == UInt8(ascii: "#") ? nil : (first, last)
     }
 
     /// The offset of the next newline at or after `start` (or `count`).
@@ -148,23 +160,32 @@ struct CSVScoreScanner {
     /// many fields the line has (only the first ``maxFields`` are recorded).
     mutating func splitFields(_ first: Int, _ last: Int) -> Int {
         var fieldCount = 0, fieldStart = first, quoted = false
-        for i in first...last {
-            if i == last || (base[i] == UInt8(ascii: ",") && !quoted) {
-                if fieldCount < Self.maxFields {
-                    var s = fieldStart, e = i
-                    let wasQuoted = e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"")
-                    if wasQuoted {
-                        s += 1
-                        e -= 1
+        let base = self.base
+        // The three bound arrays through buffers taken once per line, not checked per field.
+        fieldWasQuoted.withUnsafeMutableBufferPointer { fieldWasQuoted in
+            starts.withUnsafeMutableBufferPointer { starts in
+                ends.withUnsafeMutableBufferPointer { ends in
+                    for i in first...last {
+                        if i == last || (base[i] == UInt8(ascii: ",") && !quoted) {
+                            if fieldCount < Self.maxFields {
+                                var s = fieldStart, e = i
+                                let wasQuoted =
+                                    e - s >= 2 && base[s] == UInt8(ascii: "\"") && base[e - 1] == UInt8(ascii: "\"")
+                                if wasQuoted {
+                                    s += 1
+                                    e -= 1
+                                }
+                                fieldWasQuoted[fieldCount] = wasQuoted
+                                starts[fieldCount] = s
+                                ends[fieldCount] = e
+                            }
+                            fieldCount += 1
+                            fieldStart = i + 1
+                        } else if base[i] == UInt8(ascii: "\"") {
+                            quoted.toggle()
+                        }
                     }
-                    fieldWasQuoted[fieldCount] = wasQuoted
-                    starts[fieldCount] = s
-                    ends[fieldCount] = e
                 }
-                fieldCount += 1
-                fieldStart = i + 1
-            } else if base[i] == UInt8(ascii: "\"") {
-                quoted.toggle()
             }
         }
         return fieldCount

@@ -151,6 +151,7 @@ struct EvalCommand: ParsableCommand {
                     + "write \(RateText.fixed(outcome.writeSeconds, 3)) s"
             )
         }
+        releasedInBackground(consume outcome)
     }
 }
 
