@@ -133,18 +133,7 @@ package struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Exp
 
     package init(_ strings: some Sequence<String>) {
         codes.reserveCapacity(strings.underestimatedCount)
-        // A string repeating the one before (the frames of one presentation, ten million rows)
-        // takes its code without a lookup.
-        var last: (string: String, code: Int32)?
-        for string in strings {
-            if let last, last.string == string {
-                codes.append(last.code)
-            } else {
-                let code = code(of: string)
-                codes.append(code)
-                last = (string, code)
-            }
-        }
+        internEach(strings)
     }
 
     /// The same for strings in an array (ten million presentations of score files): a concrete
@@ -153,20 +142,27 @@ package struct InternedStrings: RandomAccessCollection, Sendable, Equatable, Exp
     /// from one row to the next (at least the number of distinct strings), so it never rehashes.
     package init(_ strings: [String]) {
         codes.reserveCapacity(strings.count)
+        var runs = 0
         strings.withUnsafeBufferPointer { strings in
-            var runs = 0
             for i in strings.indices where i == 0 || strings[i] != strings[i - 1] { runs += 1 }
-            lookup.reserveCapacity(runs)
-            names.reserveCapacity(runs)
-            var last: (string: String, code: Int32)?
-            for string in strings {
-                if let last, last.string == string {
-                    codes.append(last.code)
-                } else {
-                    let code = code(of: string)
-                    codes.append(code)
-                    last = (string, code)
-                }
+        }
+        lookup.reserveCapacity(runs)
+        names.reserveCapacity(runs)
+        internEach(strings)
+    }
+
+    /// Appends each string's code. A string repeating the one before (the frames of one
+    /// presentation, ten million rows) takes its code without a lookup.
+    @inline(__always)
+    private mutating func internEach(_ strings: some Sequence<String>) {
+        var last: (string: String, code: Int32)?
+        for string in strings {
+            if let last, last.string == string {
+                codes.append(last.code)
+            } else {
+                let code = code(of: string)
+                codes.append(code)
+                last = (string, code)
             }
         }
     }

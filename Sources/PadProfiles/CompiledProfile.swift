@@ -26,16 +26,7 @@ package struct CompiledProfile: Sendable {
 
         /// ``Gate/passes(_:)``.
         @inlinable
-        package func passes(_ value: Double) -> Bool {
-            switch comparison {
-            case .ge: return value >= threshold
-            case .gt: return value > threshold
-            case .le: return value <= threshold
-            case .lt: return value < threshold
-            case .eq: return value == threshold
-            case .between: return value >= threshold && value <= upper
-            }
-        }
+        package func passes(_ value: Double) -> Bool { comparison.holds(value, threshold: threshold, upper: upper) }
     }
 
     package let profile: Profile

@@ -82,6 +82,20 @@ package struct Profile: Sendable, Equatable {
 package struct Gate: Sendable, Equatable {
     package enum Comparison: String, Sendable, CaseIterable {
         case ge, gt, le, lt, eq, between
+
+        /// Whether `value` passes: `value >= threshold` for `ge`, ..., both bounds for `between`.
+        /// A NaN value passes none.
+        @inlinable
+        package func holds(_ value: Double, threshold: Double, upper: Double) -> Bool {
+            switch self {
+            case .ge: return value >= threshold
+            case .gt: return value > threshold
+            case .le: return value <= threshold
+            case .lt: return value < threshold
+            case .eq: return value == threshold
+            case .between: return value >= threshold && value <= upper
+            }
+        }
     }
 
     /// Whether the threshold carries a vendor's number in physical units exactly, approximates
@@ -190,16 +204,7 @@ package struct Gate: Sendable, Equatable {
 
     /// Whether a value passes; NaN never passes (not assessable = rejected).
     @inlinable
-    package func passes(_ value: Double) -> Bool {
-        switch comparison {
-        case .ge: return value >= threshold
-        case .gt: return value > threshold
-        case .le: return value <= threshold
-        case .lt: return value < threshold
-        case .eq: return value == threshold
-        case .between: return value >= threshold && value <= upper
-        }
-    }
+    package func passes(_ value: Double) -> Bool { comparison.holds(value, threshold: threshold, upper: upper) }
 
     /// `quality.sharpness >= 50`, `face.size_ratio in [0.1, 0.3]`.
     package var conditionText: String {
