@@ -450,9 +450,6 @@ extension EvalRunner {
     }
 }
 
-/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns its
-/// result once it is done, or rethrows its error. The result is written by the work alone and
-/// read only after the group has been left, so it needs no lock.
 /// Releases `value` on another thread. Freeing ten million rows (strings, curves) takes a
 /// quarter of a second that a command need not wait for before it prints and exits; when the
 /// process ends first, the memory goes back with it. The caller must hold no other reference
@@ -462,6 +459,9 @@ package func releasedInBackground<T: Sendable>(_ value: consuming T) {
     DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
 }
 
+/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns its
+/// result once it is done, or rethrows its error. The result is written by the work alone and
+/// read only after the group has been left, so it needs no lock.
 final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private let group = DispatchGroup()
     private var outcome: Result<Value, Error>?

@@ -284,18 +284,29 @@ struct PassedAttacks {
 /// as scoring below every score. NaN for a one-class set.
 package func areaUnderROC(_ curve: ErrorCurve) -> Double {
     guard curve.hasBonaFide && curve.hasAttacks else { return .nan }
+    var pooled = PooledAccepted(curve)
+    return areaUnderROC(curve, accepted: &pooled, count: curve.attackCount)
+}
+
+/// The sum behind both AUCs: bona fide against the attack group whose accepted counts `accepted`
+/// reads (at k, then k + 1, k rising), of `count` processed attacks.
+func areaUnderROC<Counts: GroupAccepted>(_ curve: ErrorCurve, accepted: inout Counts, count: Int) -> Double {
     // Samples rejected at every threshold sit below the lowest point: ties among them count half.
     let heldBonaFide = Double(curve.bonaFideRejected[0])
-    let heldAttacks = Double(curve.attackCount - curve.pooledAccepted[0])
+    let heldAttacks = Double(count - accepted.at(0))
     var sum = heldBonaFide * heldAttacks / 2
-    for k in 0..<curve.count {
-        let bonaFideHere = Double(curve.bonaFideRejectedAfter(k) - curve.bonaFideRejected[k])
-        guard bonaFideHere > 0 else { continue }
-        let attacksBelow = Double(curve.attackCount - curve.pooledAccepted[k])
-        let attacksEqual = Double(curve.pooledAccepted[k] - curve.pooledAcceptedAfter(k))
-        sum += bonaFideHere * (attacksBelow + attacksEqual / 2)
+    curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
+        let points = rejected.count, bonaFide = curve.bonaFideCount
+        for k in 0..<points {
+            let after = k + 1 < points ? rejected[k + 1] : bonaFide
+            guard after > rejected[k] else { continue }
+            let acceptedHere = accepted.at(k), acceptedAfter = accepted.at(k + 1)
+            let attacksBelow = Double(count - acceptedHere)
+            let attacksEqual = Double(acceptedHere - acceptedAfter)
+            sum += Double(after - rejected[k]) * (attacksBelow + attacksEqual / 2)
+        }
     }
-    return sum / (Double(curve.bonaFideCount) * Double(curve.attackCount))
+    return sum / (Double(curve.bonaFideCount) * Double(count))
 }
 
 /// ``areaUnderROC(_:)`` of bona fide against attack species s of the curve alone: the same sum
@@ -307,21 +318,7 @@ package func areaUnderROC(_ curve: ErrorCurve) -> Double {
 package func areaUnderROC(_ curve: ErrorCurve, species s: Int) -> Double {
     let attacks = curve.attackCounts[s]
     guard curve.hasBonaFide && attacks > 0 else { return .nan }
-    var cursor = curve.cursor(species: s, at: 0)
-    let heldBonaFide = Double(curve.bonaFideRejected[0])
-    let heldAttacks = Double(attacks - curve.accepted(&cursor, at: 0))
-    var sum = heldBonaFide * heldAttacks / 2
-    curve.bonaFideRejected.withUnsafeBufferPointer { rejected in
-        let points = rejected.count, bonaFide = curve.bonaFideCount
-        for k in 0..<points {
-            let after = k + 1 < points ? rejected[k + 1] : bonaFide
-            guard after > rejected[k] else { continue }
-            let acceptedHere = curve.accepted(&cursor, at: k)
-            let acceptedAfter = curve.accepted(&cursor, at: k + 1)
-            let attacksBelow = Double(attacks - acceptedHere)
-            let attacksEqual = Double(acceptedHere - acceptedAfter)
-            sum += Double(after - rejected[k]) * (attacksBelow + attacksEqual / 2)
-        }
-    }
-    return sum / (Double(curve.bonaFideCount) * Double(attacks))
+    if curve.attackCounts.count == 1 { return areaUnderROC(curve) }
+    var steps = SpeciesAccepted(curve, species: s)
+    return areaUnderROC(curve, accepted: &steps, count: attacks)
 }

@@ -99,17 +99,11 @@ package enum OutputSeparation {
             {
                 return row
             }
-            if whole, let sharedCurve, let eer = reused?.eer, let auc = reused?.auc, auc >= 0.5 {
-                // The profile's own curve, AUC and EER (by APCER_max, the rule this row uses).
-                row.bonaFide = sharedCurve.bonaFideCount
-                row.attacks = sharedCurve.attackCount
-                if sharedCurve.hasBonaFide && sharedCurve.hasAttacks {
-                    (row.direction, row.auc, row.eer, row.eerThreshold) =
-                        ("higher-bona-fide", auc, eer.value, eer.threshold)
-                }
-                return row
-            }
-            separation(sorted.restricted(toSpecies: group), curve: whole ? sharedCurve : nil, into: &row)
+            // The set itself: the profile's curve, with its AUC and its EER by APCER_max (this
+            // row's rule) when it found them.
+            let known = whole ? reused.flatMap { r in r.auc.flatMap { auc in r.eer.map { (auc, $0) } } } : nil
+            separation(
+                sorted.restricted(toSpecies: group), curve: whole ? sharedCurve : nil, known: known, into: &row)
             return row
         }
     }
@@ -152,16 +146,22 @@ package enum OutputSeparation {
 
     /// AUC and EER of bona fide against the attacks of `sorted`, in the direction that separates.
     /// `curve`, when given, is the curve of `sorted` already swept.
-    static func separation(_ sorted: SortedScores, curve shared: ErrorCurve? = nil, into row: inout Row) {
+    /// `known`, when given, is that curve's AUC and EER (by APCER_max) already found.
+    static func separation(
+        _ sorted: SortedScores, curve shared: ErrorCurve? = nil, known: (auc: Double, eer: EqualErrorRate)? = nil,
+        into row: inout Row
+    ) {
         guard let curve = try? shared ?? ErrorCurve(sorted: sorted) else { return }
         row.bonaFide = curve.bonaFideCount
         row.attacks = curve.attackCount
         guard curve.hasBonaFide && curve.hasAttacks else { return }
-        let auc = areaUnderROC(curve)
+        let auc = known?.auc ?? areaUnderROC(curve)
         if auc >= 0.5 {
             row.direction = "higher-bona-fide"
             row.auc = auc
-            if let eer = try? EqualErrorRate(curve) { row.eer = eer.value; row.eerThreshold = eer.threshold }
+            if let eer = known?.eer ?? (try? EqualErrorRate(curve)) {
+                row.eer = eer.value; row.eerThreshold = eer.threshold
+            }
         } else if let flipped = try? ErrorCurve(sorted: sorted.negated()) {
             row.direction = "lower-bona-fide"
             row.auc = areaUnderROC(flipped)
@@ -169,7 +169,7 @@ package enum OutputSeparation {
         }
     }
 
-    /// ``separation(_:curve:into:)`` of one species read from the curve of every species (no curve
+    /// ``separation(_:curve:known:into:)`` of one species read from the curve of every species (no curve
     /// of its own swept: ten million points each): AUC by ``PadMetrics/areaUnderROC(_:species:)``
     /// and EER by ``PadMetrics/EqualErrorRate/init(_:species:)``, whose sweeps visit only the
     /// points of bona fide and that species, so both equal those of the species' own curve. False,

@@ -141,23 +141,20 @@ package struct ImportedScores: Sendable {
     /// row's split as the run reads it.
     package func checkPresentations(split: (Int) -> String) throws(ScoreFileError) {
         guard !presentations.isEmpty else { return }
-        var index = PresentationIndex()
-        let species = set.speciesIndex
-        for row in presentations.indices {
-            let conflict = index.add(presentations[row], row: row) { first in
-                if (species[first] < 0) != (species[row] < 0) { return "label" }
-                if species[first] != species[row] { return "species" }
-                return split(first) != split(row) ? "split" : nil
-            }
-            guard let conflict else { continue }
-            throw presentationError(conflict, split: split)
+        // Numbered in order of first appearance, then checked as the table checks its interned ones.
+        var numbers: [String: Int32] = [:]
+        let codes = presentations.map { name -> Int32 in
+            if let known = numbers[name] { return known }
+            let code = Int32(numbers.count)
+            numbers[name] = code
+            return code
         }
+        try checkPresentations(codes: codes, count: numbers.count, sameSplit: { split($0) == split($1) }, split: split)
     }
 
-    /// ``checkPresentations(split:)`` with each row's presentation already numbered (`codes[row]`
-    /// in 0..<`count`, as ``presentations`` interned): each presentation's first row is kept in
-    /// an array indexed by its number, so no row hashes its presentation again. The same rows are
-    /// compared in the same order, so the first conflict and its error are the same.
+    /// The check with each row's presentation already numbered (`codes[row]` in 0..<`count`, as
+    /// the table interned ``presentations``): each presentation's first row is kept in an array
+    /// indexed by its number, so no row hashes its presentation again.
     /// `sameSplit(a, b)` compares two rows' splits; `split` names one for the message.
     package func checkPresentations(
         codes: [Int32], count: Int, sameSplit: (Int, Int) -> Bool, split: (Int) -> String
