@@ -6,20 +6,32 @@ PROFILES     ?= basic
 OUT          ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
-                opencv-data libdlib-data pkg-config zstd python3
+                opencv-data libdlib-data pkg-config zstd python3 python3-venv
+# ONNX Runtime's C library comes from PyPI's wheel (Debian has no package): a project-local virtual
+# environment, where padbench finds it next to the checkout without configuration.
+VENV         := .venv
+ONNXRUNTIME_VERSION := 1.32.0
 
-.PHONY: setup deps build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
+.PHONY: setup deps system-packages onnxruntime build release test test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
 	$(SWIFT) package resolve
 	$(SWIFT) build -c release
 
-## deps: the native libraries and cascade models (needs root or sudo)
-deps:
+## deps: the native libraries and cascade models (needs root or sudo), then the pinned onnxruntime wheel
+deps: system-packages onnxruntime
+
+system-packages:
 	@if dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then echo "system packages present"; \
 	else SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); fi
+
+## onnxruntime: PyPI's onnxruntime wheel (pinned) in $(VENV); its libonnxruntime.so is what padbench loads
+onnxruntime:
+	@if [ -f $(VENV)/.onnxruntime-$(ONNXRUNTIME_VERSION) ]; then echo "onnxruntime $(ONNXRUNTIME_VERSION) present in $(VENV)"; \
+	else python3 -m venv $(VENV) && $(VENV)/bin/pip install -q --disable-pip-version-check onnxruntime==$(ONNXRUNTIME_VERSION) \
+	  && touch $(VENV)/.onnxruntime-$(ONNXRUNTIME_VERSION) && echo "onnxruntime $(ONNXRUNTIME_VERSION) installed in $(VENV)"; fi
 
 build:
 	$(SWIFT) build

@@ -28,6 +28,9 @@ let package = Package(
         .systemLibrary(name: "CAVUtil", pkgConfig: "libavutil", providers: [.apt(["libavutil-dev"])]),
         // Header-only: the Linux calls Swift cannot make through Glibc (prctl, renameat2, fork+exec).
         .systemLibrary(name: "CLinux"),
+        // Header-only: the part of ONNX Runtime's C API padbench calls. The library itself is loaded at
+        // run time (dlopen) from PyPI's onnxruntime wheel, so padbench builds without it.
+        .systemLibrary(name: "COnnxRuntime"),
 
         // The words every module shares (outputs, labels, splits, statuses, failure codes, FNV-1a):
         // no dependency at all, so naming an output never links an image codec.
@@ -43,8 +46,12 @@ let package = Package(
         .target(
             name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText", "PadVocabulary"],
             exclude: ["README.md", "Synthesis/README.md"]),
+        // ONNX Runtime loaded at run time: one environment per process, one session per model.
         .target(
-            name: "PadEstimators", dependencies: ["CLinux", "PadImage", "PadDataset", "PadText", "PadVocabulary"],
+            name: "PadONNX", dependencies: ["COnnxRuntime", "PadText", "PadVocabulary"], exclude: ["README.md"]),
+        .target(
+            name: "PadEstimators",
+            dependencies: ["CLinux", "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary"],
             exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"]),
@@ -101,6 +108,7 @@ let package = Package(
             path: "Benchmarks/LandmarksTiming"),
 
         .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary"]),
+        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX"]),
         .testTarget(
             name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
