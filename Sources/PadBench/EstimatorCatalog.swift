@@ -1,6 +1,7 @@
 import Foundation
 import PadEstimators
 import PadImport
+import PadONNX
 import PadVocabulary
 
 /// The built-in estimators, as the CLI and profile validation see them.
@@ -13,11 +14,12 @@ package enum EstimatorCatalog {
                 declaredOutputs: ImageEstimator.declaredOutputs
             ) { _ in ImageEstimator() },
             .init(
-                name: "face", summary: "face geometry from OpenCV's frontal-face Haar cascade (or the dataset's box)",
+                name: "face",
+                summary: "face geometry from the UltraFace CNN (or OpenCV's Haar cascade, or the dataset's box)",
                 declaredOutputs: FaceEstimator.declaredOutputs,
                 readsOptions: FaceEstimator.readsOptions
             ) { options in
-                try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+                try options.faceDetector.makeEstimator(options: options)
             },
             .init(
                 name: "eyes", summary: "eye distance and roll from OpenCV's eye cascade inside the face",
@@ -50,6 +52,20 @@ package enum EstimatorCatalog {
                 name: "mouth", summary: "mouth openness from the inner-lip landmarks (OFIQ MouthClosed)",
                 declaredOutputs: MouthEstimator.declaredOutputs
             ) { _ in MouthEstimator() },
+            .init(
+                name: "minifasnet",
+                summary: "MiniFASNetV2 + V1SE PAD networks (Silent-Face-Anti-Spoofing) on crops of the face box",
+                declaredOutputs: MiniFASNetEstimator.declaredOutputs,
+                readsOptions: MiniFASNetEstimator.readsOptions
+            ) { options in
+                let runtime = try options.onnxRuntime(for: "minifasnet")
+                do {
+                    return try MiniFASNetEstimator(
+                        runtime: runtime, folder: options.modelDirectory + "/minifasnet", runners: options.networkRunners)
+                } catch let error as OnnxError {
+                    throw EstimatorSetupError(estimator: "minifasnet", message: "\(error.message) (give --models DIR)")
+                }
+            },
         ])
     }
 

@@ -52,6 +52,12 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         package var padModel: String?
         package var externalCommands: [String: String]
         package var externalTimeout: Double
+        /// `--face-detector` (absent in jobs written before the CNN detector: the cascade).
+        package var faceDetector: FaceDetectorChoice?
+        /// `--onnxruntime`, absolute, when given.
+        package var onnxRuntime: String?
+        /// `--models`, absolute.
+        package var modelDirectory: String?
     }
 
     package var schema = ResumeJob.currentSchema
@@ -98,7 +104,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
             extra: job.extraEstimators, cascadeDirectory: absolute(options.cascadeDirectory),
             landmarkModel: absolute(options.landmarkModelPath), landmarkPoints: options.landmarkPoints,
             padModel: options.padModelPath.map(absolute), externalCommands: options.externalCommands,
-            externalTimeout: options.externalTimeout)
+            externalTimeout: options.externalTimeout, faceDetector: options.faceDetector,
+            onnxRuntime: options.onnxRuntimePath.map(absolute), modelDirectory: absolute(options.modelDirectory))
         toolVersion = ToolInfo.version
         commandLine = job.commandLine
         shard = job.shard?.description
@@ -189,6 +196,9 @@ extension ResumeJob {
         ).with(padModel: estimators.padModel)
         options.landmarkModelPath = estimators.landmarkModel
         options.landmarkPoints = estimators.landmarkPoints
+        options.faceDetector = estimators.faceDetector ?? .cascade
+        options.onnxRuntimePath = estimators.onnxRuntime
+        if let models = estimators.modelDirectory { options.modelDirectory = models }
         var parsedShard: Shard?
         if let shard {
             guard let parsed = Shard(parsing: shard) else { throw EvaluationError("shard '\(shard)' is not k/n") }

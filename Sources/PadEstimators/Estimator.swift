@@ -9,6 +9,9 @@ package struct EstimatorInput: Sendable {
     package var image: Image
     /// The face region chosen for this sample, set by the `face` estimator (detector or dataset box).
     package var face: Box?
+    /// Every face the detector found (box and confidence: the CNN's probability, or the cascade's
+    /// agreement), set by the `face` estimator; empty for a dataset box or without faces.
+    package var faces: [DetectedFace] = []
     /// Eye centres in image pixels, set by the `eyes` estimator when two eyes were found.
     package var eyeCenters: [(x: Double, y: Double)]
     /// Landmarks in image pixels, set by the `landmarks` estimator (68 or 5 points; empty when it

@@ -1,4 +1,5 @@
 import Foundation
+import PadONNX
 import PadText
 import PadVocabulary
 
@@ -18,6 +19,14 @@ package struct EstimatorOptions: Sendable {
     package var landmarkModelPath: String = EstimatorOptions.defaultLandmarkModel
     /// The `landmarks` estimator also outputs every point (`--estimators landmarks.points`).
     package var landmarkPoints = false
+    /// The detector behind `face.*` (`--face-detector`).
+    package var faceDetector: FaceDetectorChoice = .ultraface
+    /// ONNX Runtime's library (`--onnxruntime`); nil searches as ``PadONNX/OnnxRuntime`` says.
+    package var onnxRuntimePath: String?
+    /// Folder of padbench's model files (`ultraface/`, `minifasnet/`; `--models`).
+    package var modelDirectory: String = EstimatorOptions.defaultModelDirectory
+    /// Threads that may run a network at once (batches form when more samples wait).
+    package var networkRunners: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     package init(
         cascadeDirectory: String = EstimatorOptions.defaultCascadeDirectory, useDatasetFaceBox: Bool = false,
@@ -50,6 +59,24 @@ package struct EstimatorOptions: Sendable {
         ProcessInfo.processInfo.environment["PADBENCH_LANDMARK_MODEL"] ?? LandmarksEstimator.defaultModelPath
     }
 
+    /// `$PADBENCH_MODELS`, else the `models` folder of the checkout the executable was built in (the
+    /// first folder above the executable holding `models/ultraface`), else `models` in the working folder.
+    package static var defaultModelDirectory: String {
+        if let given = ProcessInfo.processInfo.environment["PADBENCH_MODELS"], !given.isEmpty { return given }
+        if let found = OnnxRuntime.besideExecutable("models/ultraface") {
+            return String(found.dropLast("/ultraface".count))
+        }
+        return "models"
+    }
+
+    /// ONNX Runtime as these options find it (loaded once per process), or the setup error that
+    /// names what to install.
+    package func onnxRuntime(for estimator: String) throws -> OnnxRuntime {
+        do { return try OnnxRuntime.load(explicit: onnxRuntimePath) } catch {
+            throw EstimatorSetupError(estimator: estimator, message: error.message, missingLibrary: true)
+        }
+    }
+
     /// `$PADBENCH_CASCADES`, else Debian's `/usr/share/opencv4`.
     package static var defaultCascadeDirectory: String {
         ProcessInfo.processInfo.environment["PADBENCH_CASCADES"] ?? "/usr/share/opencv4"
@@ -60,9 +87,13 @@ package struct EstimatorOptions: Sendable {
 package struct EstimatorSetupError: Error, Sendable, CustomStringConvertible {
     package var estimator: String
     package var message: String
-    package init(estimator: String, message: String) {
+    /// A library the estimator needs is missing or too old (ONNX Runtime): the command exits 64
+    /// with what to install, as for a wrong command line.
+    package var missingLibrary: Bool
+    package init(estimator: String, message: String, missingLibrary: Bool = false) {
         self.estimator = estimator
         self.message = message
+        self.missingLibrary = missingLibrary
     }
     package var description: String { "estimator '\(estimator)': \(message)" }
 }

@@ -39,12 +39,27 @@ package struct FaceEstimator: Estimator {
     // 1.2.0: the detector follows OpenCV's scale list (a window as large as the image is scanned),
     // row stripes and clip-after-grouping rules; boxes can differ from 1.1.0 on such images.
     package let version = "1.3.0"
-    package let detector: CascadeDetector
-    package let agreement: DetectionAgreement
+    /// The detector behind the face box: UltraFace (a CNN, ``UltraFaceDetector``) or the Haar cascade
+    /// pair (``CascadeDetector`` with ``DetectionAgreement``).
+    package enum Detector: Sendable {
+        case network(UltraFaceDetector, name: String)
+        case cascade(CascadeDetector, DetectionAgreement)
+    }
+    package let backend: Detector
     package let scaleFactor: Double
     package let minNeighbors: Int
     package let minSizeFraction: Double
     package let useDatasetBox: Bool
+    /// The cascade detector (cascade backend only; tests of the cascade itself).
+    package var detector: CascadeDetector {
+        guard case .cascade(let detector, _) = backend else { preconditionFailure("not the cascade detector") }
+        return detector
+    }
+    /// The agreement cascade (cascade backend only).
+    package var agreement: DetectionAgreement {
+        guard case .cascade(_, let agreement) = backend else { preconditionFailure("not the cascade detector") }
+        return agreement
+    }
 
     package var outputs: [OutputDescriptor] { Self.declaredOutputs }
     /// `use_dataset_box` replaces the detector's face by the dataset's box.
@@ -88,15 +103,36 @@ package struct FaceEstimator: Estimator {
     }
 
     package var parameters: [String: String] {
-        [
-            "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
-            "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
-            "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
-            "agreement_cascade": agreement.verifier.cascade.path,
-            "agreement_cascade_fnv1a64": agreement.verifier.cascade.contentHash,
-            "agreement": "IoU with the agreement cascade's best box in the detection grown by w/2, h/2 "
-                + "(1.1, 3, min size w/2 x h/2); counted as a face at >= \(DetectionAgreement.threshold)",
-        ]
+        switch backend {
+        case .network(let network, let name):
+            return [
+                "detector": name, "model": network.session.path, "model_sha256": network.session.sha256,
+                "onnxruntime": network.session.runtime.version,
+                "input": "\(network.inputWidth)x\(network.inputHeight) RGB, (v - 127) / 128",
+                "score_threshold": "\(network.scoreThreshold)", "nms_iou": "\(network.iouThreshold)",
+                "candidates": "\(UltraFaceDetector.candidateLimit)", "use_dataset_box": "\(useDatasetBox)",
+                "chosen_face": "largest area among faces over the threshold (ties: higher score, then leftmost)",
+            ]
+        case .cascade(let detector, let agreement):
+            return [
+                "detector": "cascade", "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
+                "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
+                "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
+                "agreement_cascade": agreement.verifier.cascade.path,
+                "agreement_cascade_fnv1a64": agreement.verifier.cascade.contentHash,
+                "agreement": "IoU with the agreement cascade's best box in the detection grown by w/2, h/2 "
+                    + "(1.1, 3, min size w/2 x h/2); counted as a face at >= \(DetectionAgreement.threshold)",
+            ]
+        }
+    }
+
+    /// The CNN detector: `name` is what `--face-detector` called it (`ultraface`, `ultraface-640`).
+    package init(network: UltraFaceDetector, name: String, useDatasetBox: Bool = false) {
+        backend = .network(network, name: name)
+        scaleFactor = .nan
+        minNeighbors = 0
+        minSizeFraction = 0
+        self.useDatasetBox = useDatasetBox
     }
 
     package init(
@@ -104,10 +140,11 @@ package struct FaceEstimator: Estimator {
         agreementCascadeFile: String = "haarcascades/haarcascade_frontalface_alt.xml", scaleFactor: Double = 1.1,
         minNeighbors: Int = 3, minSizeFraction: Double = 0.08, useDatasetBox: Bool = false
     ) throws {
-        detector = CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile))
-        agreement = DetectionAgreement(
-            verifier: CascadeDetector(
-                cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + agreementCascadeFile)))
+        backend = .cascade(
+            CascadeDetector(cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + cascadeFile)),
+            DetectionAgreement(
+                verifier: CascadeDetector(
+                    cascade: try CascadeClassifier(contentsOfFile: cascadeDirectory + "/" + agreementCascadeFile))))
         self.scaleFactor = scaleFactor
         self.minNeighbors = minNeighbors
         self.minSizeFraction = minSizeFraction
@@ -125,12 +162,12 @@ package struct FaceEstimator: Estimator {
             }
             (box, count, neighbors, source, confidence) = (clipped, 1, .nan, 1, .nan)
         } else {
-            guard let found = detectFaces(&input) else {
+            guard let found = try detectFaces(&input) else {
                 // count 0, source 0 (detector), everything else not assessable.
                 return [0, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, 0, .nan, .nan, .nan]
             }
             (box, count, neighbors, source, confidence) = (
-                found.best.box, Double(found.count), Double(found.best.neighbors), 0, found.confidence
+                found.box, Double(found.count), found.neighbors, 0, found.confidence
             )
         }
         input.face = box
@@ -146,7 +183,20 @@ package struct FaceEstimator: Estimator {
 
     /// The detector's faces: how many the agreement cascade confirms, and the chosen one with its
     /// agreement; nil when the detector finds nothing.
-    func detectFaces(_ input: inout EstimatorInput) -> (count: Int, best: Detection, confidence: Double)? {
+    func detectFaces(_ input: inout EstimatorInput) throws(EstimatorFailure) -> (
+        count: Int, box: Box, neighbors: Double, confidence: Double
+    )? {
+        guard case .cascade(let detector, let agreement) = backend else {
+            guard case .network(let network, _) = backend else { return nil }
+            let faces: [DetectedFace]
+            do { faces = try network.detect(input.image) } catch {
+                throw EstimatorFailure(.estimatorError, "face detector: \(error.message)")
+            }
+            input.faces = faces
+            guard let chosen = Self.chooseLargest(faces) else { return nil }
+            // The CNN has no windows: `neighbors` is not assessable, `confidence` is its probability.
+            return (faces.count, faces[chosen].box, .nan, faces[chosen].score)
+        }
         if input.gray == nil { input.gray = GrayPlane(input.image) }
         let gray = input.gray!
         let minimum = max(24, Int((minSizeFraction * Double(min(gray.width, gray.height))).rounded()))
@@ -155,7 +205,9 @@ package struct FaceEstimator: Estimator {
             workers: input.threads)
         let agreements = found.map { agreement.agreement(of: $0, in: gray, workers: input.threads) }
         guard let chosen = Self.choose(found, agreements: agreements) else { return nil }
-        return (chosen.count, found[chosen.best], agreements[chosen.best])
+        input.faces = found.indices.map { DetectedFace(box: found[$0].box, score: agreements[$0]) }
+        let best = found[chosen.best]
+        return (chosen.count, best.box, Double(best.neighbors), agreements[chosen.best])
     }
 
     /// How many detections count as faces (agreement >= ``DetectionAgreement/threshold``) and which
@@ -173,6 +225,16 @@ package struct FaceEstimator: Estimator {
             })
         else { return nil }
         return (counted.reduce(0, +), best)
+    }
+
+    /// The CNN's chosen face: the largest box (area), ties by higher score, then leftmost; nil
+    /// without faces. A capture SDK measures the person in front of the camera, whose face is the
+    /// largest; a face on a poster behind them is smaller.
+    static func chooseLargest(_ faces: [DetectedFace]) -> Int? {
+        faces.indices.max { i, j in
+            let a = faces[i], b = faces[j]
+            return (a.box.width * a.box.height, a.score, -a.box.x) < (b.box.width * b.box.height, b.score, -b.box.x)
+        }
     }
 
     /// The part of `box` inside a width x height image; nil when none is (or it is not finite).

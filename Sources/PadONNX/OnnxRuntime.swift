@@ -177,8 +177,22 @@ package final class OnnxRuntime: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The first folder holding `relative` among the executable's folder and the folders above it
+    /// (a checkout's `.venv` or `models` for a binary under its `.build`), or nil.
+    package static func besideExecutable(_ relative: String) -> String? {
+        guard let executable = executablePath() else { return nil }
+        var folder = parent(of: executable)
+        while !folder.isEmpty {
+            let candidate = (folder == "/" ? "" : folder) + "/" + relative
+            if access(candidate, F_OK) == 0 { return candidate }
+            if folder == "/" { return nil }
+            folder = parent(of: folder)
+        }
+        return nil
+    }
+
     /// This process's executable, links resolved (`/proc/self/exe`).
-    static func executablePath() -> String? {
+    package static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4097)
         let count = readlink("/proc/self/exe", &buffer, 4096)
         guard count > 0 else { return nil }

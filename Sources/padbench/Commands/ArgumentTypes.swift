@@ -1,6 +1,7 @@
 import ArgumentParser
 import PadBench
 import PadDataset
+import PadEstimators
 import PadEvaluation
 import PadMetrics
 import PadReport
@@ -99,3 +100,5 @@ struct DatasetLayoutOptions: ParsableArguments {
         DatasetLoader(ouluProtocol: ouluProtocol, ouluFold: ouluFold, video: video(maxPixels: maxPixels))
     }
 }
+
+extension FaceDetectorChoice: ExpressibleByArgument {}

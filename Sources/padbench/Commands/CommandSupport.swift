@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadBench
 import PadDataset
+import PadEstimators
 import PadEvaluation
 import PadMetrics
 import PadProfiles
@@ -36,6 +37,15 @@ enum CommandSupport {
             throw error
         } catch {
             throw RuntimeFailure(RunFolder.describe(error))
+        }
+    }
+
+    /// Runs `body`; a library an estimator needs that is missing or too old (ONNX Runtime) is one
+    /// line naming what to install and exit 64, before any sample is measured.
+    static func exitingOnMissingLibrary<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as EstimatorSetupError where error.missingLibrary {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(64)
         }
     }
 
