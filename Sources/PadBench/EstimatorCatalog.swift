@@ -37,7 +37,9 @@ package enum EstimatorCatalog {
                 name: "landmarks", summary: "dlib's regression-tree landmarks (68 or 5 points) in the face box",
                 declaredOutputs: LandmarksEstimator.declaredOutputs
             ) { options in
-                try LandmarksEstimator(modelPath: options.landmarkModelPath, points: options.landmarkPoints)
+                try LandmarksEstimator(
+                    modelPath: options.landmarkModelPath,
+                    mapping: options.faceDetector == .cascade ? .haarCascade : .ultraFace, points: options.landmarkPoints)
             },
             .init(
                 name: "head",

@@ -35,8 +35,8 @@ package struct TrainRunner: Sendable {
                     + "\(Set(dataset.samples.map(\.split.rawValue)).sorted().joined(separator: ", ")))"
             )
         }
-        let face = try FaceEstimator(
-            cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+        // The detector bench uses with the same options, so the baseline trains on the boxes it is measured on.
+        let face = try options.faceDetector.makeEstimator(options: options)
         // Images and video frames as bench decodes them (the video limits the dataset was listed with).
         let measurer = SampleMeasurer(estimators: [], video: VideoDecoder(limits: dataset.videoOptions.limits))
         let units = Self.units(of: samples)

@@ -11,8 +11,9 @@ import PadVocabulary
 /// Seed: the model was trained on boxes of dlib's HOG frontal detector, which sit lower and tighter
 /// than OpenCV's Haar box. The face box (x, y, w, h) becomes dlib's rectangle by ``BoxMapping``:
 /// centre (x + w/2 + shift_x w, y + h/2 + shift_y w), side scale x w, corners rounded with
-/// floor(v + 0.5) (fit on 42 photos by Fixtures/landmarks/fit_box_mapping.py: median width ratio
-/// 0.950, centre shift 0.108 w down, -0.007 w across, taken as 0).
+/// floor(v + 0.5) (``BoxMapping/haarCascade`` for the cascade's box, fit on 42 photos by
+/// Fixtures/landmarks/fit_box_mapping.py: median width ratio 0.950, centre shift 0.108 w down, -0.007 w
+/// across, taken as 0; ``BoxMapping/ultraFace`` for the CNN's box: 0.999, 0.0635 w down).
 /// Outputs (all NaN when there is no face box or it is under 8 px):
 /// - `parts`: landmarks found (68 or 5; 0 without a face);
 /// - `in_frame`: fraction of the landmarks inside the image (below 1: the face leaves the frame,
@@ -160,6 +161,13 @@ package struct LandmarksEstimator: Estimator {
             self.shiftX = shiftX
             self.shiftY = shiftY
         }
+
+        /// For OpenCV's Haar cascade box (fit on 42 photos, `Fixtures/landmarks/fit_box_mapping.py`).
+        package static let haarCascade = BoxMapping(scale: 0.95, shiftX: 0, shiftY: 0.108)
+        /// For UltraFace's box (fit on 54 photos against dlib's HOG detector by
+        /// `Fixtures/onnx/fit_box_mapping_ultraface.py`: median width ratio 0.999, centre shift
+        /// 0.0635 w down and 0.005 w across, taken as 0). The RFB-640 box is taken as the same.
+        package static let ultraFace = BoxMapping(scale: 0.999, shiftX: 0, shiftY: 0.0635)
 
         /// Centre moved by (shiftX w, shiftY w), a square of side scale x w, corners rounded with
         /// floor(v + 0.5); right and bottom inclusive, as dlib's rectangles.

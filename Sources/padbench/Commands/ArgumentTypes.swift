@@ -102,3 +102,31 @@ struct DatasetLayoutOptions: ParsableArguments {
 }
 
 extension FaceDetectorChoice: ExpressibleByArgument {}
+
+/// The options of the estimators that run networks (`face` with a CNN, `minifasnet`), shared by
+/// `bench`, `train` and `estimators list`.
+struct NetworkOptions: ParsableArguments {
+    @Option(
+        help: """
+            Detector behind face.*: ultraface (CNN, 320x240; default), ultraface-640 (640x480), cascade \
+            (OpenCV's Haar cascade, needs no ONNX Runtime).
+            """)
+    var faceDetector: FaceDetectorChoice = .ultraface
+
+    @Option(
+        help: """
+            ONNX Runtime library (libonnxruntime.so, or its folder); default $PADBENCH_ONNXRUNTIME, else the \
+            checkout's .venv that make setup fills, else the dynamic linker's path.
+            """)
+    var onnxruntime: String?
+
+    @Option(
+        help: "Folder of padbench's models (ultraface/, minifasnet/); default $PADBENCH_MODELS or the checkout's models/.")
+    var models: String = EstimatorOptions.defaultModelDirectory
+
+    func apply(to options: inout EstimatorOptions) {
+        options.faceDetector = faceDetector
+        options.onnxRuntimePath = onnxruntime
+        options.modelDirectory = models
+    }
+}

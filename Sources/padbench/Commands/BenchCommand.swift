@@ -65,22 +65,7 @@ struct BenchCommand: AsyncParsableCommand {
             """)
     var landmarkModel: String = EstimatorOptions.defaultLandmarkModel
 
-    @Option(
-        help: """
-            Detector behind face.*: ultraface (CNN, 320x240; default), ultraface-640 (640x480), cascade \
-            (OpenCV's Haar cascade, needs no ONNX Runtime).
-            """)
-    var faceDetector: FaceDetectorChoice = .ultraface
-
-    @Option(
-        help: """
-            ONNX Runtime library (libonnxruntime.so, or its folder); default $PADBENCH_ONNXRUNTIME, else the \
-            checkout's .venv that make setup fills, else the dynamic linker's path.
-            """)
-    var onnxruntime: String?
-
-    @Option(help: "Folder of padbench's models (ultraface/, minifasnet/); default $PADBENCH_MODELS or the checkout's models/.")
-    var models: String = EstimatorOptions.defaultModelDirectory
+    @OptionGroup var networks: NetworkOptions
 
     @Option(
         name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
@@ -120,7 +105,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ("--dataset", dataset != nil), ("--out", out != nil), ("--force", force),
                 ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
                 ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
-                ("--onnxruntime", onnxruntime != nil),
+                ("--onnxruntime", networks.onnxruntime != nil),
             ]
             if let option = given.first(where: \.1)?.0 {
                 throw ValidationError(
@@ -215,9 +200,7 @@ struct BenchCommand: AsyncParsableCommand {
             externalTimeout: externalTimeout
         ).with(padModel: model)
         options.landmarkModelPath = landmarkModel
-        options.faceDetector = faceDetector
-        options.onnxRuntimePath = onnxruntime
-        options.modelDirectory = models
+        networks.apply(to: &options)
         let requested = EstimatorCatalog.resolveAliases(
             (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
         var job = BenchJob(

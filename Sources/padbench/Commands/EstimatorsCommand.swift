@@ -52,9 +52,12 @@ struct EstimatorsCommand: ParsableCommand {
         @Option(help: "dlib shape-predictor file of the landmarks estimator.")
         var landmarkModel: String = EstimatorOptions.defaultLandmarkModel
 
+        @OptionGroup var networks: NetworkOptions
+
         func run() throws {
             var options = EstimatorOptions(cascadeDirectory: cascades)
             options.landmarkModelPath = landmarkModel
+            networks.apply(to: &options)
             print(try EstimatorCatalog.describe(options: options))
         }
     }

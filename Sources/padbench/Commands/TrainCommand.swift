@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PadBench
 import PadEstimators
 import PadVocabulary
@@ -25,6 +26,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Model file to write.") var out: String
     @Option(help: "Folder holding OpenCV's cascade XML files.") var cascades: String = EstimatorOptions
         .defaultCascadeDirectory
+    @OptionGroup var networks: NetworkOptions
 
     func run() throws {
         guard let featureSet = PADEstimator.FeatureSet(rawValue: features) else {
@@ -37,10 +39,14 @@ struct TrainCommand: ParsableCommand {
         let loaded = try CommandSupport.loadDataset(
             dataset, layout: datasetLayout.layout, loader: datasetLayout.loader())
         let outcome: TrainRunner.Outcome
+        var options = EstimatorOptions(cascadeDirectory: cascades)
+        networks.apply(to: &options)
         do {
             outcome = try TrainRunner().train(
-                dataset: loaded, split: splitValue, modelPath: out, features: featureSet,
-                options: EstimatorOptions(cascadeDirectory: cascades))
+                dataset: loaded, split: splitValue, modelPath: out, features: featureSet, options: options)
+        } catch let error as EstimatorSetupError where error.missingLibrary {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(64)
         } catch {
             throw RuntimeFailure("\(error)")
         }
