@@ -51,7 +51,10 @@ let package = Package(
             name: "PadONNX", dependencies: ["COnnxRuntime", "PadText", "PadVocabulary"], exclude: ["README.md"]),
         .target(
             name: "PadEstimators",
-            dependencies: ["CLinux", "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary"],
+            dependencies: [
+                "CLinux", "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary",
+                .product(name: "Yams", package: "Yams"),
+            ],
             exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"]),
@@ -82,7 +85,7 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadProfiles",
+                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadONNX", "PadProfiles",
                 "PadMetrics",
                 "PadArchive", "PadEvaluation", "PadReport", "PadText", "PadVocabulary",
             ],
@@ -108,7 +111,7 @@ let package = Package(
             path: "Benchmarks/LandmarksTiming"),
 
         .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary"]),
-        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX"]),
+        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),

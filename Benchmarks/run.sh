@@ -17,11 +17,19 @@
 #                 quality) images/s / best of the OpenCV + dlib-bin script (1 and 2 processes) >= 3
 #   memory with landmarks  peak RSS beyond the model's share at 100k samples
 #                 (Benchmarks/memory_landmarks.sh)                                            < 250 MB
+#   UltraFace     Python onnxruntime us per image / padbench's face step, 1 thread, pinned  >= 1
+#   MiniFASNet    Python onnxruntime us per face / padbench's minifasnet step, batch 1       >= 1
+#   end to end with ONNX networks  padbench bench (face, landmarks, minifasnet, quality)
+#                 images/s / best of Benchmarks/onnx_baselines.py (1 and CORES processes)     >= 2
+#   memory with ONNX networks  peak RSS of bench --estimators face,minifasnet at 100k samples
+#                 (Benchmarks/memory_onnx.sh)                                                 < 350 MB
 #
 # Environment: BENCH_SCORES (default 10000000), BENCH_IMAGES (200), BENCH_MEMORY_SIZES (default
 # "10000 100000 1000000", passed to memory.sh; BENCH_MEMORY=0 skips the memory section, the longest).
 # BENCH_LANDMARKS=0 skips the landmark sections (it needs libdlib-dev, installed when missing, and
 # libdlib-data's model; BENCH_LANDMARK_ROUNDS, default 20, rounds over the sample's 80 faces).
+# BENCH_ONNX=0 skips the ONNX sections (BENCH_ONNX_REPEAT, default 5 copies of the sample's 80
+# stills; BENCH_ONNX_PYTHON, default .venv-ref/bin/python; BENCH_MEMORY_ONNX_SIZES, default "1000 100000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build/release/padbench
@@ -301,6 +309,138 @@ if [ "${BENCH_LANDMARKS:-1}" != 0 ] && [ -f "$MODEL" ]; then
     echo "| identical points | $same | |"
     echo
     goal "landmarks per face, dlib / padbench (points identical: $same)" "$(ratio "$theirs_us" "$ours_us")" "dlib ${theirs_us} us" ">=" 2
+fi
+
+# 6. ONNX estimators (issue 37): padbench's native UltraFace and MiniFASNet (ONNX Runtime's C
+# library from .venv, `make onnxruntime`) against Python onnxruntime 1.32.0 + OpenCV 4.14
+# (Benchmarks/onnx_baselines.py, run by .venv-ref's Python; BENCH_ONNX_PYTHON to use another) on the
+# same images: BENCH_ONNX_REPEAT (default 5) copies of datasets/sample's 80 stills, a stills-only
+# manifest of hard links in $DATA (the sample's videos left out). BENCH_ONNX=0 skips the section.
+#  - Per network, per item, one thread each: padbench bench --estimators face,minifasnet
+#    --concurrency 1 and the script, both pinned to CPU 0 (taskset -c 0). One sample in flight, so
+#    every MiniFASNet batch holds 1 face and each network call has its one intra-op thread, as the
+#    script's sessions (intra = inter = 1). padbench's figure is the mean_us of its `face` and
+#    `minifasnet` steps (timing.csv: wall time per sample; pinned to one CPU, its CPU time when
+#    nothing else runs there); the script's is its wall ms per image of pre-processing + run + NMS
+#    (imread excluded: padbench's decode is a step of its own) and per face of both crops + both
+#    networks at batch 1, on the very faces padbench's run found (--boxes its samples.csv). The
+#    script's CPU ms (process_time) and batch-16 rate are shown beside. Goals: Python time /
+#    padbench time >= 1 for each network.
+#  - End to end: bench --estimators face,landmarks,minifasnet,quality, all workers, whole command,
+#    against the script's end_to_end (the same work; 1 process, and CORES processes over the image
+#    list); goal >= 2 against the better of the two.
+# Three interleaved runs of each, medians.
+MODEL=/usr/share/dlib/shape_predictor_68_face_landmarks.dat
+if [ "${BENCH_ONNX:-1}" != 0 ]; then
+    ls .venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* >/dev/null 2>&1 || make onnxruntime >/dev/null
+    ONNX_PY=${BENCH_ONNX_PYTHON:-.venv-ref/bin/python}
+    if ! "$ONNX_PY" -c "import onnxruntime, cv2, numpy, dlib" 2>/dev/null; then
+        [ -x .venv-ref/bin/python ] || python3 -m venv .venv-ref
+        ONNX_PY=.venv-ref/bin/python
+        .venv-ref/bin/pip install -q --disable-pip-version-check onnxruntime==1.32.0 numpy \
+            opencv-python-headless==4.14.0.94 dlib-bin==20.0.1.post1 >/dev/null
+    fi
+    OREP=${BENCH_ONNX_REPEAT:-5}
+    ODIR=$DATA/onnx-stills-$OREP
+    [ -f "$ODIR/manifest.csv" ] || python3 - "$ODIR" "$OREP" <<'PY'
+import csv, os, sys
+out, repeat = sys.argv[1], int(sys.argv[2])
+with open("datasets/sample/manifest.csv") as f:
+    reader = csv.reader(f); head = next(reader)
+    rows = [r for r in reader if r[0].lower().endswith(".jpg")]
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, "manifest.csv.tmp"), "w", newline="") as f:
+    w = csv.writer(f); w.writerow(head)
+    for k in range(repeat):
+        for r in rows:
+            path = "c%d/%s" % (k, r[0]); full = os.path.join(out, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            if not os.path.exists(full):
+                os.link(os.path.join("datasets/sample", r[0]), full)
+            w.writerow([path] + r[1:])
+os.replace(os.path.join(out, "manifest.csv.tmp"), os.path.join(out, "manifest.csv"))
+PY
+    OIMAGES=$(( $(wc -l < "$ODIR/manifest.csv") - 1 ))
+    step_us() { awk -F, -v s="$2" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "mean_us") c = i} $1 == s {print $c}' "$1/timing.csv"; }
+    pick() {  # JSON lines, "key=value,...", field -> the field of the first line matching
+        python3 -c "
+import json, sys
+want = dict(a.split('=') for a in sys.argv[2].split(','))
+for line in sys.argv[1].splitlines():
+    d = json.loads(line)
+    if all(str(d.get(k)) == v for k, v in want.items()):
+        print(d[sys.argv[3]]); break" "$1" "$2" "$3"
+    }
+    ouf=(); omf=(); puf=(); pufcpu=(); pmf=(); pmfcpu=(); pmf16=(); oe2e=(); pe1=(); pen=()
+    for repeat in 1 2 3; do
+        taskset -c 0 $BIN bench --dataset "$ODIR" --profiles basic --estimators face,minifasnet --concurrency 1 \
+            --out "$OUT/onnx-c1-$repeat" --quiet > "$OUT/onnx-c1.txt"
+        ouf+=("$(step_us "$OUT/onnx-c1-$repeat" face)"); omf+=("$(step_us "$OUT/onnx-c1-$repeat" minifasnet)")
+        py=$(taskset -c 0 "$ONNX_PY" Benchmarks/onnx_baselines.py "$ODIR" --measure ultraface,minifasnet \
+            --boxes "$OUT/onnx-c1-$repeat/samples.csv")
+        echo "$py" >> "$OUT/onnx-python.jsonl"
+        puf+=("$(pick "$py" measure=ultraface detect_wall_ms_per_image)"); pufcpu+=("$(pick "$py" measure=ultraface detect_cpu_ms_per_image)")
+        pmf+=("$(pick "$py" measure=minifasnet,batch=1 wall_ms_per_face)"); pmfcpu+=("$(pick "$py" measure=minifasnet,batch=1 cpu_ms_per_face)")
+        pmf16+=("$(pick "$py" measure=minifasnet,batch=16 wall_ms_per_face)")
+        t0=$(now)
+        $BIN bench --dataset "$ODIR" --profiles basic --estimators face,landmarks,minifasnet,quality --landmark-model "$MODEL" \
+            --concurrency "$CORES" --out "$OUT/onnx-e2e-$repeat" --quiet > "$OUT/onnx-e2e.txt"
+        t1=$(now)
+        oe2e+=("$(python3 -c "print(round($OIMAGES / ($t1 - $t0), 1))")")
+        py=$("$ONNX_PY" Benchmarks/onnx_baselines.py "$ODIR" --measure end_to_end --processes "1,$CORES" --landmarks "$MODEL")
+        echo "$py" >> "$OUT/onnx-python.jsonl"
+        pe1+=("$(printf %.1f "$(pick "$py" measure=end_to_end,processes=1 images_per_s)")")
+        pen+=("$(printf %.1f "$(pick "$py" measure=end_to_end,processes=$CORES images_per_s)")")
+    done
+    m_ouf=$(median "${ouf[@]}"); m_omf=$(median "${omf[@]}")
+    m_puf=$(python3 -c "print(round(1000 * $(median "${puf[@]}"), 1))"); m_pufcpu=$(python3 -c "print(round(1000 * $(median "${pufcpu[@]}"), 1))")
+    m_pmf=$(python3 -c "print(round(1000 * $(median "${pmf[@]}"), 1))"); m_pmfcpu=$(python3 -c "print(round(1000 * $(median "${pmfcpu[@]}"), 1))")
+    m_pmf16=$(python3 -c "print(round(1000 * $(median "${pmf16[@]}"), 1))")
+    m_oe2e=$(median "${oe2e[@]}"); m_pe1=$(median "${pe1[@]}"); m_pen=$(median "${pen[@]}")
+    e2e_best=$(python3 -c "print(max($m_pe1, $m_pen))")
+    ofaces=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "minifasnet.score") c = i} NR > 1 && c && $c != "" {n++} END {print n + 0}' \
+        "$OUT/onnx-c1-1/samples.csv")
+    us() { python3 -c "import statistics, sys; print(', '.join(str(round(float(v) * float(sys.argv[1]))) for v in sys.argv[2:]))" "$@"; }
+    echo "## ONNX networks per item: $OIMAGES stills ($OREP x the sample's 80, $ofaces faces scored), one thread, both pinned to CPU 0"
+    echo
+    echo "padbench: bench --estimators face,minifasnet --concurrency 1 (every MiniFASNet batch 1 face), mean_us of the step."
+    echo "Python onnxruntime $("$ONNX_PY" -c 'import onnxruntime; print(onnxruntime.__version__)') + OpenCV $("$ONNX_PY" -c 'import cv2; print(cv2.__version__)'), intra = inter op threads 1: wall per item (CPU beside), MiniFASNet on padbench's own face boxes."
+    echo
+    echo "| measure | padbench us | Python us (wall) | Python us (CPU) | ratio Python / padbench |"
+    echo "|---|---:|---:|---:|---:|"
+    echo "| UltraFace RFB-320 per image: resize + normalise + run + NMS; runs ${ouf[*]} / $(us 1000 "${puf[@]}") | $m_ouf | $m_puf | $m_pufcpu | $(ratio "$m_puf" "$m_ouf") |"
+    echo "| MiniFASNet V2 + V1SE per face: 2 crops + 2 runs, batch 1; runs ${omf[*]} / $(us 1000 "${pmf[@]}") | $m_omf | $m_pmf | $m_pmfcpu | $(ratio "$m_pmf" "$m_omf") |"
+    echo "| MiniFASNet, Python at batch 16 (per face), for reference | - | $m_pmf16 | - | $(ratio "$m_pmf16" "$m_omf") |"
+    echo
+    echo '```'; sed -n '/^step/,/^$/p' "$OUT/onnx-c1.txt"; echo '```'
+    echo
+    echo "## End to end with the ONNX networks: $OIMAGES stills, decode + face (UltraFace) + landmarks + minifasnet + quality"
+    echo
+    echo "| measure | images/s |"
+    echo "|---|---|"
+    echo "| padbench bench, $CORES workers, whole command, median of ${oe2e[*]} | $m_oe2e |"
+    echo "| Python onnxruntime + OpenCV + dlib-bin, 1 process, median of ${pe1[*]} | $m_pe1 |"
+    echo "| Python, $CORES processes (1 OpenCV thread each), median of ${pen[*]} | $m_pen |"
+    echo "| ratio padbench / best Python | $(ratio "$m_oe2e" "$e2e_best") |"
+    echo
+    echo '```'; sed -n '/^step/,/^$/p' "$OUT/onnx-e2e.txt"; echo '```'
+    echo
+    goal "UltraFace per image, Python onnxruntime / padbench (1 thread, pinned)" "$(ratio "$m_puf" "$m_ouf")" "Python $m_puf us, padbench $m_ouf us" ">=" 1
+    goal "MiniFASNet pair per face, Python onnxruntime / padbench (1 thread, batch 1, pinned)" "$(ratio "$m_pmf" "$m_omf")" \
+        "Python $m_pmf us, padbench $m_omf us" ">=" 1
+    goal "end to end with ONNX networks, padbench / best Python (images/s)" "$(ratio "$m_oe2e" "$e2e_best")" "Python best $e2e_best images/s" ">=" 2
+fi
+
+# 6b. Memory of a bench that runs the ONNX networks on every sample (Benchmarks/memory_onnx.sh):
+# BENCH_MEMORY_ONNX_SIZES, default "1000 100000"; goal: peak RSS under 350 MB at the largest.
+if [ "${BENCH_MEMORY:-1}" != 0 ] && [ "${BENCH_ONNX:-1}" != 0 ]; then
+    read -r -a osizes <<< "${BENCH_MEMORY_ONNX_SIZES:-1000 100000}"
+    echo "## Memory with the ONNX networks: bench --estimators face,minifasnet on tiny face images (Benchmarks/memory_onnx.sh)"
+    echo
+    Benchmarks/memory_onnx.sh "${osizes[@]}" | tee "$OUT/memory-onnx.md"
+    echo
+    opeak=$(awk -F'|' -v n="${osizes[-1]}" '$3 + 0 == n {gsub(/ /, "", $6); print $6}' "$OUT/memory-onnx.md")
+    goal "bench with face,minifasnet at ${osizes[-1]} samples, peak RSS (MB)" "$opeak" "-" "<" 350
 fi
 
 echo "## Goal figures"

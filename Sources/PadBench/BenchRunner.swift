@@ -388,7 +388,7 @@ package struct BenchRunner: Sendable {
     func measurementChains(_ job: BenchJob) throws -> ([SampleMeasurer.Chain], [EstimatorRegistry.Built]) {
         let options = job.estimatorOptions
         let registry =
-            options.externalCommands.isEmpty && options.padModelPath == nil
+            options.externalCommands.isEmpty && options.onnxModels.isEmpty && options.padModelPath == nil
             ? self.registry : EstimatorCatalog.registry(with: options)
         let variants = Set(job.profiles.map(\.variant)).filter { !$0.isDefault }.sorted { $0.key < $1.key }
         var defaultNames = job.estimatorNames(

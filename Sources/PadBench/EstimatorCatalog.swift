@@ -99,6 +99,20 @@ package enum EstimatorCatalog {
                     try PADEstimator(modelPath: model)
                 })
         }
+        for (name, spec) in options.onnxModels.sorted(by: { $0.key < $1.key }) {
+            entries.append(
+                .init(
+                    name: name, summary: "ONNX model: \(spec)", readsOptions: OnnxModelEstimator.readsOptions
+                ) { options in
+                    let runtime = try options.onnxRuntime(for: name)
+                    do {
+                        return try OnnxModelEstimator(
+                            name: name, specPath: spec, runtime: runtime, runners: options.networkRunners)
+                    } catch let error as OnnxError {
+                        throw EstimatorSetupError(estimator: name, message: error.message)
+                    }
+                })
+        }
         for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
             entries.append(
                 .init(name: name, summary: "external program: \(command)") { options in
@@ -113,7 +127,8 @@ package enum EstimatorCatalog {
     /// `timing.csv` rows an external of that name would duplicate.
     package static let reservedStepNames = ["decode", "sample_total"]
 
-    /// Why `name` cannot name an external estimator (`--external NAME=COMMAND`), or nil. `pad` is
+    /// Why `name` cannot name an external estimator (`--external NAME=COMMAND`) or an ONNX model
+    /// (`--onnx NAME=SPEC`), or nil. `pad` is
     /// free (an external PAD model is named `pad`, as the presets expect) unless `--model` runs
     /// the built-in PAD baseline under that name.
     package static func externalNameProblem(_ name: String, withPadModel: Bool) -> String? {

@@ -186,9 +186,9 @@ package struct MergeRunner: Sendable {
         return nil
     }
 
-    /// Suffix of a parameter holding the content hash of the file its stem names (`cascade` and
-    /// `cascade_fnv1a64`, `model` and `model_fnv1a64`).
-    static let contentHashSuffix = "_fnv1a64"
+    /// Suffixes of a parameter holding the content hash of the file its stem names (`cascade` and
+    /// `cascade_fnv1a64`, `model` and `model_fnv1a64`; an ONNX `model` and `model_sha256`).
+    static let contentHashSuffixes = ["_fnv1a64", "_sha256"]
 
     /// The first parameter two estimators of the same name differ in, or nil. A file is compared by
     /// content where both manifests record its hash (`<key>_fnv1a64`): the same cascade copied to
@@ -196,13 +196,16 @@ package struct MergeRunner: Sendable {
     /// without the hash (written before it was recorded) compare the path.
     static func parameterDifference(_ e: [String: String], _ f: [String: String]) -> String? {
         func text(_ value: String?) -> String { value.map { "'\(TextBytes.quote($0))'" } ?? "none" }
-        let hashed = { (key: String) in e[key + contentHashSuffix] != nil && f[key + contentHashSuffix] != nil }
+        let hashed = { (key: String) in
+            contentHashSuffixes.contains { e[key + $0] != nil && f[key + $0] != nil }
+        }
         for key in Set(e.keys).union(f.keys).sorted() where e[key] != f[key] {
-            if key.hasSuffix(contentHashSuffix) {
-                let file = String(key.dropLast(contentHashSuffix.count))
+            if let suffix = contentHashSuffixes.first(where: { key.hasSuffix($0) }) {
+                let file = String(key.dropLast(suffix.count))
                 guard e[key] != nil && f[key] != nil else { continue } // one manifest predates the hash
                 let named = e[file] == f[file] ? text(e[file]) : "\(text(e[file])) vs \(text(f[file]))"
-                return "\(file) \(named) has other content (FNV-1a 64 \(text(e[key])) vs \(text(f[key])))"
+                let hash = suffix == "_sha256" ? "SHA-256" : "FNV-1a 64"
+                return "\(file) \(named) has other content (\(hash) \(text(e[key])) vs \(text(f[key])))"
             }
             if hashed(key) { continue } // the file's path: compared by its content instead
             return "\(key) \(text(e[key])) vs \(text(f[key]))"

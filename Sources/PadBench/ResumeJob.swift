@@ -58,6 +58,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         package var onnxRuntime: String?
         /// `--models`, absolute.
         package var modelDirectory: String?
+        /// `--onnx NAME=SPEC`, the specs absolute.
+        package var onnxModels: [String: String]?
     }
 
     package var schema = ResumeJob.currentSchema
@@ -105,7 +107,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
             landmarkModel: absolute(options.landmarkModelPath), landmarkPoints: options.landmarkPoints,
             padModel: options.padModelPath.map(absolute), externalCommands: options.externalCommands,
             externalTimeout: options.externalTimeout, faceDetector: options.faceDetector,
-            onnxRuntime: options.onnxRuntimePath.map(absolute), modelDirectory: absolute(options.modelDirectory))
+            onnxRuntime: options.onnxRuntimePath.map(absolute), modelDirectory: absolute(options.modelDirectory),
+            onnxModels: options.onnxModels.isEmpty ? nil : options.onnxModels.mapValues(absolute))
         toolVersion = ToolInfo.version
         commandLine = job.commandLine
         shard = job.shard?.description
@@ -199,6 +202,7 @@ extension ResumeJob {
         options.faceDetector = estimators.faceDetector ?? .cascade
         options.onnxRuntimePath = estimators.onnxRuntime
         if let models = estimators.modelDirectory { options.modelDirectory = models }
+        options.onnxModels = estimators.onnxModels ?? [:]
         var parsedShard: Shard?
         if let shard {
             guard let parsed = Shard(parsing: shard) else { throw EvaluationError("shard '\(shard)' is not k/n") }

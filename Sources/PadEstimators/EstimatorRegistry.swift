@@ -25,6 +25,8 @@ package struct EstimatorOptions: Sendable {
     package var onnxRuntimePath: String?
     /// Folder of padbench's model files (`ultraface/`, `minifasnet/`; `--models`).
     package var modelDirectory: String = EstimatorOptions.defaultModelDirectory
+    /// The user's ONNX models, by estimator name (`--onnx NAME=SPEC.yaml`): spec file paths.
+    package var onnxModels: [String: String] = [:]
     /// Threads that may run a network at once (batches form when more samples wait).
     package var networkRunners: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 

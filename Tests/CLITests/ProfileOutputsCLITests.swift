@@ -131,7 +131,7 @@ import Testing
         let bogus = ["PADBENCH_CASCADES": "/nonexistent-cascades"]
         let list = try Self.padbench(["profiles", "list"], environment: bogus)
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(list.stdout.split(separator: "\n").count == 13)
+        #expect(list.stdout.split(separator: "\n").count == 14)
         let show = try Self.padbench(["profiles", "show", "aware-capture"], environment: bogus)
         #expect(show.status == 0 && show.stdout.contains("face.offset_x >= -0.25  [FACE_ON_LEFT]"))
         // A small dataset: --cascades wins over a wrong $PADBENCH_CASCADES, and a wrong --cascades is
@@ -153,8 +153,10 @@ import Testing
             ], environment: bogus)
         #expect(ok.status == 0, "\(ok.stderr)")
         let bad = try Self.padbench(
-            ["bench", "--dataset", folder + "/data", "--profiles", "dot-default", "--quiet", "--out", folder + "/bad"],
-            environment: bogus)
+            [
+                "bench", "--dataset", folder + "/data", "--profiles", "dot-default", "--face-detector", "cascade",
+                "--quiet", "--out", folder + "/bad",
+            ], environment: bogus)
         #expect(
             bad.status == 1
                 && bad.stderr.contains("/nonexistent-cascades/haarcascades/haarcascade_frontalface_default.xml"))

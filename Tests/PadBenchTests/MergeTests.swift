@@ -239,9 +239,11 @@ import PadEstimators
         let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
         var parts: [String] = []
         for k in 1...2 {
+            var options = EstimatorOptions(cascadeDirectory: try cascades(k))
+            options.faceDetector = .cascade
             let job = BenchJob(
                 dataset: dataset, profiles: [profile], extraEstimators: ["face", "eyes"],
-                estimatorOptions: EstimatorOptions(cascadeDirectory: try cascades(k)),
+                estimatorOptions: options,
                 outputFolder: root + "/shard\(k)", concurrency: 2, shard: Shard(index: k, count: 2))
             parts.append(try await BenchRunner().run(job).archivePath)
         }

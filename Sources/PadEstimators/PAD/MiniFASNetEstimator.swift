@@ -79,7 +79,7 @@ package struct MiniFASNetEstimator: Estimator {
         for network in networks {
             let session = network.batcher.session
             values["\(network.label)_model"] = session.path
-            values["\(network.label)_sha256"] = session.sha256
+            values["\(network.label)_model_sha256"] = session.sha256
             values["\(network.label)_crop_scale"] = "\(network.scale)"
             values["\(network.label)_max_batch"] = "\(network.batcher.maxBatch)"
         }

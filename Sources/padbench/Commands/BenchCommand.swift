@@ -71,6 +71,11 @@ struct BenchCommand: AsyncParsableCommand {
         name: .customLong("external"), help: "External estimator NAME=COMMAND (repeatable); outputs are NAME.<output>.")
     var externals: [String] = []
 
+    @Option(
+        name: .customLong("onnx"),
+        help: "Your ONNX model NAME=SPEC.yaml (repeatable; the spec names the model file); outputs NAME.score.")
+    var onnxModels: [String] = []
+
     @Option(help: "Model of the colour-texture PAD baseline (from padbench train); adds the pad estimator.")
     var model: String?
 
@@ -105,6 +110,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ("--dataset", dataset != nil), ("--out", out != nil), ("--force", force),
                 ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
                 ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
+                ("--onnx", !onnxModels.isEmpty),
                 ("--onnxruntime", networks.onnxruntime != nil),
             ]
             if let option = given.first(where: \.1)?.0 {
@@ -123,7 +129,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard externalTimeout.isFinite && externalTimeout > 0 else {
             throw ValidationError("--external-timeout must be a positive number of seconds")
         }
-        _ = try Self.parseExternals(externals, withPadModel: model != nil)
+        _ = try Self.parseOnnx(onnxModels, externals: try Self.parseExternals(externals, withPadModel: model != nil), withPadModel: model != nil)
     }
 
     func run() async throws {
@@ -201,13 +207,17 @@ struct BenchCommand: AsyncParsableCommand {
         ).with(padModel: model)
         options.landmarkModelPath = landmarkModel
         networks.apply(to: &options)
+        options.onnxModels = try Self.parseOnnx(
+            onnxModels, externals: options.externalCommands, withPadModel: model != nil
+        ).mapValues { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let requested = EstimatorCatalog.resolveAliases(
             (estimators ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }, options: &options)
         var job = BenchJob(
             dataset: loaded, profiles: profileList, extraEstimators: requested, estimatorOptions: options,
             outputFolder: folder, concurrency: concurrency, maxPixels: maxPixels, shard: shard,
             showProgress: !quiet, commandLine: CommandLine.arguments)
-        for name in options.externalCommands.keys.sorted() where !job.extraEstimators.contains(name) {
+        for name in (Array(options.externalCommands.keys) + Array(options.onnxModels.keys)).sorted()
+        where !job.extraEstimators.contains(name) {
             job.extraEstimators.append(name)
         }
         if model != nil && !job.extraEstimators.contains("pad") { job.extraEstimators.append("pad") }
@@ -253,18 +263,29 @@ struct BenchCommand: AsyncParsableCommand {
         CommandSupport.printWarnings(outcome.results)
     }
 
-    static func parseExternals(_ list: [String], withPadModel: Bool) throws -> [String: String] {
+    /// `--onnx NAME=SPEC` items by name: names follow the external rules and may not repeat an external's.
+    static func parseOnnx(_ list: [String], externals: [String: String], withPadModel: Bool) throws -> [String: String] {
+        let models = try parseExternals(list, withPadModel: withPadModel, option: "--onnx", value: "SPEC.yaml")
+        if let both = models.keys.sorted().first(where: { externals[$0] != nil }) {
+            throw ValidationError("'\(both)' names both an --external program and an --onnx model; give one of them another name")
+        }
+        return models
+    }
+
+    static func parseExternals(
+        _ list: [String], withPadModel: Bool, option: String = "--external", value: String = "COMMAND"
+    ) throws -> [String: String] {
         var result: [String: String] = [:]
         for item in list {
             guard let eq = item.firstIndex(of: "="), !item[..<eq].isEmpty, !item[item.index(after: eq)...].isEmpty
             else {
-                throw ValidationError("--external takes NAME=COMMAND, got '\(TextBytes.quote(item))'")
+                throw ValidationError("\(option) takes NAME=\(value), got '\(TextBytes.quote(item))'")
             }
             let name = String(item[..<eq])
             if let problem = EstimatorCatalog.externalNameProblem(name, withPadModel: withPadModel) {
                 throw ValidationError(problem)
             }
-            guard result[name] == nil else { throw ValidationError("--external names '\(name)' twice") }
+            guard result[name] == nil else { throw ValidationError("\(option) names '\(name)' twice") }
             result[name] = String(item[item.index(after: eq)...])
         }
         return result
