@@ -156,7 +156,7 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
         ("FuzzTarRoundTrip", ["PadArchive"]), ("FuzzPNM", ["PadImage"]),
         ("FuzzCascadeXML", ["PadEstimators", "PadImage"]), ("FuzzVideo", ["PadVideo"]),
-        ("FuzzShapePredictor", ["PadEstimators", "PadImage"]),
+        ("FuzzShapePredictor", ["PadEstimators", "PadImage"]), ("FuzzOnnxSpec", ["PadEstimators"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

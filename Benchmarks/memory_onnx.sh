@@ -15,9 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@"); [ ${#SIZES[@]} -eq 0 ] && read -r -a SIZES <<< "${ONNX_MEMORY_SIZES:-1000 100000}"
 DATA=reports/benchmark-data
-BIN=.build/release/padbench
+BIN=${BENCH_BIN:-.build/release/padbench}   # BENCH_BIN: another padbench build to measure
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
-[ -x $BIN ] || swift build -c release --product padbench
+[ -x "$BIN" ] || swift build -c release --product padbench
 python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q pillow numpy >/dev/null
 mkdir -p $DATA
 

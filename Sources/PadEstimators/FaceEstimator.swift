@@ -2,13 +2,18 @@ import Foundation
 import PadImage
 import PadVocabulary
 
-/// Face geometry from a cascade detector (or the dataset's face box): the checks capture SDKs
-/// make before liveness (LUNA: one face, box >= 200 px, >= 10 px from the edges; DOT: face size
-/// 0.10-0.30 of the shorter side).
+/// Face geometry from a detector (or the dataset's face box): the checks capture SDKs make before
+/// liveness (LUNA: one face, box >= 200 px, >= 10 px from the edges; DOT: face size 0.10-0.30 of
+/// the shorter side).
+///
+/// The detector (``Detector``, `--face-detector`): UltraFace, a CNN (``UltraFaceDetector``; the
+/// default), whose faces are those with probability > 0.7 after non-maximum suppression, the chosen
+/// one the largest (``chooseLargest(_:)``), `confidence` its probability and `neighbors` NaN; or the
+/// Haar cascade pair described below, equal to OpenCV's.
 ///
 /// Example: `PadEstimatorsDocExamples.faceAndEyes`
 /// in `Tests/PadEstimatorsTests/DocExamplesTests.swift` (compiled and run by `swift test`).
-/// Detections: OpenCV `detectMultiScale` with `haarcascade_frontalface_default.xml` (scale factor
+/// Cascade detections: OpenCV `detectMultiScale` with `haarcascade_frontalface_default.xml` (scale factor
 /// 1.1, 3 neighbours, minimum face size max(24, 8% of the shorter image side)), equal to OpenCV's.
 /// Each is then checked by a second cascade (``DetectionAgreement``: `haarcascade_frontalface_alt.xml`
 /// around the box; agreement = the best intersection over union, 0-1).
@@ -35,10 +40,12 @@ import PadVocabulary
 ///   face on the other side than the stored image).
 package struct FaceEstimator: Estimator {
     package let name = "face"
+    // 1.4.0: the UltraFace CNN detector (`--face-detector`, recorded as the `detector` parameter);
+    // the cascade's values are those of 1.3.0.
     // 1.3.0: `count` counts only detections a second cascade agrees with; `confidence` added.
     // 1.2.0: the detector follows OpenCV's scale list (a window as large as the image is scanned),
     // row stripes and clip-after-grouping rules; boxes can differ from 1.1.0 on such images.
-    package let version = "1.3.0"
+    package let version = "1.4.0"
     /// The detector behind the face box: UltraFace (a CNN, ``UltraFaceDetector``) or the Haar cascade
     /// pair (``CascadeDetector`` with ``DetectionAgreement``).
     package enum Detector: Sendable {
@@ -69,7 +76,7 @@ package struct FaceEstimator: Estimator {
     package static let declaredOutputs: [OutputDescriptor] = [
         .init(
             name: "count", unit: "faces", range: .nonNegative, direction: .none,
-            summary: "detections a second cascade agrees with (agreement >= 0.5)"),
+            summary: "faces found: CNN probability > 0.7 after NMS, or cascade detections a second cascade agrees with"),
         boxEdge("x", .unbounded, "left"), boxEdge("y", .unbounded, "top"),
         boxEdge("width", .nonNegative, "width"), boxEdge("height", .nonNegative, "height"),
         .init(
@@ -83,16 +90,16 @@ package struct FaceEstimator: Estimator {
             summary: "centre distance / half diagonal"),
         .init(
             name: "neighbors", unit: "windows", range: .nonNegative, direction: .higherIsBetter,
-            summary: "detection support"),
+            summary: "cascade windows supporting the face (NaN with the CNN)"),
         .init(name: "source", unit: "", range: 0...1, direction: .none, summary: "0 detector, 1 dataset box"),
         centreOffset("x", side: "W", negative: "left"), centreOffset("y", side: "H", negative: "above"),
         .init(
             name: "confidence", unit: "", range: 0...1, direction: .higherIsBetter,
-            summary: "chosen face: IoU with the second cascade's box around it"),
+            summary: "chosen face: the CNN's probability, or IoU with the second cascade's box around it"),
     ]
     /// A coordinate of the chosen face's box (the detection with the most neighbours), in pixels.
     private static func boxEdge(_ name: String, _ range: ClosedRange<Double>, _ what: String) -> OutputDescriptor {
-        .init(name: name, unit: "px", range: range, direction: .none, summary: "chosen face (most neighbours), \(what)")
+        .init(name: name, unit: "px", range: range, direction: .none, summary: "chosen face's box, \(what)")
     }
     /// `offset_x`, `offset_y`: the box centre's signed offset from the image centre along one
     /// axis, as a fraction of that image side.

@@ -28,7 +28,7 @@ import Testing
         #expect(
             list.out.contains("landmarks: ") && list.out.contains("not available")
                 && list.out.contains("/nonexistent/sp.dat"))
-        #expect(list.out.contains("face 1.3.0") && list.out.contains("landmarks.eye_distance_px"))
+        #expect(list.out.contains("face 1.4.0") && list.out.contains("landmarks.eye_distance_px"))
         let dir = try Self.smallDataset()
         let bench = try CommandLineTests.run([
             "bench", "--dataset", dir, "--profiles", "basic", "--estimators", "head", "--landmark-model",
