@@ -39,7 +39,8 @@ package enum EstimatorCatalog {
             ) { options in
                 try LandmarksEstimator(
                     modelPath: options.landmarkModelPath,
-                    mapping: options.faceDetector == .cascade ? .haarCascade : .ultraFace, points: options.landmarkPoints)
+                    mapping: options.faceDetector == .cascade ? .haarCascade : .ultraFace,
+                    points: options.landmarkPoints)
             },
             .init(
                 name: "head",
@@ -63,7 +64,8 @@ package enum EstimatorCatalog {
                 let runtime = try options.onnxRuntime(for: "minifasnet")
                 do {
                     return try MiniFASNetEstimator(
-                        runtime: runtime, folder: options.modelDirectory + "/minifasnet", runners: options.networkRunners)
+                        runtime: runtime, folder: options.modelDirectory + "/minifasnet",
+                        runners: options.networkRunners)
                 } catch let error as OnnxError {
                     throw EstimatorSetupError(estimator: "minifasnet", message: "\(error.message) (give --models DIR)")
                 }

@@ -122,7 +122,8 @@ package struct FaceEstimator: Estimator {
             ]
         case .cascade(let detector, let agreement):
             return [
-                "detector": "cascade", "cascade": detector.cascade.path, "cascade_fnv1a64": detector.cascade.contentHash,
+                "detector": "cascade", "cascade": detector.cascade.path,
+                "cascade_fnv1a64": detector.cascade.contentHash,
                 "scale_factor": "\(scaleFactor)", "min_neighbors": "\(minNeighbors)",
                 "min_size": "max(24, \(minSizeFraction) x shorter side)", "use_dataset_box": "\(useDatasetBox)",
                 "agreement_cascade": agreement.verifier.cascade.path,

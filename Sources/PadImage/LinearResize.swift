@@ -3,7 +3,7 @@
 /// that a network sees the bytes its Python pre-processing gave it in training and in the
 /// reference runs (the MiniFASNet crops of Silent-Face-Anti-Spoofing, UltraFace's input).
 ///
-/// Example: `LinearResizeTests.equalsOpenCV` in `Tests/PadImageTests/LinearResizeTests.swift`.
+/// Example: `LinearResizeTests.equalsOpenCV` in `Tests/PadEstimatorsTests/OnnxNetworkTests.swift`.
 ///
 /// The rule (OpenCV 4.x `imgproc/src/resize.cpp`, generic fixed-point path), with
 /// `scale = 1 / (dst / src)` in double precision:
@@ -124,7 +124,8 @@ extension Image {
             for dx in 0..<dw {
                 for c in 0..<cn {
                     let i = 2 * dx * cn + c
-                    let sum = Int(src[top + i]) + Int(src[top + i + cn]) + Int(src[bottom + i]) + Int(src[bottom + i + cn])
+                    let sum =
+                        Int(src[top + i]) + Int(src[top + i + cn]) + Int(src[bottom + i]) + Int(src[bottom + i + cn])
                     dst[(dy * dw + dx) * cn + c] = UInt8((sum + 2) >> 2)
                 }
             }

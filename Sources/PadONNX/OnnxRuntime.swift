@@ -60,7 +60,8 @@ package final class OnnxRuntime: Sendable {
         self.api = api
         var env: OpaquePointer?
         // Logging level 3 = ORT_LOGGING_LEVEL_ERROR: warnings (e.g. unused initialisers) stay off the terminal.
-        try Self.check(api, api.pointee.CreateEnv(3, "padbench", &env), .library, "cannot create the ONNX Runtime environment")
+        try Self.check(
+            api, api.pointee.CreateEnv(3, "padbench", &env), .library, "cannot create the ONNX Runtime environment")
         guard let env else { throw OnnxError(.library, "ONNX Runtime returned no environment") }
         environment = env
         var memory: OpaquePointer?

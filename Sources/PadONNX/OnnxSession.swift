@@ -96,7 +96,8 @@ package final class OnnxSession: Sendable {
         let status = bytes.withUnsafeBytes { raw in
             api.pointee.CreateSessionFromArray(runtime.environment, raw.baseAddress, raw.count, options, &created)
         }
-        try runtime.check(status, .model, "\(MessageText.quote(path)) is not a model ONNX Runtime \(runtime.version) can load")
+        try runtime.check(
+            status, .model, "\(MessageText.quote(path)) is not a model ONNX Runtime \(runtime.version) can load")
         guard let created else { throw OnnxError(.model, "\(path): ONNX Runtime returned no session") }
         session = created
         do {
@@ -131,7 +132,9 @@ package final class OnnxSession: Sendable {
         let api = runtime.api
         var count = 0
         try runtime.check(
-            input ? api.pointee.SessionGetInputCount(session, &count) : api.pointee.SessionGetOutputCount(session, &count),
+            input
+                ? api.pointee.SessionGetInputCount(session, &count)
+                : api.pointee.SessionGetOutputCount(session, &count),
             .model, "cannot count the model's tensors")
         var allocator: OpaquePointer?
         try runtime.check(api.pointee.GetAllocatorWithDefaultOptions(&allocator), .model, "no default allocator")
@@ -144,7 +147,9 @@ package final class OnnxSession: Sendable {
                     : api.pointee.SessionGetOutputName(session, index, allocator, &namePointer),
                 .model, "cannot read a tensor name")
             let name = namePointer.map { String(cString: $0) } ?? ""
-            if let namePointer { _ = api.pointee.AllocatorFree(allocator, namePointer).map { api.pointee.ReleaseStatus($0) } }
+            if let namePointer {
+                _ = api.pointee.AllocatorFree(allocator, namePointer).map { api.pointee.ReleaseStatus($0) }
+            }
             var typeInfo: OpaquePointer?
             try runtime.check(
                 input
@@ -154,7 +159,7 @@ package final class OnnxSession: Sendable {
             defer { api.pointee.ReleaseTypeInfo(typeInfo) }
             var onnxType: Int32 = 0
             try runtime.check(api.pointee.GetOnnxTypeFromTypeInfo(typeInfo, &onnxType), .model, name)
-            guard onnxType == 1 else {  // ONNX_TYPE_TENSOR
+            guard onnxType == 1 else { // ONNX_TYPE_TENSOR
                 infos.append(OnnxTensorInfo(name: name, elementType: -Int(onnxType), shape: []))
                 continue
             }
@@ -209,7 +214,9 @@ package final class OnnxSession: Sendable {
             try runtime.check(api.pointee.GetTensorShapeElementCount(shapeInfo, &count), .run, path)
             var data: UnsafeMutableRawPointer?
             try runtime.check(api.pointee.GetTensorMutableData(value, &data), .run, path)
-            let floats = data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: count)) }
+            let floats = data.map {
+                Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: count))
+            }
             tensors.append(OnnxTensor(shape: outDims.map { Int($0) }, values: floats ?? []))
         }
         return tensors

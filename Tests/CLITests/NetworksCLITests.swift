@@ -48,8 +48,8 @@ import Testing
         }
         let manifest = try String(contentsOfFile: dir + "/run/manifest.json", encoding: .utf8)
         for text in [
-            "34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017",  // RFB-320
-            "85d926c424634db783b93d984e986b841aec7cf8f5f9ee014c31f31cdc3bacce",  // MiniFASNetV2 (batch copy)
+            "34cd7e60aeff28744c657de7a3dc64e872d506741de66987f3426f2b79f88017", // RFB-320
+            "85d926c424634db783b93d984e986b841aec7cf8f5f9ee014c31f31cdc3bacce", // MiniFASNetV2 (batch copy)
             "\"onnxruntime\" : \"1.32.0\"", "\"detector\" : \"ultraface\"",
         ] {
             #expect(manifest.contains(text), "\(text)")
@@ -67,7 +67,8 @@ import Testing
             dir + "/run", "--quiet",
         ])
         #expect(bench.status == 1)
-        #expect(bench.err == "Error: estimator 'mine': \(dir)/bad.yaml:3: `batch` must be a whole number from 1 to 1024\n")
+        #expect(
+            bench.err == "Error: estimator 'mine': \(dir)/bad.yaml:3: `batch` must be a whole number from 1 to 1024\n")
         #expect(!FileManager.default.fileExists(atPath: dir + "/run"))
         let twice = try CommandLineTests.run([
             "bench", "--dataset", dir, "--onnx", "pad=" + dir + "/bad.yaml", "--external", "pad=true", "--out",

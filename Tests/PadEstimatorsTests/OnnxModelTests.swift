@@ -16,7 +16,8 @@ import Testing
     @Test func specReproducesMiniFASNetV2() throws {
         let estimator = try OnnxModelEstimator(name: "mine", specPath: Self.example, runtime: Self.runtime, runners: 2)
         #expect(estimator.outputNames == ["mine.score"] && estimator.dependencies == ["face"])
-        #expect(estimator.parameters["model_sha256"] == "85d926c424634db783b93d984e986b841aec7cf8f5f9ee014c31f31cdc3bacce")
+        #expect(
+            estimator.parameters["model_sha256"] == "85d926c424634db783b93d984e986b841aec7cf8f5f9ee014c31f31cdc3bacce")
         for reference in OnnxReferences.loaded.minifasnet.prefix(48) {
             var input = EstimatorInput(
                 sample: Sample(id: "s", path: reference.image, label: .bonaFide, split: .eval),
@@ -46,7 +47,8 @@ import Testing
             image: try OnnxReferences.image("datasets/sample/eval/bonafide/000000.jpg"))
         let value = try estimator.measure(&input)[0]
         // The whole image through the same network, computed here from the raw session.
-        let session = try OnnxSession(runtime: Self.runtime, path: OnnxReferences.models + "/minifasnet/2.7_80x80_MiniFASNetV2.onnx")
+        let session = try OnnxSession(
+            runtime: Self.runtime, path: OnnxReferences.models + "/minifasnet/2.7_80x80_MiniFASNetV2.onnx")
         let tensor = input.image.resizedLinear(width: 80, height: 80).withBGRPlanes()
         let logits = try session.run(tensor, shape: [1, 3, 80, 80])[0].values
         #expect(abs(value - MiniFASNetEstimator.softmax(logits)[1]) <= 1e-9)
@@ -62,9 +64,15 @@ import Testing
             ("model: \(v2)\ninput: {width: 80}\n", "`input` needs `width` and `height`"),
             ("input: {width: 80, height: 80}\n", "`model` (the .onnx file) is missing"),
             ("model: \(v2)\ninput: {width: 80, height: 80, std: [1, 0, 1]}\n", "must not hold 0"),
-            ("model: \(v2)\ninput: {width: 80, height: 80, mean: [1, 2]}\n", "`input.mean` must be a list of 3 numbers"),
+            (
+                "model: \(v2)\ninput: {width: 80, height: 80, mean: [1, 2]}\n",
+                "`input.mean` must be a list of 3 numbers"
+            ),
             ("model: \(v2)\ninput: {width: 80, height: 80, layout: chw}\n", "`input.layout` must be nchw or nhwc"),
-            ("model: \(v2)\ninput: {width: 80, height: 80}\noutput: {bona_fide_class: 3}\n", "bona_fide_class 3 is out of range"),
+            (
+                "model: \(v2)\ninput: {width: 80, height: 80}\noutput: {bona_fide_class: 3}\n",
+                "bona_fide_class 3 is out of range"
+            ),
             ("model: \(v2)\ninput: {width: 112, height: 112}\n", "is 80x80 pixels, the spec says 112x112"),
             ("model: \(v2)\ninput: {width: 80, height: 80, color: gray}\n", "has 3 channels on the nchw channel axis"),
             ("model: \(v2)\ninput: {width: 80, height: 80}\nbatch: 8\n", "batch 8 needs a dynamic batch dimension"),
@@ -90,7 +98,8 @@ import Testing
     }
 
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("padbench-spec-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("padbench-spec-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -178,3 +178,45 @@ func rgbBytes(_ image: Image) -> [UInt8] {
         #expect(values.count == 3 && values.allSatisfy(\.isNaN))
     }
 }
+
+/// ``FaceDetectorChoice``: each `--face-detector` builds the `face` estimator it names, and the
+/// CNN's estimator finds the sample's profile face that no frontal cascade finds.
+@Suite struct FaceDetectorChoiceTests {
+    @Test func buildsEachDetector() throws {
+        var options = EstimatorOptions()
+        options.modelDirectory = OnnxReferences.models
+        for choice in FaceDetectorChoice.allCases {
+            options.faceDetector = choice
+            let face = try choice.makeEstimator(options: options)
+            #expect(face.parameters["detector"] == choice.rawValue)
+            if choice != .cascade {
+                #expect(face.parameters["model"]?.hasSuffix(choice.modelFile!) == true)
+            }
+        }
+        options.faceDetector = .ultraface
+        options.modelDirectory = "/nonexistent-models"
+        let missing = #expect(throws: EstimatorSetupError.self) { try options.faceDetector.makeEstimator(options: options) }
+        #expect(missing?.message.contains("/nonexistent-models/ultraface/version-RFB-320.onnx") == true)
+        #expect(missing?.message.contains("--models DIR or --face-detector cascade") == true)
+    }
+
+    /// The sample's profile face (`dev/bonafide/000002.jpg`, cameraman; no frontal cascade finds it,
+    /// `datasets/README.md`): one face for the CNN, its confidence the probability Python
+    /// onnxruntime gives, every detected face handed on to later estimators.
+    @Test func findsTheProfileFace() throws {
+        var options = EstimatorOptions()
+        options.modelDirectory = OnnxReferences.models
+        let face = try FaceDetectorChoice.ultraface.makeEstimator(options: options)
+        var input = EstimatorInput(
+            sample: Sample(id: "s", path: "x", label: .bonaFide, split: .dev),
+            image: try OnnxReferences.image("datasets/sample/dev/bonafide/000002.jpg"))
+        let values = try face.measure(&input)
+        #expect(values[0] == 1)
+        let reference = OnnxReferences.loaded.ultraface.first {
+            $0.image == "datasets/sample/dev/bonafide/000002.jpg" && $0.model == "RFB-320"
+        }!
+        #expect(abs(values[12] - reference.faces[0][4]) <= 1e-5)  // confidence = the CNN's probability
+        #expect(values[8].isNaN)  // no cascade windows
+        #expect(input.faces.count == 1 && input.face == input.faces[0].box)
+    }
+}

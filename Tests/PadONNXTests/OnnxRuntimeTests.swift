@@ -41,7 +41,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     /// A wrong explicit path is an error of its own (never passed over for the next candidate),
     /// naming the path and what to install.
     @Test func refusesWhatIsNotONNXRuntime() throws {
-        let missing = #expect(throws: OnnxError.self) { try OnnxRuntime.load(explicit: "/nonexistent/libonnxruntime.so") }
+        let missing = #expect(throws: OnnxError.self) {
+            try OnnxRuntime.load(explicit: "/nonexistent/libonnxruntime.so")
+        }
         #expect(missing?.message.contains("--onnxruntime /nonexistent/libonnxruntime.so: No such file") == true)
         #expect(missing?.message.contains("make setup") == true)
         // A real shared library that is not ONNX Runtime.
@@ -53,7 +55,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             #expect(other?.message.contains("is not ONNX Runtime (it exports no OrtGetApiBase)") == true)
         }
         // A file that is no shared library at all.
-        let text = FileManager.default.temporaryDirectory.appendingPathComponent("padbench-not-a-library-\(getpid()).so")
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "padbench-not-a-library-\(getpid()).so")
         try Data("not ELF".utf8).write(to: text)
         defer { try? FileManager.default.removeItem(at: text) }
         let notELF = #expect(throws: OnnxError.self) { try OnnxRuntime.load(explicit: text.path) }

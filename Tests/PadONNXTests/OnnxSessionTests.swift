@@ -24,7 +24,9 @@ import Testing
         // A wrong input size is an error of the run, not a crash.
         let wrong = #expect(throws: OnnxError.self) { try session.run([1, 2, 3], shape: [1, 3]) }
         #expect(wrong?.kind == .run)
-        let shape = #expect(throws: OnnxError.self) { try session.run([Float](repeating: 0, count: 10), shape: [1, 3]) }
+        let shape = #expect(throws: OnnxError.self) {
+            try session.run([Float](repeating: 0, count: 10), shape: [1, 3])
+        }
         #expect(shape?.message.contains("does not fill the shape") == true)
     }
 

@@ -27,7 +27,8 @@ import PadImport
         #expect(
             Set(names) == [
                 "aware-capture", "basic", "dot-default", "idemia-high", "idemia-low", "idemia-medium", "idemia-status",
-                "luna-id-default", "luna-id-osl", "luna-osl", "minifasnet", "misnap-default", "misnap-high-risk", "misnap-mibi",
+                "luna-id-default", "luna-id-osl", "luna-osl", "minifasnet", "misnap-default", "misnap-high-risk",
+                "misnap-mibi",
             ])
         for name in names {
             let profile = try ProfileLoader().builtIn(name)

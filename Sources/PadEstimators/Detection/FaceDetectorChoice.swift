@@ -2,7 +2,7 @@ import PadONNX
 
 /// Which detector backs `face.*` (`--face-detector`).
 ///
-/// Example: `FaceDetectorChoiceTests.buildsEachDetector` in `Tests/PadEstimatorsTests/UltraFaceTests.swift`.
+/// Example: `FaceDetectorChoiceTests.buildsEachDetector` in `Tests/PadEstimatorsTests/OnnxNetworkTests.swift`.
 ///
 /// `ultraface` (the default) is the RFB-320 CNN (``UltraFaceDetector``, 320x240 input);
 /// `ultraface-640` the same network at 640x480 (finds smaller faces, about 4x the time);
@@ -25,7 +25,8 @@ package enum FaceDetectorChoice: String, Sendable, CaseIterable, Codable {
     /// The `face` estimator with this detector.
     package func makeEstimator(options: EstimatorOptions) throws -> FaceEstimator {
         guard let modelFile else {
-            return try FaceEstimator(cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
+            return try FaceEstimator(
+                cascadeDirectory: options.cascadeDirectory, useDatasetBox: options.useDatasetFaceBox)
         }
         let runtime = try options.onnxRuntime(for: "face")
         do {

@@ -26,7 +26,7 @@ package struct DetectedFace: Sendable, Equatable {
 ///   IoU with a kept one exceeds ``iouThreshold`` (0.3; IoU = overlap / (area0 + area1 - overlap +
 ///   1e-5), areas without the +1 pixel), corners times the image width and height (float32).
 ///
-/// Example: `UltraFaceTests.boxesEqualPythonOnnxRuntime` in `Tests/PadEstimatorsTests/UltraFaceTests.swift`.
+/// Example: `UltraFaceTests.boxesEqualPythonOnnxRuntime` in `Tests/PadEstimatorsTests/OnnxNetworkTests.swift`.
 package struct UltraFaceDetector: Sendable {
     package let session: OnnxSession
     package let inputWidth: Int

@@ -61,7 +61,8 @@ package struct OnnxModelEstimator: Estimator {
         }
         guard spec.batch == 1 || shape[0] < 0 else {
             throw OnnxError(
-                .model, "\(where_): batch \(spec.batch) needs a dynamic batch dimension; the model fixes it at \(shape[0])")
+                .model,
+                "\(where_): batch \(spec.batch) needs a dynamic batch dimension; the model fixes it at \(shape[0])")
         }
         let index: Int
         if let wanted = spec.outputName {
@@ -85,7 +86,8 @@ package struct OnnxModelEstimator: Estimator {
         self.spec = spec
         self.specPath = specPath
         outputIndex = index
-        let item = spec.layout == .nchw ? [spec.channels, spec.height, spec.width] : [spec.height, spec.width, spec.channels]
+        let item =
+            spec.layout == .nchw ? [spec.channels, spec.height, spec.width] : [spec.height, spec.width, spec.channels]
         batcher = OnnxBatcher(session: session, itemShape: item, maxBatch: spec.batch, runners: runners)
     }
 

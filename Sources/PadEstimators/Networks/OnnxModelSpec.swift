@@ -86,7 +86,8 @@ package struct OnnxModelSpec: Sendable, Equatable {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw Problem(file: file, line: 1, message: "empty spec: give at least `model`, `input: {width, height}`")
+                throw Problem(
+                    file: file, line: 1, message: "empty spec: give at least `model`, `input: {width, height}`")
             }
             root = node
         } catch let problem as Problem {
@@ -163,7 +164,8 @@ package struct OnnxModelSpec: Sendable, Equatable {
             for (key, value) in mapping {
                 guard let name = key.string, keys.contains(name) else {
                     let known = keys.sorted().joined(separator: ", ")
-                    throw problem(key, "unknown key '\(MessageText.quote(key.string ?? "?"))' in \(what) (known: \(known))")
+                    throw problem(
+                        key, "unknown key '\(MessageText.quote(key.string ?? "?"))' in \(what) (known: \(known))")
                 }
                 result[name] = value
             }

@@ -8,7 +8,7 @@ import PadVocabulary
 /// softmaxes upstream averages (`test.py`: the prediction is the sum of the two softmaxes, and the
 /// label its arg max).
 ///
-/// Example: `MiniFASNetTests.probabilitiesEqualPythonOnnxRuntime` in `Tests/PadEstimatorsTests/MiniFASNetTests.swift`.
+/// Example: `MiniFASNetTests.probabilitiesEqualPythonOnnxRuntime` in `Tests/PadEstimatorsTests/OnnxNetworkTests.swift`.
 ///
 /// Pre-processing (upstream `src/generate_patches.py` `CropImage`, `src/data_io/transform.py`):
 /// the crop is ``cropRegion(box:imageWidth:imageHeight:scale:)`` resized to 80x80 with OpenCV's
@@ -68,7 +68,8 @@ package struct MiniFASNetEstimator: Estimator {
             let batch = session.inputs[0].shape[0] < 0 ? maxBatch : 1
             networks.append(
                 Network(
-                    batcher: OnnxBatcher(session: session, itemShape: [3, Self.side, Self.side], maxBatch: batch, runners: runners),
+                    batcher: OnnxBatcher(
+                        session: session, itemShape: [3, Self.side, Self.side], maxBatch: batch, runners: runners),
                     scale: scale, label: label))
         }
         self.networks = networks

@@ -121,7 +121,9 @@ struct NetworkOptions: ParsableArguments {
     var onnxruntime: String?
 
     @Option(
-        help: "Folder of padbench's models (ultraface/, minifasnet/); default $PADBENCH_MODELS or the checkout's models/.")
+        help:
+            "Folder of padbench's models (ultraface/, minifasnet/); default $PADBENCH_MODELS or the checkout's models/."
+    )
     var models: String = EstimatorOptions.defaultModelDirectory
 
     func apply(to options: inout EstimatorOptions) {

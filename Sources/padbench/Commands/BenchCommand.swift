@@ -129,7 +129,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard externalTimeout.isFinite && externalTimeout > 0 else {
             throw ValidationError("--external-timeout must be a positive number of seconds")
         }
-        _ = try Self.parseOnnx(onnxModels, externals: try Self.parseExternals(externals, withPadModel: model != nil), withPadModel: model != nil)
+        _ = try Self.parseOnnx(
+            onnxModels, externals: try Self.parseExternals(externals, withPadModel: model != nil),
+            withPadModel: model != nil)
     }
 
     func run() async throws {
@@ -264,10 +266,12 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// `--onnx NAME=SPEC` items by name: names follow the external rules and may not repeat an external's.
-    static func parseOnnx(_ list: [String], externals: [String: String], withPadModel: Bool) throws -> [String: String] {
+    static func parseOnnx(_ list: [String], externals: [String: String], withPadModel: Bool) throws -> [String: String]
+    {
         let models = try parseExternals(list, withPadModel: withPadModel, option: "--onnx", value: "SPEC.yaml")
         if let both = models.keys.sorted().first(where: { externals[$0] != nil }) {
-            throw ValidationError("'\(both)' names both an --external program and an --onnx model; give one of them another name")
+            throw ValidationError(
+                "'\(both)' names both an --external program and an --onnx model; give one of them another name")
         }
         return models
     }
