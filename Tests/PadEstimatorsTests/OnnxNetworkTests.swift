@@ -195,7 +195,9 @@ func rgbBytes(_ image: Image) -> [UInt8] {
         }
         options.faceDetector = .ultraface
         options.modelDirectory = "/nonexistent-models"
-        let missing = #expect(throws: EstimatorSetupError.self) { try options.faceDetector.makeEstimator(options: options) }
+        let missing = #expect(throws: EstimatorSetupError.self) {
+            try options.faceDetector.makeEstimator(options: options)
+        }
         #expect(missing?.message.contains("/nonexistent-models/ultraface/version-RFB-320.onnx") == true)
         #expect(missing?.message.contains("--models DIR or --face-detector cascade") == true)
     }
@@ -215,8 +217,8 @@ func rgbBytes(_ image: Image) -> [UInt8] {
         let reference = OnnxReferences.loaded.ultraface.first {
             $0.image == "datasets/sample/dev/bonafide/000002.jpg" && $0.model == "RFB-320"
         }!
-        #expect(abs(values[12] - reference.faces[0][4]) <= 1e-5)  // confidence = the CNN's probability
-        #expect(values[8].isNaN)  // no cascade windows
+        #expect(abs(values[12] - reference.faces[0][4]) <= 1e-5) // confidence = the CNN's probability
+        #expect(values[8].isNaN) // no cascade windows
         #expect(input.faces.count == 1 && input.face == input.faces[0].box)
     }
 }
