@@ -18,7 +18,7 @@ DATA=reports/benchmark-data
 BIN=${BENCH_BIN:-.build/release/padbench}   # BENCH_BIN: another padbench build to measure
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 [ -x "$BIN" ] || swift build -c release --product padbench
-python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q pillow numpy >/dev/null
+python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install -q pillow numpy >/dev/null 2>&1
 mkdir -p $DATA
 
 dataset() {  # N -> folder with manifest.csv

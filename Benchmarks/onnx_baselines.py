@@ -308,7 +308,18 @@ def main():
         elif m == "minifasnet":
             results = measure_minifasnet(items, a.models)
         elif m == "end_to_end":
-            results = [measure_end_to_end(items, a.models, int(p), a.landmarks) for p in a.processes.split(",")]
+            counts = a.processes.split(",")
+            if len(counts) > 1:
+                # Each process count in a fresh interpreter: forking a process whose OpenCV and
+                # onnxruntime already ran (their thread pools and locks) hung the pool's workers.
+                import subprocess
+                for p in counts:
+                    argv = [sys.executable, os.path.abspath(__file__), a.dataset, "--measure", "end_to_end",
+                            "--repeat", str(a.repeat), "--processes", p, "--landmarks", a.landmarks, "--models", a.models]
+                    sys.stdout.write(subprocess.run(argv, check=True, stdout=subprocess.PIPE, text=True).stdout)
+                    sys.stdout.flush()
+                continue
+            results = [measure_end_to_end(items, a.models, int(counts[0]), a.landmarks)]
         else:
             raise SystemExit("unknown measure %r" % m)
         for r in results:
