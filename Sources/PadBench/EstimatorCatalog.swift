@@ -118,7 +118,9 @@ package enum EstimatorCatalog {
         for (name, command) in options.externalCommands.sorted(by: { $0.key < $1.key }) {
             entries.append(
                 .init(name: name, summary: "external program: \(command)") { options in
-                    try ExternalEstimator(name: name, command: command, timeout: options.externalTimeout)
+                    try ExternalEstimator(
+                        name: name, command: command, timeout: options.externalTimeout,
+                        processes: options.externalProcesses)
                 })
         }
         return EstimatorRegistry(entries: entries)

@@ -60,6 +60,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         package var modelDirectory: String?
         /// `--onnx NAME=SPEC`, the specs absolute.
         package var onnxModels: [String: String]?
+        /// `--external-processes`.
+        package var externalProcesses: Int?
     }
 
     package var schema = ResumeJob.currentSchema
@@ -108,7 +110,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
             padModel: options.padModelPath.map(absolute), externalCommands: options.externalCommands,
             externalTimeout: options.externalTimeout, faceDetector: options.faceDetector,
             onnxRuntime: options.onnxRuntimePath.map(absolute), modelDirectory: absolute(options.modelDirectory),
-            onnxModels: options.onnxModels.isEmpty ? nil : options.onnxModels.mapValues(absolute))
+            onnxModels: options.onnxModels.isEmpty ? nil : options.onnxModels.mapValues(absolute),
+            externalProcesses: options.externalProcesses)
         toolVersion = ToolInfo.version
         commandLine = job.commandLine
         shard = job.shard?.description
@@ -203,6 +206,12 @@ extension ResumeJob {
         options.onnxRuntimePath = estimators.onnxRuntime
         if let models = estimators.modelDirectory { options.modelDirectory = models }
         options.onnxModels = estimators.onnxModels ?? [:]
+        if let processes = estimators.externalProcesses {
+            guard (1...BenchJob.maximumConcurrency).contains(processes) else {
+                throw EvaluationError("externalProcesses \(processes) is not 1 to \(BenchJob.maximumConcurrency)")
+            }
+            options.externalProcesses = processes
+        }
         var parsedShard: Shard?
         if let shard {
             guard let parsed = Shard(parsing: shard) else { throw EvaluationError("shard '\(shard)' is not k/n") }

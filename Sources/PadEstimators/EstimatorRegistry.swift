@@ -15,6 +15,9 @@ package struct EstimatorOptions: Sendable {
     package var externalCommands: [String: String]
     /// Per-sample timeout for external estimators, in seconds.
     package var externalTimeout: Double
+    /// Copies of each external program (`--external-processes`); nil: one per worker for a
+    /// program taking one request at a time, one for a program that pipelines or batches.
+    package var externalProcesses: Int?
     /// dlib shape-predictor file of the `landmarks` estimator (68- or 5-point model).
     package var landmarkModelPath: String = EstimatorOptions.defaultLandmarkModel
     /// The `landmarks` estimator also outputs every point (`--estimators landmarks.points`).

@@ -1,4 +1,5 @@
 import Foundation
+import PadImage
 import PadText
 #if canImport(Glibc)
 import Glibc
@@ -33,13 +34,29 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     package let timeout: Double
     package let version: String
     package let outputs: [OutputDescriptor]
-    package var parameters: [String: String] { ["command": command, "timeout_s": "\(timeout)"] }
+    package var parameters: [String: String] {
+        var values = ["command": command, "timeout_s": "\(timeout)"]
+        values.merge(protocolOptions.parameters) { _, option in option }
+        values["processes"] = processes.map { "\($0)" } ?? (protocolOptions.isConcurrent ? "1" : "one per worker")
+        return values
+    }
+    /// What the program declared in `describe` about how it takes requests.
+    package let protocolOptions: ExternalProtocolOptions
+    /// `--external-processes`, when given.
+    package let processes: Int?
 
     private let lock = NSLock()
     private var idle: [ExternalProcess] = []
     private let outputNames: [String]
+    /// The shared programs of a pipelining or batching program (empty otherwise).
+    private let channels: [ExternalChannel]
+    /// At most `processes` programs at once for a one-request-at-a-time program.
+    private let slots: DispatchSemaphore?
 
-    package init(name: String, command: String, timeout: Double = 30) throws {
+    /// `processes`: how many copies of the program run (`--external-processes`); nil is one per
+    /// worker for a program that takes one request at a time, one in all for a program that
+    /// pipelines or batches.
+    package init(name: String, command: String, timeout: Double = 30, processes: Int? = nil) throws {
         self.name = name
         self.command = command
         self.timeout = timeout
@@ -49,9 +66,9 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         do { worker = try ExternalProcess(command: command) } catch {
             throw EstimatorSetupError(estimator: name, message: "cannot start '\(command)': \(error)")
         }
-        let reply: [String: Any]
+        let reply: [String: Any], describeLine: [UInt8]
         do {
-            reply = try Self.describe(worker, timeout: timeout)
+            (reply, describeLine) = try Self.describe(worker, timeout: timeout)
         } catch {
             worker.terminate()
             throw EstimatorSetupError(
@@ -62,7 +79,10 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             )
         }
         let names: [String]
-        do { names = try Self.outputNames(reply) } catch {
+        do {
+            names = try Self.outputNames(reply)
+            protocolOptions = try ExternalProtocolOptions.read(describeLine)
+        } catch {
             worker.terminate()
             throw EstimatorSetupError(estimator: name, message: "'\(TextBytes.quote(command))' \(error.message)")
         }
@@ -78,7 +98,27 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         }
         outputNames = names
         version = (reply["version"] as? String) ?? "external"
-        idle = [worker]
+        self.processes = processes
+        if protocolOptions.isConcurrent {
+            // Pipelined or batched: one process per model unless told otherwise, shared by every worker.
+            let count = processes ?? 1
+            var made: [ExternalChannel] = []
+            for index in 0..<count {
+                made.append(
+                    ExternalChannel(
+                        process: index == 0 ? worker : nil, options: protocolOptions, timeout: timeout,
+                        outputNames: names,
+                        start: { [command, timeout, names] () throws(EstimatorFailure) in
+                            try Self.startDescribed(command: command, timeout: timeout, outputs: names)
+                        }))
+            }
+            channels = made
+            slots = nil
+        } else {
+            channels = []
+            idle = [worker]
+            slots = processes.map { DispatchSemaphore(value: $0) }
+        }
     }
 
     deinit { shutDown() }
@@ -91,18 +131,30 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         idle = []
         lock.unlock()
         for worker in workers { worker.terminate() }
+        for channel in channels { channel.close() }
     }
 
     /// Failure messages carry no estimator name: the measurer prefixes it (`pad: no answer ...`).
     package func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double] {
-        // A video frame goes to the program as the decoded frame itself, in a temporary PNG.
-        let framePath = input.sample.frameIndex == nil ? nil : try Self.writeFrame(input.image)
-        defer { if let framePath { unlink(framePath) } }
+        // A video frame goes to the program as the decoded frame itself (a PPM), and so does any
+        // image to a program that asked for pixels.
+        let needsPixels = input.sample.frameIndex != nil || protocolOptions.input == .rgb24
+        let pixels = needsPixels ? try Self.writePixels(input.image) : nil
+        defer { if let pixels { unlink(pixels.path) } }
+        var message = Self.request(input, faces: protocolOptions.faces)
+        if let pixels {
+            if input.sample.frameIndex != nil { message["path"] = pixels.path }
+            if protocolOptions.input == .rgb24 { message["pixels"] = pixels.fields }
+        }
+        if !channels.isEmpty {
+            let channel = channels.min { $0.load < $1.load }!
+            return try channel.submit(message, id: input.sample.id).get()
+        }
+        slots?.wait()
+        defer { slots?.signal() }
         let worker = try checkOut()
         let answer: [UInt8]
         do {
-            var message = Self.request(input)
-            if let framePath { message["path"] = framePath }
             let request = try Self.encode(message)
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
@@ -134,6 +186,13 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             throw AnswerError(
                 outOfStep: true, "answered for id '\(other)' instead of '\(TextBytes.quote(id, limit: 120))'")
         }
+        return try values(of: reply, outputs: outputs)
+    }
+
+    /// The values of one answer object (its id already matched): one per output name, NaN for a
+    /// missing or null output; `error`, neither `outputs` nor `error`, or a value that is not a
+    /// number is an error of that sample only.
+    static func values(of reply: [String: Any], outputs: [String]) throws(AnswerError) -> [Double] {
         if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, TextBytes.quote(message)) }
         guard let values = reply["outputs"] as? [String: Any] else {
             throw AnswerError(outOfStep: false, "answer has neither 'outputs' nor 'error'")
@@ -170,23 +229,62 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
 
     /// One sample's request: `id` and `path`, plus what padbench measured before it, so a model
     /// need not detect and crop a different face: `face` ([x, y, width, height] of the chosen face
-    /// box, when the run measures `face`) and `landmarks` ([[x, y], ...] in image pixels, 68 or 5
-    /// points, when it measures `landmarks` and found them). Coordinates are pixels of the image
-    /// after EXIF orientation, rounded to 1/1000. Programs that read only `id` and `path` are unaffected.
-    /// A video frame's request also carries ``frameFields(_:)``; ``measure(_:)`` then sends the
-    /// temporary PNG of the decoded frame as `path`.
-    package static func request(_ input: EstimatorInput) -> [String: Any] {
+    /// box) with `face_source` (`detector`, or `dataset` for the dataset's box: given by a
+    /// `use_dataset_box` profile, or sent because the detector found no face and the dataset has a
+    /// box), `faces` (every detection as [x, y, width, height, confidence], when the program asked
+    /// for `"faces": "all"`), and `landmarks` ([[x, y], ...] in image pixels, 68 or 5 points, when
+    /// the run measures `landmarks` and found them). Coordinates are pixels of the upright image
+    /// (EXIF orientation applied), rounded to 1/1000. A still image's request says how its file is
+    /// stored: `orientation` (the EXIF orientation, 1-8; 1 for files without one) and `upright`
+    /// (whether the file's pixels are already upright, orientation 1: otherwise the coordinates
+    /// are not those of the stored pixels; ask for `"input": "rgb24"` to get upright pixels).
+    /// A video frame's request also carries ``frameFields(_:)``. Programs that read only `id`
+    /// and `path` are unaffected.
+    package static func request(_ input: EstimatorInput, faces: ExternalProtocolOptions.Faces = .chosen)
+        -> [String: Any]
+    {
         var message: [String: Any] = ["id": input.sample.id, "path": input.sample.path]
         message.merge(frameFields(input.sample)) { _, frame in frame }
         func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
-        if let face = input.face, [face.x, face.y, face.width, face.height].allSatisfy(\.isFinite) {
+        func finite(_ box: Box) -> Bool { [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite) }
+        if let face = input.face, finite(face) {
             message["face"] = [face.x, face.y, face.width, face.height].map(rounded)
+            message["face_source"] = input.outputs["face.source"] == 1 ? "dataset" : "detector"
+        } else if let given = input.sample.faceBox,
+            let box = FaceEstimator.clip(given, width: input.image.width, height: input.image.height)
+        {
+            message["face"] = [box.x, box.y, box.width, box.height].map(rounded)
+            message["face_source"] = "dataset"
+        }
+        if faces == .all {
+            message["faces"] = input.faces.filter { finite($0.box) && $0.score.isFinite }.map {
+                [$0.box.x, $0.box.y, $0.box.width, $0.box.height, $0.score].map(rounded)
+            }
         }
         let points = input.landmarks.filter { $0.x.isFinite && $0.y.isFinite }
         if !points.isEmpty, points.count == input.landmarks.count {
             message["landmarks"] = points.map { [rounded($0.x), rounded($0.y)] }
         }
+        if input.sample.frameIndex == nil {
+            let orientation = storedOrientation(input.sample.path)
+            message["orientation"] = orientation
+            message["upright"] = orientation == 1
+        }
         return message
+    }
+
+    /// The EXIF orientation of a still image's file (1-8), read from its first 256 KiB the way the
+    /// decoder reads it (JPEG APP1); 1 for other formats and files without one.
+    static func storedOrientation(_ path: String) -> Int {
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return 1 }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return 1 }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 1 << 18)
+        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return 1 }
+        return ExifOrientation.read(fromJPEG: Array(head[0..<n]))?.rawValue ?? 1
     }
 
     private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {
@@ -196,14 +294,16 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         return [UInt8](data)
     }
 
-    private static func describe(_ worker: ExternalProcess, timeout: Double) throws(EstimatorFailure) -> [String: Any] {
+    private static func describe(_ worker: ExternalProcess, timeout: Double) throws(EstimatorFailure) -> (
+        reply: [String: Any], line: [UInt8]
+    ) {
         let line = try worker.exchange(try encode(["describe": true]), timeout: max(timeout, 10))
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
         else {
             throw EstimatorFailure(
                 .estimatorError, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
         }
-        return reply
+        return (reply, line)
     }
 
     /// An idle program, or a new one that has answered `describe` with the same output names.
@@ -214,18 +314,25 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             return worker
         }
         lock.unlock()
+        return try Self.startDescribed(command: command, timeout: timeout, outputs: outputNames)
+    }
+
+    /// A new program that has answered `describe` with the same output names as the first.
+    static func startDescribed(command: String, timeout: Double, outputs: [String]) throws(EstimatorFailure)
+        -> ExternalProcess
+    {
         let worker: ExternalProcess
         do { worker = try ExternalProcess(command: command) } catch {
             throw EstimatorFailure(.estimatorError, "cannot start '\(command)': \(error.message)")
         }
         do throws(EstimatorFailure) {
-            let reply = try Self.describe(worker, timeout: timeout)
-            guard (reply["outputs"] as? [String]) == outputNames else {
+            let reply = try Self.describe(worker, timeout: timeout).reply
+            guard (reply["outputs"] as? [String]) == outputs else {
                 throw EstimatorFailure(
                     .estimatorError,
                     "restarted program described outputs "
                         + "\(TextBytes.quote(String(describing: reply["outputs"] ?? "none"), limit: 120)), "
-                        + "expected \(outputNames)"
+                        + "expected \(outputs)"
                 )
             }
         } catch {

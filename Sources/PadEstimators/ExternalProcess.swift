@@ -16,7 +16,9 @@ import Glibc
 /// that calls `setsid`) is ended by ``ChildProcesses/endAll()`` at the end of the run.
 /// Standard error is read continuously into a bounded tail (last 20 lines, at most 4 KiB) that
 /// failure messages quote; the program never blocks on a full stderr pipe while padbench waits.
-final class ExternalProcess {
+/// Shared across threads only by ``ExternalChannel``, where one thread writes the program's input
+/// and another reads its output and standard error; those touch disjoint descriptors and state.
+final class ExternalProcess: @unchecked Sendable {
     /// Seconds between SIGTERM and SIGKILL.
     static let gracePeriod = 1.0
     static let stderrTailBytes = 4096
@@ -54,6 +56,9 @@ final class ExternalProcess {
         stderrFD = errors[0]
         _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK)
         _ = fcntl(stdoutFD, F_SETFL, fcntl(stdoutFD, F_GETFL) | O_NONBLOCK)
+        // Writes wait for room under the request's deadline: a program that answers without reading
+        // fills the pipe, and a blocking write would then wait forever.
+        _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { terminate() }
@@ -83,8 +88,18 @@ final class ExternalProcess {
     /// error meanwhile. Throws `timeout` when no full line arrives in time, `estimator_error`
     /// when the program closes its output; both messages end with the stderr tail.
     func exchange(_ request: [UInt8], timeout: Double) throws(EstimatorFailure) -> [UInt8] {
-        try send(request + [0x0A])
         let deadline = Date().addingTimeInterval(timeout)
+        try send(request + [0x0A], until: deadline, timeout: timeout)
+        guard let line = try readLine(until: deadline) else {
+            throw EstimatorFailure(.timeout, "no answer within \(timeout) s" + stderrSuffix())
+        }
+        return line
+    }
+
+    /// The next line the program writes, or nil when none is complete by `deadline`. Throws when
+    /// the program closes its output (with its exit status and stderr tail) or a line is too long.
+    /// Only one thread reads a program's output.
+    func readLine(until deadline: Date) throws(EstimatorFailure) -> [UInt8]? {
         // Bytes of `pending` already searched for a newline: each byte is looked at once.
         var searched = 0
         while true {
@@ -97,7 +112,7 @@ final class ExternalProcess {
             searched = pending.count
             if pending.count > Self.maximumLineBytes { throw lineTooLong() }
             let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { throw EstimatorFailure(.timeout, "no answer within \(timeout) s" + stderrSuffix()) }
+            if remaining <= 0 { return nil }
             var fds = [
                 pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
@@ -124,19 +139,43 @@ final class ExternalProcess {
             .estimatorError, "answer line longer than \(Self.maximumLineBytes) bytes (the limit of one answer)")
     }
 
-    private func send(_ line: [UInt8]) throws(EstimatorFailure) {
+    /// Writes `line` whole by `deadline`, waiting for room in the pipe (poll) without blocking.
+    /// `timeout` is named in the message of a program that does not read its input in time.
+    /// `quietly`: leave the stderr tail and exit status to the thread that reads the program
+    /// (pipelined channels, where another thread owns them).
+    func send(_ line: [UInt8], until deadline: Date, timeout: Double, quietly: Bool = false)
+        throws(EstimatorFailure)
+    {
         var sent = 0
         while sent < line.count {
             let n = line.withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress! + sent, line.count - sent) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                drainStderr(waitingUpTo: 0.5)
-                throw EstimatorFailure(
-                    .estimatorError, "the program closed its input (crashed?)\(exitDescription())" + stderrSuffix())
+            if n >= 0 {
+                sent += n
+                continue
             }
-            sent += n
+            if errno == EINTR { continue }
+            if errno == EAGAIN {
+                let remaining = deadline.timeIntervalSinceNow
+                guard remaining > 0 else {
+                    throw EstimatorFailure(
+                        .timeout,
+                        "the program did not read its input within \(timeout) s (\(sent) of \(line.count) bytes "
+                            + "of the request written)" + (quietly ? "" : stderrSuffix()))
+                }
+                var fd = pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&fd, 1, Int32(min(remaining * 1000, 1_000_000).rounded(.up)))
+                continue
+            }
+            if !quietly { drainStderr(waitingUpTo: 0.5) }
+            throw EstimatorFailure(
+                .estimatorError,
+                "the program closed its input (crashed?)" + (quietly ? "" : exitDescription() + stderrSuffix()))
         }
     }
+
+    /// Sends SIGKILL to the program's group without touching its descriptors (another thread may be
+    /// reading them); the reader then sees the end of its output and calls ``terminate()``.
+    func signalKill() { _ = Glibc.kill(-pid, SIGKILL) }
 
     /// Reads what standard output has; false at end of file.
     private func readOutput() throws(EstimatorFailure) -> Bool {
@@ -179,14 +218,14 @@ final class ExternalProcess {
     }
 
     /// `; stderr: line | line` with the last lines, at most 300 characters (the end is kept).
-    private func stderrSuffix() -> String {
+    func stderrSuffix() -> String {
         drainStderr()
         let joined = stderrLines.joined(separator: " | ")
         guard !joined.isEmpty else { return "" }
         return "; stderr: " + (joined.count > 300 ? "..." + joined.suffix(300) : joined)
     }
 
-    private func exitDescription() -> String {
+    func exitDescription() -> String {
         guard reap(waiting: 0.2) else { return "" }
         guard let status = exitStatus else { return "" }
         if status & 0x7F == 0 { return " (exit status \((status >> 8) & 0xFF))" }

@@ -83,6 +83,13 @@ struct BenchCommand: AsyncParsableCommand {
     var externalTimeout: Double = 30
 
     @Option(
+        help: """
+            Copies of each external program (default: one per worker for a program that takes one request \
+            at a time, one for a program that declares max_in_flight or batch).
+            """)
+    var externalProcesses: Int?
+
+    @Option(
         help: "How the frames of one presentation (a video) combine into its outputs: mean (default), median, min, max."
     )
     var aggregate: FrameAggregate?
@@ -110,7 +117,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ("--dataset", dataset != nil), ("--out", out != nil), ("--force", force),
                 ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
                 ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
-                ("--onnx", !onnxModels.isEmpty),
+                ("--onnx", !onnxModels.isEmpty), ("--external-processes", externalProcesses != nil),
                 ("--onnxruntime", networks.onnxruntime != nil),
             ]
             if let option = given.first(where: \.1)?.0 {
@@ -125,6 +132,10 @@ struct BenchCommand: AsyncParsableCommand {
         guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
         if let maxImageBytes, maxImageBytes < 1 {
             throw ValidationError("--max-image-bytes must be at least 1, got \(maxImageBytes)")
+        }
+        if let externalProcesses, !(1...BenchJob.maximumConcurrency).contains(externalProcesses) {
+            throw ValidationError(
+                "--external-processes must be 1 to \(BenchJob.maximumConcurrency), got \(externalProcesses)")
         }
         guard externalTimeout.isFinite && externalTimeout > 0 else {
             throw ValidationError("--external-timeout must be a positive number of seconds")
@@ -209,6 +220,7 @@ struct BenchCommand: AsyncParsableCommand {
         ).with(padModel: model)
         options.landmarkModelPath = landmarkModel
         networks.apply(to: &options)
+        options.externalProcesses = externalProcesses
         options.onnxModels = try Self.parseOnnx(
             onnxModels, externals: options.externalCommands, withPadModel: model != nil
         ).mapValues { URL(fileURLWithPath: $0).standardizedFileURL.path }
