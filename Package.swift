@@ -52,9 +52,14 @@ let package = Package(
         .target(
             name: "PadEstimators",
             dependencies: [
-                "CLinux", "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary",
-                .product(name: "Yams", package: "Yams"),
+                "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary", .product(name: "Yams", package: "Yams"),
             ],
+            exclude: ["README.md"]),
+        // External programs as estimators: the JSON-lines protocol (pipelined, batched) and the
+        // supervision of the processes that speak it.
+        .target(
+            name: "PadExternal",
+            dependencies: ["CLinux", "PadDataset", "PadEstimators", "PadImage", "PadText", "PadVocabulary"],
             exclude: ["README.md"]),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"]),
@@ -85,7 +90,8 @@ let package = Package(
         .target(
             name: "PadBench",
             dependencies: [
-                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadImport", "PadONNX", "PadProfiles",
+                "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadExternal", "PadImport", "PadONNX",
+                "PadProfiles",
                 "PadMetrics",
                 "PadArchive", "PadEvaluation", "PadReport", "PadText", "PadVocabulary",
             ],
@@ -94,8 +100,8 @@ let package = Package(
         .executableTarget(
             name: "padbench",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo", "PadVocabulary",
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo", "PadVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -118,7 +124,8 @@ let package = Package(
         .testTarget(
             name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo", "PadVocabulary"]),
         .testTarget(
-            name: "PadEstimatorsTests", dependencies: ["PadEstimators", "PadImage", "PadDataset", "PadVocabulary"],
+            name: "PadEstimatorsTests",
+            dependencies: ["PadEstimators", "PadExternal", "PadImage", "PadDataset", "PadONNX", "PadVocabulary"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
         .testTarget(
@@ -134,8 +141,8 @@ let package = Package(
         .testTarget(
             name: "PadBenchTests",
             dependencies: [
-                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadImage", "PadImport",
-                "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
+                "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -153,7 +160,7 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzJPEG", ["PadImage"]), ("FuzzPNG", ["PadImage"]), ("FuzzManifest", ["PadDataset"]),
         ("FuzzScoreFile", ["PadMetrics"]), ("FuzzProfile", ["PadProfiles", "PadBench"]),
         ("FuzzLunaOSL", ["PadImport"]), ("FuzzMisnapMibi", ["PadImport"]), ("FuzzIdemiaStatus", ["PadImport"]),
-        ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadEstimators"]),
+        ("FuzzLongCSV", ["PadImport"]), ("FuzzArchive", ["PadArchive"]), ("FuzzExternalAnswer", ["PadExternal"]),
         ("FuzzTarRoundTrip", ["PadArchive"]), ("FuzzPNM", ["PadImage"]),
         ("FuzzCascadeXML", ["PadEstimators", "PadImage"]), ("FuzzVideo", ["PadVideo"]),
         ("FuzzShapePredictor", ["PadEstimators", "PadImage"]), ("FuzzOnnxSpec", ["PadEstimators"]),

@@ -1,5 +1,6 @@
 import Foundation
 import PadEstimators
+import PadExternal
 import PadImport
 import PadONNX
 import PadVocabulary

@@ -246,7 +246,7 @@ package struct FaceEstimator: Estimator {
     }
 
     /// The part of `box` inside a width x height image; nil when none is (or it is not finite).
-    static func clip(_ box: Box, width: Int, height: Int) -> Box? {
+    package static func clip(_ box: Box, width: Int, height: Int) -> Box? {
         guard [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite) else { return nil }
         let x0 = max(0, box.x), y0 = max(0, box.y)
         let x1 = min(Double(width), box.x + box.width), y1 = min(Double(height), box.y + box.height)

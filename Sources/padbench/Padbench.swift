@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadBench
-import PadEstimators
+import PadExternal
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
 /// on labelled datasets. The subcommands, their options and worked examples are README.md's

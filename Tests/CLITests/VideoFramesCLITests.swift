@@ -3,7 +3,7 @@ import Testing
 
 /// Video frames reach every consumer as decoded frames (issue 29): `train` decodes the sampled
 /// frames as `bench` does (it read each video as an image and failed every frame), and an external
-/// estimator gets each frame itself as a PNG with its presentation and frame number (it got the
+/// estimator gets each frame itself as a PPM with its presentation and frame number (it got the
 /// clip's path for every frame). Both failed on 15b46ab.
 @Suite struct VideoFramesCLITests {
     typealias CLI = ProfileOutputsCLITests
@@ -110,7 +110,7 @@ import Testing
                     print(json.dumps({"outputs": ["bytes"], "version": "1"}), flush=True)
                     continue
                 r["existed"] = os.path.isfile(r["path"])
-                shutil.copy(r["path"], os.path.join(seen, "%d.png" % n))
+                shutil.copy(r["path"], os.path.join(seen, "%d.ppm" % n))
                 n += 1
                 with open(os.path.join(seen, "requests.jsonl"), "a") as log:
                     log.write(json.dumps(r) + "\\n")
@@ -135,10 +135,10 @@ import Testing
             #expect(request["id"] as? String == "\(presentation)#\(frame)")
             #expect(request["video"] as? String == data + "/" + presentation)
             #expect(abs((request["time"] as? Double ?? -1) - Double(frame) / 15) < 1e-9, "\(request)")
-            // A PNG that existed while the program read it and is gone after the run.
-            #expect(path.hasSuffix(".png") && request["existed"] as? Bool == true)
+            // A PPM that existed while the program read it and is gone after the run.
+            #expect(path.hasSuffix(".ppm") && request["existed"] as? Bool == true)
             #expect(!FileManager.default.fileExists(atPath: path))
-            let given = try Self.ffmpegRGB(seen + "/\(n).png", frame: nil, dir + "/given.rgb")
+            let given = try Self.ffmpegRGB(seen + "/\(n).ppm", frame: nil, dir + "/given.rgb")
             let decoded = try Self.ffmpegRGB(data + "/" + presentation, frame: frame, dir + "/decoded.rgb")
             #expect(given.count == 64 * 48 * 3 && given == decoded, "frame \(frame) of \(presentation)")
             pixels.append(given)

@@ -4,6 +4,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 @testable import PadImage
 
 /// The external-estimator protocol with examples/external/pad_estimator.py, which misbehaves on

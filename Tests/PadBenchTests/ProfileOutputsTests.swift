@@ -4,6 +4,7 @@ import Testing
 @testable import PadBench
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 @testable import PadEvaluation
 @testable import PadImport
 @testable import PadImage

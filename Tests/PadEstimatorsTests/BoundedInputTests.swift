@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 @testable import PadImage
 
 /// Hostile inputs to the estimators stay bounded (issue 25): a cascade nested 50,000 deep, an

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 import PadImage
 
 /// The examples the PadEstimators doc comments point to, compiled and checked here.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 @testable import PadImage
 
 #if canImport(Glibc)
@@ -263,5 +264,53 @@ import Glibc
         #expect(request["face"] as? [Double] == [1, 2, 3, 4] && request["face_source"] as? String == "detector")
         #expect(request["faces"] as? [[Double]] == [[1, 2, 3, 4, 0.9]])
         #expect(request["orientation"] as? Int == 1 && request["upright"] as? Bool == true)
+    }
+}
+
+/// Still images stored with each EXIF orientation: the request says the orientation and whether the
+/// file is upright, and `rgb24` pixels are padbench's own upright decode, byte for byte.
+@Suite struct ExternalOrientationTests {
+    /// `jpeg` with an APP1 Exif segment (big-endian TIFF, one IFD entry 0x0112) saying `orientation`.
+    static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt8) -> [UInt8] {
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, // "MM", 42, first IFD at 8
+            0, 1, // one entry
+            0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, // Orientation, SHORT, 1 value
+            0, 0, 0, 0, // no next IFD
+        ]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
+    }
+
+    @Test func everyOrientationGetsUprightPixels() throws {
+        let folder = ExternalProcessTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let command = ExternalPipelineTests.program(
+            folder, describe: #"{"outputs": ["sum", "width", "height", "orientation", "upright"], "input": "rgb24"}"#,
+            """
+            p = request["pixels"]
+            pixels = open(p["path"], "rb").read()[p["offset"]:]
+            answer({"id": request["id"], "outputs": {"sum": sum(pixels), "width": p["width"], "height": p["height"], "orientation": request["orientation"], "upright": 1 if request["upright"] else 0}})
+            """)
+        let estimator = try ExternalEstimator(name: "o", command: command, timeout: 20)
+        defer { estimator.shutDown() }
+        let original = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: OnnxReferences.root + "/datasets/sample/eval/bonafide/000000.jpg")))
+        for orientation in UInt8(1)...8 {
+            let path = folder + "/o\(orientation).jpg"
+            try Data(Self.withOrientation(original, orientation)).write(to: URL(fileURLWithPath: path))
+            let image = try ImageDecoder().decode(fileAt: path)
+            var input = EstimatorInput(
+                sample: Sample(id: "o\(orientation)", path: path, label: .bonaFide), image: image)
+            let values = try estimator.measure(&input)
+            let sum = Double(image.pixels.reduce(0) { $0 + Int($1) })
+            #expect(
+                values == [
+                    sum, Double(image.width), Double(image.height), Double(orientation), orientation == 1 ? 1 : 0,
+                ])
+            // Orientations 5-8 turn the 640x480 photo on its side.
+            #expect(image.width == (orientation >= 5 ? 480 : 640), "\(orientation)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadDataset
 @testable import PadEstimators
+@testable import PadExternal
 @testable import PadImage
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import PadImage
 import PadVocabulary
 import Testing
 @testable import PadEstimators
+@testable import PadExternal
 
 /// dlib's 68-point model (Debian's libdlib-data), read and evaluated by padbench, against dlib's
 /// own points (PyPI dlib-bin, Fixtures/landmarks/make_expected.py) on the committed sample.

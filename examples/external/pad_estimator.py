@@ -5,7 +5,7 @@
 
 Protocol: first {"describe": true} -> {"outputs": [...], "version": ..., "ranges": ..., "directions": ...};
 then {"id": ID, "path": PATH} -> {"id": ID, "outputs": {"score": x}} or {"id": ID, "error": "..."}
-(a video frame: PATH is the decoded frame as PNG, plus "presentation", "frame", "time", "video").
+(a video frame: PATH is the decoded frame as a PPM, plus "presentation", "frame", "time", "video").
 Flush after every answer. Replace `score()` with your model.
 
 This example's score is a simple real image feature computed with the standard library only

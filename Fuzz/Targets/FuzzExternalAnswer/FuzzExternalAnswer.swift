@@ -1,4 +1,4 @@
-import PadEstimators
+import PadExternal
 
 /// One answer line of an external estimator, parsed for sample "a.jpg" with two outputs.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,9 +1,12 @@
 import Foundation
+import PadDataset
+import PadEstimators
 import PadImage
 import PadText
+import PadVocabulary
+
 #if canImport(Glibc)
 import Glibc
-import PadVocabulary
 #endif
 
 /// Any program as an estimator (a neural model in Python, a wrapper around a vendor SDK): padbench

@@ -1,4 +1,5 @@
 import Foundation
+import PadEstimators
 import PadText
 
 /// What an external program declares in its `describe` answer about how it wants requests, beside

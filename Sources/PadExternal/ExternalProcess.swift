@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import PadEstimators
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import PadEstimators
 import PadText
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import PadEstimators
 import PadDataset
 import PadImage
 
