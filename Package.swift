@@ -52,7 +52,8 @@ let package = Package(
         .target(
             name: "PadEstimators",
             dependencies: [
-                "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary", .product(name: "Yams", package: "Yams"),
+                "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary",
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["README.md"]),
         // External programs as estimators: the JSON-lines protocol (pipelined, batched) and the
