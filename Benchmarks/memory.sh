@@ -40,7 +40,7 @@ echo "|---|---:|---:|---:|---:|"
 first_n=""; first_kb=""
 for n in "${SIZES[@]}"; do
   dir=$(dataset $n)
-  read wall kb < <(measure bench-$n $BIN bench --dataset $dir --profiles basic --out $DATA/run-$n --force --quiet)
+  read wall kb < <(measure bench-$n $BIN bench --dataset $dir --profiles basic --face-detector cascade --out $DATA/run-$n --force --quiet)
   growth="-"
   if [ -n "$first_n" ]; then growth=$(( (kb - first_kb) * 1024 / (n - first_n) )); else first_n=$n; first_kb=$kb; fi
   echo "| bench --profiles basic | $n | $wall | $(( kb / 1024 )) | $growth |"
@@ -49,7 +49,7 @@ done
 one_first_n=""; one_first_kb=""
 for n in ${ONE_SPLIT_N-20000 300000}; do
   dir=$(dataset $n eval)
-  read wall kb < <(measure bench-eval-$n $BIN bench --dataset $dir --profiles basic --out $DATA/run-eval-$n --force --quiet)
+  read wall kb < <(measure bench-eval-$n $BIN bench --dataset $dir --profiles basic --face-detector cascade --out $DATA/run-eval-$n --force --quiet)
   growth="-"
   if [ -n "$one_first_n" ]; then growth=$(( (kb - one_first_kb) * 1024 / (n - one_first_n) )); else one_first_n=$n; one_first_kb=$kb; fi
   echo "| bench --profiles basic, all in the eval split | $n | $wall | $(( kb / 1024 )) | $growth |"
@@ -66,14 +66,14 @@ for n in "${MERGE_SIZES[@]}"; do
   for k in 1 2 3 4 5 6 7 8; do
     archive=$DATA/shard-$n-$k/results.tar.zst
     if [ -z "${REUSE_SHARDS:-}" ] || [ ! -f $archive ]; then
-      $BIN bench --dataset $dir --profiles basic --shard $k/8 --out $DATA/shard-$n-$k --force --quiet > /dev/null
+      $BIN bench --dataset $dir --profiles basic --face-detector cascade --shard $k/8 --out $DATA/shard-$n-$k --force --quiet > /dev/null
     fi
     shards+=($archive)
   done
   read wall kb < <(measure merge-$n $BIN merge "${shards[@]}" --out $DATA/merged-$n)
   [ ${#merge_first[@]} -eq 0 ] && merge_first=($n $kb)
   echo "| merge of 8 shards | $n | $wall | $(( kb / 1024 )) | $(growth $n $kb ${merge_first[@]}) |"
-  [ -f $DATA/run-$n/results.tar.zst ] || $BIN bench --dataset $dir --profiles basic --out $DATA/run-$n --force --quiet > /dev/null
+  [ -f $DATA/run-$n/results.tar.zst ] || $BIN bench --dataset $dir --profiles basic --face-detector cascade --out $DATA/run-$n --force --quiet > /dev/null
   read wall kb < <(measure eval-$n $BIN eval --archive $DATA/run-$n/results.tar.zst --profiles basic --out $DATA/eval-$n)
   [ ${#eval_first[@]} -eq 0 ] && eval_first=($n $kb)
   echo "| eval --archive | $n | $wall | $(( kb / 1024 )) | $(growth $n $kb ${eval_first[@]}) |"

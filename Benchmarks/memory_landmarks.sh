@@ -31,7 +31,7 @@ measure() {  # LABEL COMMAND... -> "wall kb"
 }
 run() {  # N LANDMARKS(0/1) -> "wall kb"
   local extra=(); [ "$2" = 1 ] && extra=(--estimators landmarks,head,eye_state,mouth --landmark-model "$MODEL")
-  measure lm-$1-$2 $BIN bench --dataset "$(dataset $1)" --profiles basic "${extra[@]}" --out $DATA/lm-run-$1-$2 --force --quiet
+  measure lm-$1-$2 $BIN bench --dataset "$(dataset $1)" --profiles basic --face-detector cascade "${extra[@]}" --out $DATA/lm-run-$1-$2 --force --quiet
 }
 
 small=${SIZES[0]}

@@ -48,9 +48,9 @@ VIDEO_DECODE=.build/release/video-decode-timing
 [ -x "$VIDEO_DECODE" ] || swift build -c release --product video-decode-timing >/dev/null
 
 now() { date +%s.%N; }
-ratio() { python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2]), 2))" "$1" "$2"; }
+ratio() { python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2]), 3))" "$1" "$2"; }
 json() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
-verdict() { python3 -c "import sys; v, op, g = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]); print('met' if (v >= g if op == '>=' else v < g) else 'NOT met')" "$1" "$2" "$3"; }
+verdict() { python3 -c "import sys, operator; v, op, g = float(sys.argv[1]), sys.argv[2], float(sys.argv[3]); print('met' if {'>=': operator.ge, '<=': operator.le, '<': operator.lt}[op](v, g) else 'NOT met')" "$1" "$2" "$3"; }
 GOALS="$OUT/goals.md"
 goal() { echo "| $1 | $2 | $3 | $4 $5 | $(verdict "$2" "$4" "$5") |" >> "$GOALS"; }
 echo "| goal figure | measured | baseline (same run) | goal | |" > "$GOALS"
@@ -111,7 +111,7 @@ bench_rate() {  # $1 = concurrency, $2 = repeat, $3 = CPU list or "" (all); prin
     local t0 t1 pin=()
     [ -n "${3:-}" ] && pin=(taskset -c "$3")
     t0=$(now)
-    "${pin[@]}" $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --estimators face,eyes,quality \
+    "${pin[@]}" $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --face-detector cascade --estimators face,eyes,quality \
         --concurrency "$1" --out "$OUT/bench-c$1-$2${3:+-pinned}" --quiet > "$OUT/bench-c$1.txt"
     t1=$(now)
     python3 -c "print(round($IMAGES / ($t1 - $t0), 1))"
@@ -170,7 +170,7 @@ if [ "${BENCH_LANDMARKS:-1}" != 0 ] && [ -f "$MODEL" ]; then
     lm_rate() {  # $1 = repeat; images/s of the whole command
         local t0 t1
         t0=$(now)
-        $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --estimators face,landmarks,head,eye_state,mouth,eyes,quality \
+        $BIN bench --dataset "$DATA/synth-$IMAGES" --profiles basic --face-detector cascade --estimators face,landmarks,head,eye_state,mouth,eyes,quality \
             --landmark-model "$MODEL" --concurrency "$CORES" --out "$OUT/bench-lm-$1" --quiet > "$OUT/bench-lm.txt"
         t1=$(now)
         python3 -c "print(round($IMAGES / ($t1 - $t0), 1))"
@@ -442,6 +442,11 @@ if [ "${BENCH_MEMORY:-1}" != 0 ] && [ "${BENCH_ONNX:-1}" != 0 ]; then
     opeak=$(awk -F'|' -v n="${osizes[-1]}" '$3 + 0 == n {gsub(/ /, "", $6); print $6}' "$OUT/memory-onnx.md")
     goal "bench with face,minifasnet at ${osizes[-1]} samples, peak RSS (MB)" "$opeak" "-" "<" 350
 fi
+
+# 7. External programs at their own speed (Benchmarks/external/run_section.sh): padbench CPU per
+# video frame handed to a no-op program, a 20 ms program's throughput against its own, a 200 ms
+# remote model pipelined 64 deep, a fixed-cost-per-call model batched 32 against 1. BENCH_EXTERNAL=0 skips.
+[ "${BENCH_EXTERNAL:-1}" != 0 ] && . Benchmarks/external/run_section.sh
 
 echo "## Goal figures"
 echo

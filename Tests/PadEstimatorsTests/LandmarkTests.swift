@@ -560,7 +560,9 @@ struct DlibWriter {
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(Set(first.keys) == ["id", "path"]) // nothing measured: the request as before
+        // Nothing measured: the request as before, plus how the still is stored (no EXIF: upright).
+        #expect(Set(first.keys) == ["id", "path", "orientation", "upright"])
+        #expect(first["orientation"] as? Int == 1 && first["upright"] as? Bool == true)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["id"] as? String == "a1" && second["path"] as? String == "eval/a1.jpg")
         #expect(second["face"] as? [Double] == [239.9, 32.6, 88.1, 88.1])
