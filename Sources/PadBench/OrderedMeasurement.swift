@@ -41,6 +41,9 @@ package struct OrderedMeasurement: Sendable {
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {
         let measurer = self.measurer, cores = Processors.available
+        // More samples in flight than cores: each on a thread of its own (``MeasuringThreads``).
+        let threadsOfTheirOwn = concurrency > cores ? MeasuringThreads(count: concurrency) : nil
+        defer { threadsOfTheirOwn?.stop() }
         try await withThrowingTaskGroup(of: [SampleOutcome].self) { group in
             var nextToStart = 0
             var nextToConsume = 0
@@ -54,9 +57,13 @@ package struct OrderedMeasurement: Sendable {
                     let unit = Self.unit(samples, from: index)
                     let threads = Self.threadsPerSample(
                         cores: cores, concurrency: concurrency, remaining: samples.count - index)
-                    group.addTask {
+                    let measure: @Sendable () -> [SampleOutcome] = {
                         if unit.count == 1 { return [measurer.measure(unit[0].sample, index: index, threads: threads)] }
                         return measurer.measureVideo(unit, threads: threads)
+                    }
+                    group.addTask {
+                        guard let threadsOfTheirOwn else { return measure() }
+                        return await threadsOfTheirOwn.run(measure)
                     }
                     nextToStart += unit.count
                     running += 1

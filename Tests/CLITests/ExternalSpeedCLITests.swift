@@ -63,4 +63,30 @@ import Testing
         ])
         #expect(bad.status == 64 && bad.err.contains("--external-processes must be 1 to 1024, got 0"))
     }
+
+    /// The README's batched example program (Python onnxruntime, rgb24 pixels, batches of 32) gives
+    /// the built-in `minifasnet` estimator's numbers, within 1e-5, from the face box padbench sends.
+    @Test func theBatchedExampleEqualsTheNativeEstimator() throws {
+        let root = NetworksCLITests.root
+        let dir = try LandmarksCLITests.smallDataset()
+        let bench = try CommandLineTests.run([
+            "bench", "--dataset", dir, "--profiles", "basic", "--estimators", "minifasnet", "--external",
+            "mfn=\(root)/.venv/bin/python \(root)/examples/external/minifasnet_batched.py", "--quiet", "--out",
+            dir + "/run",
+        ])
+        #expect(bench.status == 0, "\(bench.err)")
+        let rows = try String(contentsOfFile: dir + "/run/samples.csv", encoding: .utf8).split(separator: "\n")
+        let header = rows[0].split(separator: ",").map(String.init)
+        #expect(rows.count == 3)
+        for row in rows.dropFirst() {
+            let values = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            for output in ["score", "v2", "v1se"] {
+                let native = try #require(Double(values[header.firstIndex(of: "minifasnet.\(output)")!]))
+                let external = try #require(Double(values[header.firstIndex(of: "mfn.\(output)")!]))
+                #expect(abs(native - external) <= 1e-5, "\(output): \(native) vs \(external)")
+            }
+        }
+        let manifest = try String(contentsOfFile: dir + "/run/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"batch\" : \"32\"") && manifest.contains("\"input\" : \"rgb24\""))
+    }
 }
