@@ -454,9 +454,9 @@ package struct ProfileEvaluator: Sendable {
             if compiled.scoreColumn == nil {
                 scoreError = "score \(score) was not measured in this run"
             } else {
-                do { scoreMetrics = try Self.scoreMetrics(score, tally.scores, curves: curves, eerRule: eerRule) } catch
-                {
-                    scoreError = "\(score): \(error)"
+                let swept = compiled.sweptOutput ?? score
+                do { scoreMetrics = try Self.scoreMetrics(swept, tally.scores, curves: curves, eerRule: eerRule) } catch {
+                    scoreError = "\(swept): \(error)"
                 }
             }
         }

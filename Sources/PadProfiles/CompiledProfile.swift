@@ -38,8 +38,11 @@ package struct CompiledProfile: Sendable {
     package let unmeasuredGates: [Int]
     /// Gates (by index) decided by their approximation on padbench's own outputs.
     package let approximatedGates: [Int]
-    /// Column of the swept score, if the profile names one that the run measured.
+    /// Column of the swept score, if the profile names one that the run measured, or, when the
+    /// run did not measure it, of the approximation its gate was decided on (`approximate:`).
     package let scoreColumn: Int?
+    /// The output actually swept: the profile's score, or its gate's approximation (nil without a column).
+    package let sweptOutput: String?
     /// The swept score is read lower-bona-fide (its gate is `le`): swept negated, so that curves,
     /// EER and targets keep "accepted when score >= t" (results show thresholds negated back).
     package let scoreNegated: Bool
@@ -71,16 +74,28 @@ package struct CompiledProfile: Sendable {
         }
         self.profile = profile
         self.gates = gates
+        // A gate on the score decided by its approximation is still the score's gate: the swept
+        // score is not held to it.
         self.tests = gates.map { g in
             Test(
                 gateIndex: g.gateIndex, column: g.column ?? -1, comparison: g.gate.comparison,
                 threshold: g.gate.threshold, upper: g.gate.upper,
-                onScore: profile.score != nil && g.gate.output == profile.score)
+                onScore: profile.score != nil && profile.gates[g.gateIndex].output == profile.score)
         }
         self.unmeasuredGates = unmeasured
         self.approximatedGates = approximated
-        self.scoreColumn = profile.score.flatMap { index[$0] }
-        self.scoreNegated = profile.sweepsScoreNegated
+        if let score = profile.score, let column = index[score] {
+            (scoreColumn, sweptOutput, scoreNegated) = (column, score, profile.sweepsScoreNegated)
+        } else if let score = profile.score,
+            let gate = profile.gates.first(where: { $0.output == score && !$0.isSkipped }),
+            let approximate = gate.approximated, let column = index[approximate.output]
+        {
+            // The score's gate was decided on its approximation: sweep what decided it.
+            (scoreColumn, sweptOutput) = (column, approximate.output)
+            scoreNegated = approximate.comparison == .le || approximate.comparison == .lt
+        } else {
+            (scoreColumn, sweptOutput, scoreNegated) = (nil, nil, profile.sweepsScoreNegated)
+        }
     }
 
     /// Accept when every active gate passes; otherwise the first failing gate.

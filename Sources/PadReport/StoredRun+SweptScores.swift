@@ -41,14 +41,22 @@ extension StoredRun {
             let yaml = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
             let profile = try ProfileLoader().load(yaml: yaml, file: path + ":profiles/\(name).yaml")
             var found: SweptScores?
-            for onReported in [false, true] where found == nil {
+            var swept = true
+            for onReported in [false, true] where found == nil && swept {
                 let (rows, decided) = try decide(
                     profile, table, onReported: onReported, aggregate: frames ? nil : aggregate)
+                // The run swept nothing (its score was not measured and had no approximation), and
+                // neither does the recomputation: the profile has no swept scores, as in the run.
+                if decided.reported.scoreMetrics == nil && stored.reported.eer == nil {
+                    swept = false
+                    continue
+                }
                 guard let input = SubjectBootstrap.Input(decided, table: rows, split: split), input.scores != nil,
                     Self.sameEER(decided.reported.scoreMetrics?.eer.value, stored.reported.eer)
                 else { continue }
                 found = SweptScores(ids: input.rows.map { rows.ids[$0] }, input: input)
             }
+            guard swept else { continue }
             guard let found else {
                 throw StoredRunMismatch(
                     "\(path): profile \(name): the EER recomputed from samples.csv is not the one results.json "
