@@ -4,6 +4,9 @@ SWIFT        ?= swift
 DATASET      ?= datasets/sample
 PROFILES     ?= basic
 OUT          ?=
+MODEL        ?=
+EXTERNAL     ?=
+GATE         ?=
 RELEASE_BIN  := .build/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
                 opencv-data libdlib-data pkg-config zstd python3 python3-venv
@@ -82,7 +85,7 @@ fuzz: fuzz-build
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; done
 ## bench: the release binary on a dataset (default: the committed sample)
 bench: release
-	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) $(if $(OUT),--out $(OUT))
+	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) $(if $(OUT),--out $(OUT)) $(if $(MODEL),--model $(MODEL)) $(if $(EXTERNAL),--external "$(EXTERNAL)")
 
 ## format: format Sources and Tests in place with the toolchain's swift-format (.swift-format: 4 spaces, 120 columns)
 format:
@@ -99,11 +102,12 @@ benchmark: release
 clean:
 	rm -rf .build reports/*/
 
-## regress: bench DATASET with PROFILES and compare it with the baseline archive BASE (exit 1 on a regression)
+## regress: bench DATASET with PROFILES (MODEL=, EXTERNAL=, GATE= passed on) and compare it with the
+## baseline archive BASE; fails on a regression or when the runs cannot be compared (make exits 2 for
+## any failed recipe: scripts/regress.sh itself exits 1 for a regression, 2 when not comparable)
 regress: release
-	@test -n "$(BASE)" || { echo "usage: make regress BASE=path/to/baseline/results.tar.zst [DATASET=...] [PROFILES=...]"; exit 2; }
-	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/regress-new --quiet --force
-	$(RELEASE_BIN) compare $(BASE) reports/regress-new/results.tar.zst --junit reports/regress-new/compare-junit.xml
+	@test -n "$(BASE)" || { echo "usage: make regress BASE=path/to/baseline/results.tar.zst [DATASET=...] [PROFILES=...] [MODEL=...] [EXTERNAL=...]"; exit 2; }
+	MODEL="$(MODEL)" EXTERNAL="$(EXTERNAL)" GATE="$(GATE)" ./scripts/regress.sh "$(BASE)" "$(DATASET)" "$(PROFILES)"
 
 ## smoke: the release binary as a user runs it: bench on the sample, then compare the run with itself (exit 0)
 smoke: release

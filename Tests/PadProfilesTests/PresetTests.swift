@@ -63,6 +63,11 @@ import PadImport
         #expect(
             gate(dot, "face.size_ratio", .ge)?.threshold == 0.10 && gate(dot, "face.size_ratio", .le)?.threshold == 0.30
         )
+        // "One face": at least one and at most one (an image with two faces was accepted before).
+        #expect(gate(dot, "face.count", .ge)?.threshold == 1 && gate(dot, "face.count", .le)?.threshold == 1)
+        let compiled = dot.compiled(columns: ["face.count"])
+        #expect(compiled.decide { _ in 2 }.failedGate == dot.gates.firstIndex { $0.code == "MULTIPLE_FACES" })
+        #expect(compiled.decide { _ in 1 }.failedGate != dot.gates.firstIndex { $0.code == "MULTIPLE_FACES" })
         for (level, target) in [("low", 0.06), ("medium", 0.03), ("high", 0.01)] {
             let idemia = try Self.loader.builtIn("idemia-\(level)")
             #expect(idemia.gates[0].calibration?.target == .apcer(target))
