@@ -81,7 +81,7 @@ package struct ExternalProtocolOptions: Sendable, Equatable, Decodable {
 extension ExternalEstimator {
     /// One answer of a batch line, or of a pipelined single line: the request id and its values
     /// or its failure.
-    struct IdentifiedAnswer {
+    package struct IdentifiedAnswer {
         var id: String
         var result: Result<[Double], EstimatorFailure>
     }
@@ -90,7 +90,8 @@ extension ExternalEstimator {
     /// a string `id`; its `outputs` are read as ``parseAnswer(_:id:outputs:)`` reads them. A line
     /// that is not JSON, a batch that is not a list, an answer without an id or an id twice in
     /// one line means the program is out of step (it is restarted).
-    static func identifiedAnswers(_ line: [UInt8], outputs: [String]) throws(AnswerError) -> [IdentifiedAnswer] {
+    package static func identifiedAnswers(_ line: [UInt8], outputs: [String]) throws(AnswerError) -> [IdentifiedAnswer]
+    {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
         else {
             throw AnswerError(
