@@ -455,7 +455,8 @@ package struct ProfileEvaluator: Sendable {
                 scoreError = "score \(score) was not measured in this run"
             } else {
                 let swept = compiled.sweptOutput ?? score
-                do { scoreMetrics = try Self.scoreMetrics(swept, tally.scores, curves: curves, eerRule: eerRule) } catch {
+                do { scoreMetrics = try Self.scoreMetrics(swept, tally.scores, curves: curves, eerRule: eerRule) } catch
+                {
                     scoreError = "\(swept): \(error)"
                 }
             }
