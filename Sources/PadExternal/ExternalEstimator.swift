@@ -19,18 +19,22 @@ import Glibc
 /// 1. padbench sends `{"describe": true}`; the program answers
 ///    `{"outputs": ["score", ...], "version": "1.2"}` (output names, optionally with
 ///    `"ranges": {"score": [0, 1]}` and `"directions": {"score": "higher-better"}`).
-/// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` (plus `"face"` and
-///    `"landmarks"` when the run measured them, ``request(_:)``; for a video frame `path` is a
-///    temporary PNG of the decoded frame, removed after the answer, and `presentation`, `frame`,
-///    `time` and `video` say which frame of which video it is, ``frameFields(_:)``) and the program
+/// 2. per sample padbench sends `{"id": "...", "path": "/abs/or/relative/image.jpg"}` (plus `face`,
+///    `face_source`, `faces`, `landmarks` and a still's `orientation` and `upright`,
+///    ``request(_:faces:)``; for a video frame `path` is a temporary PPM of the decoded frame,
+///    removed after the answer, and `presentation`, `frame`, `time` and `video` say which frame of
+///    which video it is, ``frameFields(_:)``; `pixels` with `"input": "rgb24"`) and the program
 ///    answers `{"id": "...", "outputs": {"score": 0.93}}` (missing or null outputs are NaN) or
 ///    `{"id": "...", "error": "message"}`.
-/// Each worker thread gets its own process, started on first use (``ExternalProcess``: own
-/// process group, clean signal mask). A crash, a line that is not JSON, an answer for another id,
-/// an output that is a string or a boolean instead of a number, or no answer within the timeout is
-/// that sample's failure (`estimator_error` or `timeout`, with the program's last stderr lines in
-/// the message); the process group gets SIGTERM, then SIGKILL after 1 s, and is reaped. A new
-/// process starts for the next sample and must answer `describe` with the same outputs again.
+/// 3. a program that declares `max_in_flight` or `batch` (``ExternalProtocolOptions``) gets many
+///    requests at once, or `{"batch": [...]}` lines, from one shared process (``ExternalChannel``).
+/// A program that declares neither gets one process per worker thread, started on first use
+/// (``ExternalProcess``: own process group, clean signal mask), at most `--external-processes` of
+/// them. A crash, a line that is not JSON, an answer for another id, an output that is a string or
+/// a boolean instead of a number, or no answer within the timeout is that sample's failure
+/// (`estimator_error` or `timeout`, with the program's last stderr lines in the message); the
+/// process group gets SIGTERM, then SIGKILL after 1 s, and is reaped. A new process starts for the
+/// next sample and must answer `describe` with the same outputs again.
 package final class ExternalEstimator: Estimator, @unchecked Sendable {
     package let name: String
     package let command: String
