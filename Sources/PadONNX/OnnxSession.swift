@@ -43,7 +43,7 @@ package struct OnnxTensorInfo: Sendable, Equatable, CustomStringConvertible {
 /// One ONNX model loaded for the whole run: one `OrtSession` shared by every worker thread
 /// (ONNX Runtime documents `Run` as safe to call concurrently on one session).
 ///
-/// Example: `OnnxSessionTests.miniFASNetOnReferenceCrops` in `Tests/PadONNXTests/OnnxSessionTests.swift`.
+/// Example: `OnnxSessionTests.describesAndHashesTheModel` in `Tests/PadONNXTests/OnnxSessionTests.swift`.
 ///
 /// The file is read by padbench (a regular file, at most ``maximumModelBytes``), hashed with SHA-256
 /// from the same bytes, and handed to `CreateSessionFromArray`, so the digest the manifest records
