@@ -89,15 +89,15 @@ package struct SampleMeasurer: Sendable {
     package func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
         let decodeStart = MonotonicClock.nanoseconds()
-        let image: Image
+        let image: Image, storedOrientation: Int
         do {
-            image = try decoder.decode(fileAt: sample.path)
+            (image, storedOrientation) = try decoder.decodeWithOrientation(fileAt: sample.path)
         } catch {
             return failure(error, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart)
         }
         return measure(
             image, of: sample, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
-            threads: threads)
+            threads: threads, storedOrientation: storedOrientation)
     }
 
     /// A sample that could not be decoded: every value NaN, no estimator time.
@@ -109,9 +109,10 @@ package struct SampleMeasurer: Sendable {
     }
 
     /// Every estimator chain on a decoded image.
-    func measure(_ image: Image, of sample: Sample, index: Int, decodeNanoseconds: UInt64, threads: Int)
-        -> SampleOutcome
-    {
+    func measure(
+        _ image: Image, of sample: Sample, index: Int, decodeNanoseconds: UInt64, threads: Int,
+        storedOrientation: Int = 1
+    ) -> SampleOutcome {
         var values = [Double](repeating: .nan, count: columnCount)
         var estimatorNanoseconds = [UInt64](repeating: 0, count: estimators.count)
         func failed(_ status: SampleStatus) -> SampleOutcome {
@@ -124,6 +125,7 @@ package struct SampleMeasurer: Sendable {
         var gray: GrayPlane?
         for chain in chains {
             var input = EstimatorInput(sample: sample, image: image)
+            input.storedOrientation = storedOrientation
             input.gray = gray
             input.threads = threads
             for estimator in chain.estimators {

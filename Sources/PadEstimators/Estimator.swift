@@ -9,6 +9,9 @@ package struct EstimatorInput: Sendable {
     package var image: Image
     /// The face region chosen for this sample, set by the `face` estimator (detector or dataset box).
     package var face: Box?
+    /// The EXIF orientation a still image's file is stored with (1-8; 1 without one and for video
+    /// frames), set by the pipeline from its decode: `image` is already upright.
+    package var storedOrientation = 1
     /// Every face the detector found (box and confidence: the CNN's probability, or the cascade's
     /// agreement), set by the `face` estimator; empty for a dataset box or without faces.
     package var faces: [DetectedFace] = []

@@ -273,25 +273,10 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             message["landmarks"] = points.map { [rounded($0.x), rounded($0.y)] }
         }
         if input.sample.frameIndex == nil {
-            let orientation = storedOrientation(input.sample.path)
-            message["orientation"] = orientation
-            message["upright"] = orientation == 1
+            message["orientation"] = input.storedOrientation
+            message["upright"] = input.storedOrientation == 1
         }
         return message
-    }
-
-    /// The EXIF orientation of a still image's file (1-8), read from its first 256 KiB the way the
-    /// decoder reads it (JPEG APP1); 1 for other formats and files without one.
-    static func storedOrientation(_ path: String) -> Int {
-        let lower = path.lowercased()
-        guard lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return 1 }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return 1 }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 1 << 18)
-        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return 1 }
-        return ExifOrientation.read(fromJPEG: Array(head[0..<n]))?.rawValue ?? 1
     }
 
     private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {

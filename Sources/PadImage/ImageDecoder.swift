@@ -46,6 +46,16 @@ package struct ImageDecoder: Sendable {
         try decode(try read(path))
     }
 
+    /// ``decode(fileAt:)`` and the EXIF orientation the file is stored with (1-8; 1 without one,
+    /// and for formats whose orientation padbench does not read), found in the same pass.
+    package func decodeWithOrientation(fileAt path: String) throws(ImageError) -> (image: Image, storedOrientation: Int)
+    {
+        let bytes = try read(path)
+        guard ImageFormat(signatureOf: bytes) == .jpeg else { return (try decode(bytes), 1) }
+        let decoded = try decodeJPEGOriented(bytes)
+        return (decoded.image, decoded.orientation?.rawValue ?? 1)
+    }
+
     /// The bytes of an image file: a regular file (directories, FIFOs and devices are refused
     /// after stat, before open, so nothing blocks) of at most ``maxFileBytes``, never more than
     /// its size (a `/proc` file that reports 0 bytes but is endless is refused).
@@ -62,7 +72,7 @@ package struct ImageDecoder: Sendable {
     /// Decodes bytes, choosing the format by signature.
     package func decode(_ bytes: [UInt8]) throws(ImageError) -> Image {
         switch ImageFormat(signatureOf: bytes) {
-        case .jpeg: return try decodeJPEG(bytes)
+        case .jpeg: return try decodeJPEGOriented(bytes).image
         case .png: return try decodePNG(bytes)
         case .pnm: return try decodePNM(bytes, maxPixels: maxPixels)
         case nil:
@@ -73,7 +83,9 @@ package struct ImageDecoder: Sendable {
 
     // MARK: JPEG
 
-    func decodeJPEG(_ bytes: [UInt8]) throws(ImageError) -> Image {
+    /// The JPEG decoded (EXIF orientation applied when ``applyExifOrientation``) and the orientation
+    /// its EXIF segment states, read once.
+    func decodeJPEGOriented(_ bytes: [UInt8]) throws(ImageError) -> (image: Image, orientation: ExifOrientation?) {
         guard let handle = tjInitDecompress() else { throw .decodeError("TurboJPEG: cannot create decompressor") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -108,10 +120,11 @@ package struct ImageDecoder: Sendable {
             if status != 0 { throw .decodeError("JPEG data: \(Self.turboError(handle))\(Self.scanLimitNote(handle))") }
             image = Image(width: w, height: h, format: format, pixels: pixels)
         }
-        if applyExifOrientation, let orientation = ExifOrientation.read(fromJPEG: bytes), orientation != .up {
+        let orientation = ExifOrientation.read(fromJPEG: bytes)
+        if applyExifOrientation, let orientation, orientation != .up {
             image = image.oriented(orientation)
         }
-        return image
+        return (image, orientation)
     }
 
     /// CMYK and YCCK JPEGs cannot be decoded to RGB by libjpeg-turbo ("Unsupported color

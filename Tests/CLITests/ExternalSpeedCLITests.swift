@@ -14,7 +14,10 @@ import Testing
         gray.append(Data(repeating: 128, count: 64 * 48 * 3))
         try gray.write(to: URL(fileURLWithPath: dir + "/flat.ppm"))
         let manifest = try String(contentsOfFile: dir + "/manifest.csv", encoding: .utf8)
-        try (manifest + "flat.ppm,bonafide,,eval,nobody,10,8,30,30\n").write(
+        // A fourth stored with EXIF orientation 6 (rotated when decoded): the request says so.
+        try FileManager.default.copyItem(
+            atPath: NetworksCLITests.root + "/Tests/PadImageTests/Fixtures/orient6.jpg", toPath: dir + "/orient6.jpg")
+        try (manifest + "flat.ppm,bonafide,,eval,nobody,10,8,30,30\norient6.jpg,bonafide,,eval,nobody,,,,\n").write(
             toFile: dir + "/manifest.csv", atomically: true, encoding: .utf8)
         let script = """
             import json, os, sys, threading, time
@@ -25,11 +28,11 @@ import Testing
                     sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
             def later(r):
                 time.sleep(0.2)
-                answer({"id": r["id"], "outputs": {"pid": os.getpid(), "dataset_box": 1 if r.get("face_source") == "dataset" else 0}})
+                answer({"id": r["id"], "outputs": {"pid": os.getpid(), "dataset_box": 1 if r.get("face_source") == "dataset" else 0, "orientation": r["orientation"]}})
             for line in sys.stdin:
                 r = json.loads(line)
                 if r.get("describe"):
-                    answer({"outputs": ["pid", "dataset_box"], "max_in_flight": 16}); continue
+                    answer({"outputs": ["pid", "dataset_box", "orientation"], "max_in_flight": 16}); continue
                 log.write(r["id"] + "\\n"); log.flush()
                 threading.Thread(target=later, args=(r,)).start()
             """
@@ -39,7 +42,7 @@ import Testing
             "slow=python3 \(dir)/slow.py \(dir)/log", "--concurrency", "8", "--quiet", "--out", dir + "/run",
         ])
         #expect(bench.status == 0, "\(bench.err)")
-        #expect(bench.out.contains("samples 3 = ok 3 + failed 0"))
+        #expect(bench.out.contains("samples 4 = ok 4 + failed 0"))
         let rows = try String(contentsOfFile: dir + "/run/samples.csv", encoding: .utf8).split(separator: "\n")
         let header = rows[0].split(separator: ",").map(String.init)
         let pids = Set(
@@ -51,7 +54,11 @@ import Testing
         let given = rows.dropFirst().map {
             $0.split(separator: ",", omittingEmptySubsequences: false)[header.firstIndex(of: "slow.dataset_box")!]
         }
-        #expect(given == ["0", "0", "1"])
+        #expect(given.prefix(3) == ["0", "0", "1"])
+        let orientations = rows.dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)[header.firstIndex(of: "slow.orientation")!]
+        }
+        #expect(orientations == ["1", "1", "1", "6"])
         let written = try String(contentsOfFile: dir + "/run/manifest.json", encoding: .utf8)
         #expect(written.contains("\"max_in_flight\" : \"16\"") && written.contains("\"processes\" : \"1\""))
     }

@@ -300,9 +300,12 @@ import Glibc
         for orientation in UInt8(1)...8 {
             let path = folder + "/o\(orientation).jpg"
             try Data(Self.withOrientation(original, orientation)).write(to: URL(fileURLWithPath: path))
-            let image = try ImageDecoder().decode(fileAt: path)
+            // As the pipeline decodes a still: the upright image and the orientation its file states.
+            let (image, stored) = try ImageDecoder().decodeWithOrientation(fileAt: path)
+            #expect(stored == Int(orientation))
             var input = EstimatorInput(
                 sample: Sample(id: "o\(orientation)", path: path, label: .bonaFide), image: image)
+            input.storedOrientation = stored
             let values = try estimator.measure(&input)
             let sum = Double(image.pixels.reduce(0) { $0 + Int($1) })
             #expect(
