@@ -49,7 +49,7 @@ import Testing
         // The whole image through the same network, computed here from the raw session.
         let session = try OnnxSession(
             runtime: Self.runtime, path: OnnxReferences.models + "/minifasnet/2.7_80x80_MiniFASNetV2.onnx")
-        let tensor = input.image.resizedLinear(width: 80, height: 80).withBGRPlanes()
+        let tensor = input.image.resizedLinear(width: 80, height: 80).tensor(order: .bgr)
         let logits = try session.run(tensor, shape: [1, 3, 80, 80])[0].values
         #expect(abs(value - MiniFASNetEstimator.softmax(logits)[1]) <= 1e-9)
     }

@@ -115,10 +115,10 @@ func rgbBytes(_ image: Image) -> [UInt8] {
             for (scale, region, png) in [
                 (2.7, reference.crop_v2, reference.png_v2), (4.0, reference.crop_v1se, reference.png_v1se),
             ] {
-                let mine = MiniFASNetEstimator.cropRegion(
+                let mine = FaceCrop.region(
                     box: box, imageWidth: image.width, imageHeight: image.height, scale: scale)
                 #expect([mine.left, mine.top, mine.right, mine.bottom] == region, "\(reference.k) x\(scale)")
-                let crop = MiniFASNetEstimator.crop(image, box: box, scale: scale)
+                let crop = FaceCrop.resized(image, box: box, scale: scale, width: 80, height: 80)
                 let expected = try ImageDecoder().decode(fileAt: OnnxReferences.folder + "/" + png)
                 #expect(rgbBytes(crop) == rgbBytes(expected), "crop \(reference.k) x\(scale)")
             }
@@ -220,5 +220,30 @@ func rgbBytes(_ image: Image) -> [UInt8] {
         #expect(abs(values[12] - reference.faces[0][4]) <= 1e-5) // confidence = the CNN's probability
         #expect(values[8].isNaN) // no cascade windows
         #expect(input.faces.count == 1 && input.face == input.faces[0].box)
+    }
+}
+
+/// ``PadImage/Image/tensor(order:planar:scale:mean:std:)`` on a hand-made 2x1 image, against the
+/// formulas of the three networks written out by hand.
+@Suite struct ImageTensorTests {
+    static let image = Image(width: 2, height: 1, format: .rgb, pixels: [10, 20, 30, 200, 100, 0])
+
+    @Test func formulasOfTheThreeNetworks() {
+        // MiniFASNet: BGR, 0-255, planar.
+        #expect(Self.image.tensor(order: .bgr) == [30, 0, 20, 100, 10, 200])
+        // UltraFace: RGB, (v - 127) / 128, planar.
+        let ultra: [Float] = [10, 200, 20, 100, 30, 0].map { (Float($0) - 127) / 128 }
+        #expect(
+            Self.image.tensor(order: .rgb, scale: 1.0 / 128, mean: [127.0 / 128, 127.0 / 128, 127.0 / 128]) == ultra)
+        // A user's spec: RGB, interleaved, (v / 255 - mean) / std per channel.
+        let mean = [0.485, 0.456, 0.406], std = [0.229, 0.224, 0.225]
+        let expected: [Float] = [10, 20, 30, 200, 100, 0].enumerated().map { i, v in
+            Float((Double(v) / 255 - mean[i % 3]) / std[i % 3])
+        }
+        #expect(Self.image.tensor(order: .rgb, planar: false, scale: 1.0 / 255, mean: mean, std: std) == expected)
+        // Gray: OpenCV's luma of each pixel; a gray image in every colour channel.
+        #expect(Self.image.tensor(order: .gray) == GrayPlane(Self.image).pixels.map(Float.init))
+        let gray = Image(width: 2, height: 1, format: .gray, pixels: [7, 9])
+        #expect(gray.tensor(order: .bgr) == [7, 9, 7, 9, 7, 9])
     }
 }

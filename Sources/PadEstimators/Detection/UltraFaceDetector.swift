@@ -79,20 +79,11 @@ package struct UltraFaceDetector: Sendable {
             height: image.height, scoreThreshold: scoreThreshold, iouThreshold: iouThreshold)
     }
 
-    /// The network's input: resized, `(v - 127) / 128`, planar RGB.
+    /// The network's input: resized, `(v - 127) / 128` (as `v / 128 - 127 / 128`, the same float:
+    /// every term is exact), planar RGB.
     package static func tensor(_ image: Image, width: Int, height: Int) -> [Float] {
-        let resized = image.resizedLinear(width: width, height: height)
-        let plane = width * height
-        var values = [Float](repeating: 0, count: 3 * plane)
-        let cn = resized.channels
-        resized.pixels.withUnsafeBufferPointer { pixels in
-            for i in 0..<plane {
-                for c in 0..<3 {
-                    values[c * plane + i] = (Float(pixels[i * cn + (cn == 1 ? 0 : c)]) - 127) / 128
-                }
-            }
-        }
-        return values
+        image.resizedLinear(width: width, height: height).tensor(
+            order: .rgb, scale: 1.0 / 128, mean: [127.0 / 128, 127.0 / 128, 127.0 / 128])
     }
 
     /// Upstream's `predict`: threshold, hard NMS, boxes to pixels.

@@ -112,14 +112,13 @@ package struct OnnxModelEstimator: Estimator {
             image = input.image.resizedLinear(width: spec.width, height: spec.height)
         case .face:
             guard let face = input.face, face.width >= 1, face.height >= 1 else { return [.nan] }
-            let region = MiniFASNetEstimator.cropRegion(
-                box: face, imageWidth: input.image.width, imageHeight: input.image.height, scale: spec.cropScale)
-            image = input.image.resizedLinear(
-                x0: region.left, y0: region.top, regionWidth: region.right - region.left + 1,
-                regionHeight: region.bottom - region.top + 1, width: spec.width, height: spec.height)
+            image = FaceCrop.resized(
+                input.image, box: face, scale: spec.cropScale, width: spec.width, height: spec.height)
         }
         let outputs: [OnnxTensor]
-        do { outputs = try batcher.run(tensor(image)) } catch {
+        let tensor = image.tensor(
+            order: spec.color, planar: spec.layout == .nchw, scale: spec.scale, mean: spec.mean, std: spec.std)
+        do { outputs = try batcher.run(tensor) } catch {
             throw EstimatorFailure(.estimatorError, "\(name): \(error.message)")
         }
         var values = outputs[outputIndex].values
@@ -132,27 +131,5 @@ package struct OnnxModelEstimator: Estimator {
         }
         if spec.softmax { return [MiniFASNetEstimator.softmax(values)[spec.bonaFideClass]] }
         return [Double(values[spec.bonaFideClass])]
-    }
-
-    /// The resized image as the model's tensor: colour order, scale, mean, std, layout.
-    func tensor(_ image: Image) -> [Float] {
-        let plane = spec.width * spec.height, channels = spec.channels, cn = image.channels
-        let gray = spec.color == .gray && cn == 3 ? GrayPlane(image).pixels : nil
-        var values = [Float](repeating: 0, count: plane * channels)
-        for i in 0..<plane {
-            for c in 0..<channels {
-                let source: Int
-                switch spec.color {
-                case .rgb: source = cn == 1 ? 0 : c
-                case .bgr: source = cn == 1 ? 0 : 2 - c
-                case .gray: source = 0
-                }
-                let pixel = gray.map { Double($0[i]) } ?? Double(image.pixels[i * cn + source])
-                let mean = spec.mean.isEmpty ? 0 : spec.mean[c], std = spec.std.isEmpty ? 1 : spec.std[c]
-                let value = Float((pixel * spec.scale - mean) / std)
-                values[spec.layout == .nchw ? c * plane + i : i * channels + c] = value
-            }
-        }
-        return values
     }
 }

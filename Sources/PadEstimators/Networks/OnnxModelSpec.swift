@@ -22,13 +22,13 @@ import Yams
 ///   fide score, default 0);
 /// - `batch`: the largest batch (more than 1 needs a dynamic batch dimension; default 1).
 ///
-/// The crop is upstream Silent-Face-Anti-Spoofing's rule (``MiniFASNetEstimator/cropRegion(box:imageWidth:imageHeight:scale:)``)
+/// The crop is upstream Silent-Face-Anti-Spoofing's rule (``FaceCrop``)
 /// and the resize OpenCV's `INTER_LINEAR` (``PadImage/Image/resizedLinear(x0:y0:regionWidth:regionHeight:width:height:)``),
 /// the pre-processing most PAD networks were trained with. The estimator's one output is
 /// `NAME.score`, higher = bona fide; NaN when `region: face` and no face was found.
 package struct OnnxModelSpec: Sendable, Equatable {
     package enum Layout: String, Sendable { case nchw, nhwc }
-    package enum Color: String, Sendable { case rgb, bgr, gray }
+    package typealias Color = ChannelOrder
     package enum Region: String, Sendable { case face, image }
 
     package var model: String

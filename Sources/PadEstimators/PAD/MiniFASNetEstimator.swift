@@ -11,7 +11,7 @@ import PadVocabulary
 /// Example: `MiniFASNetTests.probabilitiesEqualPythonOnnxRuntime` in `Tests/PadEstimatorsTests/OnnxNetworkTests.swift`.
 ///
 /// Pre-processing (upstream `src/generate_patches.py` `CropImage`, `src/data_io/transform.py`):
-/// the crop is ``cropRegion(box:imageWidth:imageHeight:scale:)`` resized to 80x80 with OpenCV's
+/// the crop is ``FaceCrop/region(box:imageWidth:imageHeight:scale:)`` resized to 80x80 with OpenCV's
 /// bilinear rule, in **BGR** order with values 0-255 (not normalised), planar 3 x 80 x 80 float32.
 /// Each network gives 3 logits; class 1 is bona fide ("real face"), classes 0 and 2 attacks.
 /// Outputs (NaN without a face box):
@@ -102,40 +102,9 @@ package struct MiniFASNetEstimator: Estimator {
         return [(probabilities[0] + probabilities[1]) / 2, probabilities[0], probabilities[1]]
     }
 
-    /// The network input for one face: crop, 80x80, BGR, 0-255, planar.
+    /// The network input for one face: upstream's crop (``FaceCrop``) at 80x80, BGR, 0-255, planar.
     package static func tensor(_ image: Image, box: Box, scale: Double) -> [Float] {
-        crop(image, box: box, scale: scale).withBGRPlanes()
-    }
-
-    /// The 80x80 crop upstream's `CropImage.crop` makes (RGB order here; the tensor swaps to BGR).
-    package static func crop(_ image: Image, box: Box, scale: Double) -> Image {
-        let region = cropRegion(box: box, imageWidth: image.width, imageHeight: image.height, scale: scale)
-        return image.resizedLinear(
-            x0: region.left, y0: region.top, regionWidth: region.right - region.left + 1,
-            regionHeight: region.bottom - region.top + 1, width: side, height: side)
-    }
-
-    /// Upstream's `_get_new_box`: the box scaled by `min(scale, (H-1)/h, (W-1)/w)` about its
-    /// centre, shifted to start at 0 and end at W-1 / H-1 when it crosses an edge, corners
-    /// truncated toward zero (`int()`); right and bottom inclusive.
-    package static func cropRegion(box: Box, imageWidth: Int, imageHeight: Int, scale: Double) -> (
-        left: Int, top: Int, right: Int, bottom: Int
-    ) {
-        let srcW = Double(imageWidth), srcH = Double(imageHeight)
-        let s = min((srcH - 1) / box.height, min((srcW - 1) / box.width, scale))
-        let newWidth = box.width * s, newHeight = box.height * s
-        let centerX = box.width / 2 + box.x, centerY = box.height / 2 + box.y
-        var left = centerX - newWidth / 2, top = centerY - newHeight / 2
-        var right = centerX + newWidth / 2, bottom = centerY + newHeight / 2
-        if left < 0 { (right, left) = (right - left, 0) }
-        if top < 0 { (bottom, top) = (bottom - top, 0) }
-        if right > srcW - 1 { (left, right) = (left - (right - srcW + 1), srcW - 1) }
-        if bottom > srcH - 1 { (top, bottom) = (top - (bottom - srcH + 1), srcH - 1) }
-        // Python's int() truncates toward zero; a region that still leaves the image (only for
-        // boxes that are not finite or wider than the image) is clamped so the crop stays inside.
-        func int(_ v: Double, _ limit: Int) -> Int { v.isFinite ? min(max(Int(v), 0), limit) : 0 }
-        let l = int(left, imageWidth - 1), t = int(top, imageHeight - 1)
-        return (l, t, max(l, int(right, imageWidth - 1)), max(t, int(bottom, imageHeight - 1)))
+        FaceCrop.resized(image, box: box, scale: scale, width: side, height: side).tensor(order: .bgr)
     }
 
     /// Softmax in double precision (max subtracted first).
@@ -144,22 +113,5 @@ package struct MiniFASNetEstimator: Estimator {
         let exps = logits.map { exp(Double($0) - peak) }
         let total = exps.reduce(0, +)
         return exps.map { $0 / total }
-    }
-}
-
-extension Image {
-    /// Planar float32 channels in BGR order with values 0-255 (a gray image gives three equal planes).
-    package func withBGRPlanes() -> [Float] {
-        let plane = width * height, cn = channels
-        var values = [Float](repeating: 0, count: 3 * plane)
-        pixels.withUnsafeBufferPointer { pixels in
-            for i in 0..<plane {
-                for c in 0..<3 {
-                    // Plane 0 is blue (RGB channel 2), plane 2 red.
-                    values[c * plane + i] = Float(pixels[i * cn + (cn == 1 ? 0 : 2 - c)])
-                }
-            }
-        }
-        return values
     }
 }
