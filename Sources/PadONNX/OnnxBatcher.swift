@@ -72,7 +72,9 @@ package final class OnnxBatcher: Sendable {
             if batch.isEmpty { return }
             let outcome: Result<[OnnxTensor], OnnxError>
             do throws(OnnxError) {
-                outcome = .success(try session.run(batch.flatMap(\.input), shape: [batch.count] + itemShape))
+                // A batch of one is its item as it is (no copy on the common path of one sample per core).
+                let input = batch.count == 1 ? batch[0].input : batch.flatMap(\.input)
+                outcome = .success(try session.run(input, shape: [batch.count] + itemShape))
             } catch { outcome = .failure(error) }
             for (index, request) in batch.enumerated() {
                 request.result = outcome.map { tensors in
