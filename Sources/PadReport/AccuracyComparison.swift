@@ -116,6 +116,18 @@ struct AccuracyComparison {
         let level = RateText.fixed(result.settings.confidence * 100, 0)
         for m in result.metrics {
             let name = "\(profile) \(m.name)"
+            if result.tooFewUnits {
+                let unit = result.smallestUnits == 1 ? String(result.unitKind.dropLast()) : result.unitKind
+                checks.append(
+                    .init(
+                        name: name, base: m.base ?? .nan, new: m.new ?? .nan, regressed: false, gated: false,
+                        test: "paired-bootstrap",
+                        detail:
+                            "not gated (\(result.smallestUnits) \(unit)): \(result.smallestStratum) has "
+                            + "\(result.smallestUnits) of the \(result.settings.minimumUnits) units the paired "
+                            + "bootstrap needs for an interval; the rates are gated by McNemar"))
+                continue
+            }
             guard let b = m.base, let n = m.new, let low = m.lowerBound, let rise = m.rise else {
                 let missing = m.base == nil ? "BASE" : (m.new == nil ? "NEW" : "no replicate")
                 checks.append(

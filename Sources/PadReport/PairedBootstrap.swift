@@ -22,10 +22,19 @@ import PadMetrics
 ///   bound L = d(floor((1 - c) n) + 1) (percentile bootstrap, Efron & Tibshirani 1993, ch. 13);
 ///   the rise is significant when L > 0, i.e. the interval [L, +inf) excludes zero.
 /// Two identical runs give d = 0 in every replicate, so L = 0: never an alarm.
+///
+/// Too few units, no verdict: with m units in a stratum a resample can take only C(2m - 1, m)
+/// distinct forms (1 at m = 1, 126 at m = 5, 92,378 at m = 10) and the bootstrap's variance is
+/// biased low by the factor (m - 1) / m; at m = 1 every replicate repeats the point estimate, so
+/// the "interval" is the point difference and any noise is an alarm. Below ``minimumUnits`` units in
+/// the smallest stratum no replicate is drawn and each metric is "not gated (n subjects)";
+/// the rates stay gated by McNemar on the paired decisions.
 package enum PairedBootstrap {
     package static let replicates = 1000
     package static let seed: UInt64 = 30107
     package static let confidence = 0.95
+    /// Units (subjects, else presentations) the smallest stratum needs before the bootstrap gates.
+    package static let minimumUnits = 10
 
     /// What was run; recorded in `compare`'s JSON, JUnit and HTML.
     package struct Settings: Sendable, Codable, Equatable {
@@ -33,6 +42,8 @@ package enum PairedBootstrap {
         package var seed = PairedBootstrap.seed
         /// One-sided confidence of the lower bound.
         package var confidence = PairedBootstrap.confidence
+        /// Units the smallest stratum needs for a verdict (``PairedBootstrap/minimumUnits``).
+        package var minimumUnits = PairedBootstrap.minimumUnits
         package init() {}
     }
 
@@ -74,7 +85,14 @@ package enum PairedBootstrap {
         package var settings: Settings
         package var bonaFideUnits: Int
         package var attackUnits: Int
+        /// The stratum with the fewest units (`bonafide` or a species) and its count.
+        package var smallestStratum: String
+        package var smallestUnits: Int
+        /// `subjects`, `presentations` (no sample has a subject) or `units` (some have).
+        package var unitKind: String
         package var metrics: [Metric]
+        /// Fewer units than ``Settings/minimumUnits`` in a stratum: no replicate was drawn.
+        package var tooFewUnits: Bool { smallestUnits < settings.minimumUnits }
     }
 
     package static func compare(_ input: Input, settings: Settings = Settings()) -> Result {
@@ -85,9 +103,16 @@ package enum PairedBootstrap {
         let all = strata.map { Array($0.indices) }
         let basePoint = metrics(curve(strata, all, clusterInput, order) { input.base[$0] })
         let newPoint = metrics(curve(strata, all, clusterInput, order) { input.new[$0] })
+        let stratumNames = ["bonafide"] + order.map { input.speciesNames[$0] }
+        let smallest = strata.indices.filter { !strata[$0].isEmpty }.min { strata[$0].count < strata[$1].count }
+        let smallestUnits = smallest.map { strata[$0].count } ?? 0
+        let withSubject = input.subjects.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
+        let unitKind =
+            withSubject == input.subjects.count ? "subjects" : (withSubject == 0 ? "presentations" : "units")
         var differences = [[Double]](repeating: [], count: basePoint.count)
         var rng = SplitMix64(seed: settings.seed)
-        for _ in 0..<settings.replicates {
+        let replicates = smallestUnits < settings.minimumUnits ? 0 : settings.replicates
+        for _ in 0..<replicates {
             let drawn = strata.map { units in (0..<units.count).map { _ in SubjectBootstrap.draw(&rng, units.count) } }
             let b = metrics(curve(strata, drawn, clusterInput, order) { input.base[$0] })
             let n = metrics(curve(strata, drawn, clusterInput, order) { input.new[$0] })
@@ -99,6 +124,8 @@ package enum PairedBootstrap {
         return Result(
             settings: settings, bonaFideUnits: strata[0].count,
             attackUnits: strata.dropFirst().reduce(0) { $0 + $1.count },
+            smallestStratum: smallest.map { stratumNames[$0] } ?? "", smallestUnits: smallestUnits,
+            unitKind: unitKind,
             metrics: names.indices.map { k in
                 Metric(
                     name: names[k], base: basePoint[k], new: newPoint[k],

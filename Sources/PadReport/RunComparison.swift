@@ -156,6 +156,7 @@ package struct RunComparison: Sendable {
             for (name, value) in [
                 ("bootstrap.replicates", "\(bootstrap.replicates)"), ("bootstrap.seed", "\(bootstrap.seed)"),
                 ("bootstrap.confidence", "\(bootstrap.confidence)"), ("bootstrap.sides", "one-sided"),
+                ("bootstrap.minimum_units", "\(bootstrap.minimumUnits)"),
             ] {
                 xml += "    <property name=\"\(name)\" value=\"\(value)\"/>\n"
             }

@@ -112,7 +112,8 @@ extension RunComparison {
             html +=
                 "<p class=\"meta\">EER and BPCER@APCER are gated by a paired bootstrap over subjects (a "
                 + "sample without subject is its own unit): \(b.replicates) replicates, seed \(b.seed), one-sided "
-                + "\(RateText.fixed(b.confidence * 100, 1))% interval of new - base.</p>\n"
+                + "\(RateText.fixed(b.confidence * 100, 1))% interval of new - base; a stratum (bona fide or a "
+                + "species) with fewer than \(b.minimumUnits) units leaves them not gated.</p>\n"
         }
         for o in overlays {
             let plots = OverlayPlots(curves: [.init(label: "base", curve: o.base), .init(label: "new", curve: o.new)])

@@ -72,9 +72,69 @@ import Testing
         for line in cases where !line.contains("name=\"basic ") && !line.contains("name=\"timing ") {
             #expect(line.contains("<skipped message=\"") && !line.contains("<system-out>"), "\(line)")
         }
-        #expect(cases.contains { $0.contains("name=\"basic eer\"") && $0.contains("<system-out>") })
+        #expect(cases.contains { $0.contains("name=\"basic bpcer\"") && $0.contains("<system-out>") })
+        // The sample's eval split has one subject per class: no bootstrap verdict, said as such.
+        #expect(
+            cases.contains {
+                $0.contains("name=\"basic eer\"><skipped message=") && $0.contains("not gated (1 subject)")
+            })
         // A metric shown but not gated is skipped, never passed.
         #expect(cases.contains { $0.contains("name=\"basic apcer_max\"><skipped message=") })
+    }
+
+    /// One subject per class (the committed sample's eval split has that): a score update that is
+    /// noise only must not fail. The paired bootstrap over 1 unit gives the point difference as
+    /// its "interval", so EER and BPCER@APCER are "not gated (1 subject)" in the terminal, JSON
+    /// and JUnit; the rates stay gated by McNemar. With the subjects removed the units are the
+    /// presentations and the bootstrap gates again.
+    @Test func oneSubjectPerClassIsNotGatedByTheBootstrap() throws {
+        let dir = CLI.folder()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // 24 bona fide and 24 print presentations, one subject each; "new" adds noise of +-0.04.
+        var base = "id,label,species,score,split,subject\n", new = base
+        var noSubjectBase = "id,label,species,score,split\n", noSubjectNew = noSubjectBase
+        for k in 0..<48 {
+            let bonaFide = k < 24
+            let score = bonaFide ? 0.45 + Double(k) * 0.02 : 0.05 + Double(k - 24) * 0.02
+            let noisy = score + (k % 2 == 0 ? 0.04 : -0.04)
+            let label = bonaFide ? "bonafide," : "attack,print"
+            let subject = bonaFide ? "alice" : "bob"
+            base += "s\(k),\(label),\(score),eval,\(subject)\n"
+            new += "s\(k),\(label),\(noisy),eval,\(subject)\n"
+            noSubjectBase += "s\(k),\(label),\(score),eval\n"
+            noSubjectNew += "s\(k),\(label),\(noisy),eval\n"
+        }
+        for (name, text) in [("b", base), ("n", new), ("bn", noSubjectBase), ("nn", noSubjectNew)] {
+            try text.write(toFile: dir + "/\(name).csv", atomically: true, encoding: .utf8)
+            let result = try CLI.run([
+                "eval", "--scores", dir + "/\(name).csv", "--threshold", "0.5", "--out", dir + "/\(name)",
+            ])
+            #expect(result.status == 0, "\(result.err)")
+        }
+        let result = try CLI.run(["compare", dir + "/b", dir + "/n", "--junit", dir + "/j.xml"])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        let eer = try #require(lines.first { $0.contains("scores eer ") })
+        #expect(eer.hasPrefix("info") && eer.contains("not gated (1 subject)"), "\(eer)")
+        #expect(eer.contains("bonafide has 1 of the 10 units"), "\(eer)")
+        let bpcer = try #require(lines.first { $0.contains("scores bpcer ") })
+        #expect(bpcer.hasPrefix("ok") && bpcer.contains("mcnemar"), "\(bpcer)")
+        let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+        #expect(junit.contains("name=\"scores eer\"><skipped message=") && junit.contains("not gated (1 subject)"))
+        #expect(junit.contains("<property name=\"bootstrap.minimum_units\" value=\"10\"/>"))
+        let json = try CLI.run(["compare", dir + "/b", dir + "/n", "--json"])
+        #expect(
+            json.status == 0 && json.out.contains("not gated (1 subject)") && json.out.contains("\"minimumUnits\" : 10")
+        )
+        // Without subjects: 24 presentations per class, gated.
+        let presentations = try CLI.run(["compare", dir + "/bn", dir + "/nn"])
+        let gated = try #require(presentations.out.split(separator: "\n").first { $0.contains("scores eer ") })
+        #expect(!gated.hasPrefix("info") && gated.contains("paired bootstrap over 24 bona fide"), "\(gated)")
+        // The minimum is an option; below 2 it is refused.
+        let refused = try CLI.run(["compare", dir + "/b", dir + "/n", "--bootstrap-min-units", "1"])
+        #expect(
+            refused.status == 64 && refused.err.contains("--bootstrap-min-units must be at least 2"), "\(refused.err)")
+        try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// 20 reruns of the committed base model's evaluation (2,000 presentations of 400 subjects),

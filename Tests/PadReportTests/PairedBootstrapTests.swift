@@ -15,6 +15,12 @@ import Testing
     static let new: [Double] = [0.9, 0.7, 0.6, 0.4, 0.2, 0.1, 0.62, 0.65]
     static let input = PairedBootstrap.Input(
         species: species, subjects: subjects, speciesNames: ["print"], base: base.map { $0 }, new: new.map { $0 })
+    /// Three units per stratum: below the default minimum, so the worked case lowers it to 3.
+    static var threeUnits: PairedBootstrap.Settings {
+        var settings = PairedBootstrap.Settings()
+        settings.minimumUnits = 3
+        return settings
+    }
 
     /// By hand (bob.measure's EER: the threshold minimising |APCER - BPCER|, EER = their mean):
     /// base, t in (0.5, 0.6]: APCER 1/4 (0.65), BPCER 1/4 (0.4): EER 0.25.
@@ -23,15 +29,15 @@ import Testing
     /// BPCER@APCER = x < 1/4: no attack score v has #(>= v)/4 <= x, so the threshold is the next
     /// double above 0.65 (APCER 0), where 0.4 and 0.6 are rejected: BPCER 2/4 in both runs.
     @Test func handWorkedCaseAndFixedSeed() throws {
-        let result = PairedBootstrap.compare(Self.input)
+        let result = PairedBootstrap.compare(Self.input, settings: Self.threeUnits)
         let eer = try #require(result.metrics.first { $0.name == "eer" })
         #expect(eer.base == 0.25 && eer.new == 0.5 && eer.rise == 0.25)
         #expect(result.metrics.map(\.name) == ["eer", "bpcer@apcer=0.01", "bpcer@apcer=0.05", "bpcer@apcer=0.1"])
         for target in result.metrics.dropFirst() { #expect(target.base == 0.5 && target.new == 0.5) }
         #expect(result.bonaFideUnits == 3 && result.attackUnits == 3)
         // The same seed gives the same numbers; another seed draws other replicates.
-        #expect(PairedBootstrap.compare(Self.input) == result)
-        var other = PairedBootstrap.Settings()
+        #expect(PairedBootstrap.compare(Self.input, settings: Self.threeUnits) == result)
+        var other = Self.threeUnits
         other.seed = 1
         #expect(PairedBootstrap.compare(Self.input, settings: other).settings.seed == 1)
         #expect(eer.lowerBound == Self.referenceLowerBound(seed: PairedBootstrap.seed))
@@ -68,9 +74,33 @@ import Testing
         let same = PairedBootstrap.Input(
             species: Self.species, subjects: Self.subjects, speciesNames: ["print"], base: Self.base.map { $0 },
             new: Self.base.map { $0 })
-        let result = PairedBootstrap.compare(same)
+        let result = PairedBootstrap.compare(same, settings: Self.threeUnits)
         #expect(result.metrics.allSatisfy { $0.lowerBound == 0 && !$0.significant && $0.rise == 0 })
         #expect(result.metrics.allSatisfy { $0.replicatesUsed == 1000 })
+    }
+
+    /// Fewer units than the minimum (3 subjects per stratum, default 10): the point estimates are
+    /// reported, no replicate is drawn, no bound is given, nothing is significant; the smallest
+    /// stratum and the kind of unit are named. Without subjects the units are presentations.
+    @Test func tooFewUnitsDrawNoReplicate() {
+        let result = PairedBootstrap.compare(Self.input)
+        #expect(result.tooFewUnits && result.smallestUnits == 3 && result.smallestStratum == "bonafide")
+        #expect(result.unitKind == "subjects")
+        #expect(result.metrics[0].base == 0.25 && result.metrics[0].new == 0.5)
+        #expect(result.metrics.allSatisfy { $0.lowerBound == nil && $0.replicatesUsed == 0 && !$0.significant })
+        // One subject per class, as the committed sample's eval split: the interval would be the
+        // point difference itself.
+        let one = PairedBootstrap.Input(
+            species: Self.species, subjects: ["A", "A", "A", "A", "D", "D", "D", "D"], speciesNames: ["print"],
+            base: Self.base.map { $0 }, new: Self.new.map { $0 })
+        let single = PairedBootstrap.compare(one, settings: Self.threeUnits)
+        #expect(single.tooFewUnits && single.smallestUnits == 1)
+        let presentations = PairedBootstrap.Input(
+            species: Self.species, subjects: Array(repeating: "", count: 8), speciesNames: ["print"],
+            base: Self.base.map { $0 }, new: Self.new.map { $0 })
+        let byPresentation = PairedBootstrap.compare(presentations, settings: Self.threeUnits)
+        #expect(byPresentation.unitKind == "presentations" && byPresentation.smallestUnits == 4)
+        #expect(!byPresentation.tooFewUnits && byPresentation.metrics[0].replicatesUsed == 1000)
     }
 
     /// L = d(floor((1 - c) n) + 1): of 1..20 at 95%, floor(1) + 1 = the 2nd.

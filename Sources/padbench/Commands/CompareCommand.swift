@@ -15,7 +15,8 @@ struct CompareCommand: ParsableCommand {
             per-sample decisions gives p < 0.05; EER and BPCER at APCER 1%, 5%, 10% of the swept score regress when \
             they rise by more than --rate-tolerance AND a paired bootstrap over subjects (or presentations) gives a \
             one-sided interval of new - base that excludes zero (--bootstrap-confidence, --bootstrap-replicates, \
-            --bootstrap-seed); on different samples (--allow-different-dataset), when the new \
+            --bootstrap-seed), when the smallest stratum (bona fide or a species) has at least \
+            --bootstrap-min-units units; with fewer they are shown as "not gated (n subjects)"; on different samples (--allow-different-dataset), when the new \
             95% Clopper-Pearson interval lies entirely above the base one. Latency: a step regresses when the whole \
             95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
             on one side, a profile whose definition changed, or no gated metric at all exits 2. --profiles limits \
@@ -41,6 +42,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Seed of the paired bootstrap (SplitMix64).") var bootstrapSeed: UInt64 = PairedBootstrap.seed
     @Option(help: "One-sided confidence of the paired bootstrap's interval, in (0.5, 1).")
     var bootstrapConfidence: FiniteDouble = FiniteDouble(PairedBootstrap.confidence)
+    @Option(help: "Units (subjects, else presentations) the smallest stratum needs for a bootstrap verdict (>= 2).")
+    var bootstrapMinUnits: Int = PairedBootstrap.minimumUnits
     @Flag(help: "Compare runs on different samples (interval test instead of McNemar).") var allowDifferentDataset =
         false
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -62,6 +65,9 @@ struct CompareCommand: ParsableCommand {
         }
         guard bootstrapConfidence.value > 0.5 && bootstrapConfidence.value < 1 else {
             throw ValidationError("--bootstrap-confidence must be in (0.5, 1), got \(bootstrapConfidence.value)")
+        }
+        guard bootstrapMinUnits >= 2 else {
+            throw ValidationError("--bootstrap-min-units must be at least 2, got \(bootstrapMinUnits)")
         }
         if let profiles, Self.names(profiles).isEmpty {
             throw ValidationError("--profiles names no profile: '\(profiles)'")
@@ -117,6 +123,7 @@ struct CompareCommand: ParsableCommand {
         settings.bootstrap.replicates = bootstrapReplicates
         settings.bootstrap.seed = bootstrapSeed
         settings.bootstrap.confidence = bootstrapConfidence.value
+        settings.bootstrap.minimumUnits = bootstrapMinUnits
         settings.fairnessTolerance = fairnessTolerance.value
         let comparison: RunComparison
         do {
@@ -167,7 +174,8 @@ struct CompareCommand: ParsableCommand {
         if let b = comparison.bootstrap {
             print(
                 "paired bootstrap: \(b.replicates) replicates, seed \(b.seed), "
-                    + "one-sided \(RateText.fixed(b.confidence * 100, 1))% interval of new - base")
+                    + "one-sided \(RateText.fixed(b.confidence * 100, 1))% interval of new - base, "
+                    + "gated from \(b.minimumUnits) units per stratum")
         }
         let regressions = comparison.checks.filter(\.regressed)
         print(
