@@ -39,17 +39,27 @@ package struct BenchRunner: Sendable {
         package var measureSeconds = 0.0
     }
 
-    /// Timing histograms of a run's steps, fed one sample's nanoseconds at a time.
+    /// Timing histograms of a run's steps, fed one sample's nanoseconds at a time: wall clock for
+    /// every step, the measuring thread's CPU clock for decode and each estimator in `cpuTimed`.
     struct StepTiming {
         var decode = TimingHistogram(), total = TimingHistogram()
         var steps: [TimingHistogram]
+        var cpuDecode = TimingHistogram(), cpuTotal = TimingHistogram()
+        /// Per estimator; only those in `cpuTimed` are fed.
+        var cpuSteps: [TimingHistogram]
+        let cpuTimed: [Int]
         /// Per presentation code: decode plus estimators summed over its frames (datasets with
         /// presentations; a capture attempt's latency, as the seed SDKs report it).
         var presentations: [Int32: UInt64] = [:]
-        init(steps: Int) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
+        init(steps: Int, cpuTimed: [Int]) {
+            self.steps = Array(repeating: TimingHistogram(), count: steps)
+            self.cpuSteps = Array(repeating: TimingHistogram(), count: steps)
+            self.cpuTimed = cpuTimed
+        }
 
-        /// Only steps that ran count: a sample that failed to decode has no estimator time.
-        mutating func record(decode: UInt64, steps nanoseconds: [UInt64], presentation: Int32? = nil) {
+        /// Only steps that ran count: a sample that failed to decode has no estimator time. `cpu`
+        /// is decode's then each of `cpuTimed`'s (empty: a journal without CPU columns).
+        mutating func record(decode: UInt64, steps nanoseconds: [UInt64], cpu: [UInt64], presentation: Int32? = nil) {
             self.decode.record(nanoseconds: decode)
             var sum = decode
             for k in steps.indices where nanoseconds[k] > 0 {
@@ -58,6 +68,15 @@ package struct BenchRunner: Sendable {
             }
             total.record(nanoseconds: sum)
             if let presentation { presentations[presentation, default: 0] += sum }
+            guard cpu.count == cpuTimed.count + 1 else { return }
+            cpuDecode.record(nanoseconds: cpu[0])
+            var cpuSum = cpu[0]
+            for (j, k) in cpuTimed.enumerated() where nanoseconds[k] > 0 {
+                cpuSteps[k].record(nanoseconds: cpu[j + 1])
+                cpuSum += cpu[j + 1]
+            }
+            // The total's CPU is a sample's only when every step's is.
+            if cpuTimed.count == steps.count { cpuTotal.record(nanoseconds: cpuSum) }
         }
     }
 
@@ -91,16 +110,17 @@ package struct BenchRunner: Sendable {
             var table = try Self.table(
                 keys: measurer.keys, profiles: job.profiles, samples: samples, scratch: scratch)
             table.reserveCapacity(samples.count)
-            var timing = StepTiming(steps: measurer.estimators.count)
+            var timing = StepTiming(steps: measurer.estimators.count, cpuTimed: measurer.cpuTimed)
             let resumed =
                 resuming
                 ? try Self.takeOver(
                     folder + "/samples.csv", schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
+            let probe = SpeedProbe()
             try await Self.measure(
                 samples, from: resumed, measurer: measurer, job: job, schema: schema, journal: folder + "/samples.csv",
-                into: &table, timing: &timing)
+                into: &table, timing: &timing, probe: probe)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
                 pipeline.suspend()
@@ -110,7 +130,9 @@ package struct BenchRunner: Sendable {
                     resumedSamples: resumed)
             }
 
-            let steps = Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
+            let steps =
+                Self.timingSteps(timing, measurer: measurer, built: built, seconds: measureSeconds)
+                + (probe.step(wallSeconds: measureSeconds).map { [$0] } ?? [])
             let (results, wallSeconds) = try Self.decideAndWrite(job, table: table, in: pipeline, steps: steps) {
                 Self.manifest(
                     job, samples: samples, measurer: measurer, built: built, table: table, times: $0, resumed: resumed)
@@ -136,7 +158,9 @@ package struct BenchRunner: Sendable {
 
     /// The columns of `samples.csv`, the journal: every output and every step's time.
     static func samplesSchema(_ measurer: SampleMeasurer, presentations: Bool) -> SamplesSchema {
-        .measured(outputs: measurer.columns, steps: measurer.stepNames, presentations: presentations)
+        .measured(
+            outputs: measurer.columns, steps: measurer.stepNames, presentations: presentations,
+            cpuSteps: measurer.cpuStepNames)
     }
 
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
@@ -216,26 +240,30 @@ package struct BenchRunner: Sendable {
     /// and the timing histograms.
     static func measure(
         _ samples: SampleList, from first: Int, measurer: SampleMeasurer, job: BenchJob, schema: SamplesSchema,
-        journal: String, into table: inout MeasurementTable, timing: inout StepTiming
+        journal: String, into table: inout MeasurementTable, timing: inout StepTiming, probe: SpeedProbe
     ) async throws {
         let samplesCSV = try Journal(path: journal, append: first > 0)
         if first == 0 { try samplesCSV.writeRow(schema.header) }
         var progress = ProgressReporter(total: samples.count - first, label: "measure", enabled: job.showProgress)
         let interrupt = job.interrupt
-        try await OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
-            .run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) { outcome in
-                let sample = samples[outcome.index]
-                // Rows have the schema's columns (the dataset's choice, not this shard's samples').
-                try samplesCSV.writeRow(
-                    schema.row(
-                        sample, status: outcome.status, values: outcome.values, decode: outcome.decodeNanoseconds,
-                        steps: outcome.estimatorNanoseconds))
-                table.append(status: outcome.status, values: outcome.values)
-                timing.record(
-                    decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds,
-                    presentation: samples.presentationColumn?.codes[outcome.index])
-                progress.advance(failed: !outcome.status.isOK)
-            }
+        let cpuTimed = measurer.cpuTimed
+        var ordered = OrderedMeasurement(measurer: measurer, concurrency: job.concurrency)
+        ordered.probe = probe
+        try await ordered.run(samples[first...], firstIndex: first, shouldStop: { interrupt?.isRaised ?? false }) {
+            outcome in
+            let sample = samples[outcome.index]
+            // Rows have the schema's columns (the dataset's choice, not this shard's samples').
+            let cpu = [outcome.decodeCPUNanoseconds] + cpuTimed.map { outcome.estimatorCPUNanoseconds[$0] }
+            try samplesCSV.writeRow(
+                schema.row(
+                    sample, status: outcome.status, values: outcome.values, decode: outcome.decodeNanoseconds,
+                    steps: outcome.estimatorNanoseconds, cpu: cpu))
+            table.append(status: outcome.status, values: outcome.values)
+            timing.record(
+                decode: outcome.decodeNanoseconds, steps: outcome.estimatorNanoseconds, cpu: cpu,
+                presentation: samples.presentationColumn?.codes[outcome.index])
+            progress.advance(failed: !outcome.status.isOK)
+        }
         progress.finish()
         try samplesCSV.close()
     }
@@ -279,8 +307,10 @@ package struct BenchRunner: Sendable {
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = schema.nanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
+            let cpu = schema.cpuNanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
             timing.record(
-                decode: ns[0], steps: Array(ns.dropFirst()), presentation: samples.presentationColumn?.codes[i])
+                decode: ns[0], steps: Array(ns.dropFirst()), cpu: cpu,
+                presentation: samples.presentationColumn?.codes[i])
         }
         if bytes.count < read.count { try replaceAtomically(path, with: bytes) }
         return taken.count
@@ -316,16 +346,25 @@ package struct BenchRunner: Sendable {
         _ timing: StepTiming, measurer: SampleMeasurer, built: [EstimatorRegistry.Built],
         seconds: Double
     ) -> [TimingStep] {
-        var steps: [TimingStep] = [("decode", timing.decode.summary(wallSeconds: seconds), 0)]
+        func cpu(_ histogram: TimingHistogram) -> TimingSummary? {
+            histogram.count > 0 ? histogram.summary(wallSeconds: seconds) : nil
+        }
+        var steps = [
+            TimingStep(name: "decode", summary: timing.decode.summary(wallSeconds: seconds), cpu: cpu(timing.cpuDecode))
+        ]
         for k in measurer.estimators.indices {
             steps.append(
-                (measurer.stepNames[k], timing.steps[k].summary(wallSeconds: seconds), nanoseconds(built[k].coldStart)))
+                TimingStep(
+                    name: measurer.stepNames[k], summary: timing.steps[k].summary(wallSeconds: seconds),
+                    coldStartNanoseconds: nanoseconds(built[k].coldStart), cpu: cpu(timing.cpuSteps[k])))
         }
-        steps.append(("sample_total", timing.total.summary(wallSeconds: seconds), 0))
+        steps.append(
+            TimingStep(
+                name: "sample_total", summary: timing.total.summary(wallSeconds: seconds), cpu: cpu(timing.cpuTotal)))
         if !timing.presentations.isEmpty {
             var histogram = TimingHistogram()
             for ns in timing.presentations.values { histogram.record(nanoseconds: ns) }
-            steps.append(("presentation_total", histogram.summary(wallSeconds: seconds), 0))
+            steps.append(TimingStep(name: "presentation_total", summary: histogram.summary(wallSeconds: seconds)))
         }
         return steps
     }

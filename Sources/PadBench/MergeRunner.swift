@@ -226,7 +226,7 @@ package struct MergeRunner: Sendable {
             let copy = scratch + "/shard-\(k).csv"
             let sink = try FileSink(path: copy)
             var columns: SamplesSchema?
-            var stepColumns: [Int?] = []
+            var stepColumns: [Int?] = [], cpuColumns: [Int?] = []
             try StoredSamplesReader(archive: shards.archives[k], path: path, manifest: shards.manifests[k]).read(
                 header: { found in
                     columns = found
@@ -249,12 +249,13 @@ package struct MergeRunner: Sendable {
                         throw EvaluationError("\(path): output columns differ from the first shard's")
                     }
                     stepColumns = steps.map { $0 == "decode" ? found.decode : found.column(.step($0)) }
+                    cpuColumns = steps.map { found.column(.cpu($0)) }
                 },
                 row: { record in
                     try rows.table.appendStored(
                         record.fields, line: record.line, columns: columns!, outputs: outputs, path: member)
                     rows.offsets.append(record.offset)
-                    rows.timing.record(record.fields, columns: stepColumns)
+                    rows.timing.record(record.fields, columns: stepColumns, cpuColumns: cpuColumns)
                 },
                 raw: { try sink.write($0) })
             try sink.close()
@@ -270,13 +271,21 @@ package struct MergeRunner: Sendable {
         let manifests = shards.manifests
         let wall = manifests.map(\.times.wallSeconds).max() ?? 0
         let steps = ["decode"] + manifests[0].estimators.map(\.name)
+        func cpu(_ histogram: TimingHistogram) -> TimingSummary? {
+            histogram.count > 0 ? histogram.summary(wallSeconds: wall) : nil
+        }
         var timing: [TimingStep] = []
         for (k, step) in steps.enumerated() {
             let cold =
                 manifests.map { m in m.estimators.first { $0.name == step }?.coldStartNanoseconds ?? 0 }.max() ?? 0
-            timing.append((step, merged.steps[k].summary(wallSeconds: wall), cold))
+            timing.append(
+                TimingStep(
+                    name: step, summary: merged.steps[k].summary(wallSeconds: wall), coldStartNanoseconds: cold,
+                    cpu: cpu(merged.cpuSteps[k])))
         }
-        timing.append(("sample_total", merged.total.summary(wallSeconds: wall), 0))
+        timing.append(
+            TimingStep(
+                name: "sample_total", summary: merged.total.summary(wallSeconds: wall), cpu: cpu(merged.cpuTotal)))
         return timing
     }
 
@@ -302,23 +311,36 @@ package struct MergeRunner: Sendable {
 
 /// Timing histograms of merged shards, fed one stored row at a time: a step's nanoseconds count
 /// when the column is there and the value is a number, above zero except for decode (a step
-/// that did not run wrote 0); a sample's total is the sum of the counted steps.
+/// that did not run wrote 0); a sample's total is the sum of the counted steps. CPU times
+/// (`cpu.<step>_ns`) likewise, for the steps whose wall time counted; their total only when
+/// every step has a CPU column.
 struct MergedTiming {
     var steps: [TimingHistogram]
     var total = TimingHistogram()
+    var cpuSteps: [TimingHistogram]
+    var cpuTotal = TimingHistogram()
 
-    init(steps: Int = 0) { self.steps = Array(repeating: TimingHistogram(), count: steps) }
+    init(steps: Int = 0) {
+        self.steps = Array(repeating: TimingHistogram(), count: steps)
+        self.cpuSteps = Array(repeating: TimingHistogram(), count: steps)
+    }
 
-    mutating func record(_ fields: [String], columns: [Int?]) {
-        var sum: UInt64 = 0
+    mutating func record(_ fields: [String], columns: [Int?], cpuColumns: [Int?] = []) {
+        var sum: UInt64 = 0, cpuSum: UInt64 = 0
         var counted = false
+        let everyCPU = !cpuColumns.isEmpty && cpuColumns.allSatisfy { $0 != nil }
         for (k, column) in columns.enumerated() {
             guard let column, let ns = UInt64(fields[column]), ns > 0 || k == 0 else { continue }
             steps[k].record(nanoseconds: ns)
             sum += ns
             counted = true
+            if k < cpuColumns.count, let c = cpuColumns[k], let cpu = UInt64(fields[c]) {
+                cpuSteps[k].record(nanoseconds: cpu)
+                cpuSum += cpu
+            }
         }
         if counted { total.record(nanoseconds: sum) }
+        if counted && everyCPU { cpuTotal.record(nanoseconds: cpuSum) }
     }
 }
 

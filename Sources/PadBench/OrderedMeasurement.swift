@@ -22,6 +22,8 @@ package struct OrderedMeasurement: Sendable {
     package var concurrency: Int
     /// Largest distance between the oldest unfinished sample and the newest started one.
     package var window: Int
+    /// Times the reference work now and then after a sample (``SpeedProbe``); nil: never.
+    package var probe: SpeedProbe?
 
     package init(measurer: SampleMeasurer, concurrency: Int, window: Int? = nil) {
         self.measurer = measurer
@@ -40,7 +42,7 @@ package struct OrderedMeasurement: Sendable {
         _ samples: Samples, firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {
-        let measurer = self.measurer, cores = Processors.available
+        let measurer = self.measurer, cores = Processors.available, probe = self.probe
         // More samples in flight than cores: each on a thread of its own (``MeasuringThreads``).
         let threadsOfTheirOwn = concurrency > cores ? MeasuringThreads(count: concurrency) : nil
         defer { threadsOfTheirOwn?.stop() }
@@ -58,6 +60,7 @@ package struct OrderedMeasurement: Sendable {
                     let threads = Self.threadsPerSample(
                         cores: cores, concurrency: concurrency, remaining: samples.count - index)
                     let measure: @Sendable () -> [SampleOutcome] = {
+                        defer { probe?.probeIfDue() }
                         if unit.count == 1 { return [measurer.measure(unit[0].sample, index: index, threads: threads)] }
                         return measurer.measureVideo(unit, threads: threads)
                     }

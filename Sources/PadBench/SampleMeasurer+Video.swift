@@ -11,7 +11,7 @@ extension SampleMeasurer {
     /// that lies about its length or codec), every frame of it fails with the reason: the
     /// presentation is a failure to process, never half measured.
     package func measureVideo(_ frames: [(index: Int, sample: Sample)], threads: Int = 1) -> [SampleOutcome] {
-        let start = MonotonicClock.nanoseconds()
+        let start = StepClock.now()
         guard let first = frames.first else { return [] }
         let path = first.sample.path
         var wanted: [Int: Int] = [:] // frame index -> position in `frames`
@@ -25,13 +25,12 @@ extension SampleMeasurer {
         var last = start
         do {
             try video.decode(path: path, frames: Array(wanted.keys), threads: threads) { decoded in
-                let now = MonotonicClock.nanoseconds()
                 guard let position = wanted[decoded.index] else { return }
+                let decode = StepClock.since(last)
                 let frame = frames[position]
                 outcomes[position] = measure(
-                    decoded.image, of: frame.sample, index: frame.index, decodeNanoseconds: now - last,
-                    threads: threads)
-                last = MonotonicClock.nanoseconds()
+                    decoded.image, of: frame.sample, index: frame.index, decode: decode, threads: threads)
+                last = StepClock.now()
             }
         } catch {
             return failAll(frames, error, since: start)
@@ -40,7 +39,7 @@ extension SampleMeasurer {
             outcome
                 ?? failure(
                     .decodeError("frame \(frames[position].sample.frameIndex ?? -1) was not decoded"),
-                    index: frames[position].index, decodeNanoseconds: 0)
+                    index: frames[position].index, decode: StepClock(wall: 0, cpu: 0))
         }
     }
 
@@ -58,12 +57,12 @@ extension SampleMeasurer {
     }
 
     /// Every frame failed with `error`; the time spent goes to the first.
-    func failAll(_ frames: [(index: Int, sample: Sample)], _ error: ImageError, since start: UInt64)
+    func failAll(_ frames: [(index: Int, sample: Sample)], _ error: ImageError, since start: StepClock)
         -> [SampleOutcome]
     {
-        let spent = MonotonicClock.nanoseconds() - start
+        let spent = StepClock.since(start)
         return frames.enumerated().map { position, frame in
-            failure(error, index: frame.index, decodeNanoseconds: position == 0 ? spent : 0)
+            failure(error, index: frame.index, decode: position == 0 ? spent : StepClock(wall: 0, cpu: 0))
         }
     }
 }

@@ -5,7 +5,8 @@ import PadImage
 import PadVideo
 import PadVocabulary
 
-/// Decodes one sample and runs every estimator on it, timing each step on the monotonic clock.
+/// Decodes one sample and runs every estimator on it, timing each step on the monotonic clock and
+/// on the measuring thread's CPU clock (``StepClock``).
 ///
 /// ```swift
 /// let measurer = SampleMeasurer(estimators: try registry.make(["quality"], options: .init()))
@@ -39,6 +40,11 @@ package struct SampleMeasurer: Sendable {
     package let variants: [MeasurementVariant]
     /// Step names for timing: `face`, and `face@dataset_box` for a chain's estimator.
     package let stepNames: [String]
+    /// The estimators (indices into ``estimators``) whose CPU time is their cost: those whose
+    /// work is done on the measuring thread (``PadEstimators/Estimator/cpuTimeIsPerSample``).
+    package var cpuTimed: [Int] { estimators.indices.filter { estimators[$0].cpuTimeIsPerSample } }
+    /// The steps `samples.csv` records CPU time for: `decode`, then each of ``cpuTimed``.
+    package var cpuStepNames: [String] { ["decode"] + cpuTimed.map { stepNames[$0] } }
     /// Column of the first output of each estimator in `SampleOutcome.values`.
     let firstColumn: [Int]
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
@@ -88,37 +94,35 @@ package struct SampleMeasurer: Sendable {
     /// is measured as a video of one frame (``measureVideo(_:threads:)``).
     package func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
-        let decodeStart = MonotonicClock.nanoseconds()
+        let decodeStart = StepClock.now()
         let image: Image, storedOrientation: Int
         do {
             (image, storedOrientation) = try decoder.decodeWithOrientation(fileAt: sample.path)
         } catch {
-            return failure(error, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart)
+            return failure(error, index: index, decode: StepClock.since(decodeStart))
         }
         return measure(
-            image, of: sample, index: index, decodeNanoseconds: MonotonicClock.nanoseconds() - decodeStart,
-            threads: threads, storedOrientation: storedOrientation)
+            image, of: sample, index: index, decode: StepClock.since(decodeStart), threads: threads,
+            storedOrientation: storedOrientation)
     }
 
     /// A sample that could not be decoded: every value NaN, no estimator time.
-    func failure(_ error: ImageError, index: Int, decodeNanoseconds: UInt64) -> SampleOutcome {
+    func failure(_ error: ImageError, index: Int, decode: StepClock) -> SampleOutcome {
         SampleOutcome(
             index: index, status: .failed(code: error.statusCode, message: error.description),
-            values: [Double](repeating: .nan, count: columnCount), decodeNanoseconds: decodeNanoseconds,
-            estimatorNanoseconds: [UInt64](repeating: 0, count: estimators.count))
+            values: [Double](repeating: .nan, count: columnCount), decode: decode,
+            estimators: [StepClock](repeating: StepClock(wall: 0, cpu: 0), count: estimators.count))
     }
 
     /// Every estimator chain on a decoded image.
     func measure(
-        _ image: Image, of sample: Sample, index: Int, decodeNanoseconds: UInt64, threads: Int,
+        _ image: Image, of sample: Sample, index: Int, decode: StepClock, threads: Int,
         storedOrientation: Int = 1
     ) -> SampleOutcome {
         var values = [Double](repeating: .nan, count: columnCount)
-        var estimatorNanoseconds = [UInt64](repeating: 0, count: estimators.count)
+        var spent = [StepClock](repeating: StepClock(wall: 0, cpu: 0), count: estimators.count)
         func failed(_ status: SampleStatus) -> SampleOutcome {
-            SampleOutcome(
-                index: index, status: status, values: values, decodeNanoseconds: decodeNanoseconds,
-                estimatorNanoseconds: estimatorNanoseconds)
+            SampleOutcome(index: index, status: status, values: values, decode: decode, estimators: spent)
         }
 
         var k = 0
@@ -129,15 +133,15 @@ package struct SampleMeasurer: Sendable {
             input.gray = gray
             input.threads = threads
             for estimator in chain.estimators {
-                let start = MonotonicClock.nanoseconds()
+                let start = StepClock.now()
                 let result: [Double]
                 do {
                     result = try estimator.measure(&input)
                 } catch {
-                    estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
+                    spent[k] = StepClock.since(start)
                     return failed(.failed(code: error.kind.code, message: "\(stepNames[k]): \(error.message)"))
                 }
-                estimatorNanoseconds[k] = MonotonicClock.nanoseconds() - start
+                spent[k] = StepClock.since(start)
                 guard result.count == estimator.outputs.count else {
                     return failed(
                         .failed(
@@ -156,8 +160,6 @@ package struct SampleMeasurer: Sendable {
             }
             gray = input.gray
         }
-        return SampleOutcome(
-            index: index, status: .ok, values: values, decodeNanoseconds: decodeNanoseconds,
-            estimatorNanoseconds: estimatorNanoseconds)
+        return SampleOutcome(index: index, status: .ok, values: values, decode: decode, estimators: spent)
     }
 }

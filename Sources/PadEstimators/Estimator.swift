@@ -88,10 +88,16 @@ package protocol Estimator: Sendable {
     /// Measures one sample. May update `input` (face box, eye centres) for later estimators;
     /// the pipeline adds the returned values to `input.outputs`.
     func measure(_ input: inout EstimatorInput) throws(EstimatorFailure) -> [Double]
+    /// Whether a sample's work is done on the thread that calls `measure`, so that thread's CPU
+    /// time is the sample's cost (`cpu.<step>_ns`). False when another process computes (an
+    /// external program) or when calls of several samples are batched and one thread computes for
+    /// all of them (its CPU time would be the batch's, the others' none).
+    var cpuTimeIsPerSample: Bool { get }
 }
 
 extension Estimator {
     package var dependencies: [String] { [] }
+    package var cpuTimeIsPerSample: Bool { true }
     package static var readsOptions: Set<EstimatorOptionName> { [] }
     /// Full output names, `<estimator>.<output>`.
     package var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }

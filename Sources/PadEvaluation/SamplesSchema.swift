@@ -31,6 +31,10 @@ package struct SamplesSchema: Sendable, Equatable {
         /// Decode nanoseconds, then each estimator's (`<step>_ns`).
         case decode
         case step(String)
+        /// CPU nanoseconds of the measuring thread in a step (`cpu.<step>_ns`, `cpu.decode_ns`):
+        /// written after the wall-clock steps, for decode and each estimator that computes in
+        /// padbench's process (an external program's CPU is its own process's).
+        case cpu(String)
         /// A column no role claims (a newer writer's): kept in the header, read by nothing.
         case other(String)
 
@@ -51,6 +55,7 @@ package struct SamplesSchema: Sendable, Equatable {
             case .output(let name), .other(let name): name
             case .decode: "decode_ns"
             case .step(let name): name + SamplesSchema.nanosecondsSuffix
+            case .cpu(let name): SamplesSchema.cpuPrefix + name + SamplesSchema.nanosecondsSuffix
             }
         }
 
@@ -68,6 +73,8 @@ package struct SamplesSchema: Sendable, Equatable {
 
     /// Suffix of a timing column: nanoseconds of one step for one sample.
     package static let nanosecondsSuffix = "_ns"
+    /// Prefix of a CPU-time column; step names never hold a dot, so `cpu.face_ns` is no step's.
+    package static let cpuPrefix = "cpu."
 
     /// The columns `samples.csv` has after `subject` when the dataset has presentations.
     package static let presentationRoles: [Role] = [.presentation, .frame, .time]
@@ -81,6 +88,8 @@ package struct SamplesSchema: Sendable, Equatable {
     /// Columns of the outputs and of the timing steps (decode first, when present), in file order.
     package let outputs: [Int]
     package let timing: [Int]
+    /// Columns of the CPU times (`cpu.<step>_ns`), in file order.
+    package let cpuTiming: [Int]
 
     /// A schema of these columns, in this order. The sample-naming roles must be among them.
     package init(roles: [Role]) {
@@ -113,6 +122,7 @@ package struct SamplesSchema: Sendable, Equatable {
             default: false
             }
         }
+        cpuTiming = roles.indices.filter { if case .cpu = roles[$0] { true } else { false } }
     }
 
     /// The schema of a stored `samples.csv` from its header. The fixed roles are found by name;
@@ -123,6 +133,9 @@ package struct SamplesSchema: Sendable, Equatable {
         let decode = header.firstIndex(of: Role.decode.columnName)
         let roles = header.enumerated().map { c, name -> Role in
             if let error, let decode, error < c && c < decode { return .output(name) }
+            if let decode, c > decode, name.hasPrefix(Self.cpuPrefix), name.hasSuffix(Self.nanosecondsSuffix) {
+                return .cpu(String(name.dropFirst(Self.cpuPrefix.count).dropLast(Self.nanosecondsSuffix.count)))
+            }
             if let decode, c > decode, name.hasSuffix(Self.nanosecondsSuffix) {
                 return .step(String(name.dropLast(Self.nanosecondsSuffix.count)))
             }
@@ -166,15 +179,29 @@ package struct SamplesSchema: Sendable, Equatable {
     package func nanoseconds(_ f: [String]) -> [(step: String, nanoseconds: UInt64?)] {
         timing.map { c in (String(header[c].dropLast(Self.nanosecondsSuffix.count)), UInt64(f[c])) }
     }
+
+    /// A row's CPU times by step name (`decode`, then each in-process estimator's), nil where empty.
+    package func cpuNanoseconds(_ f: [String]) -> [(step: String, nanoseconds: UInt64?)] {
+        cpuTiming.map { c in
+            (
+                String(header[c].dropFirst(Self.cpuPrefix.count).dropLast(Self.nanosecondsSuffix.count)),
+                UInt64(f[c])
+            )
+        }
+    }
 }
 
 extension SamplesSchema {
     /// The columns of a measured run (`bench`, `import`): the sample, its presentation when the
-    /// dataset has presentations, status, every output, decode and each estimator step's time.
-    package static func measured(outputs: [String], steps: [String], presentations: Bool) -> SamplesSchema {
+    /// dataset has presentations, status, every output, decode and each estimator step's time,
+    /// then the CPU time of each step in `cpuSteps` (`decode` and the in-process estimators).
+    package static func measured(
+        outputs: [String], steps: [String], presentations: Bool, cpuSteps: [String] = []
+    ) -> SamplesSchema {
         SamplesSchema(
             roles: [.id, .path, .label, .species, .split, .subject] + (presentations ? presentationRoles : [])
-                + [.status, .error] + outputs.map(Role.output) + [.decode] + steps.map(Role.step))
+                + [.status, .error] + outputs.map(Role.output) + [.decode] + steps.map(Role.step)
+                + cpuSteps.map(Role.cpu))
     }
 
     /// The columns of a score run (`eval --scores`): no subject column and only the presentation
@@ -190,11 +217,12 @@ extension SamplesSchema {
     /// One row of a measured run: the sample's columns from `sample`, then its status, each output
     /// (``CSVFormat/number(_:)``; NaN is empty) and the step times. `decode` 0 for an import.
     package func row(
-        _ sample: Sample, status: SampleStatus, values: [Double], decode: UInt64, steps: [UInt64] = []
+        _ sample: Sample, status: SampleStatus, values: [Double], decode: UInt64, steps: [UInt64] = [],
+        cpu: [UInt64] = []
     ) -> [String] {
         var row: [String] = []
         row.reserveCapacity(roles.count)
-        var output = 0, step = 0
+        var output = 0, step = 0, cpuStep = 0
         for role in roles {
             switch role {
             case .id: row.append(sample.id)
@@ -215,6 +243,9 @@ extension SamplesSchema {
             case .step:
                 row.append(String(steps[step]))
                 step += 1
+            case .cpu:
+                row.append(String(cpu[cpuStep]))
+                cpuStep += 1
             case .other: row.append("")
             }
         }

@@ -47,6 +47,8 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         values["processes"] = processes.map { "\($0)" } ?? (protocolOptions.isConcurrent ? "1" : "one per worker")
         return values
     }
+    /// The program computes in its own process: padbench's thread only writes and waits.
+    package var cpuTimeIsPerSample: Bool { false }
     /// What the program declared in `describe` about how it takes requests.
     package let protocolOptions: ExternalProtocolOptions
     /// `--external-processes`, when given.

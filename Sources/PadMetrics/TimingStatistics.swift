@@ -46,11 +46,24 @@ package struct TimingHistogram: Sendable {
     }
 }
 
-/// count, mean, p50, p90, p99, max (nanoseconds) and throughput (samples per wall second).
-/// One step of a run's timing table (`decode`, an estimator, `sample_total`): its summary and the
-/// estimator's cold start (0 for steps that have none).
-package typealias TimingStep = (name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)
+/// One step of a run's timing table (`decode`, an estimator, `sample_total`): its wall-clock
+/// summary, the estimator's cold start (0 for steps that have none) and, for a step that computes
+/// on padbench's own thread, the summary of that thread's CPU time (nil for an external program,
+/// whose work is in another process, and for runs stored without CPU columns).
+package struct TimingStep: Sendable {
+    package var name: String
+    package var summary: TimingSummary
+    package var coldStartNanoseconds: UInt64
+    package var cpu: TimingSummary?
+    package init(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64 = 0, cpu: TimingSummary? = nil) {
+        self.name = name
+        self.summary = summary
+        self.coldStartNanoseconds = coldStartNanoseconds
+        self.cpu = cpu
+    }
+}
 
+/// count, mean, p50, p90, p99, max (nanoseconds) and throughput (samples per wall second).
 package struct TimingSummary: Sendable, Equatable, Codable {
     package var count: Int
     package var meanNanoseconds: Double

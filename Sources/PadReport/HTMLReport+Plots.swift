@@ -232,18 +232,27 @@ extension HTMLReport {
             "<div class=\"plots\">" + SVGPlot.bars(title: "Latency per step", unit: "ms", groups: groups) + "</div>\n"
         plots.append(("Latency per step", groups.count * 3))
         html += HTMLPage.table(
-            ["step", "count", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "per s", "cold start ms"],
+            [
+                "step", "count", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "CPU mean ms", "CPU p50 ms",
+                "CPU p99 ms", "per s", "cold start ms",
+            ],
             timing.map { t in
                 let s = t.summary
+                func ms(_ ns: Double) -> String { RateText.fixed(ns / 1e6, 3) }
+                let total = t.name == "sample_total" || t.name == "presentation_total"
                 return [
-                    t.name, String(s.count), RateText.fixed(s.meanNanoseconds / 1e6, 3),
-                    RateText.fixed(Double(s.p50Nanoseconds) / 1e6, 3),
-                    RateText.fixed(Double(s.p90Nanoseconds) / 1e6, 3),
-                    RateText.fixed(Double(s.p99Nanoseconds) / 1e6, 3),
-                    RateText.fixed(Double(s.maxNanoseconds) / 1e6, 3), RateText.fixed(s.throughput, 1),
+                    t.name, String(s.count), ms(s.meanNanoseconds), ms(Double(s.p50Nanoseconds)),
+                    ms(Double(s.p90Nanoseconds)), ms(Double(s.p99Nanoseconds)), ms(Double(s.maxNanoseconds)),
+                    t.cpu.map { ms($0.meanNanoseconds) } ?? "", t.cpu.map { ms(Double($0.p50Nanoseconds)) } ?? "",
+                    t.cpu.map { ms(Double($0.p99Nanoseconds)) } ?? "", total ? RateText.fixed(s.throughput, 1) : "",
                     RateText.fixed(Double(t.coldStartNanoseconds) / 1e6, 1),
                 ]
-            }, numeric: Set(1...8))
+            }, numeric: Set(1...11))
+        html +=
+            "<p class=\"meta\">Wall time is what a caller waits; CPU time is what the step cost padbench's "
+            + "measuring thread (<code>CLOCK_THREAD_CPUTIME_ID</code>), unmoved by other load on the machine; empty for an "
+            + "external program, which computes in its own process. Per second: samples (presentations) per "
+            + "second of the run's wall time.</p>\n"
         return html
     }
 

@@ -17,7 +17,7 @@ import PadMetrics
 package struct HTMLReport {
     package var manifest: RunManifest
     package var results: [ProfileResult]
-    package var timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]
+    package var timing: [TimingStep]
     /// `outputs.csv` rows (which output separates which attack).
     package var outputs: [OutputSeparation.Row]
     /// Sections computed beside the rates (demographic differentials, error versus discard, which
@@ -28,7 +28,7 @@ package struct HTMLReport {
 
     package init(
         manifest: RunManifest, results: [ProfileResult] = [],
-        timing: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)] = [],
+        timing: [TimingStep] = [],
         outputs: [OutputSeparation.Row] = []
     ) {
         self.manifest = manifest

@@ -306,20 +306,28 @@ package enum ReportTables {
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.
-    package static func timing(_ steps: [(name: String, summary: TimingSummary, coldStartNanoseconds: UInt64)]) -> Table
-    {
+    /// `timing.csv`: per step the wall-clock statistics, then the measuring thread's CPU time
+    /// (empty for an external program, whose work is in its own process), then the cold start.
+    /// Throughput is one figure of the run, so it is written once, on the `sample_total` row (and
+    /// `presentation_total`'s, per presentation), not repeated on every step.
+    package static func timing(_ steps: [TimingStep]) -> Table {
         let header = [
-            "step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "throughput_per_s", "cold_start_us",
+            "step", "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us", "cpu_mean_us", "cpu_p50_us",
+            "cpu_p90_us", "cpu_p99_us", "cpu_max_us", "throughput_per_s", "cold_start_us",
         ]
         func us(_ ns: Double) -> String { n((ns / 1000 * 1000).rounded() / 1000) }
+        func quantiles(_ s: TimingSummary) -> [String] {
+            [
+                us(s.meanNanoseconds), us(Double(s.p50Nanoseconds)), us(Double(s.p90Nanoseconds)),
+                us(Double(s.p99Nanoseconds)), us(Double(s.maxNanoseconds)),
+            ]
+        }
         let rows = steps.map { step -> [String] in
             let s = step.summary
-            return [
-                step.name, String(s.count), us(s.meanNanoseconds), us(Double(s.p50Nanoseconds)),
-                us(Double(s.p90Nanoseconds)),
-                us(Double(s.p99Nanoseconds)), us(Double(s.maxNanoseconds)), n((s.throughput * 100).rounded() / 100),
-                us(Double(step.coldStartNanoseconds)),
-            ]
+            let total = step.name == "sample_total" || step.name == "presentation_total"
+            return [step.name, String(s.count)] + quantiles(s)
+                + (step.cpu.map(quantiles) ?? Array(repeating: "", count: 5))
+                + [total ? n((s.throughput * 100).rounded() / 100) : "", us(Double(step.coldStartNanoseconds))]
         }
         return (header, rows)
     }

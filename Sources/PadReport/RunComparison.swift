@@ -30,6 +30,13 @@ import PadMetrics
 /// either: each run is checked first (``StoredRun/verify()``: rates against their counts and
 /// against `decisions.csv`, one decision row per sample), and a disagreement is exit 2.
 package struct RunComparison: Sendable {
+    /// The latency gate's clock: the measuring thread's CPU time (what a step cost, unmoved by
+    /// other load on the machine; a step without it, an external program's, is gated on wall
+    /// time) or wall time for every step (what a caller waits, neighbours included).
+    package enum LatencyClock: String, Sendable, CaseIterable, Codable {
+        case cpu, wall
+    }
+
     package enum GateKind: String, Sendable, CaseIterable, Codable {
         case accuracy, latency, fairness, all
         var accuracy: Bool { self == .accuracy || self == .all }
@@ -50,7 +57,13 @@ package struct RunComparison: Sendable {
 
     package struct Settings: Sendable {
         package var rateTolerance: Double = 0.005
-        package var latencyRatio: Double = 1.5
+        package var latencyRatio: Double = 1.3
+        /// Which clock the latency gate reads where a step has both (`cpu` by default).
+        package var latencyClock: LatencyClock = .cpu
+        /// Latency is gated only when the two runs' reference work (`timing.csv`'s `reference`
+        /// row, CPU p50) took times within this factor of each other: the machine ran at the
+        /// same speed.
+        package var machineSpeedTolerance: Double = 1.15
         package var minSamples: Int = 30
         package var allowDifferentDataset = false
         package var gate: GateKind = .all

@@ -37,7 +37,8 @@ import PadVideo
         try VideoDecoder().decode(path: path, frames: [2, 5, 9]) { frame in
             expected[frame.index] =
                 measurer.measure(
-                    frame.image, of: Self.frames(path, [frame.index])[0].sample, index: 0, decodeNanoseconds: 0,
+                    frame.image, of: Self.frames(path, [frame.index])[0].sample, index: 0,
+                    decode: StepClock(wall: 0, cpu: 0),
                     threads: 1
                 ).values
         }

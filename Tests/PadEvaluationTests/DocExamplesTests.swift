@@ -43,6 +43,15 @@ import Testing
         let read = try SamplesSchema(header: schema.header, path: "samples.csv")
         assert(read == schema && read.column(.output("quality.sharpness")) == 8)
         #expect(read.header.last == "quality_ns")
+        // CPU columns come after the wall-clock steps and are no step of their own.
+        let timed = SamplesSchema.measured(
+            outputs: ["quality.sharpness"], steps: ["quality"], presentations: false, cpuSteps: ["decode", "quality"])
+        let parsed = try SamplesSchema(header: timed.header, path: "samples.csv")
+        #expect(Array(parsed.header.suffix(4)) == ["decode_ns", "quality_ns", "cpu.decode_ns", "cpu.quality_ns"])
+        #expect(parsed == timed && parsed.timing.count == 2 && parsed.cpuTiming.count == 2)
+        let fields = ["a", "", "bonafide", "", "eval", "", "ok", "", "1", "10", "20", "9", "19"]
+        #expect(parsed.nanoseconds(fields).map(\.step) == ["decode", "quality"])
+        #expect(parsed.cpuNanoseconds(fields).map(\.nanoseconds) == [9, 19])
     }
 
     @Test func measurementTable() throws {

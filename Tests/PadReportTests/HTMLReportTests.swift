@@ -45,13 +45,11 @@ import FoundationXML
             estimators: [], profiles: [], machine: .current(concurrency: 1),
             times: .init(started: "t0", finished: "t1", wallSeconds: 1), counts: ["scores": 400])
         let timing = [
-            (
+            TimingStep(
                 name: "decode",
                 summary: TimingSummary(
                     count: 10, meanNanoseconds: 1e6, p50Nanoseconds: 900_000, p90Nanoseconds: 1_500_000,
-                    p99Nanoseconds: 2_000_000, maxNanoseconds: 2_100_000, throughput: 100),
-                coldStartNanoseconds: UInt64(0)
-            )
+                    p99Nanoseconds: 2_000_000, maxNanoseconds: 2_100_000, throughput: 100))
         ]
         return HTMLReport(manifest: manifest, results: [result], timing: timing)
     }

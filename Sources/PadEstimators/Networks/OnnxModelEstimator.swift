@@ -91,6 +91,9 @@ package struct OnnxModelEstimator: Estimator {
         batcher = OnnxBatcher(session: session, itemShape: item, maxBatch: spec.batch, runners: runners)
     }
 
+    /// Batched across samples, one thread computes for several: its CPU time is not one sample's.
+    package var cpuTimeIsPerSample: Bool { batcher.maxBatch == 1 }
+
     package var parameters: [String: String] {
         let session = batcher.session
         return [

@@ -75,6 +75,9 @@ package struct MiniFASNetEstimator: Estimator {
         self.networks = networks
     }
 
+    /// Batched across samples, one thread computes for several: its CPU time is not one sample's.
+    package var cpuTimeIsPerSample: Bool { networks.allSatisfy { $0.batcher.maxBatch == 1 } }
+
     package var parameters: [String: String] {
         var values: [String: String] = ["onnxruntime": networks.first?.batcher.session.runtime.version ?? ""]
         for network in networks {

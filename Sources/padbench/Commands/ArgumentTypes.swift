@@ -132,3 +132,4 @@ struct NetworkOptions: ParsableArguments {
         options.modelDirectory = models
     }
 }
+extension RunComparison.LatencyClock: ExpressibleByArgument {}

@@ -18,7 +18,10 @@ struct CompareCommand: ParsableCommand {
             --bootstrap-seed), when the smallest stratum (bona fide or a species) has at least \
             --bootstrap-min-units units; with fewer they are shown as "not gated (n subjects)"; on different samples (--allow-different-dataset), when the new \
             95% Clopper-Pearson interval lies entirely above the base one. Latency: a step regresses when the whole \
-            95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio. A gated metric missing \
+            95% interval of its p50 or p99 ratio (new / base) lies above --latency-ratio, on the step's thread CPU \
+            time where both runs have it (--latency-clock cpu, the default; wall time is shown) and on wall time \
+            otherwise (an external program's step) or with --latency-clock wall; latency is not gated when the two \
+            runs' reference work (a fixed loop timed during each bench) differs by more than --machine-speed-tolerance. A gated metric missing \
             on one side, a profile whose definition changed, or no gated metric at all exits 2. --profiles limits \
             the accuracy gate to the named profiles; the other profiles' metrics are shown, not gated (JUnit \
             <skipped/>). Fairness (runs with group.* labels, fairness.csv): FDR dropping or GARBE rising by more \
@@ -30,8 +33,14 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "New archive or run folder.") var new: String
     @Option(help: "Rise in a rate that counts (fraction in [0, 1); 0.005 = 0.5 percentage points).")
     var rateTolerance: FiniteDouble = FiniteDouble(0.005)
-    @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.5)
+    @Option(help: "Growth of a latency quantile that counts (>= 1).") var latencyRatio: FiniteDouble = FiniteDouble(1.3)
     @Option(help: "Minimum timed samples per side for a latency verdict (>= 1).") var minSamples: Int = 30
+    @Option(
+        help: "Clock of the latency gate: cpu (the step's thread CPU time; wall for steps without it) or wall.")
+    var latencyClock: RunComparison.LatencyClock = .cpu
+    @Option(
+        help: "Latency is gated only when both runs' reference work (timing.csv) took times within this factor (>= 1).")
+    var machineSpeedTolerance: FiniteDouble = FiniteDouble(1.15)
     @Option(help: "What to gate: accuracy, latency, fairness or all.") var gate: RunComparison.GateKind = .all
     @Option(help: "Drop of FDR or rise of GARBE that counts, per group.* characteristic (in [0, 1]).")
     var fairnessTolerance: FiniteDouble = FiniteDouble(0.05)
@@ -56,6 +65,9 @@ struct CompareCommand: ParsableCommand {
         }
         guard (0...1).contains(fairnessTolerance.value) else {
             throw ValidationError("--fairness-tolerance must be in [0, 1], got \(fairnessTolerance.value)")
+        }
+        guard machineSpeedTolerance.value >= 1 else {
+            throw ValidationError("--machine-speed-tolerance must be at least 1, got \(machineSpeedTolerance.value)")
         }
         guard latencyRatio.value >= 1 else {
             throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
@@ -117,6 +129,8 @@ struct CompareCommand: ParsableCommand {
         settings.rateTolerance = rateTolerance.value
         settings.latencyRatio = latencyRatio.value
         settings.minSamples = minSamples
+        settings.latencyClock = latencyClock
+        settings.machineSpeedTolerance = machineSpeedTolerance.value
         settings.allowDifferentDataset = allowDifferentDataset
         settings.gate = gate
         settings.profiles = profiles.map(Self.names)
