@@ -1,3 +1,4 @@
+import PadProfiles
 import PadArchive
 import PadEvaluation
 import PadVocabulary

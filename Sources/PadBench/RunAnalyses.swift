@@ -1,3 +1,4 @@
+import PadProfiles
 import Foundation
 import PadArchive
 import PadDataset

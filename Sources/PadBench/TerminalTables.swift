@@ -118,12 +118,22 @@ extension TerminalTables {
             }
             lines += r.notes.filter { note in
                 switch note {
-                case .gatesLeftOut, .approximated, .skipped, .attackHighScores: false
+                case .gatesLeftOut, .approximated, .skipped, .attackHighScores, .presentations: false
                 default: true
                 }
             }
             .map { "profile \(r.profile.name): \($0.text)" }
             return lines
+        }
+    }
+
+    /// What a normal run's rates count (a video dataset's presentations and their frame rule):
+    /// information, not a warning; one line per profile.
+    package static func information(_ results: [ProfileResult]) -> [String] {
+        results.flatMap { r in
+            r.notes.filter { if case .presentations = $0 { true } else { false } }.map {
+                "profile \(r.profile.name): \($0.text)"
+            }
         }
     }
 }

@@ -45,7 +45,8 @@ package struct PresentationLevel: Sendable {
             result.notes += frameResult.notes.filter { $0 == .attackHighScores }
             result.notes.append(
                 .presentations(
-                    rule: profile.framesRule, aggregate: aggregate, presentations: groups.count, frames: table.count))
+                    rule: profile.framesRule, aggregate: aggregate, outputs: profile.frameOutputs,
+                    presentations: groups.count, frames: table.count))
             level.tables.append(presentations)
             level.results.append(result)
         }

@@ -1,41 +1,5 @@
 import PadProfiles
 
-/// How the frame values of one presentation are combined into the presentation's value (the run's
-/// `--aggregate`): the mean by default, as OULU-NPU (Boulkenafet et al., FG 2017) and bob.pad users
-/// do with per-frame scores of one video; the median, minimum or maximum on request. Frames whose
-/// value is not assessable (NaN) are left out; with none left the value is NaN.
-package enum FrameAggregate: String, Sendable, CaseIterable {
-    case mean, median, min, max
-
-    /// The aggregate of the assessable (non-NaN) values; NaN when there are none. The median of
-    /// an even count is the mean of the two middle values (numpy's `median`).
-    package func combine(_ values: [Double]) -> Double {
-        if case .mean = self {
-            // Summed in frame order, as numpy's mean of a short row (pairwise summation only
-            // differs past 8 values by rounding; tests hold both to 1e-12); no copy of the
-            // assessable values (a million presentations).
-            var sum = 0.0, n = 0
-            for v in values where !v.isNaN {
-                sum += v
-                n += 1
-            }
-            return n == 0 ? .nan : sum / Double(n)
-        }
-        let assessable = values.filter { !$0.isNaN }
-        guard !assessable.isEmpty else { return .nan }
-        switch self {
-        case .mean:
-            return assessable.reduce(0, +) / Double(assessable.count)
-        case .median:
-            let sorted = assessable.sorted()
-            let m = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2
-        case .min: return assessable.min()!
-        case .max: return assessable.max()!
-        }
-    }
-}
-
 /// The presentations of a frame table: one row per presentation (ISO/IEC 30107-3's unit: one
 /// capture attempt, one decision), built for one profile by its ``FramesRule`` so that the same
 /// ``ProfileEvaluator`` counts, calibrates and sweeps presentations instead of frames.
@@ -45,7 +9,10 @@ package enum FrameAggregate: String, Sendable, CaseIterable {
 /// A presentation keeps its first frame's label, species, split and subject (readers refuse a
 /// presentation that spans two, ``PresentationIndex``). It failed to process when none of its
 /// frames was processed (the first frame's failure), or, under `aggregate`, when none of its
-/// processed frames has an assessable swept score (`no_assessable_frame`).
+/// processed frames has an assessable swept score (`no_assessable_frame`). Under `aggregate`, an
+/// output the profile names in `frames.outputs` is combined by its own rule (``Profile/frameOutputs``:
+/// `face.count` by `max`, so a clip with a face in 6 of 10 frames shows a face), every other by the
+/// run's `aggregate`.
 package enum PresentationTable {
     package static func make(
         _ table: MeasurementTable, groups: PresentationGroups, profile: Profile, compiled: CompiledProfile,
@@ -57,6 +24,11 @@ package enum PresentationTable {
         statuses.reserveCapacity(count)
         let memory = table.columns.indices.filter { table.isInMemory($0) }
         let rule = profile.framesRule
+        // Per column: the profile's rule for its output (`face.count@dataset_box` is `face.count`),
+        // else the run's.
+        let combine = table.columns.map { column in
+            profile.frameOutputs[String(column.prefix { $0 != "@" })] ?? aggregate
+        }
         // Reused for every presentation (a million of them: no arrays made per presentation).
         var processed: [Int32] = [], frameValues: [Double] = []
         table.statuses.withCodeNumbers { codes, ok in
@@ -79,7 +51,7 @@ package enum PresentationTable {
                     for c in memory {
                         frameValues.removeAll(keepingCapacity: true)
                         for f in processed { frameValues.append(table.values[c][Int(f)]) }
-                        values[c][p] = aggregate.combine(frameValues)
+                        values[c][p] = combine[c].combine(frameValues)
                     }
                 } else {
                     let frame = Int(representative(of: processed, among: frames, rule: rule, table: table, compiled))

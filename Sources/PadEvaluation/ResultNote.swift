@@ -27,7 +27,9 @@ package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
     /// `eval --score OUTPUT`: the direction the output is decided in, and why.
     case direction(output: String, direction: String, why: String, lowerBonaFide: Bool)
     /// A presentation-level result: what its rates count.
-    case presentations(rule: FramesRule, aggregate: FrameAggregate, presentations: Int, frames: Int)
+    case presentations(
+        rule: FramesRule, aggregate: FrameAggregate, outputs: [String: FrameAggregate] = [:], presentations: Int,
+        frames: Int)
 
     /// A gate decided on an approximation: the vendor's output and padbench's stand-in.
     package struct Approximation: Sendable, Equatable {
@@ -98,9 +100,13 @@ package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
         case .direction(let output, let direction, let why, let lower):
             "\(output) decided \(direction) (\(why))"
                 + (lower ? ": accepted when value <= threshold, thresholds in its own units" : "")
-        case .presentations(let rule, let aggregate, let presentations, let frames):
+        case .presentations(let rule, let aggregate, let outputs, let presentations, let frames):
             "counted in presentations: \(presentations) presentations of \(frames) frames, decided by "
-                + (rule == .aggregate ? "aggregate (\(aggregate.rawValue) of assessable frames)" : rule.text)
+                + (rule == .aggregate
+                    ? "aggregate ("
+                        + outputs.sorted { $0.key < $1.key }.map { "\($0.key) by \($0.value.rawValue), " }.joined()
+                        + "\(outputs.isEmpty ? "" : "others by ")\(aggregate.rawValue) of assessable frames)"
+                    : rule.text)
         }
     }
 }

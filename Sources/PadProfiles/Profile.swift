@@ -24,9 +24,22 @@ package struct Profile: Sendable, Equatable {
     package var origin: String
     /// How a presentation of several frames is decided (`frames:`); nil is `aggregate`.
     package var frames: FramesRule?
+    /// Under `aggregate`, how named outputs are combined over a presentation's frames
+    /// (`frames: {decide: aggregate, outputs: {face.count: max}}`); every other output is combined
+    /// by the run's `--aggregate` (the mean by default).
+    package var frameOutputs: [String: FrameAggregate] = [:]
 
     /// The frames rule in force (`aggregate` when the profile has no `frames:` section).
     package var framesRule: FramesRule { frames ?? .aggregate }
+
+    /// The frames rule as `profiles show` and the reports print it: `best_shot`, or
+    /// `aggregate (face.count: max; others: the run's --aggregate)`.
+    package var framesText: String {
+        guard case .aggregate = framesRule else { return framesRule.text }
+        let named = frameOutputs.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }
+        return "aggregate (" + (named + ["others: the run's --aggregate, mean by default"]).joined(separator: "; ")
+            + ")"
+    }
 
     package init(
         name: String, description: String, source: String, score: String?, gates: [Gate],
@@ -242,6 +255,9 @@ extension Profile {
         var text = "score=\(score ?? "")|dataset_box=\(useDatasetFaceBox)"
         // Only a rule that is written changes the hash (profiles without `frames:` keep theirs).
         if let frames, frames != .aggregate { text += "|frames=\(frames.text)" }
+        for (output, rule) in frameOutputs.sorted(by: { $0.key < $1.key }) {
+            text += "|frame \(output)=\(rule.rawValue)"
+        }
         for gate in gates {
             text += "|\(gate.output) \(gate.comparison.rawValue) \(gate.threshold.bitPattern) \(gate.upper.bitPattern)"
             if let skipped = gate.skipped { text += " skipped:\(skipped.isEmpty ? "-" : "y")" }

@@ -8,6 +8,7 @@ package enum ProfileDescription {
         ]
         if let score = profile.score { lines.append("swept score: \(score)") }
         if profile.useDatasetFaceBox { lines.append("face: dataset boxes") }
+        lines.append("frames (a presentation of several frames): \(profile.framesText)")
         lines.append("gates (a sample is accepted when every active gate passes):")
         for (i, gate) in profile.gates.enumerated() {
             let code = gate.code.isEmpty ? "" : "[\(gate.code)] "

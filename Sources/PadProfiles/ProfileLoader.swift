@@ -196,7 +196,7 @@ package struct ProfileLoader: Sendable {
         }
         let useDatasetBox = findings.attempt { () throws(ProfileError) in try parseOptions(mapping, context: context) }
         let gates = parseGates(mapping, root: root, context: context, into: &findings)
-        var frames: FramesRule?
+        var frames: (rule: FramesRule, outputs: [String: FrameAggregate])?
         if let framesNode = mapping["frames"] {
             frames = findings.attempt { () throws(ProfileError) in try parseFrames(framesNode, context: context) }
         }
@@ -206,7 +206,8 @@ package struct ProfileLoader: Sendable {
         var profile = Profile(
             name: name, description: description, source: source, score: score, gates: gates,
             useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
-        profile.frames = frames
+        profile.frames = frames?.rule
+        profile.frameOutputs = frames?.outputs ?? [:]
         return profile
     }
 
@@ -294,12 +295,43 @@ package struct ProfileLoader: Sendable {
         return gates
     }
 
-    /// `frames: {decide: aggregate | best_shot | k_of_n, k:, n:}` (``FramesRule``).
-    private func parseFrames(_ node: Node, context: Context) throws(ProfileError) -> FramesRule {
+    /// `frames: {decide: aggregate | best_shot | k_of_n, k:, n:, outputs: {OUTPUT: mean|median|min|max}}`
+    /// (``FramesRule``; `outputs` only under `aggregate`).
+    private func parseFrames(_ node: Node, context: Context) throws(ProfileError) -> (
+        rule: FramesRule, outputs: [String: FrameAggregate]
+    ) {
         guard let map = node.mapping else {
             throw context.error(node, "frames must be a mapping (decide: aggregate, best_shot or k_of_n)")
         }
-        try context.checkKeys(map, allowed: ["decide", "k", "n"], what: "frames")
+        try context.checkKeys(map, allowed: ["decide", "k", "n", "outputs"], what: "frames")
+        var outputs: [String: FrameAggregate] = [:]
+        if let outputsNode = map["outputs"] {
+            guard let pairs = outputsNode.mapping else {
+                throw context.error(outputsNode, "frames.outputs must map output names to mean, median, min or max")
+            }
+            for (keyNode, valueNode) in pairs {
+                guard let output = keyNode.string else {
+                    throw context.error(keyNode, "frames.outputs: a key must be an output name")
+                }
+                try checkOutput(output, node: keyNode, context: context)
+                guard let text = valueNode.string, let rule = FrameAggregate(rawValue: text) else {
+                    throw context.error(
+                        valueNode,
+                        "frames.outputs.\(output) must be mean, median, min or max, not '\(valueNode.string ?? "")'")
+                }
+                outputs[output] = rule
+            }
+        }
+        let rule = try parseFramesRule(map, node: node, context: context)
+        guard outputs.isEmpty || rule == .aggregate else {
+            throw context.error(
+                map["outputs"]!,
+                "frames.outputs belongs to decide: aggregate (\(rule.text) decides on one frame's values)")
+        }
+        return (rule, outputs)
+    }
+
+    private func parseFramesRule(_ map: Node.Mapping, node: Node, context: Context) throws(ProfileError) -> FramesRule {
         let decide = try context.string(map, "decide", required: true)
         func count(_ key: String) throws(ProfileError) -> Int? {
             guard let valueNode = map[key] else { return nil }

@@ -30,6 +30,40 @@ import Testing
         #expect(risky.out.contains("SKIPPED [BLINK]") && !risky.out.contains(">= 700") && !risky.out.contains(">= 0.7"))
     }
 
+    /// `profiles show` prints how a presentation of several frames is decided; `profiles export`
+    /// writes a preset's YAML to edit, byte for byte the built-in file, and never over a file
+    /// without --force; the exported file loads as a profile.
+    @Test func profilesShowPrintsTheFrameRuleAndExportWritesThePreset() throws {
+        let luna = try CommandLineTests.run(["profiles", "show", "luna-id-default"])
+        #expect(luna.out.contains("frames (a presentation of several frames): best_shot"), "\(luna.out)")
+        let dot = try CommandLineTests.run(["profiles", "show", "dot-default"])
+        #expect(
+            dot.out.contains(
+                "frames (a presentation of several frames): aggregate (face.count: max; others: the run's --aggregate"))
+        let basic = try CommandLineTests.run(["profiles", "show", "basic"])
+        #expect(basic.out.contains("frames (a presentation of several frames): aggregate (others: the run's"))
+        let dir = CommandLineTests.folder()
+        let file = dir + "/mine.yaml"
+        let export = try CommandLineTests.run(["profiles", "export", "luna-id-default", "--out", file])
+        #expect(export.status == 0 && export.out.contains("wrote \(file)"), "\(export.err)")
+        let preset = Self.root + "/Sources/PadProfiles/Presets/luna-id-default.yaml"
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(contentsOf: URL(fileURLWithPath: preset)))
+        // An existing file is kept unless --force.
+        try "my edits\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try CommandLineTests.run(["profiles", "export", "dot-default", "--out", file])
+        #expect(again.status == 1 && again.err.contains("\(file) exists; give --force"), "\(again.err)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "my edits\n")
+        let forced = try CommandLineTests.run(["profiles", "export", "dot-default", "--out", file, "--force"])
+        #expect(forced.status == 0)
+        let valid = try CommandLineTests.run(["profiles", "validate", file])
+        #expect(valid.status == 0 && valid.out.contains("ok (dot-default"), "\(valid.out)")
+        let unknown = try CommandLineTests.run(["profiles", "export", "dot-defualt"])
+        #expect(unknown.status == 1 && unknown.err.contains("did you mean 'dot-default'"), "\(unknown.err)")
+        let stdout = try CommandLineTests.run(["profiles", "export", "basic", "--out", "-"])
+        #expect(stdout.status == 0 && stdout.out.contains("name: basic"))
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
     @Test func misnapTimeOnlyEventsImportAndAValueIsRefused() throws {
         let folder = CommandLineTests.folder()
         let good = try CommandLineTests.run([

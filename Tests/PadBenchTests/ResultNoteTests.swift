@@ -41,8 +41,12 @@ struct ResultNoteTests {
                 "profile p: check: gate on x calibrated on the train split, the split models are trained on: its "
                     + "threshold is optimistic",
                 "profile p: gate on x (line 7 of the profile): target apcer=0.01 cannot be met on dev",
+            ])
+        // What a video run's rates count is information of every normal run, not a warning.
+        #expect(
+            TerminalTables.information([Self.result(notes)]) == [
                 "profile p: counted in presentations: 3 presentations of 12 frames, decided by aggregate (mean of "
-                    + "assessable frames)",
+                    + "assessable frames)"
             ])
     }
 

@@ -133,6 +133,68 @@ import Testing
         #expect(throws: ProfileError.self) { try Self.profile("frames: {decide: k_of_n, k: 1}") }
     }
 
+    /// `frames.outputs` under aggregate: `face.size` by max (v1: 50, 120, 130, 140 -> 140; v2: 130)
+    /// while the score keeps the run's mean (0.575); the rule is part of the definition hash.
+    @Test func perOutputRuleOverridesTheRunAggregate() throws {
+        let profile = try Self.profile("frames: {decide: aggregate, outputs: {face.size: max}}")
+        #expect(profile.frameOutputs == ["face.size": .max])
+        let table = Self.presentations(profile, .mean)
+        #expect(table.values[0][0] == 140 && abs(table.values[1][0] - 0.575) < 1e-15)
+        #expect(table.values[0][1] == 130)
+        #expect(Self.presentations(profile, .min).values[0][0] == 140)
+        #expect(try Self.profile().definitionHash != profile.definitionHash)
+        #expect(profile.framesText == "aggregate (face.size: max; others: the run's --aggregate, mean by default)")
+        let note = ResultNote.presentations(
+            rule: .aggregate, aggregate: .mean, outputs: profile.frameOutputs, presentations: 5, frames: 11)
+        #expect(note.text.hasSuffix("decided by aggregate (face.size by max, others by mean of assessable frames)"))
+    }
+
+    @Test func perOutputRuleErrors() {
+        // Only under aggregate; a rule is mean, median, min or max; outputs is a mapping.
+        #expect(throws: ProfileError.self) {
+            try Self.profile("frames: {decide: best_shot, outputs: {face.size: max}}")
+        }
+        #expect(throws: ProfileError.self) {
+            try Self.profile("frames: {decide: aggregate, outputs: {face.size: top}}")
+        }
+        #expect(throws: ProfileError.self) { try Self.profile("frames: {decide: aggregate, outputs: [face.size]}") }
+    }
+
+    /// luna-id-default on a clip with a face in 6 of its 10 frames (frames 0-3: no face, so no
+    /// box, pose or quality; frames 4-9: one face passing every best-shot check, PAD score 0.9).
+    /// LUNA ID picks a best shot: frame 4 passes, liveness is decided on it and the clip is
+    /// accepted. Averaged, as every output was before, face.count read 0.6 and the clip was
+    /// rejected as "1005 No face found".
+    @Test func lunaBestShotAcceptsAClipWithAFaceInSixOfTenFrames() throws {
+        let profile = try ProfileLoader().builtIn("luna-id-default")
+        #expect(profile.frames == .bestShot)
+        let columns = [
+            "face.count", "face.width", "face.border_px", "head.yaw_deg", "head.pitch_deg", "head.roll_deg",
+            "eye_state.open", "quality.blur", "quality.underexposure", "quality.overexposure",
+            "quality.illumination_uniformity", "quality.specularity", "pad.score",
+        ]
+        let face: [Double] = [1, 260, 40, 2, -3, 1, 0.05, 0.2, 0.01, 0.01, 0.8, 0.01, 0.9]
+        var noFace = [Double](repeating: .nan, count: columns.count)
+        noFace[0] = 0
+        var table = MeasurementTable(columns: columns)
+        for k in 0..<10 {
+            table.append(id: "clip#\(k)", label: .bonaFide, split: .eval, status: .ok, values: k < 4 ? noFace : face)
+            table.setLastPresentation("clip", frameIndex: k)
+        }
+        let compiled = profile.compiled(columns: table.columns)
+        let best = PresentationTable.make(
+            table, groups: PresentationGroups(table), profile: profile, compiled: compiled, aggregate: .mean)
+        #expect(best.values[0][0] == 1 && best.values[12][0] == 0.9)
+        #expect(compiled.decide { best.values[$0][0] }.isAccepted)
+        var averaged = profile
+        averaged.frames = nil
+        let mean = PresentationTable.make(
+            table, groups: PresentationGroups(table), profile: averaged, compiled: compiled, aggregate: .mean)
+        #expect(abs(mean.values[0][0] - 0.6) < 1e-15)
+        let rejected = compiled.decide { mean.values[$0][0] }
+        #expect(!rejected.isAccepted && profile.gates[rejected.failedGate].code == "1005")
+    }
+
     /// A profile without `frames:` keeps its definition hash (archives stay comparable).
     @Test func definitionHashChangesOnlyWithAWrittenRule() throws {
         #expect(try Self.profile().definitionHash == Self.profile("frames: {decide: aggregate}").definitionHash)

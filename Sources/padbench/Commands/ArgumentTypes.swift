@@ -1,3 +1,4 @@
+import PadProfiles
 import ArgumentParser
 import PadBench
 import PadDataset

@@ -112,6 +112,7 @@ enum CommandSupport {
         for line in TerminalTables.warnings(results) {
             FileHandle.standardError.write(Data("padbench: warning: \(line)\n".utf8))
         }
+        for line in TerminalTables.information(results) { print("note: \(line)") }
     }
 
     static func defaultRunFolder(name: String) -> String {

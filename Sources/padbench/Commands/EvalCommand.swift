@@ -1,3 +1,4 @@
+import PadProfiles
 import ArgumentParser
 import Foundation
 import PadBench

@@ -1,13 +1,14 @@
 import ArgumentParser
+import Foundation
 import PadBench
 import PadProfiles
 
-/// `padbench profiles list|show|validate`.
+/// `padbench profiles list|show|export|validate`.
 struct ProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles",
         abstract: "List, show and validate threshold profiles.",
-        subcommands: [List.self, Show.self, Validate.self],
+        subcommands: [List.self, Show.self, Export.self, Validate.self],
         defaultSubcommand: List.self
     )
 
@@ -41,6 +42,37 @@ struct ProfilesCommand: ParsableCommand {
             }
             print(ProfileDescription.text(checked.profile))
             if let note = ProfilesCommand.fromRunNote(checked.fromRun) { print(note) }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a preset's YAML to a file to edit (then give the file to --profiles).")
+        @Argument(help: "Preset name.") var preset: String
+        @Option(
+            name: .shortAndLong, help: "File to write (default NAME.yaml in the current folder; - for standard output)."
+        )
+        var out: String?
+        @Flag(help: "Replace the file when it exists.") var force = false
+        func run() throws {
+            let profile = try CommandSupport.atRunTime { try ProfilesCommand.loader.builtIn(preset) }
+            let path = out ?? "\(profile.name).yaml"
+            if path == "-" {
+                print(profile.yaml, terminator: profile.yaml.hasSuffix("\n") ? "" : "\n")
+                return
+            }
+            // Never over a file of the user's unless asked: without --force the write refuses an existing path.
+            do {
+                try Data(profile.yaml.utf8).write(
+                    to: URL(fileURLWithPath: path), options: force ? [.atomic] : [.withoutOverwriting])
+            } catch {
+                let exists = FileManager.default.fileExists(atPath: path)
+                throw RuntimeFailure(
+                    exists && !force
+                        ? "\(path) exists; give --force to replace it, or --out another file"
+                        : "cannot write \(path): \(RunFolder.reason(error))")
+            }
+            print("wrote \(path) (\(profile.name); edit it, rename the profile, then: --profiles \(path))")
         }
     }
 
