@@ -18,6 +18,10 @@ package struct DatasetCheck: Sendable {
     package var bySubject: [String: Int] = [:]
     /// Samples (frames) per presentation, when some presentation has several or a video was listed.
     package var framesPerPresentation: [Int] = []
+    /// Presentations per label, species, split and subject (the same keys as the sample counts),
+    /// when the dataset has presentations: ISO/IEC 30107-3 counts presentations, not frames.
+    package var presentationsByLabel: [String: Int] = [:], presentationsBySpecies: [String: Int] = [:]
+    package var presentationsBySplit: [String: Int] = [:], presentationsBySubject: [String: Int] = [:]
     package var problems: [DatasetProblem]
 
     /// Decodes every image (to find damaged ones) and hashes its bytes (FNV-1a 64) to find
@@ -88,7 +92,17 @@ package struct DatasetCheck: Sendable {
         let samples = dataset.samples
         guard samples.hasPresentations || !dataset.videos.isEmpty else { return }
         var counts: [String: Int] = [:]
-        for i in samples.indices { counts[samples[i].presentation, default: 0] += 1 }
+        for i in samples.indices {
+            let sample = samples[i]
+            counts[sample.presentation, default: 0] += 1
+            // A presentation's first frame carries its label, species, split and subject (the loader
+            // refuses a presentation that spans two).
+            guard counts[sample.presentation] == 1 else { continue }
+            presentationsByLabel[sample.label.csvLabel, default: 0] += 1
+            if let species = sample.label.species { presentationsBySpecies[species, default: 0] += 1 }
+            presentationsBySplit[sample.split == .none ? "(none)" : sample.split.rawValue, default: 0] += 1
+            if !sample.subject.isEmpty { presentationsBySubject[sample.subject, default: 0] += 1 }
+        }
         framesPerPresentation = counts.values.sorted()
     }
 
@@ -116,17 +130,28 @@ package struct DatasetCheck: Sendable {
         return out
     }
 
+    /// `1 presentation`, `2 presentations`.
+    static func count(_ n: Int) -> String { "\(n) presentation\(n == 1 ? "" : "s")" }
+
     package var text: String {
-        func section(_ title: String, _ counts: [String: Int]) -> String {
+        let framed = !framesPerPresentation.isEmpty
+        /// `  bonafide: 72 samples, 44 presentations` when the dataset has presentations.
+        func section(_ title: String, _ counts: [String: Int], _ presentations: [String: Int]) -> String {
             guard !counts.isEmpty else { return "" }
             return "\(title):\n"
-                + counts.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }.joined(separator: "\n") + "\n"
+                + counts.sorted { $0.key < $1.key }.map {
+                    "  \($0.key): \($0.value)"
+                        + (framed
+                            ? " sample\($0.value == 1 ? "" : "s"), \(Self.count(presentations[$0.key] ?? 0))" : "")
+                }.joined(separator: "\n") + "\n"
         }
         var out = "dataset \(dataset.root) (layout \(dataset.layout.rawValue)): \(dataset.samples.count) samples\n"
         out += presentationText
-        out += section("label", byLabel) + section("species", bySpecies) + section("split", bySplit)
+        out +=
+            section("label", byLabel, presentationsByLabel) + section("species", bySpecies, presentationsBySpecies)
+            + section("split", bySplit, presentationsBySplit)
         if bySubject.count <= 50 {
-            out += section("subject", bySubject)
+            out += section("subject", bySubject, presentationsBySubject)
         } else {
             out += "subjects: \(bySubject.count)\n"
         }

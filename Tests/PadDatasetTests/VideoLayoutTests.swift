@@ -63,6 +63,10 @@ import PadVideo
         let check = DatasetCheck.run(loaded)
         #expect(check.text.contains("presentations: 3; frames per presentation: min 1, median 1, max 4\n"))
         #expect(check.text.contains("videos: 2 (1 cannot be opened); frames in the files: min 12, max 12\n"))
+        // Presentations beside frames: a.avi's 4 frames are one bona fide presentation.
+        #expect(
+            check.text.contains("label:\n  attack: 1 sample, 1 presentation\n  bonafide: 5 samples, 2 presentations\n"))
+        #expect(check.text.contains("  s1: 4 samples, 1 presentation\n"))
         #expect(check.problems.map(\.kind) == [.undecodable])
         #expect(check.problems.first?.file == root + "/eval/attack/print/c.avi")
     }
