@@ -19,10 +19,11 @@ struct DecidedUnits {
     /// The output the profile sweeps (its `score:`), nil when it has none.
     var score: String?
 
-    /// One entry per liveness-decision profile of `results` with a headline, from `path`
-    /// (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
+    /// One entry per liveness-decision profile or capture check (whose bona fide rejections per
+    /// group are a demographic differential of their own) of `results` with a headline, from
+    /// `path` (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
     static func read(_ path: String, results: [ProfileResult]) throws -> [DecidedUnits] {
-        let wanted = results.filter { $0.isLivenessDecision && $0.headline != nil }
+        let wanted = results.filter { ($0.isLivenessDecision || $0.profile.isCaptureOnly) && $0.headline != nil }
         guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
         var units = wanted.map {
             DecidedUnits(

@@ -7,7 +7,40 @@ import PadReport
 package enum TerminalTables {
     /// One row per profile and split; rates as percent with the count and the 95% Clopper-Pearson
     /// interval, `25.0% (5/20) [8.7%, 49.1%]` (the unit report.html uses).
+    /// Capture checks (``PadProfiles/Profile/isCaptureOnly``) get a table of their own, of capture
+    /// reject rates: an APCER headline on a profile without a liveness gate reads as liveness.
     package static func profileTable(_ results: [ProfileResult]) -> String {
+        let liveness = results.filter { !$0.profile.isCaptureOnly }
+        let capture = results.filter(\.profile.isCaptureOnly)
+        return ([liveness.isEmpty ? nil : livenessTable(liveness), capture.isEmpty ? nil : captureTable(capture)])
+            .compactMap { $0 }.joined(separator: "\n\n")
+    }
+
+    /// `capture checks (no liveness gate): ...`: per capture profile and split, the share of bona fide
+    /// presentations and of attacks the checks reject, and the EER of its swept score if any.
+    static func captureTable(_ results: [ProfileResult]) -> String {
+        let rows = results.flatMap { r in r.sets.map { (r, $0) } }.map { r, set -> [String] in
+            let p = set.headline
+            let bonaFide = p.map { rate($0.bpcer) } ?? "n/a"
+            let attacks =
+                p.map {
+                    rate(Proportion(errors: $0.apcerPooled.total - $0.apcerPooled.errors, total: $0.apcerPooled.total))
+                } ?? "n/a"
+            let metrics = set.split == r.reported.split ? r.scoreMetrics : nil
+            let eer = metrics.map { "\(RateText.percent($0.eer.value)) (\(r.profile.score ?? ""))" } ?? "-"
+            let marks = r.gatesLeftOut.isEmpty ? "" : "left out: \(r.gatesLeftOut.joined(separator: ","))"
+            return [r.profile.name, set.split, partition(set), bonaFide, attacks, eer, marks]
+        }
+        return "capture checks (no liveness gate: the share each class's checks reject, not APCER / BPCER):\n"
+            + TextTable(
+                header: [
+                    "profile", "split", "bf+att+failed", "bona fide rejected (n) [95% CI]",
+                    "attacks rejected (n) [95% CI]", "EER of score", "marks",
+                ], rows: rows
+            ).render()
+    }
+
+    static func livenessTable(_ results: [ProfileResult]) -> String {
         let rows = results.flatMap { r in r.sets.map { (r, $0) } }.map { r, set -> [String] in
             let p = set.headline
             let apcer = p.map { rate($0.apcerMax) } ?? "n/a"
@@ -112,9 +145,13 @@ extension TerminalTables {
         results.flatMap { r -> [String] in
             let gateNotes = r.notes.filter(\.isAboutGates).map(\.text)
             var lines: [String] = []
-            if !gateNotes.isEmpty || !r.isLivenessDecision {
-                let verdict = r.isLivenessDecision ? "" : "; its rates are not a liveness decision"
-                lines.append("profile \(r.profile.name): \(gateNotes.joined(separator: "; "))\(verdict)")
+            // A capture check is no liveness decision by design: its own table says so.
+            let notLiveness = !r.isLivenessDecision && !r.profile.isCaptureOnly
+            if !gateNotes.isEmpty || notLiveness {
+                let verdict = notLiveness ? "its rates are not a liveness decision" : ""
+                lines.append(
+                    "profile \(r.profile.name): "
+                        + (gateNotes + [verdict]).filter { !$0.isEmpty }.joined(separator: "; "))
             }
             lines += r.notes.filter { note in
                 switch note {

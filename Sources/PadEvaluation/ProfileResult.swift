@@ -221,15 +221,16 @@ package struct ProfileResult: Sendable {
     package var attackCount: Int { reported.attackCount }
     package var failedCount: Int { reported.failedCount }
 
-    /// False when a gate left out was the swept score, the profile's only liveness / PAD gates
-    /// (outputs named `*.score`, `*.live`, `*.liveness`, or calibrated gates), or every active
-    /// gate (nothing was decided: every sample is accepted): then the rates are not a liveness
-    /// decision.
+    /// False for a capture check (``PadProfiles/Profile/isCaptureOnly``: no liveness gate and no
+    /// liveness score), and when a gate left out was the swept score, the profile's only liveness /
+    /// PAD gates (outputs named `*.score`, `*.live`, `*.liveness`, `*.spoof`, or calibrated gates),
+    /// or every active gate (nothing was decided: every sample is accepted): then the rates are not
+    /// a liveness decision.
     package var isLivenessDecision: Bool {
+        if profile.isCaptureOnly { return false }
         let active = profile.gates.filter { !$0.isSkipped }
         let livenessGates = active.filter { gate in
-            gate.calibration != nil
-                || ["score", "live", "liveness"].contains(gate.output.split(separator: ".").last.map(String.init) ?? "")
+            gate.calibration != nil || Profile.isLivenessOutput(gate.output)
         }.map(\.output)
         if let score = profile.score, gatesLeftOut.contains(score) { return false }
         if !livenessGates.isEmpty && livenessGates.allSatisfy(gatesLeftOut.contains) { return false }

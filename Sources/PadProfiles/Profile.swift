@@ -247,6 +247,31 @@ package struct Gate: Sendable, Equatable {
 }
 
 extension Profile {
+    /// Output names that decide liveness by their last part (`pad.score`, `luna.liveness`,
+    /// `idemia.live`, `misnap.spoof`, `NAME.score` of an `--onnx` model or an external program).
+    package static let livenessOutputSuffixes: Set<String> = ["score", "live", "liveness", "spoof"]
+
+    /// Whether an output is a liveness / PAD output by its name (``livenessOutputSuffixes``).
+    package static func isLivenessOutput(_ name: String) -> Bool {
+        let output = name.prefix { $0 != "@" }
+        return livenessOutputSuffixes.contains(output.split(separator: ".").last.map(String.init) ?? "")
+    }
+
+    /// A capture check, not a liveness decision: no active gate is on a liveness output (by name,
+    /// ``isLivenessOutput(_:)``, or written as such by being calibrated) and the swept score, if
+    /// any, is no liveness output either (`basic` sweeps sharpness). Its rates are capture reject
+    /// rates: how many bona fide presentations and attacks the checks turn away.
+    /// A profile that gates on its swept score alone (`eval --score OUTPUT` writes one) evaluates
+    /// that output as a PAD score, whatever its name: no capture check.
+    package var isCaptureOnly: Bool {
+        if let score, Self.isLivenessOutput(score) { return false }
+        let active = gates.filter { !$0.isSkipped }
+        if let score, !active.isEmpty, active.allSatisfy({ $0.output == score }) { return false }
+        return !active.contains { $0.calibration != nil || Self.isLivenessOutput($0.output) }
+    }
+}
+
+extension Profile {
     /// FNV-1a over what decides: the swept score, the options, and every gate's output,
     /// comparison, thresholds, calibration and approximation (not the name, description, codes or
     /// YAML comments). Two runs whose profile of one name has different hashes decided

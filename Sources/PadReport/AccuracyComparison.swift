@@ -45,6 +45,11 @@ struct AccuracyComparison {
                 )
                 continue
             }
+            if b.isCaptureOnly && n.isCaptureOnly {
+                captureChecks(
+                    name, b, n, baseDecisions[name] ?? [:], newDecisions[name] ?? [:], paired: paired, settings)
+                continue
+            }
             guard b.isLivenessDecision && n.isLivenessDecision else {
                 let leftOut = Set(b.gatesLeftOut + n.gatesLeftOut).sorted().joined(separator: ", ")
                 notes.append("profile \(name): not a liveness decision (gates left out: \(leftOut)); not gated")
@@ -207,6 +212,38 @@ struct AccuracyComparison {
                         "\(b.apcerMaxSpecies) \(bp.errors)/\(bp.total) -> \(n.apcerMaxSpecies) "
                         + "\(np.errors)/\(np.total); gated per species above"
                 ))
+        }
+    }
+
+    /// A capture check (``RunSummary/ProfileSummary/isCaptureOnly``): what regresses is the share
+    /// of bona fide presentations its checks turn away, `capture_reject[bonafide]` (numerically
+    /// its BPCER), gated as BPCER is (McNemar on paired decisions, else disjoint Clopper-Pearson
+    /// intervals). The attack rates (what the checks let through) are shown, not gated: a capture
+    /// check is no PAD decision.
+    mutating func captureChecks(
+        _ profile: String, _ b: RunSummary.ProfileSummary, _ n: RunSummary.ProfileSummary,
+        _ baseDecisions: [String: Decided], _ newDecisions: [String: Decided], paired: Bool,
+        _ settings: RunComparison.Settings
+    ) {
+        let before = checks.count
+        if paired {
+            pairedChecks(profile, b.reported, n.reported, baseDecisions, newDecisions, settings)
+        } else {
+            intervalChecks(profile, b.reported, n.reported, settings)
+        }
+        // APCER_max is "gated per species" for a liveness profile: nothing here to point to.
+        checks[before...].removeAll { $0.name == "\(profile) apcer_max" }
+        for k in before..<checks.count {
+            if checks[k].name == "\(profile) bpcer" {
+                checks[k].name = "\(profile) capture_reject[bonafide]"
+                checks[k].detail = "bona fide rejected by the capture checks: " + checks[k].detail
+            } else {
+                checks[k].name = checks[k].name.replacingOccurrences(
+                    of: "\(profile) apcer", with: "\(profile) capture_pass")
+                checks[k].regressed = false
+                checks[k].gated = false
+                checks[k].detail = "not gated (capture check: attacks it lets through, not APCER); " + checks[k].detail
+            }
         }
     }
 

@@ -59,7 +59,14 @@ package struct HTMLReport {
                 "Gates left out (output not measured in this run): <b>\(e(r.gatesLeftOut.joined(separator: ", ")))</b>")
         }
         items += approximated.map { e($0) }
-        if !r.isLivenessDecision {
+        if r.profile.isCaptureOnly {
+            items.append(
+                "<b>Capture check, not a liveness decision</b>: no gate is on a liveness / PAD output, so "
+                    + "\"APCER\" here is the share of attacks the capture checks let through and \"BPCER\" the "
+                    + "share of bona fide presentations they turn away (capture reject rates); compare gates the "
+                    + "bona fide reject rate only. Pair it with a liveness profile."
+            )
+        } else if !r.isLivenessDecision {
             items.append(
                 "<b>Not a liveness decision</b>: the swept score or the only liveness / PAD gate was left out, "
                     + "so these rates say nothing about attacks; compare does not gate them."
@@ -168,7 +175,11 @@ package struct HTMLReport {
 
     func flags(_ r: ProfileResult) -> String {
         var flags: [String] = []
-        if !r.isLivenessDecision { flags.append(HTMLPage.flag("not a liveness decision", "bad")) }
+        if r.profile.isCaptureOnly {
+            flags.append(HTMLPage.flag("capture check: reject rates, not a liveness decision"))
+        } else if !r.isLivenessDecision {
+            flags.append(HTMLPage.flag("not a liveness decision", "bad"))
+        }
         var seen = Set<String>()
         let leftOut = r.gatesLeftOut.filter { seen.insert($0).inserted }
         if !leftOut.isEmpty { flags.append(HTMLPage.flag("gates left out: \(leftOut.joined(separator: ", "))")) }

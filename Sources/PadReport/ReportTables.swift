@@ -32,6 +32,8 @@ package enum ReportTables {
             ]
         header += operatingPointHeader
         header += subjectHeader
+        // 1: a capture check (no liveness gate or score): its rates are capture reject rates.
+        header += ["capture_only"]
         let species = results.flatMap { $0.sets.compactMap(\.headline).flatMap(\.speciesNames) }
         let levels = attackPotential.map { $0.levelNames(for: species) }
         var rows: [[String]] = []
@@ -104,6 +106,7 @@ package enum ReportTables {
         ]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
         return row + operatingPointColumns(r, set) + subjectColumns(set.subjectIntervals)
+            + [r.profile.isCaptureOnly ? "1" : "0"]
     }
 
     /// FATE PAD / ISO/IEC 30107-3 operating points of the split's swept score (thresholds chosen

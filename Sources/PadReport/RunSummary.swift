@@ -94,6 +94,10 @@ package struct RunSummary: Codable, Sendable, Equatable {
         /// gate: the rates are then not a liveness decision and `compare` does not gate them.
         package var isLivenessDecision: Bool
         package var notes: [String]
+        /// True for a capture check (``PadProfiles/Profile/isCaptureOnly``); nil in runs written
+        /// before the field (read as false).
+        package var captureOnly: Bool?
+        package var isCaptureOnly: Bool { captureOnly ?? false }
     }
 
     package var schema: Int
@@ -108,7 +112,8 @@ package struct RunSummary: Codable, Sendable, Equatable {
                 calibratedThresholds: r.calibrations.map { r.shownThreshold($0.threshold) },
                 calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
                 reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },
-                gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes.map(\.text))
+                gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes.map(\.text),
+                captureOnly: r.profile.isCaptureOnly)
         }
     }
 

@@ -55,7 +55,9 @@ struct ShowCommand: ParsableCommand {
                     rate(set.apcerMax),
                     set.apcerMaxSpecies, rate(set.bpcer),
                     set.eer.map { RateText.percent($0) } ?? "-", set.auc.map { RateText.fixed($0, 4) } ?? "-",
-                    p.isLivenessDecision ? "" : "not a liveness decision",
+                    p.isCaptureOnly
+                        ? "capture check: reject rates, not a liveness decision"
+                        : (p.isLivenessDecision ? "" : "not a liveness decision"),
                 ])
                 species += set.apcer.map { [p.name, set.split, $0.species, rate($0.apcer)] }
             }
