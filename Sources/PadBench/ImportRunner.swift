@@ -94,15 +94,27 @@ package struct ImportRunner: Sendable {
             profiles: profiles.map(\.name), machine: .current(concurrency: 1), times: times, counts: [:])
     }
 
-    /// Each record joined to its sample (by sample index): a record's key is a sample id, file
-    /// name or file stem. A key naming several samples, no sample, or a sample already matched is
-    /// an error naming the record.
+    /// Each record joined to its samples (by sample index): a record's key is a sample id, file
+    /// name or file stem; or a presentation (a video's path as the dataset lists it, its file name
+    /// or stem), whose result then applies to every frame of it, so the presentation is decided on
+    /// the vendor's result as vendors decide (per capture attempt). A key naming several samples
+    /// or presentations, nothing, or a sample already matched is an error naming the record.
     static func match(_ records: [VendorRecord], to dataset: LoadedDataset) throws -> [Int: VendorRecord] {
-        // Index samples by id, file name and stem; remember collisions.
+        // Index samples by id, file name and stem; video frames by id only (their file is their
+        // video's), and their videos by presentation, file name and stem. Remember collisions.
         var index: [String: Int] = [:], ambiguous: [String: [Int]] = [:]
+        var framesOf: [String: [Int]] = [:], presentationsNamed: [String: Set<String>] = [:]
         for (i, sample) in dataset.samples.enumerated() {
-            let name = (sample.path as NSString).lastPathComponent
-            for key in Set([sample.id, name, (name as NSString).deletingPathExtension]) {
+            let isFrame = sample.frameIndex != nil
+            let name = ((isFrame ? sample.presentation : sample.path) as NSString).lastPathComponent
+            let stem = (name as NSString).deletingPathExtension
+            if isFrame {
+                framesOf[sample.presentation, default: []].append(i)
+                for key in Set([sample.presentation, name, stem]) {
+                    presentationsNamed[key, default: []].insert(sample.presentation)
+                }
+            }
+            for key in isFrame ? [sample.id] : Array(Set([sample.id, name, stem])) {
                 if let other = index[key], other != i {
                     ambiguous[key, default: [other]].append(i)
                 } else {
@@ -118,15 +130,28 @@ package struct ImportRunner: Sendable {
                         + "(\(clash.map { dataset.samples[$0].id }.joined(separator: ", "))); use sample ids"
                 )
             }
-            guard let i = index[record.key] else {
+            let matched: [Int]
+            if let i = index[record.key] {
+                matched = [i]
+            } else if let named = presentationsNamed[record.key] {
+                guard named.count == 1, let presentation = named.first else {
+                    throw VendorImportError(
+                        "\(record.origin): '\(TextBytes.quote(record.key))' matches several presentations "
+                            + "(\(named.sorted().joined(separator: ", "))); use their paths")
+                }
+                matched = framesOf[presentation] ?? []
+            } else {
                 throw VendorImportError(
-                    "\(record.origin): '\(TextBytes.quote(record.key))' matches no sample of \(dataset.root)")
+                    "\(record.origin): '\(TextBytes.quote(record.key))' matches no sample or presentation of "
+                        + "\(dataset.root)")
             }
-            if let previous = byIndex[i] {
-                throw VendorImportError(
-                    "\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))")
+            for i in matched {
+                if let previous = byIndex[i] {
+                    throw VendorImportError(
+                        "\(record.origin): second result for \(dataset.samples[i].id) (first at \(previous.origin))")
+                }
+                byIndex[i] = record
             }
-            byIndex[i] = record
         }
         return byIndex
     }
@@ -137,6 +162,7 @@ package struct ImportRunner: Sendable {
         -> MeasurementTable
     {
         var table = MeasurementTable(columns: columns)
+        let presentations = dataset.samples.hasPresentations
         for (i, sample) in dataset.samples.enumerated() {
             let status: SampleStatus
             var row = [Double](repeating: .nan, count: columns.count)
@@ -153,15 +179,18 @@ package struct ImportRunner: Sendable {
             table.append(
                 id: sample.id, label: sample.label, split: sample.split, status: status, values: row,
                 subject: sample.subject)
+            // Frames of a video are decided per presentation, as bench decides them.
+            if presentations { table.setLastPresentation(sample.presentation, frameIndex: sample.frameIndex) }
         }
         return table
     }
 
-    /// `samples.csv` as `bench` writes it (decode time 0; no presentation columns, nor estimator
-    /// steps), so the run can be re-decided and merged.
+    /// `samples.csv` as `bench` writes it (decode time 0, no estimator steps; the presentation
+    /// columns when the dataset has videos or frame groups), so the run can be re-decided and merged.
     static func writeSamplesCSV(_ dataset: LoadedDataset, _ table: MeasurementTable, to path: String) throws {
         let samplesCSV = try CSVWriter(path: path)
-        let schema = SamplesSchema.measured(outputs: table.columns, steps: [], presentations: false)
+        let schema = SamplesSchema.measured(
+            outputs: table.columns, steps: [], presentations: dataset.samples.hasPresentations)
         try samplesCSV.writeRow(schema.header)
         var values = [Double](repeating: .nan, count: table.columns.count)
         for (i, sample) in dataset.samples.enumerated() {

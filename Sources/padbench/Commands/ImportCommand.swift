@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
             Formats: luna-osl (OneShotLiveness response JSON: object, \
             array or JSON lines), misnap-mibi (MibiData JSON, \
             one per image named after it), idemia-status (CSV id,status with Live/Fake/NoDecision/Unknown), \
-            long-csv (id,output,value). Records join samples by id, file name or file name without extension.
+            long-csv (id,output,value). Records join samples by id, file name or file name without extension, or a presentation (a video's path, file name or stem: its result applies to every frame).
             """
     )
 
