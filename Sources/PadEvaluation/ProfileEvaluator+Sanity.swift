@@ -6,7 +6,8 @@ extension ProfileEvaluator {
     package static let failureShareFlag = 0.05
 
     /// Warnings about numbers a reader could misread with exit 0: a swept score that reads
-    /// inverted (AUC < 0.5) or is constant, a class whose failures to process exceed 5%, an eval
+    /// inverted (AUC < 0.5) or is constant, a class whose failures to process exceed 5% (on the
+    /// reported split and on the calibration split the thresholds were chosen on), an eval
     /// species the dev split never saw, a threshold calibrated on the training split.
     static func sanityNotes(
         _ profile: Profile, reported: ProfileResult.SetResult, calibrationSet: ProfileResult.SetResult?,
@@ -21,13 +22,15 @@ extension ProfileEvaluator {
                 checks.append(.invertedScore(score: m.score, split: reported.split, auc: m.auc))
             }
         }
-        if let p = reported.headline {
+        // The calibration split too: a threshold chosen on the dev samples that could be processed
+        // is chosen on a biased dev set when many of them could not.
+        for set in [reported] + (calibrationSet.map { [$0] } ?? []) {
+            guard let p = set.headline else { continue }
             for (name, rate) in [("bona fide", p.bpnrr), ("attacks", p.apnrr)]
             where rate.total > 0 && rate.value > failureShareFlag {
                 checks.append(
                     .failureShare(
-                        className: name, rate: rate.value, errors: rate.errors, total: rate.total, split: reported.split
-                    ))
+                        className: name, rate: rate.value, errors: rate.errors, total: rate.total, split: set.split))
             }
         }
         checks += unseenSpecies(reported: reported, calibrationSet: calibrationSet)

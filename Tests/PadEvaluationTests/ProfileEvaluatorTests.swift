@@ -120,6 +120,18 @@ import Testing
         #expect(notes.contains { $0.contains("species on eval never seen on train: mask") })
         #expect(notes.contains { $0.contains("gate on x calibrated on the train split") })
 
+        // The calibration split is checked too: one of its 3 attacks failed (33%), so the threshold
+        // was chosen on the attacks that could be processed; flagged on train like eval's.
+        var failedDev = table
+        failedDev.append(
+            id: "d5", label: .attack(species: "print"), split: .train,
+            status: .failed(code: .decodeError, message: "x"),
+            values: [.nan])
+        let devChecks = try #require(try ProfileEvaluator(table: failedDev).evaluate([profile]).first).notes
+        #expect(
+            devChecks.contains(
+                .check(.failureShare(className: "attacks", rate: 1.0 / 3, errors: 1, total: 3, split: "train"))))
+
         var constant = MeasurementTable(columns: ["x"])
         constant.append(id: "a", label: .bonaFide, split: .none, status: .ok, values: [1])
         constant.append(id: "b", label: .attack(species: "print"), split: .none, status: .ok, values: [1])
