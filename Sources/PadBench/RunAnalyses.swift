@@ -78,10 +78,13 @@ enum RunAnalyses {
         for name in groups {
             guard let byRow = try? units.label(labels, name) else { continue }
             for decision in decided {
+                let rows = decision.ids.map { units.rowOf[$0] }
                 let counts = DemographicDifferentials.count(
-                    groups: decision.ids.map { units.rowOf[$0].map { byRow[$0] }.flatMap { $0.isEmpty ? nil : $0 } },
+                    groups: rows.map { $0.map { byRow[$0] }.flatMap { $0.isEmpty ? nil : $0 } },
                     species: decision.species, accepted: decision.accepted,
-                    speciesCount: decision.speciesNames.count)
+                    speciesCount: decision.speciesNames.count,
+                    subjects: units.table.subjects.isEmpty ? nil : rows.map { $0.map { units.table.subject($0) } ?? "" }
+                )
                 characteristics.append(
                     FairnessReport.Characteristic(
                         profile: decision.profile, split: decision.split, level: level, name: name,

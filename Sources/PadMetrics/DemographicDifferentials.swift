@@ -76,6 +76,9 @@ package enum DemographicDifferentials {
         package var bpcer: Proportion
         /// APCER per species (index into the table's species names).
         package var apcer: [Proportion]
+        /// Distinct subjects among the group's decided samples (nil: the run names no subjects).
+        /// A group of one person measures that person, not the group.
+        package var subjects: Int?
 
         package init(group: String, speciesCount: Int) {
             self.group = group
@@ -93,13 +96,16 @@ package enum DemographicDifferentials {
     }
 
     /// Counts per group of decided samples: `group[i]` (nil = no group, left out), `species[i]`
-    /// (-1 = bona fide), `accepted[i]`. Groups sorted by name.
+    /// (-1 = bona fide), `accepted[i]`, and `subjects[i]` ("" = unknown) when given. Groups sorted
+    /// by name.
     package static func count(
-        groups: [String?], species: [Int32], accepted: [Bool], speciesCount: Int
+        groups: [String?], species: [Int32], accepted: [Bool], speciesCount: Int, subjects: [String]? = nil
     ) -> [GroupCounts] {
         var byName: [String: GroupCounts] = [:]
+        var people: [String: Set<String>] = [:]
         for i in groups.indices {
             guard let g = groups[i] else { continue }
+            if let subjects, !subjects[i].isEmpty { people[g, default: []].insert(subjects[i]) }
             var c = byName[g] ?? GroupCounts(group: g, speciesCount: speciesCount)
             if species[i] < 0 {
                 c.bpcer.total += 1
@@ -109,6 +115,9 @@ package enum DemographicDifferentials {
                 if accepted[i] { c.apcer[Int(species[i])].errors += 1 }
             }
             byName[g] = c
+        }
+        if subjects != nil {
+            for g in byName.keys { byName[g]!.subjects = people[g]?.count ?? 0 }
         }
         return byName.values.sorted { $0.group < $1.group }
     }

@@ -9,7 +9,9 @@ import PadMetrics
 /// Example: `FairnessReportTests.rowsOfThreeGroups` in `Tests/PadReportTests/FairnessReportTests.swift`.
 ///
 /// Columns: `profile,split,level,characteristic,group,metric,species,value,errors,n,ci_low,ci_high,parameter`.
-/// Group rows: `bpcer`, `apcer` (one per species), `apcer_max` (species = the group's worst).
+/// Group rows: `bpcer`, `apcer` (one per species), `apcer_max` (species = the group's worst),
+/// `subjects` (distinct subjects among the group's decided samples, when the run names subjects;
+/// `parameter` = `fewer than 2 subjects` when the group is one person or none).
 /// Differential rows (empty `group`): `bpcer_max_min_ratio`, `apcer_max_max_min_ratio`, `fdr`,
 /// `garbe` (`parameter` = `alpha=<α>`), `groups` (the number of groups).
 package enum FairnessReport {
@@ -70,6 +72,13 @@ package enum FairnessReport {
                     rate(g.group, "apcer", c.speciesNames[s], g.apcer[s])
                 }
                 if let worst = g.apcerMaxSpecies { rate(g.group, "apcer_max", c.speciesNames[worst], g.apcer[worst]) }
+                if let subjects = g.subjects {
+                    rows.append(
+                        prefix + [
+                            g.group, "subjects", "", String(subjects), "", "", "", "",
+                            subjects < 2 ? "fewer than 2 subjects" : "",
+                        ])
+                }
             }
             func differential(_ metric: String, _ value: Double, _ parameter: String = "") {
                 rows.append(prefix + ["", metric, "", n(value), "", "", "", "", parameter])
@@ -111,6 +120,7 @@ package enum FairnessReport {
             c.groups.map { g in
                 [
                     c.profile, c.name, g.group,
+                    g.subjects.map { $0 < 2 ? "\($0) (fewer than 2: one person's rates)" : String($0) } ?? "unknown",
                     g.bpcer.total > 0 ? HTMLReport.rate(g.bpcer) : "",
                     g.apcerMaxSpecies.map { c.speciesNames[$0] } ?? "",
                     g.apcerMax.total > 0 ? HTMLReport.rate(g.apcerMax) : "",
@@ -118,7 +128,16 @@ package enum FairnessReport {
             }
         }
         html += HTMLPage.table(
-            ["profile", "characteristic", "group", "BPCER", "worst species", "APCER_max"], groups, numeric: [3, 5])
+            ["profile", "characteristic", "group", "subjects", "BPCER", "worst species", "APCER_max"], groups,
+            numeric: [4, 6])
+        let single = characteristics.flatMap { c in
+            c.groups.filter { ($0.subjects ?? 2) < 2 }.map { "\(c.name)=\($0.group)" }
+        }
+        if !single.isEmpty {
+            html +=
+                "<p class=\"meta\">Groups of fewer than 2 subjects (\(HTMLPage.e(Set(single).sorted().joined(separator: ", ")))): "
+                + "their rates measure one person, not the group; read the differentials with that in mind.</p>\n"
+        }
         return html
     }
 }

@@ -16,6 +16,25 @@ import Testing
         return (groups, species, accepted)
     }
 
+    /// Subjects per group: A's 20 samples come from 4 people, B's from 1, C's from none named; the
+    /// sample without group is left out. Without subjects the count is unknown (nil).
+    @Test func subjectsPerGroup() {
+        let d = Self.decisions()
+        let subjects = d.groups.indices.map { i -> String in
+            switch d.groups[i] {
+            case "A": "a\(i % 4)"
+            case "B": "b"
+            default: ""
+            }
+        }
+        let counts = DemographicDifferentials.count(
+            groups: d.groups, species: d.species, accepted: d.accepted, speciesCount: 1, subjects: subjects)
+        #expect(counts.map(\.subjects) == [4, 1, 0])
+        #expect(
+            DemographicDifferentials.count(groups: d.groups, species: d.species, accepted: d.accepted, speciesCount: 1)
+                .allSatisfy { $0.subjects == nil })
+    }
+
     @Test func handWorkedThreeGroups() {
         let d = Self.decisions()
         let counts = DemographicDifferentials.count(

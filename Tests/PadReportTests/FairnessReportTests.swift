@@ -42,6 +42,22 @@ import Testing
         #expect(html.contains("Demographic differentials") && html.contains("0.8"))
     }
 
+    /// Each group's subject count: a `subjects` row (flagged when under 2) and a column of the
+    /// report's group table with a note naming the one-person groups; unknown without subjects.
+    @Test func groupsStateTheirSubjects() {
+        var c = Self.characteristic()
+        c.groups[0].subjects = 12
+        c.groups[1].subjects = 1
+        c.groups[2].subjects = 3
+        let rows = FairnessReport.rows([c]).filter { $0[5] == "subjects" }.map { [$0[4], $0[7], $0[12]] }
+        #expect(rows == [["A", "12", ""], ["B", "1", "fewer than 2 subjects"], ["C", "3", ""]])
+        let html = FairnessReport.section([c])
+        #expect(html.contains("<td>1 (fewer than 2: one person's rates)</td>"), "\(html)")
+        #expect(html.contains("Groups of fewer than 2 subjects (group.sex=B)"))
+        #expect(FairnessReport.rows([Self.characteristic()]).allSatisfy { $0[5] != "subjects" })
+        #expect(FairnessReport.section([Self.characteristic()]).contains("<td>unknown</td>"))
+    }
+
     /// issue 30: the section shows FDR, GARBE and the ratios to 3 decimals (GARBE 7/24 =
     /// 0.291666...: `0.292`), while fairness.csv keeps every digit. On main at 8063f82 the table
     /// showed `0.29166666666666663`.
