@@ -22,6 +22,34 @@ package struct OverlayPlots: Sendable {
     package var curves: [Curve]
     package init(curves: [Curve]) { self.curves = curves }
 
+    /// For each curve, the earlier curve it is identical to (every threshold, BPCER and APCER_max
+    /// equal), or nil: drawn on top of each other, the later one would hide the earlier without a
+    /// word, so its legend entry says so.
+    package var identicalTo: [Int?] {
+        curves.indices.map { k in
+            (0..<k).first { j in Self.same(curves[j].curve, curves[k].curve) }
+        }
+    }
+
+    /// Legend names: the label, and `(identical to LABEL)` for a curve that repeats an earlier one.
+    var names: [String] {
+        let twins = identicalTo
+        return curves.indices.map { k in
+            curves[k].label + (twins[k].map { " (identical to \(curves[$0].label))" } ?? "")
+        }
+    }
+
+    static func same(_ a: ErrorCurve, _ b: ErrorCurve) -> Bool {
+        guard a.count == b.count, a.speciesNames == b.speciesNames else { return false }
+        for i in 0..<a.count {
+            // Thresholds compared as bits: NaN never, -0 and 0 apart.
+            guard a.thresholds[i].bitPattern == b.thresholds[i].bitPattern, a.bpcer(i) == b.bpcer(i),
+                a.apcerMax(i) == b.apcerMax(i)
+            else { return false }
+        }
+        return true
+    }
+
     /// The colour of curve k.
     static func color(_ k: Int) -> String { SVGPlot.palette[k % SVGPlot.palette.count] }
 
@@ -30,11 +58,12 @@ package struct OverlayPlots: Sendable {
             title: title, xLabel: "APCER_max (attacks accepted)", yLabel: "BPCER (bona fide rejected)", scale: .probit)
         // The floor that shows one error of the largest class of any curve.
         plot.probitFloor = curves.map { HTMLReport.detFloor($0.curve) }.min() ?? 0.0001
+        let names = self.names
         for (k, c) in curves.enumerated() {
             let indices = HTMLReport.sample(c.curve.count)
             let eer = try? EqualErrorRate(c.curve)
             plot.addLine(
-                name: c.label + (eer.map { ", EER \(HTMLReport.pct($0.value))" } ?? ""),
+                name: names[k] + (eer.map { ", EER \(HTMLReport.pct($0.value))" } ?? ""),
                 points: indices.map { (c.curve.apcerMax($0).value, c.curve.bpcer($0)) }, color: Self.color(k),
                 style: .stepHV)
         }
@@ -44,16 +73,17 @@ package struct OverlayPlots: Sendable {
     package func thresholds(title: String = "Error rates vs threshold") -> SVGPlot {
         var plot = SVGPlot(title: title, xLabel: "threshold (accept when score >= threshold)", yLabel: "error rate")
         plot.yPercent = true
+        let names = self.names
         for (k, c) in curves.enumerated() {
             let curve = c.curve
             // The terminal point (a round number above the highest score) would stretch the shared axis.
             let terminal = curve.hasTerminalPoint ? curve.count - 1 : nil
             let indices = HTMLReport.sample(curve.count).filter { curve.thresholds[$0].isFinite && $0 != terminal }
             plot.addLine(
-                name: "\(c.label) BPCER", points: indices.map { (curve.thresholds[$0], curve.bpcer($0)) },
+                name: "\(names[k]) BPCER", points: indices.map { (curve.thresholds[$0], curve.bpcer($0)) },
                 color: Self.color(k), style: .stepVH)
             plot.addLine(
-                name: "\(c.label) APCER_max", points: indices.map { (curve.thresholds[$0], curve.apcerMax($0).value) },
+                name: "\(names[k]) APCER_max", points: indices.map { (curve.thresholds[$0], curve.apcerMax($0).value) },
                 color: Self.color(k), dashed: true, style: .stepVH)
         }
         return plot

@@ -37,6 +37,19 @@ import Testing
         #expect(OverlayPlots.header == ["curve", "bona fide", "attacks", "EER", "BPCER100", "BPCER20", "BPCER10"])
     }
 
+    /// A curve equal to an earlier one is drawn on top of it: its legend says so, a shifted one does not.
+    @Test func identicalCurvesAreMarked() throws {
+        let plots = OverlayPlots(curves: [
+            .init(label: "base", curve: try Self.curve(shift: 0)),
+            .init(label: "rerun", curve: try Self.curve(shift: 0)),
+            .init(label: "new", curve: try Self.curve(shift: 0.1)),
+        ])
+        #expect(plots.identicalTo == [nil, 0, nil])
+        let det = plots.det().render()
+        #expect(det.contains("rerun (identical to base)") && !det.contains("new (identical"))
+        #expect(plots.thresholds().render().contains("rerun (identical to base) BPCER"))
+    }
+
     @Test func labelsComeFromTheRunFolder() {
         #expect(OverlayPlots.label(of: "reports/new") == "new")
         #expect(OverlayPlots.label(of: "reports/new/") == "new")

@@ -64,5 +64,9 @@ struct PlotCommand: ParsableCommand {
                 toFile: out + "/plot.html", atomically: true, encoding: .utf8)
         }
         print("wrote \(out)/det.svg, \(out)/thresholds.svg and \(out)/plot.html (\(plots.curves.count) curves)")
+        for (k, twin) in plots.identicalTo.enumerated() {
+            guard let twin else { continue }
+            print("note: \(plots.curves[k].label) is identical to \(plots.curves[twin].label): drawn on top of it")
+        }
     }
 }
