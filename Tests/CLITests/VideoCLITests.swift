@@ -51,3 +51,36 @@ import Testing
         #expect(result.err.contains("give --frames or --frame-step, not both"))
     }
 }
+
+/// `scripts/rebuild-sample.sh` rebuilds the committed sample byte for byte; its video part, checked
+/// here (the stills take a minute in a debug build and are the generator's own determinism): the
+/// synthesised clips, named `video/<split>/<class>/clipNNNNNN.avi` as the script names them, are
+/// the committed files, and their manifest rows are the committed `video/` rows.
+@Suite struct SampleRebuildCLITests {
+    @Test func videoPartRebuildsByteForByte() throws {
+        let root = ProfileOutputsCLITests.root
+        let dir = CommandLineTests.folder()
+        let synth = try CommandLineTests.run(
+            [
+                "dataset", "synth", "--video", "--sources", "datasets/sources", "--out", dir + "/clips", "--count", "8",
+                "--clip-frames", "8", "--seed", "20261127",
+            ], in: root)
+        #expect(synth.status == 0, "\(synth.err)")
+        let made = try String(contentsOfFile: dir + "/clips/manifest.csv", encoding: .utf8).split(separator: "\n")
+        let committed = try String(contentsOfFile: root + "/datasets/sample/manifest.csv", encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("video/") }.map(String.init)
+        var rows: [String] = []
+        for line in made.dropFirst() {
+            let path = String(line.prefix { $0 != "," })
+            let name =
+                "video/" + (path as NSString).deletingLastPathComponent + "/clip"
+                + (path as NSString).lastPathComponent
+            rows.append(name + line.dropFirst(path.count))
+            let rebuilt = try Data(contentsOf: URL(fileURLWithPath: dir + "/clips/" + path))
+            #expect(
+                rebuilt == (try Data(contentsOf: URL(fileURLWithPath: root + "/datasets/sample/" + name))), "\(name)")
+        }
+        #expect(rows == committed)
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+}
