@@ -49,6 +49,13 @@ final class VideoStream {
         var status = avcodec_parameters_to_context(context, parameters)
         context.pointee.max_pixels = Int64(limits.maxPixels)
         context.pointee.thread_count = Int32(max(1, threads))
+        // Slice threads only. Frame threading together with AV_EF_EXPLODE aborts the process on a
+        // damaged MPEG-4 stream (FFmpeg 5.1: `Assertion frame->buf[0] failed at
+        // libavcodec/decode.c`; `ffmpeg -threads 2 -err_detect explode` aborts the same way), and
+        // damage must be an error, not a crash: 12 of 12 truncated or byte-flipped MPEG-4 AVIs
+        // aborted a run with 2 decoder threads. Slice threading splits one frame across threads
+        // and shares no frame buffers between them.
+        context.pointee.thread_type = FF_THREAD_SLICE
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.err_recognition |= AV_EF_EXPLODE
         if status >= 0 { status = avcodec_open2(context, decoder, nil) }

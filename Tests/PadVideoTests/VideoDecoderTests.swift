@@ -227,3 +227,37 @@ import Testing
         }
     }
 }
+
+/// A damaged MPEG-4 AVI decoded with two threads is an error, never a crash: frame threading
+/// with `AV_EF_EXPLODE` aborted the process (FFmpeg 5.1's `Assertion frame->buf[0] failed at
+/// libavcodec/decode.c`) on every one of 12 truncated or byte-flipped copies of a sample clip,
+/// so `bench --concurrency 1` on 2 CPUs (and the last sample of any run) died with SIGABRT.
+@Suite struct DamagedVideoThreadsTests {
+    @Test func truncatedAndFlippedClipsFailWithTwoThreads() throws {
+        let clip = SampleClipTests.root + "/datasets/sample/video/eval/bonafide/clip000000.avi"
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        let folder = NSTemporaryDirectory() + "padbench-damaged-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var failures = 0
+        for k in 0..<12 {
+            var damaged = bytes
+            if k < 6 {
+                damaged = Array(bytes.prefix(bytes.count * (3 + k) / 10))
+            } else {
+                // 20 bytes inverted at fixed positions past the headers.
+                for j in 0..<20 { damaged[2000 + (j * 7919 + k * 104_729) % (bytes.count - 2000)] ^= 0xFF }
+            }
+            let path = folder + "/d\(k).avi"
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            do {
+                var frames = 0
+                try VideoDecoder().decode(path: path, frames: Array(0..<8), threads: 2) { _ in frames += 1 }
+            } catch {
+                failures += 1
+            }
+        }
+        // Every copy either fails with an error or decodes what it holds; none ends the process.
+        #expect(failures >= 6, "\(failures) of 12 failed")
+    }
+}
