@@ -10,15 +10,32 @@ import PadMetrics
 /// `import` from the dataset, `eval --scores` from a generic file's `group.*` / `attr.*` columns,
 /// `eval --archive` from the stored run, `merge` from its shards.
 enum RunLabels {
+    /// A manifest row of a video labels the video, whose samples are its frames (`<video>#<k>`):
+    /// each frame the table holds gets the video's labels, so groups and attributes reach video
+    /// datasets (before, a video's labels matched no sample id and `labels.csv` was header-only).
     static func write(_ labels: SampleLabels, table: MeasurementTable, folder: String) throws {
         guard !labels.isEmpty else { return }
         var measured = Set<String>()
         measured.reserveCapacity(table.count)
-        for i in 0..<table.count { measured.insert(table.ids[i]) }
+        var framesOf: [String: [Int]] = [:]
+        for i in 0..<table.count {
+            measured.insert(table.ids[i])
+            let presentation = table.presentation(i)
+            if presentation != table.ids[i] { framesOf[presentation, default: []].append(i) }
+        }
         let writer = try CSVWriter(path: folder + "/" + SampleLabels.member)
         try writer.writeRow(labels.csvHeader)
-        for row in 0..<labels.count where measured.contains(labels.ids[row]) {
-            try writer.writeRow(labels.csvRow(row))
+        for row in 0..<labels.count {
+            let id = labels.ids[row]
+            if measured.contains(id) {
+                try writer.writeRow(labels.csvRow(row))
+            } else if let frames = framesOf[id] {
+                var fields = labels.csvRow(row)
+                for i in frames {
+                    fields[0] = table.ids[i]
+                    try writer.writeRow(fields)
+                }
+            }
         }
         try writer.close()
     }

@@ -14,6 +14,9 @@ package enum DemographicDifferentials {
     /// is outside [0, 1].
     package static func fairnessDiscrepancyRate(apcer: [Double], bpcer: [Double], alpha: Double = 0.5) -> Double {
         guard (0...1).contains(alpha) else { return .nan }
+        // Fewer than two groups with a rate: no pair to compare, no differential (not "perfectly
+        // fair", FDR 1, as a dataset of one group read before).
+        guard apcer.filter({ !$0.isNaN }).count > 1 || bpcer.filter({ !$0.isNaN }).count > 1 else { return .nan }
         return 1 - (alpha * maxPairwiseDifference(apcer) + (1 - alpha) * maxPairwiseDifference(bpcer))
     }
 

@@ -65,6 +65,8 @@ import Testing
         #expect(DemographicDifferentials.garbe(apcer: [0, 0], bpcer: [0.1, 0.1]) == 0)
         #expect(DemographicDifferentials.gini([0.5]).isNaN)
         #expect(DemographicDifferentials.garbe(apcer: [0.5], bpcer: [0.5]).isNaN)
+        #expect(DemographicDifferentials.fairnessDiscrepancyRate(apcer: [0.5], bpcer: [0.5]).isNaN)
+        #expect(DemographicDifferentials.fairnessDiscrepancyRate(apcer: [], bpcer: []).isNaN)
         #expect(DemographicDifferentials.maxMinRatio([0, 0.1]) == .infinity)
         #expect(DemographicDifferentials.maxMinRatio([0, 0]).isNaN)
         // Two groups, one holding every error: G = 2/1 * (2 * 0.5) / (2 * 4 * 0.25) = 1.
