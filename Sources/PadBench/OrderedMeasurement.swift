@@ -39,14 +39,14 @@ package struct OrderedMeasurement: Sendable {
     ///   - firstIndex: the index the first sample gets in outcomes (a resumed run's offset).
     ///   - samples: any collection of samples (a ``SampleList`` slice: nothing is copied).
     package func run<Samples: RandomAccessCollection>(
-        _ samples: Samples, firstIndex: Int = 0, shouldStop: @Sendable () -> Bool = { false },
+        _ samples: Samples, firstIndex: Int = 0, shouldStop: @escaping @Sendable () -> Bool = { false },
         consume: (SampleOutcome) throws -> Void
     ) async throws where Samples.Element == Sample {
         let measurer = self.measurer, cores = Processors.available, probe = self.probe
         // More samples in flight than cores: each on a thread of its own (``MeasuringThreads``).
         let threadsOfTheirOwn = concurrency > cores ? MeasuringThreads(count: concurrency) : nil
         defer { threadsOfTheirOwn?.stop() }
-        try await withThrowingTaskGroup(of: [SampleOutcome].self) { group in
+        try await withThrowingTaskGroup(of: [SampleOutcome]?.self) { group in
             var nextToStart = 0
             var nextToConsume = 0
             var running = 0
@@ -59,10 +59,14 @@ package struct OrderedMeasurement: Sendable {
                     let unit = Self.unit(samples, from: index)
                     let threads = Self.threadsPerSample(
                         cores: cores, concurrency: concurrency, remaining: samples.count - index)
-                    let measure: @Sendable () -> [SampleOutcome] = {
+                    // nil: a video stopped by `shouldStop` (SIGTERM) mid-decoding; nothing of it is
+                    // handed over, so the run ends before it and a resume measures it again.
+                    let measure: @Sendable () -> [SampleOutcome]? = {
                         defer { probe?.probeIfDue() }
-                        if unit.count == 1 { return [measurer.measure(unit[0].sample, index: index, threads: threads)] }
-                        return measurer.measureVideo(unit, threads: threads)
+                        if unit.count == 1 && !VideoFiles.isVideo(unit[0].sample.path) {
+                            return [measurer.measure(unit[0].sample, index: index, threads: threads)]
+                        }
+                        return measurer.measureVideo(unit, threads: threads, shouldStop: shouldStop)
                     }
                     group.addTask {
                         guard let threadsOfTheirOwn else { return measure() }
@@ -75,7 +79,7 @@ package struct OrderedMeasurement: Sendable {
             startMore()
             while let outcomes = try await group.next() {
                 running -= 1
-                for outcome in outcomes { buffer[outcome.index] = outcome }
+                for outcome in outcomes ?? [] { buffer[outcome.index] = outcome }
                 while var ready = buffer.removeValue(forKey: nextToConsume) {
                     ready.index += firstIndex
                     try consume(ready)

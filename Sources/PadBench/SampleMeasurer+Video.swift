@@ -11,6 +11,14 @@ extension SampleMeasurer {
     /// that lies about its length or codec), every frame of it fails with the reason: the
     /// presentation is a failure to process, never half measured.
     package func measureVideo(_ frames: [(index: Int, sample: Sample)], threads: Int = 1) -> [SampleOutcome] {
+        measureVideo(frames, threads: threads, shouldStop: { false })!
+    }
+
+    /// As ``measureVideo(_:threads:)``; nil when `shouldStop` (asked before each packet) ended
+    /// the decoding: the video is then not measured at all, and a resumed run measures it again.
+    package func measureVideo(
+        _ frames: [(index: Int, sample: Sample)], threads: Int, shouldStop: () -> Bool
+    ) -> [SampleOutcome]? {
         let start = StepClock.now()
         guard let first = frames.first else { return [] }
         let path = first.sample.path
@@ -24,7 +32,9 @@ extension SampleMeasurer {
         var outcomes = [SampleOutcome?](repeating: nil, count: frames.count)
         var last = start
         do {
-            try video.decode(path: path, frames: Array(wanted.keys), threads: threads) { decoded in
+            let completed = try video.decode(
+                path: path, frames: Array(wanted.keys), threads: threads, shouldStop: shouldStop
+            ) { decoded in
                 guard let position = wanted[decoded.index] else { return }
                 let decode = StepClock.since(last)
                 let frame = frames[position]
@@ -32,6 +42,7 @@ extension SampleMeasurer {
                     decoded.image, of: frame.sample, index: frame.index, decode: decode, threads: threads)
                 last = StepClock.now()
             }
+            if !completed { return nil }
         } catch {
             return failAll(frames, error, since: start)
         }

@@ -91,26 +91,33 @@ package struct VideoDecoder: Sendable {
     /// `frames` (any order; each at most once), stopping after the last of them.
     /// - Parameter threads: decoder threads (FFmpeg's frame and slice threading).
     /// - Throws: the first failure; `body` may already have been called for earlier frames.
-    package func decode(path: String, frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
-        throws(ImageError)
-    {
-        try decode(VideoInput(path: path), frames: frames, threads: threads, body)
+    /// - Parameter shouldStop: asked before each packet; once true, decoding stops and the call
+    ///   returns false (SIGTERM on a video of hours must not wait for its end).
+    /// - Returns: true when every frame asked for was decoded, false when `shouldStop` ended it.
+    @discardableResult
+    package func decode(
+        path: String, frames: [Int], threads: Int = 1, shouldStop: () -> Bool = { false },
+        _ body: (DecodedFrame) -> Void
+    ) throws(ImageError) -> Bool {
+        try decode(VideoInput(path: path), frames: frames, threads: threads, shouldStop: shouldStop, body)
     }
 
     package func decode(bytes: [UInt8], frames: [Int], threads: Int = 1, _ body: (DecodedFrame) -> Void)
         throws(ImageError)
     {
-        try decode(VideoInput(bytes: bytes), frames: frames, threads: threads, body)
+        try decode(VideoInput(bytes: bytes), frames: frames, threads: threads, shouldStop: { false }, body)
     }
 
-    private func decode(_ input: VideoInput, frames: [Int], threads: Int, _ body: (DecodedFrame) -> Void)
-        throws(ImageError)
-    {
+    @discardableResult
+    private func decode(
+        _ input: VideoInput, frames: [Int], threads: Int, shouldStop: () -> Bool, _ body: (DecodedFrame) -> Void
+    ) throws(ImageError) -> Bool {
         let wanted = Set(frames)
-        guard let last = wanted.max() else { return }
+        guard let last = wanted.max() else { return true }
         var state = try DecodeState(video: VideoStream(input: input, limits: limits, threads: threads), limits: limits)
         var finished = false
         while !finished {
+            if shouldStop() { return false }
             let more = try state.sendNextPacket()
             finished = try state.receiveFrames(wanted: wanted, last: last, body) || !more
         }
@@ -119,5 +126,6 @@ package struct VideoDecoder: Sendable {
                 "the stream ends after \(state.decoded) frames; frame \(last) was asked for "
                     + "(the container lists \(state.packets) packets read so far)")
         }
+        return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PadVocabulary
 import Testing
 @testable import PadBench
@@ -22,6 +23,37 @@ import PadVideo
         indices.enumerated().map { n, k in
             (n, Sample(id: "clip.avi#\(k)", path: path, label: .bonaFide, presentation: "clip.avi", frameIndex: k))
         }
+    }
+
+    /// SIGTERM on a long video: `shouldStop` is asked before each packet, so a stop mid-video ends
+    /// the decoding there and the video is not handed over at all (nil: a resume measures it
+    /// again); before, the whole stream was decoded first (a 2 MB video of 8192x8192 frames: hours).
+    @Test func aStopMidVideoEndsItsDecodingAndMeasuresNothingOfIt() throws {
+        let folder = Fixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.clip(folder)
+        var asked = 0
+        var delivered = 0
+        let completed = try VideoDecoder().decode(
+            path: path, frames: [11],
+            shouldStop: {
+                asked += 1
+                return asked > 3
+            }
+        ) { _ in delivered += 1 }
+        #expect(!completed && asked == 4 && delivered == 0)
+        let measurer = SampleMeasurer(estimators: try EstimatorCatalog.registry.make(["quality"], options: .init()))
+        let stop = Mutex(0)
+        let stopped = measurer.measureVideo(
+            Self.frames(path, [1, 11]), threads: 1,
+            shouldStop: {
+                stop.withLock {
+                    $0 += 1
+                    return $0 > 5
+                }
+            })
+        #expect(stopped == nil)
+        #expect(measurer.measureVideo(Self.frames(path, [1, 11]), threads: 1, shouldStop: { false })?.count == 2)
     }
 
     @Test func everyFrameAskedForIsMeasuredOnItsOwnDecodedImage() throws {
