@@ -129,6 +129,12 @@ import Testing
             ["bench", "--dataset", dir, "--concurrency", "-2"],
             ["bench", "--dataset", dir, "--max-pixels", "0"],
             ["bench", "--dataset", dir, "--shard", "3/2"],
+            // OULU-NPU has protocols 1-4 and folds 1-6 in protocols 3 and 4 (exit 1 before).
+            ["bench", "--dataset", dir, "--oulu-protocol", "99"],
+            ["dataset", "check", dir, "--oulu-protocol", "3", "--oulu-fold", "7"],
+            ["dataset", "check", dir, "--oulu-protocol", "1", "--oulu-fold", "2"],
+            // A bounded replicate count: an unbounded one was a hang.
+            ["compare", dir, dir, "--bootstrap-replicates", "100000000"],
         ] {
             let result = try Self.run(arguments)
             #expect(result.status == 64, "\(arguments): exit \(result.status) \(result.err)")

@@ -46,7 +46,7 @@ struct CompareCommand: ParsableCommand {
     var fairnessTolerance: FiniteDouble = FiniteDouble(0.05)
     @Option(help: "Profiles the accuracy gate judges, comma-separated (default: all); others are shown, not gated.")
     var profiles: String?
-    @Option(help: "Paired bootstrap replicates for EER and BPCER@APCER (>= 100).")
+    @Option(help: "Paired bootstrap replicates for EER and BPCER@APCER (100 to 100000).")
     var bootstrapReplicates: Int = PairedBootstrap.replicates
     @Option(help: "Seed of the paired bootstrap (SplitMix64).") var bootstrapSeed: UInt64 = PairedBootstrap.seed
     @Option(help: "One-sided confidence of the paired bootstrap's interval, in (0.5, 1).")
@@ -72,8 +72,10 @@ struct CompareCommand: ParsableCommand {
         guard latencyRatio.value >= 1 else {
             throw ValidationError("--latency-ratio must be at least 1, got \(latencyRatio.value)")
         }
-        guard bootstrapReplicates >= 100 else {
-            throw ValidationError("--bootstrap-replicates must be at least 100, got \(bootstrapReplicates)")
+        // Each replicate costs two exact curves per profile: a million is hours on a large run,
+        // and an unbounded number is a hang, not a setting.
+        guard (100...100_000).contains(bootstrapReplicates) else {
+            throw ValidationError("--bootstrap-replicates must be 100 to 100000, got \(bootstrapReplicates)")
         }
         guard bootstrapConfidence.value > 0.5 && bootstrapConfidence.value < 1 else {
             throw ValidationError("--bootstrap-confidence must be in (0.5, 1), got \(bootstrapConfidence.value)")
