@@ -130,8 +130,9 @@ extension ResumeJob {
     package static func read(run: String) throws -> ResumeJob {
         let path = RunFolder.normalized(run) + ".partial/" + RunFolder.resumableMarker
         let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw EvaluationError("\(path): cannot read the resume job: \(RunFolder.reason(error))")
+        // A regular file of at most 16 MiB (a job is a few KB): a FIFO or an endless file is refused.
+        do { bytes = Data(try RegularFile.read(path, limit: 16 << 20)) } catch {
+            throw EvaluationError("\(path): cannot read the resume job: \(error.message)")
         }
         struct Version: Decodable {
             var schema: Int

@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadText
 import PadVocabulary
 
 /// Facial landmarks from dlib's regression-tree model (Kazemi & Sullivan, CVPR 2014), read from
@@ -96,9 +97,24 @@ package struct LandmarksEstimator: Estimator {
                 + "non-commercial)"
     }
 
+    /// Largest landmark model file read.
+    package static let maximumModelBytes = 1 << 30
+
     /// Reads the model file (cold start: about 100 MB for the 68-point model).
     package init(modelPath: String = defaultModelPath, mapping: BoxMapping = .init(), points: Bool = false) throws {
         let data: Data
+        // A regular file (stat) of at most 1 GiB (dlib's 68-point model is 99.7 MB), mapped, never
+        // copied: a FIFO, a directory or `/proc/self/pagemap` is one line naming the file.
+        if let failure = RegularFile.check(modelPath) {
+            throw EstimatorSetupError(
+                estimator: "landmarks",
+                message: "landmark model \(failure); install Debian's libdlib-data or give --landmark-model FILE")
+        }
+        if let size = RegularFile.size(modelPath), size > Self.maximumModelBytes {
+            throw EstimatorSetupError(
+                estimator: "landmarks",
+                message: "landmark model \(modelPath): \(size) bytes, over the \(Self.maximumModelBytes)-byte limit")
+        }
         do { data = try Data(contentsOf: URL(fileURLWithPath: modelPath), options: .alwaysMapped) } catch {
             throw EstimatorSetupError(
                 estimator: "landmarks",

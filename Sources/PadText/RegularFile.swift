@@ -45,6 +45,13 @@ package enum RegularFile {
         }
     }
 
+    /// The size `stat` gives for `path`, nil when it cannot be read.
+    package static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Why `path` is not a readable regular file, or nil when it is one.
     package static func problem(_ path: String) -> String? { check(path)?.message }
 

@@ -81,12 +81,15 @@ package struct LogisticModel: Codable, Sendable, Equatable {
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) // never a torn model
     }
 
+    /// Largest model file read.
+    package static let maximumFileBytes = 16 << 20
+
     package static func read(from path: String) throws -> LogisticModel {
-        if let problem = RegularFile.problem(path) {
-            throw EstimatorSetupError(estimator: "pad", message: "model file \(path): \(problem)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw EstimatorSetupError(estimator: "pad", message: "model file not found: \(path)")
+        // A regular file of at most 16 MiB (a trained model is a few KB): `/proc/self/pagemap` or
+        // a model padded with gigabytes is refused after `stat`, not read whole.
+        let data: Data
+        do { data = Data(try RegularFile.read(path, limit: maximumFileBytes)) } catch {
+            throw EstimatorSetupError(estimator: "pad", message: "model file \(error)")
         }
         let model: LogisticModel
         do { model = try JSONDecoder().decode(LogisticModel.self, from: data) } catch {
