@@ -46,6 +46,7 @@ import Testing
     @Test func missingAndMalformedCascadesAreClearErrors() throws {
         #expect(throws: CascadeError.self) { try CascadeClassifier(contentsOfFile: "/nonexistent/cascade.xml") }
         let bad = NSTemporaryDirectory() + "bad-cascade-\(UUID().uuidString).xml"
+        defer { try? FileManager.default.removeItem(atPath: bad) }
         try "<opencv_storage><cascade><featureType>HAAR</featureType>".write(
             toFile: bad, atomically: true, encoding: .utf8)
         #expect { try CascadeClassifier(contentsOfFile: bad) } throws: { "\($0)".contains(bad) }
