@@ -1,3 +1,5 @@
+import PadText
+
 /// Something wrong with a dataset, located by file and line (line 0 when the whole file is meant).
 package struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: String, Sendable {
@@ -87,11 +89,20 @@ extension LoadedDataset {
     /// The listing with its videos expanded into frame samples (``VideoFrames``), still images
     /// unchanged; ``videos`` lists every video.
     func expandingVideos(_ options: VideoOptions) -> LoadedDataset {
-        let (samples, videos) = VideoFrames.expand(self.samples, options: options)
+        let (samples, videos, clashes) = VideoFrames.expand(self.samples, options: options)
         var expanded = self
         expanded.samples = samples
         expanded.videos = videos
         expanded.videoOptions = options
+        for clash in clashes {
+            let hash = clash.frameID.lastIndex(of: "#") ?? clash.frameID.endIndex
+            let video = String(clash.frameID[..<hash]), frame = clash.frameID[hash...].dropFirst()
+            expanded.problems.append(
+                DatasetProblem(
+                    .duplicateID, file: clash.still.path,
+                    "the still image's id '\(TextBytes.quote(clash.still.id))' is also the id of a video frame "
+                        + "(frame \(frame) of the video listed as '\(TextBytes.quote(video))'); rename the file"))
+        }
         return expanded
     }
 }

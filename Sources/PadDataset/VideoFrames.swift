@@ -38,9 +38,20 @@ enum VideoFrames {
     /// `listed` in order, each video replaced by its sampled frames (`Sample.frameID` ids, the
     /// video as presentation, frame index and time stamp), still images kept as they are. A video
     /// that cannot be listed stays one sample with the video's own id: measuring it reports why.
-    static func expand(_ listed: SampleList, options: VideoOptions) -> (samples: SampleList, videos: [VideoEntry]) {
+    /// `clashes`: each still image whose id is also a frame's id (a file named `clip.avi#3` beside
+    /// `clip.avi`), with that frame's id: two samples of one id, which every id-keyed table
+    /// would merge; the loader makes each a `duplicate_id` problem.
+    static func expand(_ listed: SampleList, options: VideoOptions) -> (
+        samples: SampleList, videos: [VideoEntry], clashes: [(still: Sample, frameID: String)]
+    ) {
         let videoRows = listed.indices.filter { VideoFiles.isVideo(listed.id($0)) }
-        guard !videoRows.isEmpty else { return (listed, []) }
+        guard !videoRows.isEmpty else { return (listed, [], []) }
+        // Only an id holding `#` can be a frame's: the few there are, looked up as frames are made.
+        var stillsWithHash: [String: Int] = [:]
+        for i in listed.indices where listed.id(i).contains("#") && !VideoFiles.isVideo(listed.id(i)) {
+            stillsWithHash[listed.id(i)] = i
+        }
+        var clashes: [(still: Sample, frameID: String)] = []
         let decoder = VideoDecoder(limits: options.limits)
         let probes = Parallel.map(videoRows.map { listed[$0].path }) { path -> Result<VideoInfo, ImageError> in
             do throws(ImageError) { return .success(try decoder.probe(path: path)) } catch { return .failure(error) }
@@ -70,6 +81,7 @@ enum VideoFrames {
                 for k in indices {
                     var frame = sample
                     frame.id = Sample.frameID(presentation: sample.id, frameIndex: k)
+                    if let still = stillsWithHash[frame.id] { clashes.append((listed[still], frame.id)) }
                     frame.presentation = sample.presentation
                     frame.frameIndex = k
                     frame.timestamp = info.frameTimes[k]
@@ -77,6 +89,6 @@ enum VideoFrames {
                 }
             }
         }
-        return (samples, videos)
+        return (samples, videos, clashes)
     }
 }

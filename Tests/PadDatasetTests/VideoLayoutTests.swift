@@ -30,6 +30,28 @@ import PadVideo
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// A still image whose id is a frame's (`a.avi#3` beside `a.avi`) is two samples of one id,
+    /// which every id-keyed table merges: a `duplicate_id` problem naming the file and the video.
+    @Test func aStillNamedLikeAFrameIsADuplicateID() throws {
+        let root = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Self.writeClip(root + "/eval/bonafide/a.avi")
+        try Data(ImageEncoder.png(Image(width: 8, height: 8, format: .gray))).write(
+            to: URL(fileURLWithPath: root + "/eval/bonafide/a.avi#3"))
+        try Self.write(
+            "path,label,species,split,subject\neval/bonafide/a.avi,bonafide,,eval,s1\n"
+                + "eval/bonafide/a.avi#3,bonafide,,eval,s1\n", root + "/manifest.csv")
+        let loaded = try DatasetLoader(video: VideoOptions(sampling: .step(1))).load(root)
+        #expect(loaded.problems.map(\.kind) == [.duplicateID])
+        #expect(
+            loaded.problems.first?.message
+                == "the still image's id 'eval/bonafide/a.avi#3' is also the id of a video frame (frame 3 of the "
+                + "video listed as 'eval/bonafide/a.avi'); rename the file")
+        // Sampling that leaves frame 3 out: no clash.
+        let few = try DatasetLoader(video: VideoOptions(sampling: .count(1))).load(root)
+        #expect(few.problems.isEmpty)
+    }
+
     @Test func aManifestVideoBecomesItsSampledFramesAndABrokenOneStaysOneSample() throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
