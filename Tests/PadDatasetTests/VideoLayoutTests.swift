@@ -30,14 +30,19 @@ import PadVideo
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// A clip `eval/bonafide/a.avi` and an 8x8 grey PNG still at `still` under `root`.
+    static func clipAndStill(_ root: String, still: String) throws {
+        try writeClip(root + "/eval/bonafide/a.avi")
+        try Data(ImageEncoder.png(Image(width: 8, height: 8, format: .gray))).write(
+            to: URL(fileURLWithPath: root + "/" + still))
+    }
+
     /// A still image whose id is a frame's (`a.avi#3` beside `a.avi`) is two samples of one id,
     /// which every id-keyed table merges: a `duplicate_id` problem naming the file and the video.
     @Test func aStillNamedLikeAFrameIsADuplicateID() throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.writeClip(root + "/eval/bonafide/a.avi")
-        try Data(ImageEncoder.png(Image(width: 8, height: 8, format: .gray))).write(
-            to: URL(fileURLWithPath: root + "/eval/bonafide/a.avi#3"))
+        try Self.clipAndStill(root, still: "eval/bonafide/a.avi#3")
         try Self.write(
             "path,label,species,split,subject\neval/bonafide/a.avi,bonafide,,eval,s1\n"
                 + "eval/bonafide/a.avi#3,bonafide,,eval,s1\n", root + "/manifest.csv")
@@ -55,9 +60,7 @@ import PadVideo
     @Test func aManifestVideoBecomesItsSampledFramesAndABrokenOneStaysOneSample() throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.writeClip(root + "/eval/bonafide/a.avi")
-        try Data(ImageEncoder.png(Image(width: 8, height: 8, format: .gray))).write(
-            to: URL(fileURLWithPath: root + "/eval/bonafide/b.png"))
+        try Self.clipAndStill(root, still: "eval/bonafide/b.png")
         try Self.write("not a video", root + "/eval/attack/print/c.avi")
         try Self.write(
             "path,label,species,split,subject\neval/bonafide/a.avi,bonafide,,eval,s1\n"
