@@ -24,24 +24,24 @@ package final class SpeedProbe: Sendable {
     package static let interval: UInt64 = 10_000_000
 
     private struct State {
-        var due: UInt64 = 0
         var wall = TimingHistogram(), cpu = TimingHistogram()
         /// Keeps the work's result alive so the optimiser cannot drop the work.
         var checksum: UInt32 = 0
     }
     private let state = Mutex(State())
+    /// When the next probe is due (monotonic nanoseconds; `UInt64.max` while one runs). Read by
+    /// every sample of the run without a lock: a million tiny samples take no mutex for it.
+    private let due = Atomic<UInt64>(0)
 
     package init() {}
 
     /// Runs the reference work when a probe is due (one thread at a time takes it).
     package func probeIfDue() {
         let now = MonotonicClock.nanoseconds()
-        let taken = state.withLock { s -> Bool in
-            guard now >= s.due else { return false }
-            s.due = UInt64.max // no other thread probes meanwhile
-            return true
-        }
-        guard taken else { return }
+        let next = due.load(ordering: .relaxed)
+        guard now >= next,
+            due.compareExchange(expected: next, desired: UInt64.max, ordering: .relaxed).exchanged
+        else { return }
         let start = StepClock.now()
         let result = Self.work()
         let spent = StepClock.since(start)
@@ -49,8 +49,8 @@ package final class SpeedProbe: Sendable {
             s.wall.record(nanoseconds: spent.wall)
             s.cpu.record(nanoseconds: spent.cpu)
             s.checksum ^= result
-            s.due = MonotonicClock.nanoseconds() + max(Self.interval, spent.wall &* 100)
         }
+        due.store(MonotonicClock.nanoseconds() + max(Self.interval, spent.wall &* 100), ordering: .relaxed)
     }
 
     /// The `reference` step of the run's timing: the probes' wall and CPU times (nil when none
