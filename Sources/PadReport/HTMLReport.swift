@@ -150,9 +150,18 @@ package struct HTMLReport {
                 r.scoreMetrics.map { m in
                     "\(Self.pct(m.eer.value)) at \(Self.e(RateText.threshold(r.shownThreshold(m.eer.threshold))))"
                         + (b?.eer.map {
-                            "<br/><span class=\"ci\">subjects 95% \(RateText.percentInterval($0.low, $0.high))</span>"
+                            // One subject in a class: no interval, as summary.csv and the rates say.
+                            let interval =
+                                b!.hasSingleSubjectStratum
+                                ? "n/a (1 subject)" : RateText.percentInterval($0.low, $0.high)
+                            return "<br/><span class=\"ci\">subjects 95% \(interval)</span>"
                         } ?? "")
                 } ?? "-"
+            if r.profile.isCaptureOnly {
+                // A capture check's rates are what its checks let through and turn away.
+                apcer = "<span class=\"ci\">attacks let through by the capture checks</span><br/>" + apcer
+                bpcer = "<span class=\"ci\">bona fide turned away by the capture checks</span><br/>" + bpcer
+            }
             return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource), flags(r)]
         }
         return HTMLPage.rawTable(

@@ -33,6 +33,12 @@ import Testing
         #expect(results.contains("\"captureOnly\" : true"))
         let html = try String(contentsOfFile: run + "/report.html", encoding: .utf8)
         #expect(html.contains("capture check: reject rates, not a liveness decision"))
+        #expect(html.contains("attacks let through by the capture checks"))
+        #expect(html.contains("bona fide turned away by the capture checks"))
+        // One subject per class (the sample's eval split): the EER cell has no subject interval,
+        // as the rates' cells (it showed a zero-width [x%, x%]).
+        let verdict = html.components(separatedBy: "<h2>APCER per species</h2>")[0]
+        #expect(!verdict.contains("subjects 95% ["), "\(verdict)")
         let show = try CLI.run(["show", run])
         #expect(show.out.contains("capture check: reject rates, not a liveness decision"), "\(show.out)")
         try? FileManager.default.removeItem(atPath: dir)
