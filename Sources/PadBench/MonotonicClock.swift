@@ -15,8 +15,9 @@ package enum MonotonicClock {
     }
 
     /// CPU nanoseconds the calling thread has run (`CLOCK_THREAD_CPUTIME_ID`): what a step cost
-    /// itself, whatever else shares the machine. Time the thread waits (on a lock, on another
-    /// process, descheduled) is not in it, and neither is work it hands to other threads.
+    /// itself. Time the thread waits (on a lock, on another process, descheduled) is not in it,
+    /// and neither is work it hands to other threads; a host that slows every instruction (other
+    /// tenants of a virtual machine) still stretches it (``SpeedProbe``).
     @inline(__always)
     package static func threadCPUNanoseconds() -> UInt64 {
         var spec = timespec()

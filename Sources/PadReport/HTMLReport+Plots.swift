@@ -250,9 +250,11 @@ extension HTMLReport {
             }, numeric: Set(1...11))
         html +=
             "<p class=\"meta\">Wall time is what a caller waits; CPU time is what the step cost padbench's "
-            + "measuring thread (<code>CLOCK_THREAD_CPUTIME_ID</code>), unmoved by other load on the machine; empty for an "
-            + "external program, which computes in its own process. Per second: samples (presentations) per "
-            + "second of the run's wall time.</p>\n"
+            + "measuring thread (<code>CLOCK_THREAD_CPUTIME_ID</code>), without the time it waited for a core "
+            + "(a host that slows every instruction still moves it); empty for an external program, which "
+            + "computes in its own process. <code>reference</code>: a fixed workload timed during the run, the "
+            + "machine's own speed, which <code>compare</code> checks before gating latency. Per second: samples "
+            + "(presentations) per second of the run's wall time.</p>\n"
         return html
     }
 

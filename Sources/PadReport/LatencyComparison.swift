@@ -13,7 +13,8 @@ import PadVocabulary
 /// Which clock: by default (``RunComparison/LatencyClock/cpu``) a step with CPU time on both
 /// sides (`cpu.<step>_ns`: the measuring thread's `CLOCK_THREAD_CPUTIME_ID`) is gated on it and
 /// its wall time is shown, not gated: wall time on a shared machine moves with the neighbours
-/// (identical work read x2.04 then x0.64 on two runs), CPU time with the work. A step without CPU
+/// (identical work read x2.04 then x0.64 on two runs); CPU time leaves out the waiting for a core,
+/// though not a host that slows every instruction (see below). A step without CPU
 /// time on both sides (an external program, a batched network, a run written before the
 /// columns existed) is gated on wall time. `--latency-clock wall` gates wall time everywhere.
 ///
