@@ -28,11 +28,11 @@ final class ExternalChannel: @unchecked Sendable {
     /// One sample's request waiting for its answer.
     final class Ticket: @unchecked Sendable {
         let id: String
-        let message: [String: Any]
+        let message: ExternalRequest
         let done = DispatchSemaphore(value: 0)
         // Written once, before `done` is signalled.
         var result: Result<[Double], EstimatorFailure>?
-        init(id: String, message: [String: Any]) {
+        init(id: String, message: ExternalRequest) {
             self.id = id
             self.message = message
         }
@@ -91,7 +91,7 @@ final class ExternalChannel: @unchecked Sendable {
     }
 
     /// Sends one request and waits for its answer.
-    func submit(_ message: [String: Any], id: String) -> Result<[Double], EstimatorFailure> {
+    func submit(_ message: ExternalRequest, id: String) -> Result<[Double], EstimatorFailure> {
         let ticket = Ticket(id: id, message: message)
         lock.lock()
         let duplicate = waiting[id] != nil || queue.contains { $0.id == id }
@@ -170,15 +170,14 @@ final class ExternalChannel: @unchecked Sendable {
             for ticket in taken { waiting[ticket.id] = (ticket, line) }
             let target = process!
             lock.unlock()
-            let messages: [[String: Any]] = taken.map { $0.message }
-            let object: [String: Any] = options.batch > 1 ? ["batch": messages] : messages[0]
-            guard let data = try? JSONSerialization.data(withJSONObject: object) else {
-                resolve(line: line, .failure(EstimatorFailure(.estimatorError, "cannot encode the request")))
+            let data: [UInt8]
+            do { data = try ExternalRequest.line(taken.map(\.message), batched: options.batch > 1) } catch {
+                resolve(line: line, .failure(error))
                 continue
             }
             do {
                 try target.send(
-                    [UInt8](data) + [0x0A], until: Date().addingTimeInterval(timeout), timeout: timeout, quietly: true)
+                    data + [0x0A], until: Date().addingTimeInterval(timeout), timeout: timeout, quietly: true)
             } catch {
                 // It does not read (or is gone): its reader sees the end and fails what is outstanding,
                 // this line with the reason it could not be written when the program was alive.

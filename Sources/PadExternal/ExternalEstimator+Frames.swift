@@ -13,11 +13,12 @@ extension ExternalEstimator {
     /// 0-based frame number in decode order), `time` (seconds from the stream's first frame, when the
     /// stream gives it) and `video` (the video file's path, as `path` used to be). `path` itself is a
     /// temporary PPM of the decoded frame (``writePixels(_:)``). Empty for a still image.
-    package static func frameFields(_ sample: Sample) -> [String: Any] {
-        guard let frame = sample.frameIndex else { return [:] }
-        var fields: [String: Any] = ["presentation": sample.presentation, "frame": frame, "video": sample.path]
-        if let time = sample.timestamp, time.isFinite { fields["time"] = time }
-        return fields
+    package static func addFrameFields(of sample: Sample, to request: inout ExternalRequest) {
+        guard let frame = sample.frameIndex else { return }
+        request.presentation = sample.presentation
+        request.frame = frame
+        request.video = sample.path
+        if let time = sample.timestamp, time.isFinite { request.time = time }
     }
 
     /// The decoded image handed to a program as a file: a binary PPM (`P6`, maxval 255), the
@@ -62,11 +63,8 @@ extension ExternalEstimator {
         var width: Int
         var height: Int
         /// A request's `pixels` field.
-        var fields: [String: Any] {
-            [
-                "path": path, "offset": offset, "width": width, "height": height, "stride": width * 3,
-                "format": "rgb24",
-            ]
+        var fields: ExternalRequest.PixelFields {
+            ExternalRequest.PixelFields(path: path, offset: offset, width: width, height: height, stride: width * 3)
         }
     }
 }

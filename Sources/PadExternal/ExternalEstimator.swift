@@ -23,7 +23,7 @@ import Glibc
 ///    `face_source`, `faces`, `landmarks` and a still's `orientation` and `upright`,
 ///    ``request(_:faces:)``; for a video frame `path` is a temporary PPM of the decoded frame,
 ///    removed after the answer, and `presentation`, `frame`, `time` and `video` say which frame of
-///    which video it is, ``frameFields(_:)``; `pixels` with `"input": "rgb24"`) and the program
+///    which video it is, ``addFrameFields(of:to:)``; `pixels` with `"input": "rgb24"`) and the program
 ///    answers `{"id": "...", "outputs": {"score": 0.93}}` (missing or null outputs are NaN) or
 ///    `{"id": "...", "error": "message"}`.
 /// 3. a program that declares `max_in_flight` or `batch` (``ExternalProtocolOptions``) gets many
@@ -75,7 +75,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         do { worker = try ExternalProcess(command: command) } catch {
             throw EstimatorSetupError(estimator: name, message: "cannot start '\(command)': \(error)")
         }
-        let reply: [String: Any], describeLine: [UInt8]
+        let reply: [String: JSONValue], describeLine: [UInt8]
         do {
             (reply, describeLine) = try Self.describe(worker, timeout: timeout)
         } catch {
@@ -87,26 +87,25 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
                     + "it must answer {\"describe\": true} with {\"outputs\": [...]}"
             )
         }
-        let names: [String]
+        let description: ExternalDescription
         do {
-            names = try Self.outputNames(reply)
+            description = try ExternalDescription(reply)
             protocolOptions = try ExternalProtocolOptions.read(describeLine)
         } catch {
             worker.terminate()
             throw EstimatorSetupError(estimator: name, message: "'\(TextBytes.quote(command))' \(error.message)")
         }
-        let ranges = reply["ranges"] as? [String: [Double]] ?? [:]
-        let directions = reply["directions"] as? [String: String] ?? [:]
+        let names = description.outputs
         outputs = names.map { output in
-            let range = ranges[output] ?? []
+            let range = description.ranges[output] ?? []
             return OutputDescriptor(
                 name: output, unit: "", minimum: range.first ?? -.infinity,
                 maximum: range.count > 1 ? range[1] : .infinity,
-                direction: directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
+                direction: description.directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
                 summary: "external: \(command)")
         }
         outputNames = names
-        version = (reply["version"] as? String) ?? "external"
+        version = description.version ?? "external"
         self.processes = processes
         if protocolOptions.isConcurrent {
             // Pipelined or batched: one process per model unless told otherwise, shared by every worker.
@@ -152,8 +151,8 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         defer { if let pixels { unlink(pixels.path) } }
         var message = Self.request(input, faces: protocolOptions.faces)
         if let pixels {
-            if input.sample.frameIndex != nil { message["path"] = pixels.path }
-            if protocolOptions.input == .rgb24 { message["pixels"] = pixels.fields }
+            if input.sample.frameIndex != nil { message.path = pixels.path }
+            if protocolOptions.input == .rgb24 { message.pixels = pixels.fields }
         }
         if !channels.isEmpty {
             let channel = channels.min { $0.load < $1.load }!
@@ -164,7 +163,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         let worker = try checkOut()
         let answer: [UInt8]
         do {
-            let request = try Self.encode(message)
+            let request = try ExternalRequest.line([message], batched: false)
             answer = try worker.exchange(request, timeout: timeout)
         } catch {
             worker.terminate() // state unknown: never reuse
@@ -185,13 +184,12 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// string, boolean, array or object is an error; `outOfStep` says the program can no longer
     /// be trusted to answer the next sample (not JSON, another id) and must be restarted.
     package static func parseAnswer(_ line: [UInt8], id: String, outputs: [String]) throws(AnswerError) -> [Double] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
-        else {
+        guard let reply = JSONValue.parse(line)?.object else {
             throw AnswerError(
                 outOfStep: true, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
         }
-        guard (reply["id"] as? String) == id else {
-            let other = reply["id"].map { TextBytes.quote(String(describing: $0), limit: 80) } ?? "none"
+        guard reply["id"]?.string == id else {
+            let other = reply["id"].map { TextBytes.quote($0.text, limit: 80) } ?? "none"
             throw AnswerError(
                 outOfStep: true, "answered for id '\(other)' instead of '\(TextBytes.quote(id, limit: 120))'")
         }
@@ -201,17 +199,16 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// The values of one answer object (its id already matched): one per output name, NaN for a
     /// missing or null output; `error`, neither `outputs` nor `error`, or a value that is not a
     /// number is an error of that sample only.
-    static func values(of reply: [String: Any], outputs: [String]) throws(AnswerError) -> [Double] {
-        if let message = reply["error"] as? String { throw AnswerError(outOfStep: false, TextBytes.quote(message)) }
-        guard let values = reply["outputs"] as? [String: Any] else {
+    static func values(of reply: [String: JSONValue], outputs: [String]) throws(AnswerError) -> [Double] {
+        if let message = reply["error"]?.string { throw AnswerError(outOfStep: false, TextBytes.quote(message)) }
+        guard let values = reply["outputs"]?.object else {
             throw AnswerError(outOfStep: false, "answer has neither 'outputs' nor 'error'")
         }
         return try outputs.map { (output: String) throws(AnswerError) -> Double in
-            guard let value = values[output], !(value is NSNull) else { return .nan }
-            guard let number = JSONNumber.value(value) else {
+            guard let value = values[output], value != .null else { return .nan }
+            guard let number = value.number else {
                 throw AnswerError(
-                    outOfStep: false,
-                    "output '\(output)' is not a number: \(TextBytes.quote(String(describing: value), limit: 80))")
+                    outOfStep: false, "output '\(output)' is not a number: \(TextBytes.quote(value.text, limit: 80))")
             }
             return number
         }
@@ -220,10 +217,11 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// The output names of a `describe` answer: a non-empty list of distinct names, each in the
     /// one grammar of output names (``PadVocabulary/OutputDescriptor/nameProblem(_:)``) that profiles,
     /// imports and archives accept, so a run never writes a column its own archive would refuse.
-    static func outputNames(_ reply: [String: Any]) throws(AnswerError) -> [String] {
-        guard let names = reply["outputs"] as? [String], !names.isEmpty else {
+    static func outputNames(_ reply: [String: JSONValue]) throws(AnswerError) -> [String] {
+        guard let list = reply["outputs"]?.array, !list.isEmpty, list.allSatisfy({ $0.string != nil }) else {
             throw AnswerError(outOfStep: false, "answered describe without a list of output names")
         }
+        let names = list.compactMap(\.string)
         var seen = Set<String>()
         for output in names {
             if let problem = OutputDescriptor.nameProblem(output) {
@@ -247,57 +245,47 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// stored: `orientation` (the EXIF orientation, 1-8; 1 for files without one) and `upright`
     /// (whether the file's pixels are already upright, orientation 1: otherwise the coordinates
     /// are not those of the stored pixels; ask for `"input": "rgb24"` to get upright pixels).
-    /// A video frame's request also carries ``frameFields(_:)``. Programs that read only `id`
+    /// A video frame's request also carries ``addFrameFields(of:to:)``. Programs that read only `id`
     /// and `path` are unaffected.
     package static func request(_ input: EstimatorInput, faces: ExternalProtocolOptions.Faces = .chosen)
-        -> [String: Any]
+        -> ExternalRequest
     {
-        var message: [String: Any] = ["id": input.sample.id, "path": input.sample.path]
-        message.merge(frameFields(input.sample)) { _, frame in frame }
+        var message = ExternalRequest(id: input.sample.id, path: input.sample.path)
+        addFrameFields(of: input.sample, to: &message)
         func rounded(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
         func finite(_ box: Box) -> Bool { [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite) }
         if let face = input.face, finite(face) {
-            message["face"] = [face.x, face.y, face.width, face.height].map(rounded)
-            message["face_source"] = input.outputs["face.source"] == 1 ? "dataset" : "detector"
+            message.face = [face.x, face.y, face.width, face.height].map(rounded)
+            message.faceSource = input.outputs["face.source"] == 1 ? "dataset" : "detector"
         } else if let given = input.sample.faceBox,
             let box = FaceEstimator.clip(given, width: input.image.width, height: input.image.height)
         {
-            message["face"] = [box.x, box.y, box.width, box.height].map(rounded)
-            message["face_source"] = "dataset"
+            message.face = [box.x, box.y, box.width, box.height].map(rounded)
+            message.faceSource = "dataset"
         }
         if faces == .all {
-            message["faces"] = input.faces.filter { finite($0.box) && $0.score.isFinite }.map {
+            message.faces = input.faces.filter { finite($0.box) && $0.score.isFinite }.map {
                 [$0.box.x, $0.box.y, $0.box.width, $0.box.height, $0.score].map(rounded)
             }
         }
         let points = input.landmarks.filter { $0.x.isFinite && $0.y.isFinite }
         if !points.isEmpty, points.count == input.landmarks.count {
-            message["landmarks"] = points.map { [rounded($0.x), rounded($0.y)] }
+            message.landmarks = points.map { [rounded($0.x), rounded($0.y)] }
         }
         if input.sample.frameIndex == nil {
-            message["orientation"] = input.storedOrientation
-            message["upright"] = input.storedOrientation == 1
+            message.orientation = input.storedOrientation
+            message.upright = input.storedOrientation == 1
         }
         return message
     }
 
-    private static func encode(_ message: [String: Any]) throws(EstimatorFailure) -> [UInt8] {
-        guard let data = try? JSONSerialization.data(withJSONObject: message) else {
-            throw EstimatorFailure(.estimatorError, "cannot encode request")
-        }
-        return [UInt8](data)
-    }
-
     private static func describe(_ worker: ExternalProcess, timeout: Double) throws(EstimatorFailure) -> (
-        reply: [String: Any], line: [UInt8]
+        reply: [String: JSONValue], line: [UInt8]
     ) {
-        let line = try worker.exchange(try encode(["describe": true]), timeout: max(timeout, 10))
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
-        else {
-            throw EstimatorFailure(
-                .estimatorError, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
+        let line = try worker.exchange(ExternalRequest.describeLine, timeout: max(timeout, 10))
+        do { return (try ExternalDescription.object(line), line) } catch {
+            throw EstimatorFailure(.estimatorError, error.message)
         }
-        return (reply, line)
     }
 
     /// An idle program, or a new one that has answered `describe` with the same output names.
@@ -321,12 +309,11 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
         }
         do throws(EstimatorFailure) {
             let reply = try Self.describe(worker, timeout: timeout).reply
-            guard (reply["outputs"] as? [String]) == outputs else {
+            guard reply["outputs"]?.array?.map(\.string) == outputs else {
                 throw EstimatorFailure(
                     .estimatorError,
                     "restarted program described outputs "
-                        + "\(TextBytes.quote(String(describing: reply["outputs"] ?? "none"), limit: 120)), "
-                        + "expected \(outputs)"
+                        + "\(TextBytes.quote(reply["outputs"]?.text ?? "none", limit: 120)), expected \(outputs)"
                 )
             }
         } catch {

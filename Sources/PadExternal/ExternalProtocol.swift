@@ -92,22 +92,21 @@ extension ExternalEstimator {
     /// one line means the program is out of step (it is restarted).
     package static func identifiedAnswers(_ line: [UInt8], outputs: [String]) throws(AnswerError) -> [IdentifiedAnswer]
     {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let reply = object as? [String: Any]
-        else {
+        guard let reply = JSONValue.parse(line)?.object else {
             throw AnswerError(
                 outOfStep: true, "answer is not a JSON object: '\(TextBytes.quote(bytes: line, limit: 80))'")
         }
-        let items: [Any]
+        let items: [JSONValue]
         if let batch = reply["batch"] {
-            guard let list = batch as? [Any] else { throw AnswerError(outOfStep: true, "'batch' is not a list") }
+            guard let list = batch.array else { throw AnswerError(outOfStep: true, "'batch' is not a list") }
             items = list
         } else {
-            items = [reply]
+            items = [.object(reply)]
         }
         var answers: [IdentifiedAnswer] = []
         var seen = Set<String>()
         for item in items {
-            guard let answer = item as? [String: Any], let id = answer["id"] as? String else {
+            guard let answer = item.object, let id = answer["id"]?.string else {
                 throw AnswerError(outOfStep: true, "an answer without a string 'id'")
             }
             guard seen.insert(id).inserted else {

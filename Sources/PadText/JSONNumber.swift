@@ -1,7 +1,7 @@
 import Foundation
 
-/// A number from `JSONSerialization` output, shared by every JSON reader (vendor exports, external
-/// estimator answers) so that all of them agree on what counts as a number.
+/// A number from `JSONSerialization` output, shared by the vendor export readers so that all of
+/// them agree on what counts as a number (external answers are decoded by type: `JSONValue`).
 package enum JSONNumber {
     /// The value as a Double when it is a JSON number; nil for anything else, including JSON
     /// `true`/`false`, which Foundation also delivers as `NSNumber` (its boolean subclass).

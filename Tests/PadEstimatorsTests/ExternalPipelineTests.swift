@@ -249,21 +249,27 @@ import Glibc
     }
 
     /// The dataset's box goes with the request when the detector found no face, and says so.
-    @Test func theDatasetBoxIsSentWhenDetectionMisses() {
+    @Test func theDatasetBoxIsSentWhenDetectionMisses() throws {
         var input = EstimatorInput(
             sample: Sample(
                 id: "a", path: "a.png", label: .bonaFide, faceBox: Box(x: -5, y: 10, width: 30, height: 20)),
             image: Image(width: 100, height: 50, format: .rgb))
         var request = ExternalEstimator.request(input)
-        #expect(request["face"] as? [Double] == [0, 10, 25, 20])
-        #expect(request["face_source"] as? String == "dataset")
+        #expect(request.face == [0, 10, 25, 20])
+        #expect(request.faceSource == "dataset")
         input.face = Box(x: 1, y: 2, width: 3, height: 4)
         input.outputs["face.source"] = 0
         input.faces = [DetectedFace(box: Box(x: 1, y: 2, width: 3, height: 4), score: 0.9)]
         request = ExternalEstimator.request(input, faces: .all)
-        #expect(request["face"] as? [Double] == [1, 2, 3, 4] && request["face_source"] as? String == "detector")
-        #expect(request["faces"] as? [[Double]] == [[1, 2, 3, 4, 0.9]])
-        #expect(request["orientation"] as? Int == 1 && request["upright"] as? Bool == true)
+        #expect(request.face == [1, 2, 3, 4] && request.faceSource == "detector")
+        #expect(request.faces == [[1, 2, 3, 4, 0.9]])
+        #expect(request.orientation == 1 && request.upright == true)
+        // On the wire: snake_case keys, absent fields left out, paths unescaped.
+        let line = try ExternalRequest.line([request], batched: true)
+        let wire = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        let sent = try #require((wire["batch"] as? [[String: Any]])?.first)
+        #expect(Set(sent.keys) == ["id", "path", "face", "face_source", "faces", "orientation", "upright"])
+        #expect(String(decoding: line, as: UTF8.self).contains(#""path":"a.png""#))
     }
 }
 

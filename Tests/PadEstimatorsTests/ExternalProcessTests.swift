@@ -114,6 +114,40 @@ import Glibc
         #expect(try estimator.measure(&ok) == [0.25])
     }
 
+    /// Answer lines read by type: what fails the sample, what restarts the program, and the
+    /// words each message quotes.
+    @Test func answerLinesAreReadByType() throws {
+        func read(_ line: String) -> Result<[Double], AnswerError> {
+            Result { () throws(AnswerError) in
+                try ExternalEstimator.parseAnswer(Array(line.utf8), id: "a", outputs: ["s", "t"])
+            }
+        }
+        #expect(try read(#"{"id": "a", "outputs": {"s": 0.5, "t": -2e3}}"#).get() == [0.5, -2000])
+        let missing = (try? read(#"{"id": "a", "outputs": {"s": null}}"#).get()) ?? []
+        #expect(missing.count == 2 && missing.allSatisfy(\.isNaN))
+        let cases: [(String, Bool, String)] = [
+            (#"{"id": "a", "outputs": {"s": true}}"#, false, "output 's' is not a number: true"),
+            (#"{"id": "a", "outputs": {"s": [1, "x"]}}"#, false, "output 's' is not a number: [1, x]"),
+            (#"{"id": "a", "outputs": {"s": "0.7"}}"#, false, "output 's' is not a number: 0.7"),
+            (#"{"id": "a", "error": "no face"}"#, false, "no face"),
+            (#"{"id": "a"}"#, false, "answer has neither 'outputs' nor 'error'"),
+            (#"{"id": 5, "outputs": {}}"#, true, "answered for id '5' instead of 'a'"),
+            (#"{"outputs": {}}"#, true, "answered for id 'none' instead of 'a'"),
+            (#"[1, 2]"#, true, "answer is not a JSON object: '[1, 2]'"),
+            (#"{"id": "a", "outputs": {"s": 1"#, true, "answer is not a JSON object"),
+            // Nesting deeper than the decoder's limit is refused, not a stack overflow.
+            (#"{"id": "a", "outputs": {"s": "# + String(repeating: "[", count: 100_000), true, "answer is not a JSON"),
+        ]
+        for (line, outOfStep, message) in cases {
+            guard case .failure(let error) = read(line) else {
+                Issue.record("\(line) was accepted")
+                continue
+            }
+            #expect(error.outOfStep == outOfStep, "\(line)")
+            #expect(error.message.hasPrefix(message), "\(line): \(error.message)")
+        }
+    }
+
     @Test func restartedProgramRepeatsTheDescribeHandshake() throws {
         let folder = Self.folder()
         let command = Self.program(
