@@ -382,6 +382,10 @@ package struct BenchRunner: Sendable {
         if resumed > 0 { counts["resumed_samples"] = resumed }
         var conventions = Conventions.current
         if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
+        if !measurer.decodesStills {
+            conventions["still_images"] =
+                "header only: no estimator reads pixels; the programs read the files (decode = reading the header)"
+        }
         var manifest = RunManifest(
             kind: "bench",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),

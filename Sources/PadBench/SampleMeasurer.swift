@@ -50,6 +50,10 @@ package struct SampleMeasurer: Sendable {
     /// `<estimator>.<output>` per estimator (what later estimators of the chain read).
     let fullNames: [[String]]
     package let columnCount: Int
+    /// Whether a still's pixels are decoded: false when the run has estimators and none reads them
+    /// (``PadEstimators/Estimator/readsPixels``), and then only its header is read. Video frames are
+    /// always decoded (a program gets a frame as its pixels).
+    package let decodesStills: Bool
     /// Every output column in order (`face.count`, ..., `face.count@dataset_box`, ...).
     package let keys: [ColumnKey]
     /// The columns' headers in `samples.csv`.
@@ -77,6 +81,7 @@ package struct SampleMeasurer: Sendable {
             }
         }
         self.estimators = chains.flatMap(\.estimators)
+        self.decodesStills = estimators.isEmpty || estimators.contains { $0.readsPixels }
         self.variants = variants
         self.firstColumn = offsets
         self.fullNames = names
@@ -95,6 +100,15 @@ package struct SampleMeasurer: Sendable {
     package func measure(_ sample: Sample, index: Int, threads: Int = 1) -> SampleOutcome {
         if VideoFiles.isVideo(sample.path) { return measureVideo([(index, sample)], threads: threads)[0] }
         let decodeStart = StepClock.now()
+        if !decodesStills {
+            let header: StillHeader
+            do { header = try decoder.header(fileAt: sample.path) } catch {
+                return failure(error, index: index, decode: StepClock.since(decodeStart))
+            }
+            var input = EstimatorInput(sample: sample, header: header)
+            input.threads = threads
+            return measure(input, index: index, decode: StepClock.since(decodeStart))
+        }
         let image: Image, storedOrientation: Int
         do {
             (image, storedOrientation) = try decoder.decodeWithOrientation(fileAt: sample.path)
@@ -119,6 +133,15 @@ package struct SampleMeasurer: Sendable {
         _ image: Image, of sample: Sample, index: Int, decode: StepClock, threads: Int,
         storedOrientation: Int = 1
     ) -> SampleOutcome {
+        var first = EstimatorInput(sample: sample, image: image)
+        first.storedOrientation = storedOrientation
+        first.threads = threads
+        return measure(first, index: index, decode: decode)
+    }
+
+    /// Every estimator chain on one sample's input (the image or, without decoding, its header);
+    /// each chain starts from `first` with the gray plane the previous chain computed.
+    func measure(_ first: EstimatorInput, index: Int, decode: StepClock) -> SampleOutcome {
         var values = [Double](repeating: .nan, count: columnCount)
         var spent = [StepClock](repeating: StepClock(wall: 0, cpu: 0), count: estimators.count)
         func failed(_ status: SampleStatus) -> SampleOutcome {
@@ -128,10 +151,8 @@ package struct SampleMeasurer: Sendable {
         var k = 0
         var gray: GrayPlane?
         for chain in chains {
-            var input = EstimatorInput(sample: sample, image: image)
-            input.storedOrientation = storedOrientation
+            var input = first
             input.gray = gray
-            input.threads = threads
             for estimator in chain.estimators {
                 let start = StepClock.now()
                 let result: [Double]

@@ -6,7 +6,12 @@ import PadVocabulary
 /// estimators that ran earlier for this sample found (face box, eye positions, outputs).
 package struct EstimatorInput: Sendable {
     package var sample: Sample
+    /// The decoded upright image; empty (0x0) when the run decodes no pixels because none of its
+    /// estimators reads them (``Estimator/readsPixels``): then only ``width`` and ``height`` hold.
     package var image: Image
+    /// The upright image's size: `image`'s, or its header's when no pixels were decoded.
+    package var width: Int
+    package var height: Int
     /// The face region chosen for this sample, set by the `face` estimator (detector or dataset box).
     package var face: Box?
     /// The EXIF orientation a still image's file is stored with (1-8; 1 without one and for video
@@ -34,9 +39,20 @@ package struct EstimatorInput: Sendable {
     ) {
         self.sample = sample
         self.image = image
+        self.width = image.width
+        self.height = image.height
         self.face = face
         self.eyeCenters = eyeCenters
         self.outputs = outputs
+    }
+
+    /// A still whose pixels were not decoded (no estimator of the run reads them): its header's
+    /// size and stored orientation, and an empty image.
+    package init(sample: Sample, header: StillHeader) {
+        self.init(sample: sample, image: Image(width: 0, height: 0, format: .gray, pixels: []))
+        width = header.width
+        height = header.height
+        storedOrientation = header.storedOrientation
     }
 }
 
@@ -93,11 +109,16 @@ package protocol Estimator: Sendable {
     /// external program) or when calls of several samples are batched and one thread computes for
     /// all of them (its CPU time would be the batch's, the others' none).
     var cpuTimeIsPerSample: Bool { get }
+    /// Whether `measure` reads the still image's pixels. When no estimator of a run does (external
+    /// programs that open the file themselves), padbench reads each still's header only
+    /// (``PadImage/ImageDecoder/header(fileAt:)``) instead of decoding pixels nobody looks at.
+    var readsPixels: Bool { get }
 }
 
 extension Estimator {
     package var dependencies: [String] { [] }
     package var cpuTimeIsPerSample: Bool { true }
+    package var readsPixels: Bool { true }
     package static var readsOptions: Set<EstimatorOptionName> { [] }
     /// Full output names, `<estimator>.<output>`.
     package var outputNames: [String] { outputs.map { "\(name).\($0.name)" } }

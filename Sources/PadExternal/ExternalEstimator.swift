@@ -49,6 +49,8 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     }
     /// The program computes in its own process: padbench's thread only writes and waits.
     package var cpuTimeIsPerSample: Bool { false }
+    /// A still goes to the program as its file, unless it asked for decoded pixels (`rgb24`).
+    package var readsPixels: Bool { protocolOptions.input == .rgb24 }
     /// What the program declared in `describe` about how it takes requests.
     package let protocolOptions: ExternalProtocolOptions
     /// `--external-processes`, when given.
@@ -258,7 +260,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             message.face = [face.x, face.y, face.width, face.height].map(rounded)
             message.faceSource = input.outputs["face.source"] == 1 ? "dataset" : "detector"
         } else if let given = input.sample.faceBox,
-            let box = FaceEstimator.clip(given, width: input.image.width, height: input.image.height)
+            let box = FaceEstimator.clip(given, width: input.width, height: input.height)
         {
             message.face = [box.x, box.y, box.width, box.height].map(rounded)
             message.faceSource = "dataset"

@@ -7,6 +7,14 @@ package enum ExifOrientation: Int, Sendable {
     case up = 1
     case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
+    /// Whether displaying the image swaps its width and height (orientations 5-8).
+    package var transposesAxes: Bool {
+        switch self {
+        case .leftMirrored, .right, .rightMirrored, .left: true
+        default: false
+        }
+    }
+
     /// Reads the orientation from a JPEG's APP1 Exif segment; `nil` when absent or malformed.
     package static func read(fromJPEG bytes: [UInt8]) -> ExifOrientation? {
         var i = 2
@@ -54,11 +62,7 @@ package enum ExifOrientation: Int, Sendable {
 extension Image {
     /// The image as it should be displayed, given the EXIF orientation it was stored with.
     package func oriented(_ orientation: ExifOrientation) -> Image {
-        let transposed: Bool
-        switch orientation {
-        case .leftMirrored, .right, .rightMirrored, .left: transposed = true
-        default: transposed = false
-        }
+        let transposed = orientation.transposesAxes
         let outWidth = transposed ? height : width, outHeight = transposed ? width : height
         let c = channels
         var out = [UInt8](repeating: 0, count: pixels.count)

@@ -88,15 +88,8 @@ package struct ImageDecoder: Sendable {
     func decodeJPEGOriented(_ bytes: [UInt8]) throws(ImageError) -> (image: Image, orientation: ExifOrientation?) {
         guard let handle = tjInitDecompress() else { throw .decodeError("TurboJPEG: cannot create decompressor") }
         defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let headerStatus = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(
-                handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
-        }
-        if headerStatus != 0 { throw .decodeError("JPEG header: \(Self.turboError(handle))") }
-        let w = Int(width), h = Int(height)
-        guard w > 0, h > 0 else { throw .decodeError("JPEG header: empty image \(w)x\(h)") }
-        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        let (w, h, colorspace) = try jpegSize(bytes, handle: handle)
+        let width = Int32(w), height = Int32(h)
 
         let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
@@ -125,6 +118,22 @@ package struct ImageDecoder: Sendable {
             image = image.oriented(orientation)
         }
         return (image, orientation)
+    }
+
+    /// The stored size and colour space of a JPEG from its header: refused when unreadable, empty or
+    /// over ``maxPixels``.
+    func jpegSize(_ bytes: [UInt8], handle: tjhandle) throws(ImageError) -> (width: Int, height: Int, colorspace: Int32)
+    {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let headerStatus = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(
+                handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        if headerStatus != 0 { throw .decodeError("JPEG header: \(Self.turboError(handle))") }
+        let w = Int(width), h = Int(height)
+        guard w > 0, h > 0 else { throw .decodeError("JPEG header: empty image \(w)x\(h)") }
+        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        return (w, h, colorspace)
     }
 
     /// CMYK and YCCK JPEGs cannot be decoded to RGB by libjpeg-turbo ("Unsupported color
@@ -192,14 +201,8 @@ package struct ImageDecoder: Sendable {
     /// (`png_image_*`) catches them itself and returns 0 with a message.
     func decodePNG(_ bytes: [UInt8]) throws(ImageError) -> Image {
         var png = png_image()
-        png.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = bytes.withUnsafeBufferPointer { buffer in
-            png_image_begin_read_from_memory(&png, buffer.baseAddress, buffer.count)
-        }
         defer { png_image_free(&png) }
-        guard begun != 0 else { throw .decodeError("PNG header: \(Self.pngMessage(&png))") }
-        let w = Int(png.width), h = Int(png.height)
-        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        let (w, h) = try beginPNG(bytes, &png)
         // Colour PNGs decode to RGB, gray ones (with or without alpha) to gray. Alpha is
         // composited on black by libpng's simplified API when the output format has none.
         let isColor = (png.format & UInt32(PNG_FORMAT_FLAG_COLOR)) != 0
@@ -226,6 +229,25 @@ package struct ImageDecoder: Sendable {
         }
         guard finished != 0 else { throw .decodeError("PNG data: \(Self.pngMessage(&png))") }
         return Image(width: w, height: h, format: format, pixels: pixels)
+    }
+
+    /// Reads a PNG's header into `png`: refused when unreadable or over ``maxPixels``.
+    private func beginPNG(_ bytes: [UInt8], _ png: inout png_image) throws(ImageError) -> (width: Int, height: Int) {
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBufferPointer { buffer in
+            png_image_begin_read_from_memory(&png, buffer.baseAddress, buffer.count)
+        }
+        guard begun != 0 else { throw .decodeError("PNG header: \(Self.pngMessage(&png))") }
+        let w = Int(png.width), h = Int(png.height)
+        guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        return (w, h)
+    }
+
+    /// The size of a PNG from its header (``beginPNG(_:_:)``).
+    func pngSize(_ bytes: [UInt8]) throws(ImageError) -> (width: Int, height: Int) {
+        var png = png_image()
+        defer { png_image_free(&png) }
+        return try beginPNG(bytes, &png)
     }
 
     private static func pngMessage(_ png: inout png_image) -> String {

@@ -37,3 +37,42 @@ extension ImageDecoder {
         }
     }
 }
+
+/// What a still image's header says without its pixels: the size padbench's decode would give
+/// (EXIF orientation applied when the decoder applies it) and the orientation the file is stored
+/// with. For runs whose estimators read no pixels (external programs that read the file
+/// themselves), so padbench does not decode what nobody looks at.
+package struct StillHeader: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    /// The EXIF orientation the file is stored with (1-8; 1 without one and for PNG and PNM).
+    package var storedOrientation: Int
+}
+
+extension ImageDecoder {
+    /// The header of a still image file, checked as ``decodeWithOrientation(fileAt:)`` checks it
+    /// before decoding: the same file limits (`missing_file`, `too_large`), the format signature
+    /// (`unsupported_format`), a readable header with a non-empty size (`decode_error`) and the
+    /// pixel limit (`too_large`). Damage after the header is not seen: the pixels are not decoded.
+    package func header(fileAt path: String) throws(ImageError) -> StillHeader {
+        let bytes = try read(path)
+        switch ImageFormat(signatureOf: bytes) {
+        case .jpeg:
+            guard let handle = tjInitDecompress() else { throw .decodeError("TurboJPEG: cannot create decompressor") }
+            defer { tjDestroy(handle) }
+            let size = try jpegSize(bytes, handle: handle)
+            let orientation = ExifOrientation.read(fromJPEG: bytes)
+            let transposed = applyExifOrientation && (orientation?.transposesAxes ?? false)
+            return StillHeader(
+                width: transposed ? size.height : size.width, height: transposed ? size.width : size.height,
+                storedOrientation: orientation?.rawValue ?? 1)
+        case .png:
+            let size = try pngSize(bytes)
+            return StillHeader(width: size.width, height: size.height, storedOrientation: 1)
+        case .pnm, nil:
+            // A PNM is its header and a copy of its bytes: decoding it costs what reading it does.
+            let image = try decode(bytes)
+            return StillHeader(width: image.width, height: image.height, storedOrientation: 1)
+        }
+    }
+}

@@ -49,6 +49,43 @@ import Testing
         #expect(manifestJSON.estimators.first { $0.name == "pad" }?.version == "example-1")
     }
 
+    /// A run whose only estimator is a program that reads the file itself decodes no pixels: a still
+    /// damaged after its header reaches the program, which says what it finds, and the dataset box
+    /// is clipped to the header's size. A program that asks for `rgb24` gets padbench's decode, and
+    /// its failure.
+    @Test func stillsAreNotDecodedForProgramsThatReadTheFileThemselves() throws {
+        let root = Fixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let jpeg = try ImageEncoder.jpeg(Fixture.image(contrast: 10, seed: 1))
+        Fixture.write(Array(jpeg.prefix(jpeg.count - 200)), root + "/cut.jpg")
+        let program = root + "/size.py"
+        try """
+        import json, os, sys
+        for line in sys.stdin:
+            request = json.loads(line)
+            if request.get("describe"):
+                print(json.dumps({"outputs": ["bytes", "face_width"], "input": sys.argv[1]}), flush=True)
+                continue
+            face = request.get("face", [0, 0, -1, 0])
+            print(json.dumps({"id": request["id"], "outputs": {"bytes": os.path.getsize(request["path"]), "face_width": face[2]}}), flush=True)
+        """.write(toFile: program, atomically: true, encoding: .utf8)
+        let sample = Sample(
+            id: "cut.jpg", path: root + "/cut.jpg", label: .bonaFide, faceBox: Box(x: 90, y: 0, width: 20, height: 10))
+        for input in ["path", "rgb24"] {
+            let estimator = try ExternalEstimator(name: "x", command: "python3 \(program) \(input)", timeout: 10)
+            defer { estimator.shutDown() }
+            let measurer = SampleMeasurer(estimators: [estimator])
+            #expect(measurer.decodesStills == (input == "rgb24"))
+            let outcome = measurer.measure(sample, index: 0)
+            if input == "path" {
+                // The image is 96 pixels wide: the box from x 90 keeps 6 of its 20.
+                #expect(outcome.status == .ok && outcome.values == [Double(jpeg.count - 200), 6])
+            } else {
+                #expect(outcome.status.code == .decodeError, "\(outcome.status)")
+            }
+        }
+    }
+
     @Test func programThatExitsAtStartIsASetupError() {
         #expect { try ExternalEstimator(name: "bad", command: "sh -c 'exit 1'", timeout: 2) } throws: {
             "\($0)".contains("did not describe itself")
