@@ -32,7 +32,7 @@ typedef struct PadOrtApi {
     /*   3 */ OrtStatus *(*CreateEnv)(int loggingLevel, const char *logId, OrtEnv **out);
     /*   4 */ void *slot4;
     /*   5 */ void *slot5;
-    /*   6 */ void *slot6;
+    /*   6 */ OrtStatus *(*DisableTelemetryEvents)(const OrtEnv *env);
     /*   7 */ void *slot7;
     /*   8 */ OrtStatus *(*CreateSessionFromArray)(const OrtEnv *env, const void *modelData, size_t modelLength, const OrtSessionOptions *options, OrtSession **out);
     /*   9 */ OrtStatus *(*Run)(OrtSession *session, const OrtRunOptions *runOptions, const char *const *inputNames, const OrtValue *const *inputs, size_t inputCount, const char *const *outputNames, size_t outputCount, OrtValue **outputs);

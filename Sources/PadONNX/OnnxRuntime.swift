@@ -64,6 +64,8 @@ package final class OnnxRuntime: Sendable {
             api, api.pointee.CreateEnv(3, "padbench", &env), .library, "cannot create the ONNX Runtime environment")
         guard let env else { throw OnnxError(.library, "ONNX Runtime returned no environment") }
         environment = env
+        // And the API's own switch, for libraries built with telemetry that read no variable.
+        if let status = api.pointee.DisableTelemetryEvents(env) { api.pointee.ReleaseStatus(status) }
         var memory: OpaquePointer?
         // OrtArenaAllocator (1), OrtMemTypeDefault (0): tensors padbench passes live in its own memory.
         if let status = api.pointee.CreateCpuMemoryInfo(1, 0, &memory) {
@@ -212,6 +214,12 @@ package final class OnnxRuntime: Sendable {
                 return nil
             }
         }
+        // Before the library initialises: ONNX Runtime 1.32's Linux wheel reports usage to Microsoft
+        // (1DS telemetry, on by default since its POSIX telemetry landed, microsoft/onnxruntime#27379)
+        // and keeps a session file `$TMPDIR/.ses`. ORT_DISABLE_TELEMETRY=1 turns all of it off for the
+        // process (no uploader, no identifier, no file). An evaluation of biometric data reports to no
+        // one; a user who sets the variable to something else has chosen otherwise.
+        setenv("ORT_DISABLE_TELEMETRY", "1", 0)
         guard let handle = dlopen(candidate.path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             if !candidate.required && !candidate.path.contains("/") { return nil }

@@ -29,6 +29,31 @@ import Testing
         #expect(cascade.status == 0, "\(cascade.err)")
     }
 
+    /// ONNX Runtime 1.32's Linux library reports usage to Microsoft and keeps `$TMPDIR/.ses` unless
+    /// ORT_DISABLE_TELEMETRY=1 is set before it initialises: a bench with both networks, started
+    /// without the variable and with a TMPDIR of its own, leaves that folder empty.
+    @Test func theNetworksRunWithoutTelemetry() throws {
+        let dir = try LandmarksCLITests.smallDataset()
+        let tmp = dir + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLineTests.executable)
+        process.arguments = [
+            "bench", "--dataset", dir, "--profiles", "basic", "--estimators", "minifasnet", "--out", dir + "/run",
+            "--quiet",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["ORT_DISABLE_TELEMETRY"] = nil
+        environment["TMPDIR"] = tmp
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+    }
+
     @Test func networksAndAUserModelRunAndAreRecorded() throws {
         let dir = try LandmarksCLITests.smallDataset()
         let spec = Self.root + "/examples/onnx/minifasnet-v2.yaml"
