@@ -3,6 +3,7 @@ import PadEstimators
 import PadExternal
 import PadImport
 import PadONNX
+import PadText
 import PadVocabulary
 
 /// The built-in estimators, as the CLI and profile validation see them.
@@ -141,7 +142,8 @@ package enum EstimatorCatalog {
             return "external estimator name: \(problem)"
         }
         guard name.range(of: "^[a-z][a-z0-9_]*$", options: .regularExpression) != nil else {
-            return "external estimator name '\(name)' must be lower-case letters, digits or _"
+            return
+                "external estimator name '\(TextBytes.quote(name, limit: 80))' must be lower-case letters, digits or _"
         }
         let builtIn = registry.entries.map(\.name) + (withPadModel ? ["pad"] : [])
         if builtIn.contains(name) || reservedStepNames.contains(name) {

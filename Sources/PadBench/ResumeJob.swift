@@ -147,9 +147,60 @@ extension ResumeJob {
                     + "\(version.toolVersion ?? "unknown"); this padbench \(ToolInfo.version) resumes schema "
                     + "\(currentSchema): resume with that padbench, or start over with --force")
         }
-        do { return try JSONCoding.decoder().decode(ResumeJob.self, from: bytes) } catch {
-            throw EvaluationError("\(path): cannot read the resume job: \(error)")
+        let job: ResumeJob
+        do { job = try JSONCoding.decoder().decode(ResumeJob.self, from: bytes) } catch {
+            throw EvaluationError("\(path): cannot read the resume job: \(TextBytes.quote("\(error)", limit: 300))")
         }
+        if let problem = job.problem() {
+            throw EvaluationError(
+                "\(path): the resume job holds what the command line refuses: \(problem); start over with --force")
+        }
+        return job
+    }
+
+    /// The longest text a job field may hold (a path, a command line): far beyond any real one.
+    static let maximumFieldBytes = 65_536
+
+    /// The first thing in this job that `bench`'s command line would refuse
+    /// (``BenchOptionRules``), or nil: a job file edited by hand cannot start a run the command line
+    /// could not, nor quote a huge field in its error.
+    package func problem() -> String? {
+        var texts: [(String, String)] = [
+            ("dataset.path", dataset.path), ("dataset.layout", dataset.layout),
+            ("estimators.cascadeDirectory", estimators.cascadeDirectory),
+            ("estimators.landmarkModel", estimators.landmarkModel), ("shard", shard ?? ""),
+            ("estimators.padModel", estimators.padModel ?? ""),
+            ("estimators.onnxRuntime", estimators.onnxRuntime ?? ""),
+            ("estimators.modelDirectory", estimators.modelDirectory ?? ""), ("aggregate", aggregate ?? ""),
+        ]
+        texts += profiles.map { ("profiles", $0.reference) } + profiles.map { ("profiles", $0.name) }
+        texts += estimators.extra.map { ("estimators.extra", $0) }
+        for (name, command) in estimators.externalCommands {
+            texts += [("estimators.externalCommands", name + command)]
+        }
+        for (name, spec) in estimators.onnxModels ?? [:] { texts += [("estimators.onnxModels", name + spec)] }
+        for (level, species) in attackPotential ?? [:] { texts += [("attackPotential", level + species)] }
+        if let (field, text) = texts.first(where: { $0.1.utf8.count > Self.maximumFieldBytes }) {
+            return "\(field) holds \(text.utf8.count) bytes (at most \(Self.maximumFieldBytes))"
+        }
+        let rules: [String?] = [
+            BenchOptionRules.layout(dataset.layout),
+            BenchOptionRules.oulu(protocol: dataset.ouluProtocol, fold: dataset.ouluFold),
+            BenchOptionRules.frames(
+                count: dataset.frames, step: dataset.frameStep, maxVideoFrames: dataset.maxVideoFrames,
+                maxVideoSeconds: dataset.maxVideoSeconds),
+            BenchOptionRules.concurrency(concurrency), BenchOptionRules.maxPixels(maxPixels),
+            BenchOptionRules.maxImageBytes(maxImageBytes),
+            BenchOptionRules.externalProcesses(estimators.externalProcesses),
+            BenchOptionRules.externalTimeout(estimators.externalTimeout),
+            BenchOptionRules.aggregate(aggregate),
+            BenchOptionRules.estimatorNames(
+                externals: estimators.externalCommands.keys.sorted(),
+                onnx: (estimators.onnxModels ?? [:]).keys.sorted(),
+                withPadModel: estimators.padModel != nil),
+            shard.flatMap { Shard(parsing: $0) == nil ? "shard '\($0)' is not k/n" : nil },
+        ]
+        return rules.compactMap { $0 }.first
     }
 
     /// The JSON written to `job.json` (pretty, key-sorted).

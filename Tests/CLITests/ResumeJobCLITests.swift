@@ -119,4 +119,61 @@ import Testing
             "\(garbled.err)")
         #expect(Self.bytes(run + ".partial/samples.csv") == journal)
     }
+
+    /// A job file edited by hand is held to the command line's rules: every value `bench` would
+    /// refuse is refused in one line naming the job file (exit 1, before anything runs), a huge
+    /// field is named by its size, not quoted, and the journal stays as it was.
+    @Test func aJobFileIsCheckedLikeTheCommandLine() throws {
+        let dir = CLI.folder()
+        let run = try Self.interrupted(dir)
+        let path = run + ".partial/job.json"
+        let journal = Self.bytes(run + ".partial/samples.csv")
+        let original = try #require(Self.bytes(path))
+        let cases: [(String, (inout [String: Any]) -> Void, String)] = [
+            ("frames -1", { Self.set(&$0, "dataset", "frames", -1) }, "--frames must be at least 1, got -1"),
+            ("maxPixels 0", { $0["maxPixels"] = 0 }, "--max-pixels must be at least 1, got 0"),
+            ("maxImageBytes -5", { $0["maxImageBytes"] = -5 }, "--max-image-bytes must be at least 1, got -5"),
+            (
+                "externalTimeout 0", { Self.set(&$0, "estimators", "externalTimeout", 0) },
+                "--external-timeout must be a positive number of seconds"
+            ),
+            (
+                "external named decode", { Self.set(&$0, "estimators", "externalCommands", ["decode": "/bin/true"]) },
+                "external estimator name 'decode' is taken by padbench's own timing step"
+            ),
+            (
+                "external named a b@c", { Self.set(&$0, "estimators", "externalCommands", ["a b@c": "/bin/true"]) },
+                "external estimator name: output name 'a b@c' must be ASCII letters"
+            ),
+            ("layout bogus", { Self.set(&$0, "dataset", "layout", "bogus") }, "layout 'bogus' is not one of tree"),
+            ("concurrency 0", { $0["concurrency"] = 0 }, "--concurrency must be 1 to 1024 samples at once, got 0"),
+            (
+                "a 200 kB path", { Self.set(&$0, "dataset", "path", String(repeating: "x", count: 200_000)) },
+                "dataset.path holds 200000 bytes (at most 65536)"
+            ),
+        ]
+        for (name, change, message) in cases {
+            var job = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            change(&job)
+            try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: path))
+            let refused = try CLI.run(["bench", "--resume", run])
+            #expect(refused.status == 1 && refused.err.split(separator: "\n").count == 1, "\(name): \(refused.err)")
+            #expect(
+                refused.err.hasPrefix(
+                    "Error: \(path): the resume job holds what the command line refuses: \(message)"),
+                "\(name): \(refused.err.prefix(300))")
+            #expect(refused.err.utf8.count < 1000, "\(name)")
+            #expect(Self.bytes(run + ".partial/samples.csv") == journal, "\(name)")
+        }
+        // Restored, it resumes.
+        try original.write(to: URL(fileURLWithPath: path))
+        let resumed = try CLI.run(["bench", "--resume", run, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.err)")
+    }
+
+    static func set(_ job: inout [String: Any], _ group: String, _ key: String, _ value: Any) {
+        var inner = job[group] as? [String: Any] ?? [:]
+        inner[key] = value
+        job[group] = inner
+    }
 }

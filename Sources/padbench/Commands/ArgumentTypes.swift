@@ -79,25 +79,13 @@ struct DatasetLayoutOptions: ParsableArguments {
     var maxVideoSeconds: Double = VideoLimits().maxSeconds
 
     func validate() throws {
-        // OULU-NPU defines protocols 1-4, with 6 folds in protocols 3 and 4 (a wrong number is a
-        // wrong command line, exit 64, not a missing folder found later).
-        if let ouluProtocol, !(1...4).contains(ouluProtocol) {
-            throw ValidationError("--oulu-protocol must be 1, 2, 3 or 4 (OULU-NPU's protocols), got \(ouluProtocol)")
-        }
-        if let ouluFold {
-            guard let p = ouluProtocol, p >= 3 else {
-                throw ValidationError("--oulu-fold belongs to --oulu-protocol 3 or 4 (the protocols with folds)")
-            }
-            guard (1...6).contains(ouluFold) else {
-                throw ValidationError("--oulu-fold must be 1 to 6 (protocol \(p)'s folds), got \(ouluFold)")
-            }
-        }
-        if frames != nil && frameStep != nil { throw ValidationError("give --frames or --frame-step, not both") }
-        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
-        if let frameStep, frameStep < 1 { throw ValidationError("--frame-step must be at least 1, got \(frameStep)") }
-        guard maxVideoFrames >= 1 else { throw ValidationError("--max-video-frames must be at least 1") }
-        guard maxVideoSeconds.isFinite && maxVideoSeconds > 0 else {
-            throw ValidationError("--max-video-seconds must be a positive number")
+        // A wrong OULU-NPU protocol or fold is a wrong command line (exit 64), not a missing folder
+        // found later; the rules are shared with resume jobs (BenchOptionRules).
+        if let problem = BenchOptionRules.oulu(protocol: ouluProtocol, fold: ouluFold)
+            ?? BenchOptionRules.frames(
+                count: frames, step: frameStep, maxVideoFrames: maxVideoFrames, maxVideoSeconds: maxVideoSeconds)
+        {
+            throw ValidationError(problem)
         }
     }
 

@@ -125,21 +125,12 @@ struct BenchCommand: AsyncParsableCommand {
                     "--resume RUN takes no \(option): it continues with the options the run was started with")
             }
         }
-        guard (1...BenchJob.maximumConcurrency).contains(concurrency) else {
-            throw ValidationError(
-                "--concurrency must be 1 to \(BenchJob.maximumConcurrency) samples at once, got \(concurrency)")
-        }
-        guard maxPixels >= 1 else { throw ValidationError("--max-pixels must be at least 1, got \(maxPixels)") }
-        if let maxImageBytes, maxImageBytes < 1 {
-            throw ValidationError("--max-image-bytes must be at least 1, got \(maxImageBytes)")
-        }
-        if let externalProcesses, !(1...BenchJob.maximumConcurrency).contains(externalProcesses) {
-            throw ValidationError(
-                "--external-processes must be 1 to \(BenchJob.maximumConcurrency), got \(externalProcesses)")
-        }
-        guard externalTimeout.isFinite && externalTimeout > 0 else {
-            throw ValidationError("--external-timeout must be a positive number of seconds")
-        }
+        let problems = [
+            BenchOptionRules.concurrency(concurrency), BenchOptionRules.maxPixels(maxPixels),
+            BenchOptionRules.maxImageBytes(maxImageBytes), BenchOptionRules.externalProcesses(externalProcesses),
+            BenchOptionRules.externalTimeout(externalTimeout),
+        ]
+        if let problem = problems.compactMap({ $0 }).first { throw ValidationError(problem) }
         _ = try Self.parseOnnx(
             onnxModels, externals: try Self.parseExternals(externals, withPadModel: model != nil),
             withPadModel: model != nil)
