@@ -6,6 +6,13 @@
 import Foundation
 import PackageDescription
 
+/// The library modules are optimised in debug builds too. Tests run real codecs, cascades and
+/// networks on real images; unoptimised, the face cascade took about 13 s per image against 91 ms
+/// optimised, so `make test` spent most of its time waiting for `-Onone` loops. Test targets and the
+/// orchestration (PadBench, the CLI) stay unoptimised for fast incremental builds; `-enable-testing`
+/// still comes with the debug configuration, so `@testable import` works.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "padbench",
     products: [
@@ -34,60 +41,65 @@ let package = Package(
 
         // The words every module shares (outputs, labels, splits, statuses, failure codes, FNV-1a):
         // no dependency at all, so naming an output never links an image codec.
-        .target(name: "PadVocabulary", exclude: ["README.md"]),
+        .target(name: "PadVocabulary", exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
-        .target(name: "PadText", dependencies: ["PadVocabulary"], exclude: ["README.md"]),
         .target(
-            name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText", "PadVocabulary"], exclude: ["README.md"]),
+            name: "PadText", dependencies: ["PadVocabulary"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        .target(
+            name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText", "PadVocabulary"], exclude: ["README.md"],
+            swiftSettings: optimisedInDebug),
         // Videos (AVI, MOV, MP4, MKV, WebM) read and written through FFmpeg's libraries.
         .target(
             name: "PadVideo", dependencies: ["CAVFormat", "CAVCodec", "CSwScale", "CAVUtil", "PadImage"],
-            exclude: ["README.md"]),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText", "PadVocabulary"],
-            exclude: ["README.md", "Synthesis/README.md"]),
+            exclude: ["README.md", "Synthesis/README.md"], swiftSettings: optimisedInDebug),
         // ONNX Runtime loaded at run time: one environment per process, one session per model.
         .target(
-            name: "PadONNX", dependencies: ["COnnxRuntime", "PadText", "PadVocabulary"], exclude: ["README.md"]),
+            name: "PadONNX", dependencies: ["COnnxRuntime", "PadText", "PadVocabulary"], exclude: ["README.md"],
+            swiftSettings: optimisedInDebug),
         .target(
             name: "PadEstimators",
             dependencies: [
                 "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary",
                 .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["README.md"]),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // External programs as estimators: the JSON-lines protocol (pipelined, batched) and the
         // supervision of the processes that speak it.
         .target(
             name: "PadExternal",
             dependencies: ["CLinux", "PadDataset", "PadEstimators", "PadImage", "PadText", "PadVocabulary"],
-            exclude: ["README.md"]),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
-        .target(name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"]),
+        .target(
+            name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"],
+            swiftSettings: optimisedInDebug),
         // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
         .target(
             name: "PadMetrics", dependencies: ["PadText", .product(name: "Histogram", package: "hdrhistogram-swift")],
-            exclude: ["README.md"]),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadProfiles",
             dependencies: ["PadText", "PadVocabulary", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"],
-            resources: [.copy("Presets")]
-        ),
-        .target(name: "PadArchive", dependencies: ["CZstd", "PadText", "PadVocabulary"], exclude: ["README.md"]),
+            resources: [.copy("Presets")], swiftSettings: optimisedInDebug),
+        .target(
+            name: "PadArchive", dependencies: ["CZstd", "PadText", "PadVocabulary"], exclude: ["README.md"],
+            swiftSettings: optimisedInDebug),
         // The evaluation layer: the measurement table, calibration, decisions and each profile's
         // result; reports and the pipeline build on it, it never measures and never renders.
         .target(
             name: "PadEvaluation",
             dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
-            exclude: ["README.md"]),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadReport",
             dependencies: [
                 "PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadDataset", "PadText", "PadVocabulary",
             ],
-            exclude: ["README.md"]
-        ),
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadBench",
             dependencies: [
@@ -117,38 +129,51 @@ let package = Package(
             name: "landmarks-timing", dependencies: ["PadEstimators", "PadImage", "PadDataset"],
             path: "Benchmarks/LandmarksTiming"),
 
-        .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary"]),
-        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX"], exclude: ["Fixtures"]),
+        // What the test targets share: the `.thorough` trait (long equality suites run in CI and with
+        // `make test-all`, not in every local run).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary", "TestSupport"]),
+        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage"]),
+            name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage", "TestSupport"]),
         .testTarget(
-            name: "PadDatasetTests", dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo", "PadVocabulary"]),
+            name: "PadDatasetTests",
+            dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo", "PadVocabulary", "TestSupport"]),
         .testTarget(
             name: "PadEstimatorsTests",
-            dependencies: ["PadEstimators", "PadExternal", "PadImage", "PadDataset", "PadONNX", "PadVocabulary"],
+            dependencies: [
+                "PadEstimators", "PadExternal", "PadImage", "PadDataset", "PadONNX", "PadVocabulary", "TestSupport",
+            ],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadImportTests", dependencies: ["PadImport"]),
+        .testTarget(name: "PadImportTests", dependencies: ["PadImport", "TestSupport"]),
         .testTarget(
-            name: "PadProfilesTests", dependencies: ["PadProfiles", "PadImport", "PadText", "PadVocabulary"]),
-        .testTarget(name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadVocabulary"]),
+            name: "PadProfilesTests",
+            dependencies: ["PadProfiles", "PadImport", "PadText", "PadVocabulary", "TestSupport"]),
+        .testTarget(
+            name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadVocabulary", "TestSupport"]),
         .testTarget(
             name: "PadEvaluationTests",
-            dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary"]),
+            dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary", "TestSupport"]),
         .testTarget(
             name: "PadReportTests",
-            dependencies: ["PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive", "PadVocabulary"]),
+            dependencies: [
+                "PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive", "PadVocabulary", "TestSupport",
+            ]),
         .testTarget(
             name: "PadBenchTests",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
                 "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
+                "TestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built `padbench` executable (exit codes, messages, files written).
-        .testTarget(name: "CLITests", dependencies: []),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
     ]
 )
 

@@ -2,6 +2,7 @@ import PadArchive
 import PadDataset
 import PadEvaluation
 import PadMetrics
+import PadVocabulary
 
 /// Paired bootstrap of the curve metrics of two runs on the same samples: the gate of `compare`
 /// that does not hinge on one threshold. A model whose whole curve got worse can keep the rates at

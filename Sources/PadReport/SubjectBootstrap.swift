@@ -1,6 +1,7 @@
 import PadDataset
 import PadEvaluation
 import PadMetrics
+import PadVocabulary
 
 /// Subject-clustered percentile bootstrap intervals: samples of one person are not independent,
 /// so Clopper-Pearson intervals computed over images are too narrow when subjects give many

@@ -115,7 +115,8 @@ final class VideoInput {
 func averror(_ code: Int32) -> String {
     var text = [CChar](repeating: 0, count: 128)
     av_strerror(code, &text, text.count)
-    return String(cString: text)
+    let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 private func videoRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32)

@@ -1,6 +1,6 @@
 /// SplitMix64 (Steele, Lea, Flood 2014; Vigna's reference constants): a small, fast, seedable
 /// generator. padbench never uses the system generator for data, so the same seed always gives
-/// the same bytes.
+/// the same bytes, and tests draw their random inputs from it with a fixed seed.
 ///
 /// Example: `PadDatasetDocExamples.splitMix`
 /// in `Tests/PadDatasetTests/DocExamplesTests.swift` (compiled and run by `swift test`).
@@ -21,15 +21,5 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }
 
-    /// Standard normal by Box-Muller.
-    package mutating func gaussian() -> Double {
-        let u1 = max(uniform(0, 1), 1e-300), u2 = uniform(0, 1)
-        return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
-    }
-
     package mutating func integer(_ low: Int, _ high: Int) -> Int { low + Int(next() % UInt64(high - low + 1)) }
 }
-
-import Foundation
-@inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
-@inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `padbench` executable run as a user runs it: exit codes, messages and files.
 /// Policy: 0 success; a runtime error (missing file, bad data) exits 1 with one line and no usage
@@ -37,7 +38,7 @@ import Testing
     }
 
     static func folder(_ name: String = #function) -> String {
-        let path = NSTemporaryDirectory() + "padbench-cli-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-cli-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 30, "a gate that does not hinge on one threshold": `compare` tests EER and BPCER at each
 /// APCER target by a paired bootstrap over subjects. The committed pair
@@ -136,7 +137,7 @@ import Testing
 
     /// 20 reruns of the committed base model's evaluation (2,000 presentations of 400 subjects),
     /// each compared with the first: no alarm, 0 failures in JUnit, EER gated every time.
-    @Test func twentyIdenticalRerunsNeverAlarm() throws {
+    @Test(.thorough) func twentyIdenticalRerunsNeverAlarm() throws {
         let dir = CLI.folder()
         let first = try Self.eval("base", dir + "/0")
         for k in 1...20 {

@@ -2,11 +2,12 @@ import Foundation
 import PadVocabulary
 import Testing
 @testable import PadArchive
+import TestSupport
 
 /// The examples the PadArchive reader doc comments point to, compiled and checked here.
 @Suite struct PadArchiveDocExamples {
     static func folder() -> String {
-        let path = NSTemporaryDirectory() + "padbench-archive-doc-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-archive-doc-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

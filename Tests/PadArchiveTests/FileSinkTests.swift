@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 @testable import PadArchive
+import TestSupport
 
 /// A big file written through ``FileSink`` is advised out of the page cache as it grows
 /// (drop-behind): the bytes on disk are exactly those written, whatever the chunk sizes, across
 /// several windows, and a file appended to (a resumed journal) keeps what it held.
 @Suite struct FileSinkTests {
-    @Test func dropBehindKeepsEveryByte() throws {
+    @Test(.thorough) func dropBehindKeepsEveryByte() throws {
         let path = FileManager.default.temporaryDirectory.path + "/padbench-sink-\(UUID().uuidString).bin"
         defer { try? FileManager.default.removeItem(atPath: path) }
         var expected: [UInt8] = []

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PadArchive
+import TestSupport
 
 /// ``NumberText`` (the number formatting of `samples.csv` and `curves.csv`) and ``CSVBlock``
 /// write exactly the bytes of the plain String formatting they replace.
@@ -95,7 +96,7 @@ import Testing
             String(repeating: "x,\"y", count: 40),
         ]
         let numbers: [Double] = [0, -0.0, 1.845584192, -2e-7, .infinity, -.infinity, .nan, 1.0 / 3, 1e300]
-        let path = NSTemporaryDirectory() + "padbench-block-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-block-\(UUID().uuidString).csv"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try CSVWriter(path: path)
         let block = CSVBlock(writer: writer, capacity: 70)

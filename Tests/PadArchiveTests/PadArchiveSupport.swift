@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 
 /// A fresh temporary folder per test.
 func temporaryFolder(_ name: String = #function) -> String {
-    let path = NSTemporaryDirectory() + "padbench-archive-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+    let path = TestFolder.root + "/padbench-archive-\(name.filter(\.isLetter))-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

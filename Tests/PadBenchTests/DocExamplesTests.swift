@@ -9,6 +9,7 @@ import PadVocabulary
 import Testing
 
 @testable import PadBench
+import TestSupport
 
 /// The examples of PadBench's doc comments (`DocCommentExamplesTests` holds each comment to its
 /// copy here). The pieces of a run are run on a fresh folder; the runners, whose examples name
@@ -16,7 +17,7 @@ import Testing
 /// BenchRunnerTests, ImportTests, MergeTests, TrainTests and the CLI tests.
 @Suite struct PadBenchDocExamples {
     static func folder() -> String {
-        let path = NSTemporaryDirectory() + "padbench-bench-doc-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-bench-doc-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

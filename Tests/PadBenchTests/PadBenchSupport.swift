@@ -1,10 +1,11 @@
 import Foundation
 import PadImage
+import TestSupport
 
 /// A temporary dataset with real images and real broken files.
 enum Fixture {
     static func folder(_ name: String = #function) -> String {
-        let path = NSTemporaryDirectory() + "padbench-bench-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-bench-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -5,6 +5,7 @@ import Testing
 @testable import PadEstimators
 @testable import PadImport
 @testable import PadProfiles
+import TestSupport
 
 /// The README's input examples are committed files under examples/; each is shown verbatim in the
 /// README and imported here exactly as it is, onto the committed sample dataset.
@@ -28,7 +29,7 @@ import Testing
         _ format: VendorFormat, _ path: String, profiles: [String] = [], noDecision: NoDecisionPolicy = .fta
     ) throws -> ImportRunner.Outcome {
         let file = try example(path)
-        let out = NSTemporaryDirectory() + "padbench-readme-\(UUID().uuidString)"
+        let out = TestFolder.root + "/padbench-readme-\(UUID().uuidString)"
         return try ImportRunner().run(
             format: format, noDecision: noDecision, dataset: sample, inputs: [file],
             profiles: try ProfileLoader().resolveAll(profiles), outputFolder: out)
@@ -104,7 +105,7 @@ import Testing
         let outcome = try EvalRunner().evaluateScores(
             .init(
                 scoreFiles: [file], threshold: 0.5,
-                outputFolder: NSTemporaryDirectory() + "padbench-readme-\(UUID().uuidString)"))
+                outputFolder: TestFolder.root + "/padbench-readme-\(UUID().uuidString)"))
         #expect(
             outcome.table.ids == [
                 "bonafide/000000.jpg", "bonafide/000004.jpg", "attack/print/000001.jpg", "attack/replay/000005.jpg",

@@ -8,6 +8,7 @@ import Testing
 @testable import PadEvaluation
 import PadMetrics
 @testable import PadProfiles
+import TestSupport
 
 /// The per-row writers of `eval` (`samples.csv`, `decisions.csv`) and the dataset fingerprints
 /// work on bytes in place; each is checked against the plain String version it replaced, on rows
@@ -45,7 +46,7 @@ import PadMetrics
     }
 
     static func file(_ write: (CSVWriter) throws -> Void) throws -> String {
-        let path = NSTemporaryDirectory() + "padbench-rows-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-rows-\(UUID().uuidString).csv"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try CSVWriter(path: path)
         try write(writer)

@@ -8,6 +8,7 @@ import Testing
 @testable import PadEvaluation
 @testable import PadProfiles
 @testable import PadReport
+import TestSupport
 
 /// `RunPipeline`, the one life of a run: whichever way `samples.csv` reaches the archive, the
 /// committed run holds one decision row per sample, the manifest the command made from the
@@ -43,7 +44,7 @@ import Testing
     }
 
     static func folder() -> String {
-        let path = NSTemporaryDirectory() + "padbench-pipeline-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-pipeline-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -7,6 +7,7 @@ import Testing
 @testable import PadDataset
 @testable import PadEvaluation
 @testable import PadReport
+import TestSupport
 
 /// `samples.csv` has one definition (``SamplesSchema``): every run kind's writer, read back by the
 /// one reader, gives the table it wrote (ids, labels, splits, statuses, outputs, subjects,
@@ -68,7 +69,7 @@ import Testing
     }
 
     static func file(_ write: (String) throws -> Void) throws -> [UInt8] {
-        let path = NSTemporaryDirectory() + "padbench-schema-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-schema-\(UUID().uuidString).csv"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try write(path)
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -170,7 +171,7 @@ import Testing
         let outputs = ["quality.sharpness"]
         let table = Self.measured(samples, outputs: outputs, seed: 23)
         let schema = SamplesSchema.measured(outputs: outputs, steps: ["quality"], presentations: true)
-        let folder = NSTemporaryDirectory() + "padbench-schema-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-schema-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var rows = MergedRows(table: table)

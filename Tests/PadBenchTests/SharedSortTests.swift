@@ -7,6 +7,7 @@ import Testing
 @testable import PadMetrics
 import PadProfiles
 @testable import PadReport
+import TestSupport
 
 /// `eval --scores` keeps the profile's sorted scores and `outputs.csv` reuses them (and, for the
 /// `(all)` row, the profile's curve): every row equals the one computed on its own.
@@ -89,7 +90,7 @@ import PadProfiles
 /// those of the table built from such arrays.
 @Suite struct ScoreTableTests {
     @Test func scoreTableEqualsTheTableBuiltFromLabelAndStatusArrays() throws {
-        let path = NSTemporaryDirectory() + "padbench-table-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-table-\(UUID().uuidString).csv"
         try Data(
             ("id,label,species,score,split\na,bonafide,,0.5,dev\nb,attack,print,,eval\n"
                 + "c,attack,replay,-0,test\nd,bonafide,,nan,eval\ne,attack,print,inf,train\n").utf8
@@ -123,7 +124,7 @@ import PadProfiles
 /// rows in order.
 @Suite struct PresentationCheckBesideInterningTests {
     static func read(_ text: String, split: Bool) throws -> ImportedScores {
-        let path = NSTemporaryDirectory() + "padbench-frames-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-frames-\(UUID().uuidString).csv"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var reader = ScoreFileReader()

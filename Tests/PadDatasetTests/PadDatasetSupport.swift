@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import PadDataset
 @testable import PadImage
+import TestSupport
 
 func temporaryFolder(_ name: String = #function) -> String {
-    let path = NSTemporaryDirectory() + "padbench-dataset-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+    let path = TestFolder.root + "/padbench-dataset-\(name.filter(\.isLetter))-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

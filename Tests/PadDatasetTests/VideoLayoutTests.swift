@@ -3,6 +3,7 @@ import Testing
 @testable import PadDataset
 import PadImage
 import PadVideo
+import TestSupport
 
 /// Videos in datasets: frames sampled into samples of one presentation, in every layout that
 /// holds videos, and `dataset check`'s counts. Clips are written by padbench's own encoder.
@@ -19,7 +20,7 @@ import PadVideo
     }
 
     static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "/padbench-videolayout-\(UUID().uuidString)"
+        let path = TestFolder.root + "//padbench-videolayout-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

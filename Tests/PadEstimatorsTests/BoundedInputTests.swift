@@ -4,13 +4,14 @@ import Testing
 @testable import PadEstimators
 @testable import PadExternal
 @testable import PadImage
+import TestSupport
 
 /// Hostile inputs to the estimators stay bounded (issue 25): a cascade nested 50,000 deep, an
 /// external program whose `describe` lists an output twice or names one outside the output-name
 /// grammar, and an answer line that never ends.
 @Suite struct BoundedInputTests {
     static func file(_ text: String, _ name: String = #function) -> String {
-        let path = NSTemporaryDirectory() + "padbench-bounded-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-bounded-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -35,7 +36,7 @@ import Testing
         let bytes =
             Array("<?xml version=\"1.0\"?>\n<opencv_storage>\n<cascade>\n<maxWeakCou".utf8) + [0xEE]
             + Array("t>1</maxWeakCount>\n</cascade>\n</opencv_storage>\n".utf8)
-        let path = NSTemporaryDirectory() + "padbench-bounded-utf8-\(UUID().uuidString).xml"
+        let path = TestFolder.root + "/padbench-bounded-utf8-\(UUID().uuidString).xml"
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: CascadeError.malformed("\(path): not UTF-8 text (OpenCV's cascades are ASCII)")) {
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func cascadeThatIsADirectoryIsNotCalledMissing() throws {
-        let folder = NSTemporaryDirectory() + "padbench-bounded-dir-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-bounded-dir-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: CascadeError.missing("\(folder): is a directory, not a file")) {

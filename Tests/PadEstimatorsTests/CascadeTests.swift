@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadEstimators
 @testable import PadImage
+import TestSupport
 
 /// Detections compared with OpenCV 4.14's `CascadeClassifier.detectMultiScale2` on the same
 /// photos (Fixtures/cascade/make_expected.py wrote the photos and expected.json).
@@ -14,7 +15,7 @@ import Testing
 
     static func boxes(_ list: [[Int]]) -> [[Int]] { list.sorted { $0.lexicographicallyPrecedes($1) } }
 
-    @Test(arguments: ["haar_face", "lbp_face", "haar_eye"])
+    @Test(.thorough, arguments: ["haar_face", "lbp_face", "haar_eye"])
     func agreesWithOpenCV(_ key: String) throws {
         let settings = (Self.expected["cascades"] as! [String: [String: Any]])[key]!
         let cascade = try CascadeClassifier(contentsOfFile: "/usr/share/opencv4/" + (settings["file"] as! String))
@@ -45,7 +46,7 @@ import Testing
 
     @Test func missingAndMalformedCascadesAreClearErrors() throws {
         #expect(throws: CascadeError.self) { try CascadeClassifier(contentsOfFile: "/nonexistent/cascade.xml") }
-        let bad = NSTemporaryDirectory() + "bad-cascade-\(UUID().uuidString).xml"
+        let bad = TestFolder.root + "/bad-cascade-\(UUID().uuidString).xml"
         defer { try? FileManager.default.removeItem(atPath: bad) }
         try "<opencv_storage><cascade><featureType>HAAR</featureType>".write(
             toFile: bad, atomically: true, encoding: .utf8)

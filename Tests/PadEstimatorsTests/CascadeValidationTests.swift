@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadEstimators
+import TestSupport
 
 /// Every rectangle and index of a cascade is checked when it is loaded, so the detector can
 /// never read outside its integral image (OpenCV's real cascades, edited one value at a time).
@@ -12,7 +13,7 @@ import Testing
     static func edited(_ path: String, _ old: String, _ new: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let range = try #require(text.range(of: old))
-        let out = NSTemporaryDirectory() + "padbench-cascade-\(UUID().uuidString).xml"
+        let out = TestFolder.root + "/padbench-cascade-\(UUID().uuidString).xml"
         try text.replacingCharacters(in: range, with: new).write(toFile: out, atomically: true, encoding: .utf8)
         return out
     }

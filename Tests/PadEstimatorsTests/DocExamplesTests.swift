@@ -5,6 +5,7 @@ import PadDataset
 @testable import PadEstimators
 @testable import PadExternal
 import PadImage
+import TestSupport
 
 /// The examples the PadEstimators doc comments point to, compiled and checked here.
 @Suite struct PadEstimatorsDocExamples {
@@ -55,7 +56,7 @@ import PadImage
             features: [[0], [1]], bonaFide: [false, true], featureSet: "lbp-color",
             featureVersion: "1", featureNames: ["f"], fingerprint: "test")
         #expect(model.score([1]) > 0.5 && model.score([0]) < 0.5)
-        let path = NSTemporaryDirectory() + "padbench-doc-model-\(UUID().uuidString).json"
+        let path = TestFolder.root + "/padbench-doc-model-\(UUID().uuidString).json"
         try model.write(to: path)
         #expect(try LogisticModel.read(from: path) == model)
     }

@@ -6,13 +6,14 @@ import Testing
 @testable import PadImage
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// External programs are padbench's to end: process groups, timeouts, reaping, stderr in the
 /// message, typed answers and the describe handshake after a restart.
 @Suite struct ExternalProcessTests {
     static func folder(_ name: String = #function) -> String {
-        let path = NSTemporaryDirectory() + "padbench-ext-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-ext-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -3,6 +3,7 @@ import Testing
 @testable import PadDataset
 @testable import PadEstimators
 @testable import PadImage
+import TestSupport
 
 /// The face count and confidence (``DetectionAgreement``) against OpenCV 4.14 running the same
 /// procedure (Fixtures/cascade/make_agreement.py wrote agreement.json).
@@ -28,7 +29,7 @@ import Testing
     /// the 19 cascade photos (agreement to 1e-12: the same integer boxes, IoU in double); the count
     /// is the detections with agreement >= 0.5 and the chosen face is a counted one first, then the
     /// one with most neighbours.
-    @Test func agreementCountAndChoiceEqualOpenCV() throws {
+    @Test(.thorough) func agreementCountAndChoiceEqualOpenCV() throws {
         let reference = Self.reference
         #expect(reference.count == 99)
         var compared = 0, counts: [Int: Int] = [:]

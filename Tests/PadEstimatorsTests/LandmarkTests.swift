@@ -5,6 +5,7 @@ import PadVocabulary
 import Testing
 @testable import PadEstimators
 @testable import PadExternal
+import TestSupport
 
 /// dlib's 68-point model (Debian's libdlib-data), read and evaluated by padbench, against dlib's
 /// own points (PyPI dlib-bin, Fixtures/landmarks/make_expected.py) on the committed sample.
@@ -547,7 +548,7 @@ struct DlibWriter {
     }
 
     @Test func requestCarriesFaceAndLandmarksOnTheWire() throws {
-        let log = NSTemporaryDirectory() + "padbench-external-\(UUID().uuidString).jsonl"
+        let log = TestFolder.root + "/padbench-external-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let external = try ExternalEstimator(name: "rec", command: Self.recorder(log), timeout: 10)
         defer { external.shutDown() }

@@ -5,6 +5,7 @@ import PadONNX
 import Testing
 
 @testable import PadEstimators
+import TestSupport
 
 /// The image's pixels as RGB bytes (a gray image's value three times), as OpenCV's 3-channel arrays hold them.
 func rgbBytes(_ image: Image) -> [UInt8] {
@@ -50,7 +51,7 @@ func rgbBytes(_ image: Image) -> [UInt8] {
 
     /// Every reference image (101 with RFB-320, 101 with RFB-640): the same number of faces, each
     /// box within 0.5 px (in practice equal to float32 rounding) and each probability within 1e-5.
-    @Test func boxesEqualPythonOnnxRuntime() throws {
+    @Test(.thorough) func boxesEqualPythonOnnxRuntime() throws {
         let references = OnnxReferences.loaded.ultraface
         #expect(references.count >= 80)
         var boxesCompared = 0

@@ -5,12 +5,13 @@ import PadProfiles
 import Testing
 
 @testable import PadEvaluation
+import TestSupport
 
 /// The examples of PadEvaluation's doc comments, compiled and checked here
 /// (`DocCommentExamplesTests` holds each comment to its copy below).
 @Suite struct PadEvaluationDocExamples {
     static func folder() -> String {
-        let path = NSTemporaryDirectory() + "padbench-evaluation-doc-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-evaluation-doc-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import PadImage
+import TestSupport
 
 /// The bytes read per image are bounded and progressive scan bombs are refused (issue 25).
 @Suite struct BoundedReadTests {
     static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
 
     static func write(_ bytes: [UInt8]) -> String {
-        let path = NSTemporaryDirectory() + "padbench-bounded-\(UUID().uuidString).jpg"
+        let path = TestFolder.root + "/padbench-bounded-\(UUID().uuidString).jpg"
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import PadImport
+import TestSupport
 
 /// Vendor exports with BOM and CRLF read like plain ones; an input that is not a regular file is
 /// refused with its name.
 @Suite struct VendorImportTests {
     static func write(_ text: String, _ name: String = #function) -> String {
-        let folder = NSTemporaryDirectory() + "padbench-vendor-\(name.filter(\.isLetter))-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-vendor-\(name.filter(\.isLetter))-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/export"
         try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func vendorInputThatIsADirectoryIsRefused() throws {
-        let folder = NSTemporaryDirectory() + "padbench-hostile-dir-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-hostile-dir-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect { try VendorImporter(format: .idemiaStatus).read([folder]) } throws: { "\($0)".contains("directory") }
     }

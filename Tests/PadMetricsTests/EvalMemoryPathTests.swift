@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import PadMetrics
+import TestSupport
 
 /// The paths `eval` takes to touch less memory (no cleared buffers, no copies, whole-file reads
 /// only where needed) give what the copying paths gave.
 @Suite struct EvalMemoryPathTests {
     static func write(_ text: String) -> String {
-        let path = NSTemporaryDirectory() + "padbench-memory-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-memory-\(UUID().uuidString).csv"
         try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

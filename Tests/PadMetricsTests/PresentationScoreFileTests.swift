@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import PadMetrics
+import TestSupport
 
 /// The presentation a score-file row belongs to: bob's `test_label`, a generic `presentation`
 /// column, and the rule that one presentation has one label, species and split.
 @Suite struct PresentationScoreFileTests {
     static func write(_ text: String, _ name: String = "s.txt") -> String {
-        let path = NSTemporaryDirectory() + "padbench-pres-\(UUID().uuidString)-\(name)"
+        let path = TestFolder.root + "/padbench-pres-\(UUID().uuidString)-\(name)"
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

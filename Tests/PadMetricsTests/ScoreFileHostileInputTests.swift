@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import PadMetrics
+import TestSupport
 
 @Suite struct ScoreFileHostileInputTests {
     static func write(_ text: String) -> String {
-        let path = NSTemporaryDirectory() + "padbench-scores-\(UUID().uuidString).csv"
+        let path = TestFolder.root + "/padbench-scores-\(UUID().uuidString).csv"
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PadONNX
+import PadVocabulary
 
 /// ``OnnxSession``: a model read, hashed and described by padbench; hostile files refused in one
 /// line naming the file, never a crash.
@@ -35,7 +36,7 @@ import Testing
         let batch = try OnnxSession(
             runtime: Self.runtime, path: repositoryRoot + "/models/minifasnet/2.7_80x80_MiniFASNetV2.batch.onnx")
         #expect(batch.inputs[0].shape == [-1, 3, 80, 80])
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let items = (0..<5).map { _ in (0..<(3 * 80 * 80)).map { _ in Float(generator.next() % 256) } }
         let together = try batch.run(items.flatMap { $0 }, shape: [5, 3, 80, 80])[0].values
         for (index, item) in items.enumerated() {
@@ -83,18 +84,5 @@ import Testing
         // A valid float model whose input is no image loads here; the image estimators refuse it by shape.
         let vector = try OnnxSession(runtime: Self.runtime, path: Self.fixtures + "/vector_identity.onnx")
         #expect(vector.inputs[0].shape == [1, 10])
-    }
-}
-
-/// A seeded generator (SplitMix64), so test inputs are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadProfiles
+import TestSupport
 
 /// The examples the PadProfiles doc comments point to, compiled and checked here.
 @Suite struct PadProfilesDocExamples {
@@ -38,7 +39,7 @@ import Testing
 
     /// ``ProfileDiagnosis``: every error of a file, located.
     @Test func diagnoseAFile() throws {
-        let path = NSTemporaryDirectory() + "padbench-diagnose-\(UUID().uuidString).yaml"
+        let path = TestFolder.root + "/padbench-diagnose-\(UUID().uuidString).yaml"
         try "name: t\nsource: s\ngates:\n  - {output: quality.sharpnes, op: gte, value: 1}\n  - {output: face.count}\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import PadArchive
 @testable import PadReport
+import TestSupport
 
 /// JSON members of an archive are read under a limit far below the 1 GiB member limit (issue
 /// 25): a 34 KB archive holding a 100 MB JSON member made `show` and `compare` peak at 2.3 GB.
 @Suite struct StoredRunBoundsTests {
     @Test func manifestOverTheJSONLimitIsRefusedBeforeParsing() throws {
-        let folder = NSTemporaryDirectory() + "padbench-storedrun-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-storedrun-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let writer = try ResultArchiveWriter(finalPath: folder + "/results.tar.zst", level: 1)

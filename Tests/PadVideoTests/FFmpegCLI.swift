@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `ffmpeg` command line (Debian's `ffmpeg`, the same 5.1 libraries padbench links): makes
 /// test clips and decodes reference frames. Clips are made in a temporary folder per test, so
@@ -70,7 +71,7 @@ enum FFmpegCLI {
     }
 
     static func temporaryFolder() throws -> String {
-        let folder = NSTemporaryDirectory() + "/padbench-video-\(UUID().uuidString)"
+        let folder = TestFolder.root + "//padbench-video-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadImage
 @testable import PadVideo
+import TestSupport
 
 /// padbench's frames against the `ffmpeg` command line's, byte for byte, in every container
 /// padbench reads, with B-frame reordering and the display matrix's rotations.
@@ -236,7 +237,7 @@ import Testing
     @Test func truncatedAndFlippedClipsFailWithTwoThreads() throws {
         let clip = SampleClipTests.root + "/datasets/sample/video/eval/bonafide/clip000000.avi"
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
-        let folder = NSTemporaryDirectory() + "padbench-damaged-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-damaged-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var failures = 0

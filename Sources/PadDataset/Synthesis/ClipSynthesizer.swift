@@ -1,6 +1,7 @@
 import Foundation
 import PadImage
 import PadVideo
+import PadVocabulary
 
 /// Makes one short synthetic clip: the scene of ``PresentationSynthesizer`` (placed photo, print
 /// or screen) set in motion the way each presentation moves in front of a camera, then captured

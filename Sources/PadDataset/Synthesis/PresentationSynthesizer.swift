@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadVocabulary
 
 /// Makes one synthetic presentation from a source photo: bona fide (the camera model alone), a
 /// print attack or a replay attack, each modelled on how it is physically made and re-captured.

@@ -3,6 +3,7 @@ import Foundation
 import PadImage
 import PadText
 import PadVideo
+import PadVocabulary
 
 extension SyntheticDatasetGenerator {
     /// Most frames a generated clip may have.
