@@ -41,7 +41,7 @@ package struct DatasetLoader: Sendable {
         case .ouluNPU: listed = OuluNPULayout.load(root: root, protocolNumber: ouluProtocol, fold: ouluFold)
         case .replayAttack: listed = ReplayAttackLayout.load(root: root)
         }
-        return listed.expandingVideos(video)
+        return listed.withoutCanonicalTwins().expandingVideos(video)
     }
 
     package func detectLayout(_ root: String) throws(DatasetProblem) -> DatasetLayout {

@@ -106,3 +106,35 @@ extension LoadedDataset {
         return expanded
     }
 }
+
+extension LoadedDataset {
+    /// Ids are compared as Unicode text everywhere (Swift's `==`: canonical equivalence), so two
+    /// files whose names differ only in normalization (`café` as NFC and as NFD, two files on
+    /// Linux) would be one key in every table keyed by id: labels merged, a comparison pairing
+    /// the wrong rows. The later one is a `duplicate_id` problem instead of a sample. Only ids with
+    /// a non-ASCII byte can have such a twin, so only those are looked at.
+    func withoutCanonicalTwins() -> LoadedDataset {
+        var seen: [String: Int] = [:]
+        var twins: [Int: Int] = [:]
+        for i in samples.indices where samples.id(i).utf8.contains(where: { $0 >= 0x80 }) {
+            let id = samples.id(i)
+            if let first = seen[id] { twins[i] = first } else { seen[id] = i }
+        }
+        guard !twins.isEmpty else { return self }
+        var kept = self
+        kept.samples = SampleList(samples.indices.filter { twins[$0] == nil }.map { samples[$0] }, root: root)
+        for (later, first) in twins.sorted(by: { $0.key < $1.key }) {
+            kept.problems.append(
+                DatasetProblem(
+                    .duplicateID, file: samples.id(later),
+                    Self.twinMessage(samples.id(later), of: "'\(TextBytes.quote(samples.id(first)))'")))
+        }
+        return kept
+    }
+
+    /// Why an id that equals an earlier one only as Unicode text is refused.
+    static func twinMessage(_ id: String, of first: String) -> String {
+        "'\(TextBytes.quote(id))' is \(first) in another Unicode normalization (NFC and NFD bytes of the "
+            + "same text); padbench compares ids as text, so rename one of the two files"
+    }
+}

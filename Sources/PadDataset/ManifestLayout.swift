@@ -48,8 +48,10 @@ enum ManifestLayout {
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
                         throw DatasetProblem(
                             .duplicateID, file: manifest, line: record.line,
-                            "line \(record.line) names the same file as line \(lines[first]): "
-                                + "'\(TextBytes.quote(sample.id))'"
+                            Array(samples.id(first).utf8) == Array(sample.id.utf8)
+                                ? "line \(record.line) names the same file as line \(lines[first]): "
+                                    + "'\(TextBytes.quote(sample.id))'"
+                                : LoadedDataset.twinMessage(sample.id, of: "line \(lines[first])")
                         )
                     }
                     try checkPresentation(
@@ -125,9 +127,19 @@ enum ManifestLayout {
         let labels: [(name: String, index: Int)]
 
         init(header: (line: Int, fields: [String]), manifest: String) throws(DatasetProblem) {
-            let index = Dictionary(
-                header.fields.enumerated().map { ($1.trimmingCharacters(in: .whitespaces).lowercased(), $0) },
-                uniquingKeysWith: { first, _ in first })
+            var index: [String: Int] = [:]
+            for (i, field) in header.fields.enumerated() {
+                let name = field.trimmingCharacters(in: .whitespaces).lowercased()
+                // Names compare trimmed and lower-cased: `group.Age` and `group.age ` are one column,
+                // and which of the two a reader took would be a guess.
+                if let first = index[name], !name.isEmpty {
+                    throw DatasetProblem(
+                        .badLine, file: manifest, line: header.line,
+                        "column '\(TextBytes.quote(name, limit: 80))' appears twice in the header "
+                            + "(fields \(first + 1) and \(i + 1))")
+                }
+                if index[name] == nil { index[name] = i }
+            }
             self.index = index
             for name in Self.required where index[name] == nil {
                 throw DatasetProblem(

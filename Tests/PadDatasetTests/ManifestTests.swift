@@ -56,6 +56,20 @@ import Testing
         #expect(read.problems[0].description.contains("name is not UTF-8"))
     }
 
+    /// A column named twice (after trimming and lower-casing) is refused naming both fields:
+    /// taking the first silently dropped the second's labels.
+    @Test func aColumnNamedTwiceIsRefused() throws {
+        let root = temporaryFolder()
+        touch(root + "/a.jpg")
+        try "path,label,group.age,Group.Age \na.jpg,bonafide,young,old\n".write(
+            toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        #expect {
+            try DatasetLoader().load(root)
+        } throws: {
+            "\($0)".hasSuffix("manifest.csv:1: column 'group.age' appears twice in the header (fields 3 and 4)")
+        }
+    }
+
     @Test func missingFolderIsAnError() {
         #expect(throws: DatasetProblem.self) { try DatasetLoader().load("/nonexistent/padbench") }
     }

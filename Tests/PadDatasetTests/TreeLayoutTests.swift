@@ -60,3 +60,34 @@ import Testing
                 == root + "/bonafide/caf\u{FFFD}.jpg: name is not UTF-8 (rename the file or its folder)")
     }
 }
+
+/// Two files whose names are the same text in NFC and NFD bytes are two files on Linux but one id
+/// in every table keyed by id: the later is a duplicate_id problem, in a tree and in a manifest.
+@Suite struct CanonicalTwinTests {
+    static let composed = "caf\u{E9}.jpg", decomposed = "cafe\u{301}.jpg"
+
+    @Test func treeTwinsAreOneSampleAndOneProblem() throws {
+        #expect(Array(Self.composed.utf8) != Array(Self.decomposed.utf8) && Self.composed == Self.decomposed)
+        let root = temporaryFolder()
+        touch(root + "/bonafide/" + Self.composed)
+        touch(root + "/bonafide/" + Self.decomposed)
+        touch(root + "/bonafide/plain.jpg")
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.samples.count == 2)
+        let problems = loaded.problems.filter { $0.kind == .duplicateID }
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.contains("in another Unicode normalization") == true, "\(problems)")
+    }
+
+    @Test func manifestTwinsAreADuplicateLine() throws {
+        let root = temporaryFolder()
+        touch(root + "/" + Self.composed)
+        touch(root + "/" + Self.decomposed)
+        try "path,label,species,split,subject\n\(Self.composed),bonafide,,,\n\(Self.decomposed),bonafide,,,\n".write(
+            toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
+        let loaded = try DatasetLoader().load(root)
+        #expect(loaded.samples.count == 1)
+        let problem = try #require(loaded.problems.first { $0.kind == .duplicateID })
+        #expect(problem.line == 3 && problem.message.contains("is line 2 in another Unicode normalization"))
+    }
+}
