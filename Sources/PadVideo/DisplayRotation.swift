@@ -48,7 +48,12 @@ package struct DisplayRotation: Sendable, Equatable, CustomStringConvertible {
     /// The rotation of a display matrix (nine 16.16 / 2.30 fixed-point values, row-major).
     package init(matrix m: [Int32]) throws(ImageError) {
         var theta = m.withUnsafeBufferPointer { -(av_display_rotation_get($0.baseAddress!)).rounded() }
-        if theta.isNaN { theta = 0 }
+        // A matrix without scale (all zeros, say) has no angle: av_display_rotation_get gives NaN, every
+        // comparison in fftools' autorotation is false with NaN, and ffmpeg leaves the frames alone.
+        if theta.isNaN {
+            self = .none
+            return
+        }
         theta -= 360 * (theta / 360 + 0.9 / 360).rounded(.down)
         if abs(theta - 90) < 1 {
             // transpose=clock, or cclock_flip for a mirrored matrix.

@@ -64,6 +64,10 @@ package struct VideoDecoder: Sendable {
             guard status >= 0 else { throw .decodeError("cannot read the container: \(averror(status))") }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == video.index, packet.pointee.size > 0 else { continue }
+            // A packet the demuxer flags DISCARD lies before an edit list's start (a clip trimmed with
+            // `-c copy`): it is decoded only to reach the first shown frame, and libavcodec returns
+            // no frame for it. It is not a frame of the video.
+            guard packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
             guard stamps.count < limits.maxFrames else { throw VideoStream.tooManyFrames(limits) }
             let pts = packet.pointee.pts != Int64.min ? packet.pointee.pts : packet.pointee.dts
             stamps.append(pts)

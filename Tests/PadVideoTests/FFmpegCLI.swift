@@ -71,7 +71,7 @@ enum FFmpegCLI {
     }
 
     static func temporaryFolder() throws -> String {
-        let folder = TestFolder.root + "//padbench-video-\(UUID().uuidString)"
+        let folder = TestFolder.root + "/padbench-video-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

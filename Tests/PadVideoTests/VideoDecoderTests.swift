@@ -25,6 +25,9 @@ import TestSupport
     static let counterClockwise: [Int32] = [0, -0x10000, 0, 0x10000, 0, 0, 0, 0, 0x4000_0000]
     static let halfTurn: [Int32] = [-0x10000, 0, 0, 0, -0x10000, 0, 0, 0, 0x4000_0000]
     static let mirrored: [Int32] = [0, 0x10000, 0, 0x10000, 0, 0, 0, 0, 0x4000_0000]
+    // No scale in the first column: av_display_rotation_get gives NaN and ffmpeg turns nothing, though
+    // matrix[4] < 0 (a vflip for an angle of 0).
+    static let withoutAngle: [Int32] = [0, 0, 0, 0, -0x10000, 0, 0, 0, 0x4000_0000]
 
     static let cases: [Case] = [
         Case(file: "mpeg4-bframes.avi", codec: ["-c:v", "mpeg4", "-bf", "2", "-q:v", "4"]),
@@ -38,6 +41,7 @@ import TestSupport
         Case(file: "mjpeg-counterclockwise.mov", codec: ["-c:v", "mjpeg"], matrix: counterClockwise, rotated: true),
         Case(file: "mpeg4-halfturn.mov", codec: ["-c:v", "mpeg4"], matrix: halfTurn),
         Case(file: "mpeg4-mirrored.mp4", codec: ["-c:v", "mpeg4"], matrix: mirrored, rotated: true),
+        Case(file: "h264-no-angle.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"], matrix: withoutAngle),
         Case(file: "ffv1.mkv", codec: ["-c:v", "ffv1"]),
         Case(file: "vp9.webm", codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-b:v", "200k"]),
     ]
@@ -64,6 +68,37 @@ import TestSupport
             #expect(frame.image.width == (clip.rotated ? 48 : clip.width))
             #expect(frame.image.height == (clip.rotated ? clip.width : 48))
             #expect(frame.image.pixels == expected, "frame \(frame.index) of \(clip.file)")
+        }
+    }
+}
+
+/// A clip trimmed without re-encoding (`ffmpeg -ss T -i in.mp4 -c copy out.mp4`, as phone editors
+/// trim) starts with an edit list: the packets before T are decoded only to reach it and their
+/// frames are not shown. padbench lists and numbers the frames ffmpeg shows, byte for byte.
+@Suite struct TrimmedClipTests {
+    @Test func anEditListHidesTheFramesBeforeTheCut() throws {
+        let folder = try FFmpegCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let whole = folder + "/whole.mp4", trimmed = folder + "/trimmed.mp4"
+        try FFmpegCLI.makeClip(whole, frames: 20, codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "2"])
+        try FFmpegCLI.run(["-y", "-ss", "0.75", "-i", whole, "-c", "copy", trimmed])
+        let frameBytes = 64 * 48 * 3
+        let all = try FFmpegCLI.run([
+            "-threads", "1", "-i", trimmed, "-vsync", "passthrough", "-pix_fmt", "rgb24", "-f", "rawvideo", "-",
+        ])
+        let shown = all.count / frameBytes
+        #expect(shown > 0 && shown < 20 && all.count % frameBytes == 0, "ffmpeg shows \(shown) frames")
+        let decoder = VideoDecoder()
+        let info = try decoder.probe(path: trimmed)
+        #expect(info.frameCount == shown)
+        let indices = Array(0..<shown)
+        var frames: [DecodedFrame] = []
+        try decoder.decode(path: trimmed, frames: indices) { frames.append($0) }
+        #expect(frames.map(\.index) == indices)
+        let bytes = [UInt8](all)
+        for frame in frames {
+            let expected = Array(bytes[(frame.index * frameBytes)..<((frame.index + 1) * frameBytes)])
+            #expect(frame.image.pixels == expected, "frame \(frame.index)")
         }
     }
 }
