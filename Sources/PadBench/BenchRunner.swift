@@ -6,6 +6,7 @@ import PadEvaluation
 import PadImage
 import PadMetrics
 import PadProfiles
+import PadText
 import PadVideo
 import PadVocabulary
 
@@ -279,8 +280,10 @@ package struct BenchRunner: Sendable {
         timing: inout StepTiming
     ) throws -> Int {
         let read: [UInt8]
-        do { read = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw EvaluationError("\(path): cannot read the journal: \(RunFolder.reason(error))")
+        // A regular file, read up to the size it had when opened: a journal replaced by a FIFO or a
+        // link to an endless /proc file is refused instead of blocking or filling memory.
+        do { read = try RegularFile.read(path) } catch {
+            throw EvaluationError("\(path): cannot read the journal: \(error.message)")
         }
         let bytes = Array(read[..<completeRows(read)])
         guard !bytes.isEmpty else { return 0 }

@@ -64,6 +64,20 @@ import Testing
         }
     }
 
+    /// A journal replaced by a FIFO: the resume refuses in one line naming it instead of blocking
+    /// forever in the read (before: `Data(contentsOf:)` opened it and waited for a writer).
+    @Test func aJournalThatIsAFIFOIsRefusedNotWaitedFor() throws {
+        let dir = CommandLineTests.folder()
+        let (_, out) = try Self.interruptedBench(dir, rows: 2)
+        let journal = out + ".partial/samples.csv"
+        try FileManager.default.removeItem(atPath: journal)
+        #expect(mkfifo(journal, 0o600) == 0)
+        let resumed = try CLI.padbench(["bench", "--resume", out])
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        #expect(resumed.stderr.split(separator: "\n").count == 1, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("cannot read the journal: is a FIFO (named pipe), not a regular file"))
+    }
+
     /// `--force` onto an input: the dataset itself, its parent, the score file; and onto a folder
     /// that is not a padbench run. Refused in one line, nothing touched (before: the dataset's
     /// images and manifest were deleted).

@@ -230,6 +230,17 @@ struct DlibWriter {
         w.int(32002) // NaN
         w.float(0.5)
         #expect(Self.refusal(w.bytes)?.contains("not a finite float") == true)
+        // A finite encoding whose value overflows a float: 1 x 2^200 loaded as inf before.
+        var huge = DlibWriter()
+        huge.int(1)
+        huge.int(-2)
+        huge.int(-1)
+        huge.int(1)
+        huge.int(200)
+        huge.float(0.5)
+        #expect(
+            Self.refusal(huge.bytes)?.contains("overflows a float (1 x 2^200)") == true,
+            "\(Self.refusal(huge.bytes) ?? "accepted")")
         var ascii = DlibWriter()
         ascii.int(1)
         ascii.int(-2)

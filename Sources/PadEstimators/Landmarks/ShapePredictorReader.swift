@@ -363,7 +363,13 @@ struct DlibStream {
                 throw failure("\(what) is not a finite float")
             }
             let magnitude = Float(mantissa)
-            target[k] = ldexpf(mantissaControl & 0x80 != 0 ? -magnitude : magnitude, Int32(exponent))
+            let value = ldexpf(mantissaControl & 0x80 != 0 ? -magnitude : magnitude, Int32(exponent))
+            // A finite encoding can still overflow a float (mantissa x 2^exponent beyond 3.4e38).
+            guard value.isFinite else {
+                offset = at
+                throw failure("\(what) overflows a float (\(mantissa) x 2^\(exponent))")
+            }
+            target[k] = value
             at = exponentAt + 1 + exponentSize
         }
         offset = at

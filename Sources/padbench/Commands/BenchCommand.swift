@@ -180,7 +180,8 @@ struct BenchCommand: AsyncParsableCommand {
                 "\(run): no interrupted bench run to resume (\(run).partial/\(RunFolder.resumableMarker) not found)")
         }
         let arguments = try CommandSupport.atRunTime {
-            try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            // A command line is a few KB: a regular file of at most 16 MiB.
+            try JSONDecoder().decode([String].self, from: Data(try RegularFile.read(path, limit: 16 << 20)))
         }
         guard let bench = arguments.firstIndex(of: "bench") else {
             throw RuntimeFailure("\(path): not a bench command line")
