@@ -1,4 +1,4 @@
-# padbench container image (the Kubernetes Indexed Job recipe in the README uses it).
+# padbench container image (the Kubernetes Indexed Job recipe in docs/scale-out.md uses it).
 # docker build -t padbench . ; docker run --rm -v /data:/data padbench bench --dataset /data/set --out /data/runs/x
 FROM swift:6.1-bookworm
 WORKDIR /opt/padbench

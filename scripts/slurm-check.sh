@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make slurm-check: a one-node Slurm cluster on localhost runs the README's job-array recipe
+# make slurm-check: a one-node Slurm cluster on localhost runs the job-array recipe of docs/scale-out.md
 # (examples/slurm/padbench-array.sbatch, unchanged) over the sample dataset in 4 shards; the merged
 # summary must equal a single run's byte for byte. Installs slurm-wlm and munge (Debian), starts
 # munged, slurmctld and slurmd under a private state folder, and stops them (by pid) at the end.

@@ -32,7 +32,7 @@ package struct VendorImportError: Error, Sendable, CustomStringConvertible {
     package init(_ description: String) { self.description = description }
 }
 
-/// The export formats `padbench import` reads (README: "import").
+/// The export formats `padbench import` reads (docs/formats.md; docs/commands.md: "import").
 package enum VendorFormat: String, Sendable, CaseIterable {
     /// VisionLabs LUNA OneShotLiveness response JSON (object, array, or JSON lines).
     case lunaOSL = "luna-osl"

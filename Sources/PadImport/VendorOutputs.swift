@@ -1,6 +1,6 @@
 /// Outputs that come from outside padbench's own estimators: vendor SDK exports and PAD scores
 import PadVocabulary
-/// imported with `padbench import` (README: "import"; docs/ARCHITECTURE.md). Profiles may gate on them; a run
+/// imported with `padbench import` (docs/formats.md; docs/ARCHITECTURE.md). Profiles may gate on them; a run
 /// that lacks them leaves such gates out (or uses their `approximate:` form) and says so.
 package enum VendorOutputs {
     package static let catalogue: [String: OutputDescriptor] = {

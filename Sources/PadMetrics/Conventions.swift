@@ -1,5 +1,5 @@
 /// The conventions every padbench report records, so that two archives can always be compared
-/// (README, "Conventions"). Keys are stable; values are what this version does.
+/// (docs/run-files.md, "Conventions"). Keys are stable; values are what this version does.
 package enum Conventions {
     package static let current: [String: String] = [
         "standard": "ISO/IEC 30107-3 (APCER per PAI species, BPCER)",

@@ -1,6 +1,6 @@
 /// Why a sample failed: the stable code in the `status` column of `samples.csv` and
 /// `decisions.csv` (a sample that did not fail has status `ok`, which is not a failure code).
-/// README.md's table "Failure codes" lists exactly these cases (`FailureCodeTests` holds it to
+/// docs/run-files.md's table "Failure codes" lists exactly these cases (`FailureCodeTests` holds it to
 /// them). Writers render ``rawValue`` (so files keep their bytes); readers parse it back with
 /// ``init(rawValue:)`` and refuse any other text with the file and line: padbench wrote every
 /// archive it reads, so an unknown code is a damaged file or one from a newer padbench, never a

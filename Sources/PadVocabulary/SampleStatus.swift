@@ -1,7 +1,7 @@
 /// How processing one sample ended. A failed sample stays in every output with its status.
 package enum SampleStatus: Sendable, Equatable {
     case ok
-    /// `code` says why (README.md, "Failure codes"); `message` says what happened, for people.
+    /// `code` says why (docs/run-files.md, "Failure codes"); `message` says what happened, for people.
     case failed(code: FailureCode, message: String)
 
     /// Why the sample failed, nil when it did not.

@@ -4,8 +4,8 @@ import PadBench
 import PadExternal
 
 /// The `padbench` command: evaluate face presentation-attack detection and face image quality
-/// on labelled datasets. The subcommands, their options and worked examples are README.md's
-/// "Command line" section; `padbench help <subcommand>` prints the same options.
+/// on labelled datasets. The subcommands, their options and worked examples are in
+/// docs/commands.md ("Command line"); `padbench help <subcommand>` prints the same options.
 @main
 struct Padbench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -71,7 +71,7 @@ import Testing
         #expect(bad.status == 64 && bad.err.contains("--external-processes must be 1 to 1024, got 0"))
     }
 
-    /// The README's batched example program (Python onnxruntime, rgb24 pixels, batches of 32) gives
+    /// docs/external.md's batched example program (Python onnxruntime, rgb24 pixels, batches of 32) gives
     /// the built-in `minifasnet` estimator's numbers, within 1e-5, from the face box padbench sends.
     @Test func theBatchedExampleEqualsTheNativeEstimator() throws {
         let root = NetworksCLITests.root

@@ -130,7 +130,7 @@ import Testing
 
     /// `bench` on the committed sample's 8 video clips (4 frames each) with a best-shot and a
     /// k-of-n profile: every presentation's decision is worked out again here from the run's own
-    /// frame rows (samples.csv values and decisions.csv decisions), by the rules the README gives.
+    /// frame rows (samples.csv values and decisions.csv decisions), by the rules docs/video-and-presentations.md gives.
     /// Best shot: the first frame (frame order) passing the capture gate (luminance >= 62) is the
     /// presentation's frame and its frame decision is the presentation's; with none, the
     /// presentation is rejected by that gate. 2 of 3: accepted when at least 2 of the first 3

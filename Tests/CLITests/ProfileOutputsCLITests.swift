@@ -3,7 +3,7 @@ import Testing
 
 /// Profiles over the run's outputs and left-out gates, through the built `padbench` run as a user
 /// would (exit codes, messages on standard error, files written), from the repository root so the
-/// README's relative paths work.
+/// manual's relative paths work.
 @Suite struct ProfileOutputsCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -90,7 +90,7 @@ import Testing
         let header = summary[0], row = summary[1]
         let eer = try #require(header.firstIndex(of: "eer"))
         #expect(row[0] == "mymodel" && Double(row[eer]) != nil)
-        // The README's demo: every sample (the clips too) is scored and the curve is not inverted
+        // docs/external.md's demo: every sample (the clips too) is scored and the curve is not inverted
         // (before: the clips' 64 frames failed and the AUC was 0.42 on eval, 0.345 on dev).
         let failed = try #require(header.firstIndex(of: "n_failed")), auc = try #require(header.firstIndex(of: "auc"))
         for line in summary.dropFirst() where !line.isEmpty {

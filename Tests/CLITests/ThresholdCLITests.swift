@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    /// Every option that the chosen mode would not use exits 64 naming it (README promise; main at
+    /// Every option that the chosen mode would not use exits 64 naming it (docs/commands.md promise; main at
     /// ea3c17e accepted each with exit 0 and no effect).
     @Test func inapplicableOptionsAreRefusedByName() throws {
         let dir = CLI.folder()

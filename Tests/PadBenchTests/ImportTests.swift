@@ -6,7 +6,7 @@ import Testing
 @testable import PadImport
 @testable import PadProfiles
 
-/// Vendor exports built from the formats documented in the README.
+/// Vendor exports built from the formats documented in docs/formats.md.
 @Suite struct ImportTests {
     static func dataset() throws -> (LoadedDataset, String) {
         let root = Fixture.folder()

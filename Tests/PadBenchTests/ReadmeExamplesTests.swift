@@ -7,21 +7,28 @@ import Testing
 @testable import PadProfiles
 import TestSupport
 
-/// The README's input examples are committed files under examples/; each is shown verbatim in the
-/// README and imported here exactly as it is, onto the committed sample dataset.
+/// The manual's input examples are committed files under examples/; each is shown verbatim on a page of the
+/// manual (README.md or a page under docs/) and imported here exactly as it is, onto the committed sample dataset.
 @Suite struct ReadmeExamplesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    static let readme = try! String(contentsOfFile: root + "/README.md", encoding: .utf8)
+    /// The manual: README.md and every docs/*.md page, concatenated, so an example shown on any page counts.
+    static let manual: String = {
+        let docs = root + "/docs"
+        let pages = ((try? FileManager.default.contentsOfDirectory(atPath: docs)) ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted().map { docs + "/" + $0 }
+        return ([root + "/README.md"] + pages).map { try! String(contentsOfFile: $0, encoding: .utf8) }
+            .joined(separator: "\n")
+    }()
     static let sample = try! DatasetLoader().load(root + "/datasets/sample")
 
     static func example(_ path: String) throws -> String {
         let full = root + "/examples/" + path
         let text = try String(contentsOfFile: full, encoding: .utf8)
         #expect(
-            readme.contains(
+            manual.contains(
                 "```\(path.hasSuffix(".csv") ? "csv" : path.hasSuffix(".txt") ? "text" : "json")\n\(text)```"),
-            "README.md does not show examples/\(path) verbatim")
+            "neither README.md nor a page under docs/ shows examples/\(path) verbatim")
         return full
     }
 

@@ -39,7 +39,7 @@ import Testing
     }
 
     /// issue 27: a threshold calibrated on the samples the run's model was trained on is flagged
-    /// (the README's own sample workflow trains and calibrates on dev). Fails on main at ea3c17e,
+    /// (docs/estimators.md's own sample workflow trains and calibrates on dev). Fails on main at ea3c17e,
     /// which had no such warning.
     @Test func calibrationOnTheTrainingSamplesIsFlagged() throws {
         let data = try Self.dataset(labels: ["bonafide", "attack", "bonafide", "attack"])

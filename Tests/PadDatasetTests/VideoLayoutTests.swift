@@ -20,7 +20,7 @@ import TestSupport
     }
 
     static func folder() throws -> String {
-        let path = TestFolder.root + "//padbench-videolayout-\(UUID().uuidString)"
+        let path = TestFolder.root + "/padbench-videolayout-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

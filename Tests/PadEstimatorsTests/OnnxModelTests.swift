@@ -11,7 +11,7 @@ import Testing
     static let runtime = try! OnnxRuntime.load()
     static let example = OnnxReferences.root + "/examples/onnx/minifasnet-v2.yaml"
 
-    /// The README's example spec runs MiniFASNetV2 as a user's model: the same probabilities as
+    /// docs/estimators.md's example spec runs MiniFASNetV2 as a user's model: the same probabilities as
     /// Python onnxruntime on upstream's crops (and so as `minifasnet.v2`), within 1e-5.
     @Test func specReproducesMiniFASNetV2() throws {
         let estimator = try OnnxModelEstimator(name: "mine", specPath: Self.example, runtime: Self.runtime, runners: 2)

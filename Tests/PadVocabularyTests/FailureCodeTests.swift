@@ -3,10 +3,10 @@ import PadVocabulary
 import Testing
 
 /// `FailureCode` is the set of status codes padbench writes: every case renders and parses back,
-/// and README.md's table lists exactly its cases.
+/// and the manual's table (docs/run-files.md) lists exactly its cases.
 @Suite struct FailureCodeTests {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md").path
+        .deletingLastPathComponent().appendingPathComponent("docs").appendingPathComponent("run-files.md").path
 
     @Test func everyCodeRendersAndParsesBack() throws {
         for code in FailureCode.allCases {
@@ -38,7 +38,7 @@ import Testing
             ])
     }
 
-    /// README.md's "Failure codes" table: its first column, in order, is `FailureCode.allCases`.
+    /// docs/run-files.md's "Failure codes" table: its first column, in order, is `FailureCode.allCases`.
     @Test func readmeTableListsExactlyTheCases() throws {
         let text = try String(contentsOfFile: Self.readme, encoding: .utf8)
         let start = try #require(text.range(of: "| failure code | meaning |"))

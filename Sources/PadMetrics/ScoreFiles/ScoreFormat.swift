@@ -1,5 +1,5 @@
 import PadText
-/// Score-file formats `padbench eval` reads (README: "eval --scores").
+/// Score-file formats `padbench eval` reads (docs/commands.md: "eval --scores"; examples in docs/formats.md).
 package enum ScoreFormat: String, Sendable, CaseIterable {
     /// padbench generic CSV: `id,label,species,score[,split]`, label `bonafide`/`attack`.
     case generic

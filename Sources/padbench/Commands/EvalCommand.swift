@@ -80,7 +80,7 @@ struct EvalCommand: ParsableCommand {
         if let option = inapplicableOption() { throw ValidationError(option) }
     }
 
-    /// The first option given that the chosen mode would not use (README: never ignored).
+    /// The first option given that the chosen mode would not use (docs/commands.md: never ignored).
     func inapplicableOption() -> String? {
         let thresholdGiven = thresholdChoice.threshold != nil || thresholdChoice.criterion != nil
         let thresholdOption = thresholdChoice.threshold != nil ? "--threshold" : "--criterion"
