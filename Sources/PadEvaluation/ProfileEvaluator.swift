@@ -599,7 +599,7 @@ package struct ProfileEvaluator: Sendable {
                             targetMet: choice.targetMet)
                     })
             case .auc: return .auc(areaUnderROC(curve))
-            case .pooled: return .optionalEER(try? EqualErrorRate(curve, pooled: true))
+            case .pooled: return .optionalEER(try? EqualErrorRate(pooled: curve))
             case .species(let s): return .optionalEER(try? EqualErrorRate(curve, species: s))
             }
         }

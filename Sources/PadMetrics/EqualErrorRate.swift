@@ -45,12 +45,12 @@ package struct EqualErrorRate: Sendable {
         bpcer = bpcerCount.value
     }
 
-    /// The EER of bona fide against one group of attacks: all attacks pooled (`pooled: true`,
+    /// The EER of bona fide against one group of attacks: all attacks pooled (`pooled:`,
     /// bob.pad.base's rule, which feeds every attack to bob.measure's `eer_threshold` as one
     /// negative class; `--eer-rule pooled`), or one species alone (`species:`, per_species.csv).
     /// The sweep visits only the scores of bona fide and of the group, so the candidates are bob's
     /// midpoints between consecutive distinct scores of the two.
-    package init(_ curve: ErrorCurve, pooled: Bool) throws(MetricsError) {
+    package init(pooled curve: ErrorCurve) throws(MetricsError) {
         try curve.requireBothClasses()
         self.init(curve, group: nil)
     }

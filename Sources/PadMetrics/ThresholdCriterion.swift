@@ -94,7 +94,7 @@ extension EqualErrorRate {
     package init(_ curve: ErrorCurve, rule: EERRule) throws(MetricsError) {
         switch rule {
         case .apcerMax: try self.init(curve)
-        case .pooled: try self.init(curve, pooled: true)
+        case .pooled: try self.init(pooled: curve)
         }
     }
 }

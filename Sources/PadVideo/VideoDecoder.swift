@@ -32,7 +32,7 @@ package struct DecodedFrame: Sendable {
 /// over the frames asked for, upright and in RGB, byte for byte what
 /// `ffmpeg -i IN -vf "select=eq(n\,K)" -vsync passthrough -pix_fmt rgb24 -f rawvideo -` writes.
 ///
-/// Example: `PadVideoDocExamples.probeAndDecode`
+/// Example: `FFmpegByteIdentityTests.framesEqualTheCommandLines`
 /// in `Tests/PadVideoTests/VideoDecoderTests.swift` (compiled and run by `swift test`).
 ///
 /// Bounded: the pixel limit per frame (checked on the container's declaration, given to the

@@ -101,4 +101,26 @@ import Testing
         #expect(!Self.contains(lines, ["c", "b"]))
         #expect(!Self.contains(lines, ["c", "d", "e"]))
     }
+
+    /// Every `Example: Suite.test` a doc comment names is a test that exists: a suite of that name
+    /// in Tests/ with a function of that name in the same file.
+    @Test func everyNamedExampleIsATest() throws {
+        let tests = try Self.swiftFiles(under: "Tests").map {
+            try String(contentsOfFile: Self.root + "/" + $0, encoding: .utf8)
+        }
+        let reference = try Regex(#"Example: `([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)`"#)
+        var checked = 0
+        for file in Self.swiftFiles(under: "Sources") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            for match in text.matches(of: reference) {
+                let suite = String(match.output[1].substring ?? ""), test = String(match.output[2].substring ?? "")
+                let found = tests.contains {
+                    $0.contains("struct \(suite) ") && $0.contains("func \(test)(")
+                }
+                #expect(found, "\(file): Example: `\(suite).\(test)` names no test")
+                checked += 1
+            }
+        }
+        #expect(checked > 50)
+    }
 }

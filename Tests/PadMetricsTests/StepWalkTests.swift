@@ -159,7 +159,7 @@ import Testing
                 let k = curve.pointIndex(for: plain.eer)
                 #expect(fast.apcerMaxCount.errors == table[s][k], "round \(round) species \(s)")
             }
-            let pooled = try EqualErrorRate(curve, pooled: true)
+            let pooled = try EqualErrorRate(pooled: curve)
             let sums = (0..<curve.count).map { k in table.reduce(0) { $0 + $1[k] } }
             let plain = EqualErrorRate.sweep(
                 curve, accepted: { $0 < curve.count ? sums[$0] : 0 }, count: curve.attackCount)

@@ -7,8 +7,8 @@ import PadVocabulary
 /// or screen) set in motion the way each presentation moves in front of a camera, then captured
 /// frame by frame by one camera (settings drawn once, sensor noise anew each frame).
 ///
-/// Example: `SynthesisTests.clipsMoveAsTheirKindMoves`
-/// in `Tests/PadDatasetTests/SynthesisTests.swift` (compiled and run by `swift test`).
+/// Example: `VideoCLITests.synthesisedClipsAreCheckedAndBenchedFrameByFrame`
+/// in `Tests/CLITests/VideoCLITests.swift` (run by `swift test`).
 /// Motion (uniform ranges, periods in frames of the clip):
 /// - Bona fide, small natural motion: the head sways against a still background, a displacement
 ///   of amplitude [1, 2.5]% of the frame width (x) and [0.5, 1.5]% (y) with periods [0.6, 1.2] of

@@ -10,7 +10,7 @@ import Foundation
 /// - 5 points (dlib's `shape_predictor_5_face_landmarks`): subject's left eye corners 0, 1, right
 ///   eye corners 2, 3, nose base 4.
 ///
-/// Example: `FaceLandmarksTests.namedPointsOfTheSixtyEightPointLayout` in `Tests/PadEstimatorsTests/LandmarkTests.swift`.
+/// Example: `HeadPoseTests.eyeLineRollOfAFrontalHead` in `Tests/PadEstimatorsTests/LandmarkTests.swift`.
 package struct FaceLandmarks: Sendable {
     package let points: [LandmarkPoint]
 
