@@ -115,12 +115,13 @@ package struct BenchRunner: Sendable {
             let resumed =
                 resuming
                 ? try Self.takeOver(
-                    folder + "/samples.csv", schema: schema, samples: samples,
+                    folder + "/" + RunFile.samples.name, schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
             let probe = SpeedProbe()
             try await Self.measure(
-                samples, from: resumed, measurer: measurer, job: job, schema: schema, journal: folder + "/samples.csv",
+                samples, from: resumed, measurer: measurer, job: job, schema: schema,
+                journal: folder + "/" + RunFile.samples.name,
                 into: &table, timing: &timing, probe: probe)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
             if table.count < samples.count {
@@ -167,7 +168,7 @@ package struct BenchRunner: Sendable {
     /// A bench's work folder is its journal: on every failure (a full disk, a dataset edited
     /// since, a torn journal, Ctrl-C) it stays for `bench --resume`, and the error says so.
     static func keepingJournal(work: String, final: String, resuming: Bool, after error: Error) -> Error {
-        let journal = work + "/samples.csv"
+        let journal = work + "/" + RunFile.samples.name
         guard FileManager.default.fileExists(atPath: journal) else { return error }
         let continued = resuming ? "" : "; continue with `padbench bench --resume \(final)`"
         // RunFolder.describe: a Foundation file error is `path: reason`, never its raw dump.

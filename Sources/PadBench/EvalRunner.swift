@@ -100,7 +100,7 @@ package struct EvalRunner: Sendable {
         var decided = try pipeline.decide(
             [profile], with: evaluator,
             samples: .background {
-                let member = try writer.member("samples.csv", rows: table.count)
+                let member = try writer.member(RunFile.samples.name, rows: table.count)
                 try SamplesSchema.writeScores(table, to: CSVWriter(member: member))
                 return try member.finished()
             })
@@ -332,7 +332,7 @@ extension EvalRunner {
         let pipeline = try RunPipeline(
             final: outputFolder, force: force, inputs: [archivePath] + Profile.files(profiles))
         let archive = try ResultArchiveReader(path: archivePath)
-        guard archive.contains("samples.csv"), archive.contains("manifest.json") else {
+        guard archive.contains(RunFile.samples.name), archive.contains(RunFile.manifest.name) else {
             throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
         }
         // Checked, not trusted: schema, row count and sample fingerprint against the manifest.
@@ -349,8 +349,8 @@ extension EvalRunner {
         let missing = try Self.missingOutputs(
             of: profiles, in: table, archivePath: archivePath, refused: requireOutputs)
         // samples.csv is copied as stored, compressed for the new archive as it is written.
-        let samples = try pipeline.writer.member("samples.csv", rows: table.count)
-        try archive.streamEntry(named: "samples.csv") { try samples.write($0) }
+        let samples = try pipeline.writer.member(RunFile.samples.name, rows: table.count)
+        try archive.streamEntry(named: RunFile.samples.name) { try samples.write($0) }
         try samples.close()
         let evaluator = ProfileEvaluator(
             table: table, choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
@@ -378,9 +378,10 @@ extension EvalRunner {
     /// The stored run's `timing.csv` copied into the work folder (`["timing.csv"]`), or `[]` when
     /// it has none.
     static func copyTiming(_ archive: ResultArchiveReader, to folder: String) throws -> [String] {
-        guard archive.contains("timing.csv") else { return [] }
-        try Data(try archive.entry(named: "timing.csv")).write(to: URL(fileURLWithPath: folder + "/timing.csv"))
-        return ["timing.csv"]
+        guard archive.contains(RunFile.timing.name) else { return [] }
+        try Data(try archive.entry(named: RunFile.timing.name)).write(
+            to: URL(fileURLWithPath: folder + "/" + RunFile.timing.name))
+        return [RunFile.timing.name]
     }
 }
 
@@ -440,7 +441,7 @@ extension EvalRunner {
                 // The manifest's sample count (checked against the rows at the end; bounded by the
                 // file's size meanwhile): no growth slack.
                 table!.reserveCapacity(
-                    min(max(0, manifest.dataset.samples), (archive.size(of: "samples.csv") ?? 0) / 8))
+                    min(max(0, manifest.dataset.samples), (archive.size(of: RunFile.samples.name) ?? 0) / 8))
             },
             row: { record in
                 try table!.appendStored(

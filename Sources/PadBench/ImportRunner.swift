@@ -51,7 +51,7 @@ package struct ImportRunner: Sendable {
         let profiles = try ProfileCheck.check(
             profiles, runOutputs: ProfileCheck.descriptors(for: columns.map(ColumnKey.init(header:))), strict: strict)
         let table = Self.table(dataset, columns: columns, byIndex: byIndex, format: format)
-        try Self.writeSamplesCSV(dataset, table, to: pipeline.folder.work + "/samples.csv")
+        try Self.writeSamplesCSV(dataset, table, to: pipeline.folder.work + "/" + RunFile.samples.name)
         try RunLabels.write(dataset.labels, table: table, folder: pipeline.folder.work)
         let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: table), samples: .written)
         let run = try pipeline.finish(decided, table: table, profiles: profiles) { times in

@@ -5,6 +5,7 @@ import PadMetrics
 import PadProfiles
 import PadReport
 import PadText
+import PadVocabulary
 
 /// `padbench merge`: shard archives (`bench --shard k/n`) combined into the report one run over
 /// the whole dataset would give. Decisions are per sample, so concatenating the shards' stored
@@ -53,7 +54,7 @@ package struct MergeRunner: Sendable {
         let merged = rows.table
         let profiles = try ProfileCheck.check(
             parsed, runOutputs: ProfileCheck.descriptors(for: merged.keys), strict: false)
-        try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/samples.csv")
+        try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/" + RunFile.samples.name)
         try RunLabels.write(try Self.mergedLabels(shards, table: merged), table: merged, folder: pipeline.folder.work)
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged) // the row locations are not needed any more
@@ -73,11 +74,11 @@ package struct MergeRunner: Sendable {
         var shards = Shards(paths: paths)
         for path in paths {
             let archive = try ResultArchiveReader(path: path)
-            guard archive.contains("manifest.json"), archive.contains("samples.csv") else {
+            guard archive.contains(RunFile.manifest.name), archive.contains(RunFile.samples.name) else {
                 throw EvaluationError("\(path): not a padbench bench archive")
             }
             _ = try StoredRun(path: path)
-            let manifest = try RunManifest.decode(from: archive.jsonEntry(named: "manifest.json"))
+            let manifest = try RunManifest.decode(from: archive.jsonEntry(named: RunFile.manifest.name))
             guard manifest.kind == "bench" else {
                 throw EvaluationError("\(path): a \(manifest.kind) archive; merge takes bench shards")
             }
@@ -239,7 +240,7 @@ package struct MergeRunner: Sendable {
                         // Every shard's row count is in its manifest (checked at the end; bounded by the
                         // file's size meanwhile): no growth slack.
                         let total = zip(shards.manifests, shards.archives).reduce(0) {
-                            $0 + min(max(0, $1.0.dataset.samples), ($1.1.size(of: "samples.csv") ?? 0) / 8)
+                            $0 + min(max(0, $1.0.dataset.samples), ($1.1.size(of: RunFile.samples.name) ?? 0) / 8)
                         }
                         rows.table.reserveCapacity(total)
                         rows.offsets.reserveCapacity(total)

@@ -6,6 +6,7 @@ import PadEvaluation
 import PadMetrics
 import PadReport
 import PadText
+import PadVocabulary
 
 /// What a run adds beyond the profiles' rates, from the decisions it has just written and the
 /// samples' labels (`labels.csv`, ``SampleLabels``): `fairness.csv` (demographic differentials per
@@ -35,7 +36,7 @@ enum RunAnalyses {
         let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
         let units = try AnalysisUnits(table, aggregate: aggregate)
         let decisions =
-            folder + "/" + (table.hasPresentations ? PresentationLevel.decisionsMember : "decisions.csv")
+            folder + "/" + (table.hasPresentations ? PresentationLevel.decisionsMember : RunFile.decisions.name)
         let decided = try DecidedUnits.read(decisions, results: results)
         if let labels {
             let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
@@ -44,18 +45,20 @@ enum RunAnalyses {
                     decided, groups: groups, labels: labels, units: units,
                     level: "presentation")
                 add(
-                    &output, "fairness.csv", FairnessReport.table(characteristics),
+                    &output, RunFile.fairness.name, FairnessReport.table(characteristics),
                     FairnessReport.section(characteristics))
             }
             let attributes = try attributeRows(labels, units: units)
             if !attributes.isEmpty {
                 add(
-                    &output, "attributes.csv", AttributeSeparation.table(attributes),
+                    &output, RunFile.attributes.name, AttributeSeparation.table(attributes),
                     AttributeSeparation.section(attributes))
             }
         }
         let edc = try errorDiscard(decided, units: units, outputs: quality)
-        if !edc.isEmpty { add(&output, "edc.csv", ErrorDiscardReport.table(edc), ErrorDiscardReport.section(edc)) }
+        if !edc.isEmpty {
+            add(&output, RunFile.edc.name, ErrorDiscardReport.table(edc), ErrorDiscardReport.section(edc))
+        }
         return output
     }
 

@@ -5,6 +5,7 @@ import PadText
 
 #if canImport(Glibc)
 import Glibc
+import PadVocabulary
 #endif
 
 /// The file operations of ``RunFolder``, each failing with one line naming the path.
@@ -18,7 +19,7 @@ extension RunFolder {
     /// A folder holds a padbench run when its `manifest.json` (read up to 16 MiB) is a JSON object
     /// whose `tool.name` is `padbench`: `--force` replaces nothing else.
     static func holdsRun(_ folder: String) -> Bool {
-        let path = folder + "/manifest.json"
+        let path = folder + "/" + RunFile.manifest.name
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 16 << 20,
             let data = FileManager.default.contents(atPath: path),
@@ -48,7 +49,7 @@ extension RunFolder {
     /// Removes a run or work folder of padbench's with the files that mark it as ours last, so a
     /// kill halfway leaves a folder that is still recognised as ours (and removed next time).
     static func removeRun(_ path: String) throws {
-        let markers = [workMarker] + resumableMarkers + ["manifest.json"]
+        let markers = [workMarker] + resumableMarkers + [RunFile.manifest.name]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         for entry in entries where !markers.contains(entry) { try remove(path + "/" + entry) }
         for entry in markers where entries.contains(entry) { try remove(path + "/" + entry) }

@@ -5,6 +5,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import PadVocabulary
 #endif
 
 /// Where a run is written, so that a run or an input is never lost, torn or clobbered:
@@ -44,11 +45,11 @@ package struct RunFolder: ~Copyable, Sendable {
 
     /// The file a bench run keeps in its work folder until it completes (its ``ResumeJob``); its
     /// presence marks the folder as an interrupted bench run that `bench --resume` can continue.
-    package static let resumableMarker = "job.json"
+    package static let resumableMarker = RunFile.job.name
 
     /// What partials of padbench before ``ResumeJob`` hold instead: the replayed command line.
     /// Still read by `bench --resume` (one release of compatibility).
-    package static let commandMarker = "command.json"
+    package static let commandMarker = RunFile.command.name
 
     /// Both markers of an interrupted bench run.
     static let resumableMarkers = [resumableMarker, commandMarker]
@@ -62,7 +63,7 @@ package struct RunFolder: ~Copyable, Sendable {
     package static let workMarker = ".padbench-work"
 
     /// Where the run's archive stands once committed.
-    package var archivePath: String { final + "/results.tar.zst" }
+    package var archivePath: String { final + "/" + RunFile.archive.name }
 
     /// Scratch space of the run (column spill files, merge copies): inside the work folder, so a
     /// killed run leaves nothing elsewhere; removed before the commit and with the work folder.
@@ -181,7 +182,7 @@ private struct RunFolderSetup {
     func prepareWork(force: Bool, resume: Bool) throws {
         let manager = FileManager.default
         if resume {
-            guard manager.fileExists(atPath: work + "/samples.csv") else {
+            guard manager.fileExists(atPath: work + "/" + RunFile.samples.name) else {
                 throw EvaluationError("\(final): no interrupted run to resume (\(work)/samples.csv does not exist)")
             }
             return

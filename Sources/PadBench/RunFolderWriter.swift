@@ -6,6 +6,7 @@ import PadMetrics
 import PadProfiles
 import PadReport
 import PadText
+import PadVocabulary
 
 /// The one writer of every run (bench, eval on scores or an archive, import, merge): the CSV
 /// reports (with `outputs.csv`: which output separates which attack, and subject-clustered
@@ -102,7 +103,7 @@ package struct RunFolderWriter: Sendable {
         let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
         reports.append(
             (
-                "metrics.csv",
+                RunFile.metrics.name,
                 Self.encode(
                     MetricsTable.table(presentations: results, frames: frameResults, attackPotential: attackPotential))
             ))
@@ -115,7 +116,7 @@ package struct RunFolderWriter: Sendable {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         let manifestBytes = try manifest.encoded()
-        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/" + RunFile.manifest.name))
         let archivePath = try archive(
             manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: precompressed,
             curves: curves, reports: reports, profiles: profiles)
@@ -160,10 +161,10 @@ package struct RunFolderWriter: Sendable {
         -> [(String, [UInt8])]
     {
         [
-            ("frames/summary.csv", encode(ReportTables.summary(results, attackPotential: attackPotential))),
-            ("frames/per_species.csv", encode(ReportTables.perSpecies(results, attackPotential: attackPotential))),
-            ("frames/reject_reasons.csv", encode(ReportTables.rejectReasons(results))),
-            ("frames/results.json", try RunSummary(results: results).encoded()),
+            (RunFile.summary.inFrames, encode(ReportTables.summary(results, attackPotential: attackPotential))),
+            (RunFile.perSpecies.inFrames, encode(ReportTables.perSpecies(results, attackPotential: attackPotential))),
+            (RunFile.rejectReasons.inFrames, encode(ReportTables.rejectReasons(results))),
+            (RunFile.results.inFrames, try RunSummary(results: results).encoded()),
         ]
     }
 
@@ -181,7 +182,7 @@ package struct RunFolderWriter: Sendable {
 
     /// `curves.csv` (the biggest report), compressed for the archive as it is written.
     private func writeCurves(_ results: [ProfileResult], rows: Int) throws -> CompressedMember {
-        let member = try self.member("curves.csv", rows: rows)
+        let member = try self.member(RunFile.curves.name, rows: rows)
         try ReportTables.writeCurves(results, into: CSVWriter(member: member))
         return try member.finished()
     }
@@ -237,16 +238,16 @@ package struct RunFolderWriter: Sendable {
             reports.append((name, CSVWriter.encode(header: table.header, rows: table.rows)))
         }
         let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
-        add("summary.csv", ReportTables.summary(results, attackPotential: attackPotential))
-        add("per_species.csv", ReportTables.perSpecies(results, attackPotential: attackPotential))
-        add("reject_reasons.csv", ReportTables.rejectReasons(results))
-        add("outputs.csv", OutputSeparation.table(outputs))
-        if !timing.isEmpty { add("timing.csv", ReportTables.timing(timing)) }
+        add(RunFile.summary.name, ReportTables.summary(results, attackPotential: attackPotential))
+        add(RunFile.perSpecies.name, ReportTables.perSpecies(results, attackPotential: attackPotential))
+        add(RunFile.rejectReasons.name, ReportTables.rejectReasons(results))
+        add(RunFile.outputs.name, OutputSeparation.table(outputs))
+        if !timing.isEmpty { add(RunFile.timing.name, ReportTables.timing(timing)) }
         reports += analyses.reports
-        reports.append(("results.json", try RunSummary(results: results).encoded()))
+        reports.append((RunFile.results.name, try RunSummary(results: results).encoded()))
         var html = HTMLReport(manifest: manifest, results: results, timing: timing, outputs: outputs)
         html.extraSections = analyses.sections
-        reports.append(("report.html", Array(html.render().utf8)))
+        reports.append((RunFile.report.name, Array(html.render().utf8)))
         return reports
     }
 
@@ -256,10 +257,10 @@ package struct RunFolderWriter: Sendable {
         manifest: [UInt8], rows: Int, streamedFiles: [String], precompressed: [CompressedMember],
         curves: CompressedMember, reports: [(String, [UInt8])], profiles: [Profile]
     ) throws -> String {
-        let archivePath = folder + "/results.tar.zst"
+        let archivePath = folder + "/" + RunFile.archive.name
         let (level, workers) = Self.compression(rows: rows)
         let archive = try ResultArchiveWriter(finalPath: archivePath, level: level, workers: workers)
-        try archive.add(name: "manifest.json", contents: manifest)
+        try archive.add(name: RunFile.manifest.name, contents: manifest)
         for name in streamedFiles {
             if let member = precompressed.first(where: { $0.name == name }) {
                 try archive.addCompressed(member)

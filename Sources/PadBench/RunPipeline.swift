@@ -4,6 +4,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadVocabulary
 
 /// The life of every run (`bench`, `eval --scores`, `eval --archive`, `import`, `merge`): its
 /// folder and lock (``RunFolder``), one decision pass per profile writing `decisions.csv`, the
@@ -76,19 +77,19 @@ struct RunPipeline: ~Copyable {
         let rows = evaluator.table.count
         switch samples {
         case .written:
-            let decisions = try CSVWriter(path: folder.work + "/decisions.csv")
+            let decisions = try CSVWriter(path: folder.work + "/" + RunFile.decisions.name)
             let results = try evaluator.evaluate(profiles, decisions: decisions)
             try decisions.close()
             return Decided(results: results, precompressed: [])
         case .compressed(let member):
             let (results, decisions) = try Self.decide(
-                profiles, evaluator, into: writer.member("decisions.csv", rows: rows))
+                profiles, evaluator, into: writer.member(RunFile.decisions.name, rows: rows))
             return Decided(results: results, precompressed: [member, decisions])
         case .background(let work):
             // samples.csv is written on another core from the start; decisions.csv from the moment
             // the profile is calibrated until the run folder's writer needs it.
             let background = BackgroundWork(work)
-            let decisionsMember = try writer.member("decisions.csv", rows: rows)
+            let decisionsMember = try writer.member(RunFile.decisions.name, rows: rows)
             let pending = PendingMember(
                 decisions: BackgroundDecisions(CSVWriter(member: decisionsMember)), member: decisionsMember)
             // Neither is waited for here: the run goes on to the presentations and the reports,
@@ -142,7 +143,8 @@ struct RunPipeline: ~Copyable {
     ) throws -> RunOutcome {
         let results = try writer.write(
             manifest: manifest(times(wallSeconds: wallSeconds)), table: table, results: decided.results,
-            timing: timing, profiles: profiles, streamedFiles: ["samples.csv", "decisions.csv"] + streamed,
+            timing: timing, profiles: profiles,
+            streamedFiles: [RunFile.samples.name, RunFile.decisions.name] + streamed,
             precompressed: decided.precompressed, pending: decided.pending
         ).results
         let (final, archivePath) = (folder.final, folder.archivePath)

@@ -1,3 +1,4 @@
+import PadVocabulary
 /// Labels of each sample beyond bona fide / attack: `group.<name>` columns (a demographic group,
 /// such as `group.sex`, for ISO/IEC 19795-10 differentials) and `attr.<name>` columns (a property
 /// of the capture, 0/1 or a category, such as `attr.eyeglasses`, that a quality output should
@@ -8,7 +9,7 @@
 /// Example: `SampleLabelsTests.manifestColumns` in `Tests/PadDatasetTests/SampleLabelsTests.swift`.
 package struct SampleLabels: Sendable, Equatable {
     /// The member of a run (and file of its folder) that stores them.
-    package static let member = "labels.csv"
+    package static let member = RunFile.labels.name
     package static let groupPrefix = "group.", attributePrefix = "attr."
 
     /// Column names, each starting `group.` or `attr.`.

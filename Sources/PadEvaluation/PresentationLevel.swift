@@ -1,5 +1,6 @@
 import PadArchive
 import PadProfiles
+import PadVocabulary
 
 /// Presentation-level results beside frame-level ones: each profile decided again on its
 /// presentation table (``PresentationTable``), so counts, APCER per species, BPCER, curves, EER,
@@ -17,7 +18,7 @@ package struct PresentationLevel: Sendable {
 
     /// The archive member with one decision per presentation and profile (`decisions.csv`'s
     /// columns), written beside `decisions.csv` (one row per frame).
-    package static let decisionsMember = "presentation_decisions.csv"
+    package static let decisionsMember = RunFile.presentationDecisions.name
 
     /// Every profile of `frameResults` decided per presentation; `decisions` (when given) gets
     /// `decisions.csv`'s columns with one row per presentation and profile.

@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadText
+import PadVocabulary
 
 /// CSV records read from a stream of byte chunks (an archive member as it decompresses), one at
 /// a time, each with the line it starts on and where its bytes are in the stream: a million-row
@@ -122,7 +123,7 @@ package struct StoredSamplesReader {
             guard rowError == nil else { return }
             do { try row(record) } catch { rowError = error }
         }
-        try archive.streamEntry(named: "samples.csv") { chunk in
+        try archive.streamEntry(named: RunFile.samples.name) { chunk in
             try raw?(chunk)
             try stream.feed(chunk, take)
         }

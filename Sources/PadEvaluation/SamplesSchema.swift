@@ -93,7 +93,7 @@ package struct SamplesSchema: Sendable, Equatable {
 
     /// A schema of these columns, in this order. The sample-naming roles must be among them.
     package init(roles: [Role]) {
-        do { try self.init(roles: roles, path: "samples.csv") } catch {
+        do { try self.init(roles: roles, path: RunFile.samples.name) } catch {
             preconditionFailure("a samples schema without \(error)")
         }
     }

@@ -1,6 +1,7 @@
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadVocabulary
 
 /// The accuracy half of ``RunComparison``: per profile, APCER per species and BPCER on the
 /// reported split, by McNemar on paired decisions or by non-overlapping Clopper-Pearson
@@ -275,7 +276,8 @@ struct AccuracyComparison {
     /// (`presentation_decisions.csv`: ISO/IEC 30107-3's trials), not frames.
     static func decisions(_ run: StoredRun) throws -> [String: [String: Decided]] {
         let table = try run.table(
-            run.contains(PresentationLevel.decisionsMember) ? PresentationLevel.decisionsMember : "decisions.csv")
+            run.contains(PresentationLevel.decisionsMember) ? PresentationLevel.decisionsMember : RunFile.decisions.name
+        )
         let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"),
             split = try table.requireColumn("split")
         let label = try table.requireColumn("label"), species = try table.requireColumn("species"),

@@ -90,7 +90,7 @@ struct DecisionTally {
 
     let path: String
     /// `decisions.csv` (frames) or `presentation_decisions.csv`.
-    var member = "decisions.csv"
+    var member = RunFile.decisions.name
     var profiles: [String: ProfileRows]
     var columns: Columns?
     /// The header is the one padbench writes (id first): rows without quotes take the fast path.

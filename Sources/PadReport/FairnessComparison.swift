@@ -1,4 +1,5 @@
 import PadArchive
+import PadVocabulary
 
 /// The demographic-differentials part of ``RunComparison`` (`compare --gate fairness`, and `all`
 /// when both runs have `fairness.csv`): for each profile and `group.*` characteristic in both runs,
@@ -10,15 +11,15 @@ struct FairnessComparison {
     var notes: [String] = []
 
     init(base: StoredRun, new: StoredRun, settings: RunComparison.Settings) throws {
-        guard base.contains("fairness.csv") && new.contains("fairness.csv") else {
+        guard base.contains(RunFile.fairness.name) && new.contains(RunFile.fairness.name) else {
             notes.append(
-                "fairness.csv missing from \(base.contains("fairness.csv") ? "NEW" : "BASE")"
-                    + "\(base.contains("fairness.csv") || new.contains("fairness.csv") ? "" : " and NEW")"
+                "fairness.csv missing from \(base.contains(RunFile.fairness.name) ? "NEW" : "BASE")"
+                    + "\(base.contains(RunFile.fairness.name) || new.contains(RunFile.fairness.name) ? "" : " and NEW")"
                     + " (no group.* labels): demographic differentials not gated")
             return
         }
-        let b = try Self.differentials(base.table("fairness.csv")),
-            n = try Self.differentials(new.table("fairness.csv"))
+        let b = try Self.differentials(base.table(RunFile.fairness.name)),
+            n = try Self.differentials(new.table(RunFile.fairness.name))
         for key in Set(b.keys).union(n.keys).sorted() {
             guard let old = b[key], let now = n[key] else {
                 notes.append("\(key): only in \(b[key] == nil ? "NEW" : "BASE"); not gated")

@@ -46,8 +46,9 @@ struct LatencyComparison {
         base: StoredRun, new: StoredRun, baseSamples: CSVTable?, newSamples: CSVTable?,
         baseTiming: CSVTable? = nil, newTiming: CSVTable? = nil, settings: RunComparison.Settings
     ) throws {
-        let baseRows = try baseSamples ?? (base.contains("samples.csv") ? try base.table("samples.csv") : nil)
-        let newRows = try newSamples ?? (new.contains("samples.csv") ? try new.table("samples.csv") : nil)
+        let baseRows =
+            try baseSamples ?? (base.contains(RunFile.samples.name) ? try base.table(RunFile.samples.name) : nil)
+        let newRows = try newSamples ?? (new.contains(RunFile.samples.name) ? try new.table(RunFile.samples.name) : nil)
         let baseTimes = try Self.times(baseRows), newTimes = try Self.times(newRows)
         if baseTimes.wall.isEmpty && newTimes.wall.isEmpty {
             notes.append("no per-sample timing in either run (score or import runs): latency not gated")

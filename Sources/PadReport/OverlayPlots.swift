@@ -1,6 +1,7 @@
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadVocabulary
 
 /// Several systems on one chart, as FATE PAD pages and `bob pad det` with several score files
 /// show them: the DET (APCER_max against BPCER, probit axes, as the report's DET) and APCER_max /
@@ -166,7 +167,7 @@ extension OverlayPlots {
 
     /// A run's label from its path: the run folder's name (`reports/new/results.tar.zst` -> `new`).
     package static func label(of path: String) -> String {
-        let suffix = "/results.tar.zst"
+        let suffix = "/" + RunFile.archive.name
         let folder = path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) : path
         let last = folder.split(separator: "/").last.map(String.init) ?? path
         return last.hasSuffix(".tar.zst") ? String(last.dropLast(".tar.zst".count)) : last

@@ -2,6 +2,7 @@ import PadArchive
 import PadEvaluation
 import PadMetrics
 import PadProfiles
+import PadVocabulary
 
 extension StoredRun {
     /// One profile's reported samples with their swept score, recomputed from the archive.
@@ -23,16 +24,17 @@ extension StoredRun {
         -> [String: SweptScores]
     {
         guard !names.isEmpty else { return [:] }
-        var table = try MeasurementTable(samplesCSV: archive.entry(named: "samples.csv"), path: path + ":samples.csv")
+        var table = try MeasurementTable(
+            samplesCSV: archive.entry(named: RunFile.samples.name), path: path + ":samples.csv")
         // Each profile reads its own variant's columns: the manifest's layout says which they are.
         try table.adopt(layout: manifest.columns, path: path + ":manifest.json")
         let aggregate =
             manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
         // The frame level of a run that counts presentations has its own results.
         let reference =
-            frames && contains("frames/results.json")
+            frames && contains(RunFile.results.inFrames)
             ? try RunSummary.decode(
-                from: archive.entry(named: "frames/results.json"), path: path + ":frames/results.json") : summary
+                from: archive.entry(named: RunFile.results.inFrames), path: path + ":frames/results.json") : summary
         var result: [String: SweptScores] = [:]
         for name in names {
             guard let stored = reference.profiles.first(where: { $0.name == name }), stored.score != nil else {

@@ -31,22 +31,22 @@ extension StoredRun {
     package func verify() throws {
         let names = summary.profiles.map(\.name)
         try Self.checkRates(summary, file: path + ":results.json")
-        let frames = try DecisionTally.read(self, member: "decisions.csv", profiles: names)
+        let frames = try DecisionTally.read(self, member: RunFile.decisions.name, profiles: names)
         for profile in summary.profiles {
             try checkRows(frames.profiles[profile.name]!, profile: profile.name, path: frames.path)
         }
         // A run with presentations of several frames counts presentations in results.json
         // (`presentation_decisions.csv`) and frames in frames/results.json (`decisions.csv`).
-        guard contains("presentation_decisions.csv") else {
-            return try checkSets(summary, frames, file: "results.json")
+        guard contains(RunFile.presentationDecisions.name) else {
+            return try checkSets(summary, frames, file: RunFile.results.name)
         }
-        let presentations = try DecisionTally.read(self, member: "presentation_decisions.csv", profiles: names)
-        try checkSets(summary, presentations, file: "results.json")
-        if contains("frames/results.json") {
+        let presentations = try DecisionTally.read(self, member: RunFile.presentationDecisions.name, profiles: names)
+        try checkSets(summary, presentations, file: RunFile.results.name)
+        if contains(RunFile.results.inFrames) {
             let frameSummary = try RunSummary.decode(
-                from: archive.entry(named: "frames/results.json"), path: path + ":frames/results.json")
+                from: archive.entry(named: RunFile.results.inFrames), path: path + ":frames/results.json")
             try Self.checkRates(frameSummary, file: path + ":frames/results.json")
-            try checkSets(frameSummary, frames, file: "frames/results.json")
+            try checkSets(frameSummary, frames, file: RunFile.results.inFrames)
         }
     }
 

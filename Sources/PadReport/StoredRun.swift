@@ -2,6 +2,7 @@ import Foundation
 import PadArchive
 import PadEvaluation
 import PadText
+import PadVocabulary
 
 /// A finished run read back from its archive (or its folder): manifest, typed results and
 /// timing, checked against each other before anything is compared or re-decided.
@@ -21,20 +22,20 @@ package struct StoredRun: Sendable {
         var archivePath = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            archivePath = path + "/results.tar.zst"
+            archivePath = path + "/" + RunFile.archive.name
         }
         guard FileManager.default.fileExists(atPath: archivePath) else {
             throw ArchiveError.io(
                 path: archivePath, message: "no such archive (give results.tar.zst or its run folder)")
         }
         let archive = try ResultArchiveReader(path: archivePath)
-        guard archive.contains("manifest.json") else {
+        guard archive.contains(RunFile.manifest.name) else {
             throw ArchiveError.tar(path: archivePath, message: "not a padbench result archive (no manifest.json)")
         }
         self.path = archivePath
         self.archive = archive
         do {
-            manifest = try RunManifest.decode(from: archive.jsonEntry(named: "manifest.json"))
+            manifest = try RunManifest.decode(from: archive.jsonEntry(named: RunFile.manifest.name))
         } catch let error as ArchiveError {
             throw error
         } catch {
@@ -49,14 +50,14 @@ package struct StoredRun: Sendable {
                     + "\(RunManifest.currentSchema) (re-run it, or use the padbench that wrote it)"
             )
         }
-        guard archive.contains("results.json") else {
+        guard archive.contains(RunFile.results.name) else {
             throw ArchiveError.tar(path: archivePath, message: "no results.json: not a complete padbench run")
         }
         summary = try RunSummary.decode(
-            from: archive.jsonEntry(named: "results.json"), path: archivePath + ":results.json")
+            from: archive.jsonEntry(named: RunFile.results.name), path: archivePath + ":results.json")
         timing =
-            archive.contains("timing.csv")
-            ? try CSVTable(bytes: archive.entry(named: "timing.csv"), path: archivePath + ":timing.csv") : nil
+            archive.contains(RunFile.timing.name)
+            ? try CSVTable(bytes: archive.entry(named: RunFile.timing.name), path: archivePath + ":timing.csv") : nil
         let profiles = summary.profiles.map(\.name)
         guard profiles == manifest.profiles else {
             throw ArchiveError.tar(
@@ -75,7 +76,7 @@ package struct StoredRun: Sendable {
     /// `samples.csv`, checked against the manifest: as many rows as samples, and the same
     /// fingerprint of ids, labels, species, splits and presentations. An edited archive is refused.
     package func verifiedSamples() throws -> CSVTable {
-        let samples = try table("samples.csv")
+        let samples = try table(RunFile.samples.name)
         try manifest.checkSampleCount(samples.records.count, archive: path)
         let columns = try SamplesSchema(header: samples.header, path: path + ":samples.csv")
         var total: UInt64 = 0, presentations: UInt64 = 0

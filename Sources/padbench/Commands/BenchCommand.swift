@@ -7,6 +7,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadText
+import PadVocabulary
 
 /// `padbench bench`: measure a dataset once and score every profile on it.
 struct BenchCommand: AsyncParsableCommand {
@@ -173,7 +174,7 @@ struct BenchCommand: AsyncParsableCommand {
         let path = run + ".partial/" + RunFolder.commandMarker
         // One line, not a Foundation error dump, when there is nothing to resume.
         if !FileManager.default.fileExists(atPath: path) {
-            if FileManager.default.fileExists(atPath: run + "/results.json") {
+            if FileManager.default.fileExists(atPath: run + "/" + RunFile.results.name) {
                 throw RuntimeFailure("\(run): the run is complete; nothing to resume")
             }
             throw RuntimeFailure(

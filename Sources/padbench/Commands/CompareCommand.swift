@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadReport
 import PadText
+import PadVocabulary
 
 /// `padbench compare BASE NEW`: the regression gate. Exit 0 nothing regressed, 1 regression,
 /// 2 the runs cannot be compared (or are unreadable).
@@ -106,7 +107,7 @@ struct CompareCommand: ParsableCommand {
     /// overwritten by its own comparison).
     func refuseOutputsOntoInputs() throws {
         let outputs = [("--junit", junit), ("--html", html)].compactMap { name, path in path.map { (name, $0) } }
-        let inputs = [base, new].flatMap { [$0, $0 + "/results.tar.zst"] }
+        let inputs = [base, new].flatMap { [$0, $0 + "/" + RunFile.archive.name] }
         for (name, output) in outputs {
             if let input = inputs.first(where: { CommandSupport.sameFile(output, $0) }) {
                 FileHandle.standardError.write(
