@@ -123,6 +123,54 @@ import Testing
         #expect(!(try RunComparison(base: base, new: new, settings: settings)).regressed)
     }
 
+    /// The fairness gate does not take fairness.csv on trust: an FDR edited away from its groups'
+    /// rates, a group rate that is not its errors / n, and a deleted fairness.csv beside group.*
+    /// labels each make the runs not comparable, naming the file and row.
+    @Test func anEditedOrMissingFairnessFileIsNotGated() async throws {
+        let root = Fixture.folder()
+        _ = try Self.writeDataset(root)
+        let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")
+        let outcome = try await BenchRunner().run(
+            BenchJob(
+                dataset: try DatasetLoader().load(root), profiles: [profile], outputFolder: root + "/base",
+                concurrency: 2))
+        let base = try StoredRun(path: outcome.archivePath)
+        var settings = RunComparison.Settings()
+        settings.gate = .fairness
+        #expect(throws: Never.self) { try RunComparison(base: base, new: base, settings: settings) }
+        func refusal(_ copy: String) -> String {
+            do {
+                _ = try RunComparison(base: base, new: try StoredRun(path: copy), settings: settings)
+                return "accepted"
+            } catch { return "\(error)" }
+        }
+        /// fairness.csv with field `index` of the rows whose metric (field 5) is `metric` set to `value`.
+        func edited(_ metric: String, field index: Int, to value: String) throws -> String {
+            try StoredRunCheckTests.edited(
+                outcome.archivePath, "fairness.csv", to: root + "/\(metric)-\(index).tar.zst"
+            ) { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                    if fields.count > index, fields[5] == metric { fields[index] = value }
+                    return fields.joined(separator: ",")
+                }.joined(separator: "\n")
+            }
+        }
+        let fdr = refusal(try edited("fdr", field: 7, to: "0.99"))
+        #expect(fdr.contains("fairness.csv:") && fdr.contains("fdr is 0.99; its groups' rates give"), "\(fdr)")
+        let rate = refusal(try edited("bpcer", field: 7, to: "0.123"))
+        #expect(rate.contains("is not its errors / n"), "\(rate)")
+        // fairness.csv removed, labels.csv with group.sex kept.
+        let reader = try ResultArchiveReader(path: outcome.archivePath)
+        let writer = try ResultArchiveWriter(finalPath: root + "/deleted.tar.zst")
+        for member in reader.entryNames where member != "fairness.csv" {
+            try writer.add(name: member, contents: try reader.entry(named: member))
+        }
+        try writer.commit()
+        let deleted = refusal(root + "/deleted.tar.zst")
+        #expect(deleted.contains("labels.csv has group.* columns but fairness.csv is missing"), "\(deleted)")
+    }
+
     /// A dataset without labels writes none of the label files (runs stay as they were).
     @Test func noLabelsNoLabelFiles() async throws {
         let root = Fixture.folder()

@@ -1,0 +1,79 @@
+import PadArchive
+import PadMetrics
+import PadVocabulary
+
+extension FairnessComparison {
+    /// A run whose `labels.csv` has `group.*` columns writes `fairness.csv`; its FDR and GARBE rows
+    /// are functions of the group rows beside them (``DemographicDifferentials``), and each group
+    /// rate is its own errors / n. A run that disagrees with itself cannot be gated on fairness: a
+    /// deleted `fairness.csv` would turn the gate off, an edited FDR would pass as reported.
+    /// Throws ``StoredRunMismatch`` naming the file and the row.
+    static func verify(_ run: StoredRun) throws {
+        guard run.contains(RunFile.fairness.name) else {
+            if run.contains(RunFile.labels.name),
+                try run.table(RunFile.labels.name).header.contains(where: { $0.hasPrefix("group.") })
+            {
+                throw StoredRunMismatch(
+                    "\(run.path): labels.csv has group.* columns but fairness.csv is missing: "
+                        + "the archive was edited or damaged")
+            }
+            return
+        }
+        let table = try run.table(RunFile.fairness.name)
+        let file = run.path + ":" + RunFile.fairness.name
+        let column = try FairnessReport.header.map { try table.requireColumn($0) }
+        func field(_ record: CSVTable.Record, _ name: String) -> String {
+            record.fields[column[FairnessReport.header.firstIndex(of: name)!]]
+        }
+        struct Groups {
+            var apcerMax: [String: Double] = [:]
+            var bpcer: [String: Double] = [:]
+            var stored: [String: (value: Double, parameter: String, line: Int)] = [:]
+        }
+        var characteristics: [String: Groups] = [:]
+        for record in table.records {
+            let key = ["profile", "split", "level", "characteristic"].map { field(record, $0) }.joined(separator: " ")
+            let metric = field(record, "metric"), group = field(record, "group")
+            let value = Double(field(record, "value")) ?? .nan
+            if ["bpcer", "apcer", "apcer_max"].contains(metric) {
+                guard let errors = Int(field(record, "errors")), let n = Int(field(record, "n")), n > 0,
+                    (0...n).contains(errors), abs(value - Double(errors) / Double(n)) <= 1e-9
+                else {
+                    throw StoredRunMismatch(
+                        "\(file):\(record.line): \(key) group \(group) \(metric) \(field(record, "value")) "
+                            + "is not its errors / n (\(field(record, "errors"))/\(field(record, "n")))")
+                }
+            }
+            switch metric {
+            case "bpcer": characteristics[key, default: Groups()].bpcer[group] = value
+            case "apcer_max": characteristics[key, default: Groups()].apcerMax[group] = value
+            case "fdr", "garbe":
+                characteristics[key, default: Groups()].stored[metric] = (
+                    value, field(record, "parameter"), record.line
+                )
+            default: break
+            }
+        }
+        for (key, groups) in characteristics {
+            let names = Set(groups.bpcer.keys).union(groups.apcerMax.keys).sorted()
+            let apcer = names.map { groups.apcerMax[$0] ?? .nan }, bpcer = names.map { groups.bpcer[$0] ?? .nan }
+            for (metric, stored) in groups.stored {
+                guard stored.parameter.hasPrefix("alpha="), let alpha = Double(stored.parameter.dropFirst(6)) else {
+                    throw StoredRunMismatch("\(file):\(stored.line): \(key) \(metric) has no alpha=")
+                }
+                let recomputed =
+                    metric == "fdr"
+                    ? DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
+                    : DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha)
+                let same =
+                    (recomputed.isNaN && stored.value.isNaN) || abs(recomputed - stored.value) <= 1e-9
+                    || (recomputed.isInfinite && recomputed == stored.value)
+                guard same else {
+                    throw StoredRunMismatch(
+                        "\(file):\(stored.line): \(key) \(metric) is \(CSVFormat.number(stored.value)); "
+                            + "its groups' rates give \(CSVFormat.number(recomputed))")
+                }
+            }
+        }
+    }
+}
