@@ -10,7 +10,7 @@ import PadVocabulary
 /// `QualityEstimator().assess(input)["sharpness"]` is `.value(...)` or `.notAssessable(reason:)`;
 /// `measure(&input)` gives the same as one Double per declared output (NaN when not assessable).
 ///
-/// One type per measure in OFIQ's sense (`QualityMeasure.swift`, each with its formula and
+/// One type per measure in OFIQ's sense (one file each in `Quality/`, with its formula and
 /// source): one algorithm, which may fill several outputs (``LuminanceMeasure``: mean and
 /// variance; ``ExposureMeasure``: both tails of the histogram). All use OFIQ's luminance L
 /// (``ColorSpaces/luminanceImage(_:)``) unless stated. The estimator builds the region and the
