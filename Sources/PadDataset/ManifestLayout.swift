@@ -46,13 +46,8 @@ enum ManifestLayout {
                         (record.line, record.fields), columns: known, root: root, realRoot: realRoot,
                         manifest: manifest, isUTF8: isUTF8)
                     if let first = seen.firstOrInsert(sample.id, next: samples.count, in: samples) {
-                        throw DatasetProblem(
-                            .duplicateID, file: manifest, line: record.line,
-                            Array(samples.id(first).utf8) == Array(sample.id.utf8)
-                                ? "line \(record.line) names the same file as line \(lines[first]): "
-                                    + "'\(TextBytes.quote(sample.id))'"
-                                : LoadedDataset.twinMessage(sample.id, of: "line \(lines[first])")
-                        )
+                        throw duplicate(
+                            sample.id, line: record.line, of: samples.id(first), line: Int(lines[first]), manifest)
                     }
                     try checkPresentation(
                         sample, of: samples, lines: lines, line: record.line, index: &presentations, manifest: manifest)
@@ -156,6 +151,18 @@ enum ManifestLayout {
                 return SampleLabels.isLabelColumn(name) && index[name] == i ? (name, i) : nil
             }
         }
+    }
+
+    /// A line whose id an earlier line has: the same bytes (the same file named twice), or the
+    /// same text in another Unicode normalization.
+    static func duplicate(_ id: String, line: Int, of first: String, line firstLine: Int, _ manifest: String)
+        -> DatasetProblem
+    {
+        DatasetProblem(
+            .duplicateID, file: manifest, line: line,
+            Array(first.utf8) == Array(id.utf8)
+                ? "line \(line) names the same file as line \(firstLine): '\(TextBytes.quote(id))'"
+                : LoadedDataset.twinMessage(id, of: "line \(firstLine)"))
     }
 
     /// One manifest line as a sample, or the problem (with the line) that keeps it out.

@@ -98,14 +98,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
             throw EstimatorSetupError(estimator: name, message: "'\(TextBytes.quote(command))' \(error.message)")
         }
         let names = description.outputs
-        outputs = names.map { output in
-            let range = description.ranges[output] ?? []
-            return OutputDescriptor(
-                name: output, unit: "", minimum: range.first ?? -.infinity,
-                maximum: range.count > 1 ? range[1] : .infinity,
-                direction: description.directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
-                summary: "external: \(command)")
-        }
+        outputs = description.descriptors(command: command)
         outputNames = names
         version = description.version ?? "external"
         self.processes = processes

@@ -1,6 +1,7 @@
 import Foundation
 import PadEstimators
 import PadText
+import PadVocabulary
 
 /// The messages of the external protocol as types: requests are `Encodable` values written with
 /// `JSONEncoder`, answers are decoded with `JSONDecoder` into ``JSONValue`` and read into typed
@@ -161,5 +162,18 @@ package struct ExternalDescription: Sendable {
             if numbers.count == value.array?.count, !numbers.isEmpty { ranges[output] = numbers }
         }
         directions = (reply["directions"]?.object ?? [:]).compactMapValues(\.string)
+    }
+
+    /// The outputs as the estimator declares them: the declared range (else unbounded) and
+    /// direction (else none), summarised as the command.
+    func descriptors(command: String) -> [OutputDescriptor] {
+        outputs.map { output in
+            let range = ranges[output] ?? []
+            return OutputDescriptor(
+                name: output, unit: "", minimum: range.first ?? -.infinity,
+                maximum: range.count > 1 ? range[1] : .infinity,
+                direction: directions[output].flatMap(Direction.init(rawValue:)) ?? .none,
+                summary: "external: \(command)")
+        }
     }
 }

@@ -19,18 +19,29 @@ extension FairnessComparison {
             }
             return
         }
-        let table = try run.table(RunFile.fairness.name)
         let file = run.path + ":" + RunFile.fairness.name
+        let characteristics = try groupsAndDifferentials(run.table(RunFile.fairness.name), file: file)
+        for (key, groups) in characteristics {
+            try checkDifferentials(groups, key: key, file: file)
+        }
+    }
+
+    /// One characteristic of one profile as `fairness.csv` states it: each group's BPCER and
+    /// APCER_max, and the FDR and GARBE rows with their parameter and line.
+    struct StatedGroups {
+        var apcerMax: [String: Double] = [:]
+        var bpcer: [String: Double] = [:]
+        var stored: [String: (value: Double, parameter: String, line: Int)] = [:]
+    }
+
+    /// The rows of `fairness.csv` by "profile split level characteristic"; every group rate checked
+    /// against its own errors / n on the way.
+    static func groupsAndDifferentials(_ table: CSVTable, file: String) throws -> [String: StatedGroups] {
         let column = try FairnessReport.header.map { try table.requireColumn($0) }
         func field(_ record: CSVTable.Record, _ name: String) -> String {
             record.fields[column[FairnessReport.header.firstIndex(of: name)!]]
         }
-        struct Groups {
-            var apcerMax: [String: Double] = [:]
-            var bpcer: [String: Double] = [:]
-            var stored: [String: (value: Double, parameter: String, line: Int)] = [:]
-        }
-        var characteristics: [String: Groups] = [:]
+        var characteristics: [String: StatedGroups] = [:]
         for record in table.records {
             let key = ["profile", "split", "level", "characteristic"].map { field(record, $0) }.joined(separator: " ")
             let metric = field(record, "metric"), group = field(record, "group")
@@ -45,34 +56,37 @@ extension FairnessComparison {
                 }
             }
             switch metric {
-            case "bpcer": characteristics[key, default: Groups()].bpcer[group] = value
-            case "apcer_max": characteristics[key, default: Groups()].apcerMax[group] = value
+            case "bpcer": characteristics[key, default: StatedGroups()].bpcer[group] = value
+            case "apcer_max": characteristics[key, default: StatedGroups()].apcerMax[group] = value
             case "fdr", "garbe":
-                characteristics[key, default: Groups()].stored[metric] = (
+                characteristics[key, default: StatedGroups()].stored[metric] = (
                     value, field(record, "parameter"), record.line
                 )
             default: break
             }
         }
-        for (key, groups) in characteristics {
-            let names = Set(groups.bpcer.keys).union(groups.apcerMax.keys).sorted()
-            let apcer = names.map { groups.apcerMax[$0] ?? .nan }, bpcer = names.map { groups.bpcer[$0] ?? .nan }
-            for (metric, stored) in groups.stored {
-                guard stored.parameter.hasPrefix("alpha="), let alpha = Double(stored.parameter.dropFirst(6)) else {
-                    throw StoredRunMismatch("\(file):\(stored.line): \(key) \(metric) has no alpha=")
-                }
-                let recomputed =
-                    metric == "fdr"
-                    ? DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
-                    : DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha)
-                let same =
-                    (recomputed.isNaN && stored.value.isNaN) || abs(recomputed - stored.value) <= 1e-9
-                    || (recomputed.isInfinite && recomputed == stored.value)
-                guard same else {
-                    throw StoredRunMismatch(
-                        "\(file):\(stored.line): \(key) \(metric) is \(CSVFormat.number(stored.value)); "
-                            + "its groups' rates give \(CSVFormat.number(recomputed))")
-                }
+        return characteristics
+    }
+
+    /// FDR and GARBE as the groups' rates give them (``DemographicDifferentials``), against the rows.
+    static func checkDifferentials(_ groups: StatedGroups, key: String, file: String) throws {
+        let names = Set(groups.bpcer.keys).union(groups.apcerMax.keys).sorted()
+        let apcer = names.map { groups.apcerMax[$0] ?? .nan }, bpcer = names.map { groups.bpcer[$0] ?? .nan }
+        for (metric, stored) in groups.stored {
+            guard stored.parameter.hasPrefix("alpha="), let alpha = Double(stored.parameter.dropFirst(6)) else {
+                throw StoredRunMismatch("\(file):\(stored.line): \(key) \(metric) has no alpha=")
+            }
+            let recomputed =
+                metric == "fdr"
+                ? DemographicDifferentials.fairnessDiscrepancyRate(apcer: apcer, bpcer: bpcer, alpha: alpha)
+                : DemographicDifferentials.garbe(apcer: apcer, bpcer: bpcer, alpha: alpha)
+            let same =
+                (recomputed.isNaN && stored.value.isNaN) || abs(recomputed - stored.value) <= 1e-9
+                || (recomputed.isInfinite && recomputed == stored.value)
+            guard same else {
+                throw StoredRunMismatch(
+                    "\(file):\(stored.line): \(key) \(metric) is \(CSVFormat.number(stored.value)); "
+                        + "its groups' rates give \(CSVFormat.number(recomputed))")
             }
         }
     }
