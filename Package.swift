@@ -133,7 +133,8 @@ let package = Package(
         // `make test-all`, not in every local run).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PadVocabularyTests", dependencies: ["PadVocabulary", "TestSupport"]),
-        .testTarget(name: "PadONNXTests", dependencies: ["PadONNX", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PadONNXTests", dependencies: ["PadONNX", "TestSupport", "PadVocabulary"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -145,6 +146,7 @@ let package = Package(
             name: "PadEstimatorsTests",
             dependencies: [
                 "PadEstimators", "PadExternal", "PadImage", "PadDataset", "PadONNX", "PadVocabulary", "TestSupport",
+                "CLinux",
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadImportTests", dependencies: ["PadImport", "TestSupport"]),
@@ -152,12 +154,15 @@ let package = Package(
             name: "PadProfilesTests",
             dependencies: ["PadProfiles", "PadImport", "PadText", "PadVocabulary", "TestSupport"]),
         .testTarget(
-            name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText", "TestSupport"],
+            name: "PadMetricsTests", dependencies: ["PadMetrics", "PadText", "TestSupport", "PadVocabulary"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "PadArchiveTests", dependencies: ["PadArchive", "PadVocabulary", "TestSupport"]),
         .testTarget(
             name: "PadEvaluationTests",
-            dependencies: ["PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary", "TestSupport"]),
+            dependencies: [
+                "PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary", "TestSupport",
+                "PadMetrics",
+            ]),
         .testTarget(
             name: "PadReportTests",
             dependencies: [
@@ -168,7 +173,7 @@ let package = Package(
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
                 "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
-                "TestSupport",
+                "TestSupport", "PadText",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -37,7 +37,11 @@ import Testing
     /// Every module imported by a Swift file under Sources/<module>, ignoring the
     /// `#elseif canImport(Darwin)` branches (imports of Darwin).
     static func imports(of module: String) throws -> Set<String> {
-        let folder = root + "/Sources/" + module
+        try imports(inFolder: root + "/Sources/" + module)
+    }
+
+    /// Every module imported by a Swift file under `folder` (a module of Sources or of Tests).
+    static func imports(inFolder folder: String) throws -> Set<String> {
         var found: Set<String> = []
         let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".swift") {
@@ -58,7 +62,8 @@ import Testing
     static func packageDependencies() throws -> [String: Set<String>] {
         let text = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
         let targetPattern = try Regex(
-            #"\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+            #"\.(?:target|executableTarget|systemLibrary|testTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#
+        )
         let namePattern = try Regex(#"(?:product\(name:\s*)?"([^"]+)"(?:,\s*package:\s*"[^"]+"\))?"#)
         var result: [String: Set<String>] = [:]
         for match in text.matches(of: targetPattern) {
@@ -113,6 +118,25 @@ import Testing
                 dependencies == listed.subtracting(Self.systemModules),
                 "\(module): Package.swift depends on \(dependencies.sorted()), docs/ARCHITECTURE.md lists \(listed.sorted())"
             )
+        }
+    }
+
+    /// The test targets too: every module a test target's files import (beyond the toolchain's)
+    /// is one Package.swift declares for it, so no test leans on a module reaching it by accident.
+    @Test func testTargetsImportOnlyWhatTheyDeclare() throws {
+        let declared = try Self.packageDependencies()
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/Tests").filter {
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: Self.root + "/Tests/" + $0, isDirectory: &isFolder)
+                && isFolder.boolValue && declared[$0] != nil
+        }.sorted()
+        #expect(targets.contains("CLITests") && targets.contains("TestSupport") && targets.count > 12)
+        for target in targets {
+            let imported = try Self.imports(inFolder: Self.root + "/Tests/" + target)
+                .subtracting(Self.systemModules).subtracting(["Testing", "XCTest"])
+            let undeclared = imported.subtracting(declared[target] ?? [])
+            #expect(
+                undeclared.isEmpty, "\(target) imports \(undeclared.sorted()) without declaring them in Package.swift")
         }
     }
 
