@@ -149,7 +149,7 @@ extension ResumeJob {
         }
         let job: ResumeJob
         do { job = try JSONCoding.decoder().decode(ResumeJob.self, from: bytes) } catch {
-            throw EvaluationError("\(path): cannot read the resume job: \(TextBytes.quote("\(error)", limit: 300))")
+            throw EvaluationError("\(path): cannot read the resume job: \(JSONCoding.problem(error))")
         }
         if let problem = job.problem() {
             throw EvaluationError(

@@ -51,25 +51,13 @@ package struct ExternalProtocolOptions: Sendable, Equatable, Decodable {
             throw AnswerError(
                 outOfStep: false,
                 "answered describe with protocol options padbench cannot use (max_in_flight and batch are whole "
-                    + "numbers, input is path or rgb24, faces is chosen or all): \(Self.field(of: error))")
+                    + "numbers, input is path or rgb24, faces is chosen or all): \(JSONCoding.problem(error))")
         }
         for (name, value) in [("max_in_flight", options.maxInFlight), ("batch", options.batch)]
         where !(1...limit).contains(value) {
             throw AnswerError(outOfStep: false, "answered describe with \(name) \(value); it must be 1 to \(limit)")
         }
         return options
-    }
-
-    /// The field a decoding error is about, for the message.
-    private static func field(of error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return TextBytes.quote("\(error)", limit: 120) }
-        switch decoding {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? TextBytes.quote(context.debugDescription, limit: 120) : "'\(path)'"
-        case .keyNotFound(let key, _): return "'\(key.stringValue)'"
-        @unknown default: return TextBytes.quote("\(error)", limit: 120)
-        }
     }
 
     /// As the manifest records them (the estimator's parameters).

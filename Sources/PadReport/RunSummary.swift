@@ -174,7 +174,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
             throw error
         } catch {
             throw ArchiveError.tar(
-                path: path, message: "results.json is not a padbench run summary: \(TextBytes.quote("\(error)"))")
+                path: path, message: "results.json is not a padbench run summary: \(JSONCoding.problem(error))")
         }
     }
 }

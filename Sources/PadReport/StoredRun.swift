@@ -40,7 +40,7 @@ package struct StoredRun: Sendable {
             throw error
         } catch {
             throw ArchiveError.tar(
-                path: archivePath, message: "manifest.json is not a padbench manifest: \(TextBytes.quote("\(error)"))")
+                path: archivePath, message: "manifest.json is not a padbench manifest: \(JSONCoding.problem(error))")
         }
         guard manifest.schema == RunManifest.currentSchema else {
             throw ArchiveError.tar(

@@ -165,6 +165,16 @@ import Testing
             #expect(refused.err.utf8.count < 1000, "\(name)")
             #expect(Self.bytes(run + ".partial/samples.csv") == journal, "\(name)")
         }
+        // A value of the wrong type is named by its field, not by Swift's DecodingError.
+        var typed = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        Self.set(&typed, "dataset", "frames", "ten")
+        try JSONSerialization.data(withJSONObject: typed).write(to: URL(fileURLWithPath: path))
+        let wrongType = try CLI.run(["bench", "--resume", run])
+        #expect(
+            wrongType.status == 1
+                && wrongType.err
+                    == "Error: \(path): cannot read the resume job: field 'dataset.frames' is not a whole number\n",
+            "\(wrongType.err)")
         // Restored, it resumes.
         try original.write(to: URL(fileURLWithPath: path))
         let resumed = try CLI.run(["bench", "--resume", run, "--quiet"])

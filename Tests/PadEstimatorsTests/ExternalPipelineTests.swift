@@ -83,6 +83,17 @@ import Glibc
         ] {
             #expect(throws: AnswerError.self) { try ExternalProtocolOptions.read(Array(bad.utf8)) }
         }
+        // The message names the field and what is wrong with it, not Swift's DecodingError.
+        #expect {
+            try ExternalProtocolOptions.read(Array(#"{"batch": "8"}"#.utf8))
+        } throws: {
+            "\($0)".hasSuffix("field 'batch' is not a whole number")
+        }
+        #expect {
+            try ExternalProtocolOptions.read(Array(#"{"input": "png"}"#.utf8))
+        } throws: {
+            "\($0)".contains("field 'input': ")
+        }
     }
 
     /// 60 requests in flight answered in reverse order of arrival: each sample gets its own value.

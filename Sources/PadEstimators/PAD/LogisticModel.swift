@@ -93,7 +93,8 @@ package struct LogisticModel: Codable, Sendable, Equatable {
         }
         let model: LogisticModel
         do { model = try JSONDecoder().decode(LogisticModel.self, from: data) } catch {
-            throw EstimatorSetupError(estimator: "pad", message: "\(path) is not a padbench model: \(error)")
+            throw EstimatorSetupError(
+                estimator: "pad", message: "\(path) is not a padbench model: \(JSONCoding.problem(error))")
         }
         guard model.format == formatVersion else {
             throw EstimatorSetupError(
