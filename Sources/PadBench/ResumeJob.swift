@@ -258,17 +258,10 @@ extension ResumeJob {
         options.onnxRuntimePath = estimators.onnxRuntime
         if let models = estimators.modelDirectory { options.modelDirectory = models }
         options.onnxModels = estimators.onnxModels ?? [:]
-        if let processes = estimators.externalProcesses {
-            guard (1...BenchJob.maximumConcurrency).contains(processes) else {
-                throw EvaluationError("externalProcesses \(processes) is not 1 to \(BenchJob.maximumConcurrency)")
-            }
-            options.externalProcesses = processes
-        }
-        var parsedShard: Shard?
-        if let shard {
-            guard let parsed = Shard(parsing: shard) else { throw EvaluationError("shard '\(shard)' is not k/n") }
-            parsedShard = parsed
-        }
+        // The rules ``read(run:)`` applied, once more for a job built any other way.
+        if let problem = problem() { throw EvaluationError(problem) }
+        options.externalProcesses = estimators.externalProcesses
+        let parsedShard = shard.flatMap(Shard.init(parsing:))
         var job = BenchJob(
             dataset: loaded, profiles: profiles, extraEstimators: estimators.extra, estimatorOptions: options,
             outputFolder: outputFolder, concurrency: concurrency, maxPixels: maxPixels, shard: parsedShard,

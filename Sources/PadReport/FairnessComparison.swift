@@ -11,7 +11,6 @@ struct FairnessComparison {
     var notes: [String] = []
 
     init(base: StoredRun, new: StoredRun, settings: RunComparison.Settings) throws {
-        for run in [base, new] { try Self.verify(run) }
         guard base.contains(RunFile.fairness.name) && new.contains(RunFile.fairness.name) else {
             notes.append(
                 "fairness.csv missing from \(base.contains(RunFile.fairness.name) ? "NEW" : "BASE")"

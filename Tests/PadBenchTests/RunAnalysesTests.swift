@@ -169,6 +169,8 @@ import Testing
         try writer.commit()
         let deleted = refusal(root + "/deleted.tar.zst")
         #expect(deleted.contains("labels.csv has group.* columns but fairness.csv is missing"), "\(deleted)")
+        // The check is the stored run's own, so `show` and `folds` refuse the archive too.
+        #expect(throws: StoredRunMismatch.self) { try StoredRun(path: root + "/deleted.tar.zst").verify() }
     }
 
     /// A dataset without labels writes none of the label files (runs stay as they were).

@@ -274,9 +274,10 @@ struct BenchCommand: AsyncParsableCommand {
     static func parseOnnx(_ list: [String], externals: [String: String], withPadModel: Bool) throws -> [String: String]
     {
         let models = try parseExternals(list, withPadModel: withPadModel, option: "--onnx", value: "SPEC.yaml")
-        if let both = models.keys.sorted().first(where: { externals[$0] != nil }) {
-            throw ValidationError(
-                "'\(both)' names both an --external program and an --onnx model; give one of them another name")
+        if let problem = BenchOptionRules.estimatorNames(
+            externals: externals.keys.sorted(), onnx: models.keys.sorted(), withPadModel: withPadModel)
+        {
+            throw ValidationError(problem)
         }
         return models
     }

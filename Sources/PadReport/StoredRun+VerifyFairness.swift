@@ -2,33 +2,33 @@ import PadArchive
 import PadMetrics
 import PadVocabulary
 
-extension FairnessComparison {
+extension StoredRun {
     /// A run whose `labels.csv` has `group.*` columns writes `fairness.csv`; its FDR and GARBE rows
     /// are functions of the group rows beside them (``DemographicDifferentials``), and each group
     /// rate is its own errors / n. A run that disagrees with itself cannot be gated on fairness: a
     /// deleted `fairness.csv` would turn the gate off, an edited FDR would pass as reported.
     /// Throws ``StoredRunMismatch`` naming the file and the row.
-    static func verify(_ run: StoredRun) throws {
-        guard run.contains(RunFile.fairness.name) else {
-            if run.contains(RunFile.labels.name),
-                try run.table(RunFile.labels.name).header.contains(where: { $0.hasPrefix("group.") })
+    func verifyFairness() throws {
+        guard contains(RunFile.fairness.name) else {
+            if contains(RunFile.labels.name),
+                try table(RunFile.labels.name).header.contains(where: { $0.hasPrefix("group.") })
             {
                 throw StoredRunMismatch(
-                    "\(run.path): labels.csv has group.* columns but fairness.csv is missing: "
+                    "\(path): labels.csv has group.* columns but fairness.csv is missing: "
                         + "the archive was edited or damaged")
             }
             return
         }
-        let file = run.path + ":" + RunFile.fairness.name
-        let characteristics = try groupsAndDifferentials(run.table(RunFile.fairness.name), file: file)
+        let file = path + ":" + RunFile.fairness.name
+        let characteristics = try Self.groupsAndDifferentials(table(RunFile.fairness.name), file: file)
         for (key, groups) in characteristics {
-            try checkDifferentials(groups, key: key, file: file)
+            try Self.checkDifferentials(groups, key: key, file: file)
         }
     }
 
     /// One characteristic of one profile as `fairness.csv` states it: each group's BPCER and
     /// APCER_max, and the FDR and GARBE rows with their parameter and line.
-    struct StatedGroups {
+    struct StatedFairnessGroups {
         var apcerMax: [String: Double] = [:]
         var bpcer: [String: Double] = [:]
         var stored: [String: (value: Double, parameter: String, line: Int)] = [:]
@@ -36,12 +36,12 @@ extension FairnessComparison {
 
     /// The rows of `fairness.csv` by "profile split level characteristic"; every group rate checked
     /// against its own errors / n on the way.
-    static func groupsAndDifferentials(_ table: CSVTable, file: String) throws -> [String: StatedGroups] {
+    static func groupsAndDifferentials(_ table: CSVTable, file: String) throws -> [String: StatedFairnessGroups] {
         let column = try FairnessReport.header.map { try table.requireColumn($0) }
         func field(_ record: CSVTable.Record, _ name: String) -> String {
             record.fields[column[FairnessReport.header.firstIndex(of: name)!]]
         }
-        var characteristics: [String: StatedGroups] = [:]
+        var characteristics: [String: StatedFairnessGroups] = [:]
         for record in table.records {
             let key = ["profile", "split", "level", "characteristic"].map { field(record, $0) }.joined(separator: " ")
             let metric = field(record, "metric"), group = field(record, "group")
@@ -56,10 +56,10 @@ extension FairnessComparison {
                 }
             }
             switch metric {
-            case "bpcer": characteristics[key, default: StatedGroups()].bpcer[group] = value
-            case "apcer_max": characteristics[key, default: StatedGroups()].apcerMax[group] = value
+            case "bpcer": characteristics[key, default: StatedFairnessGroups()].bpcer[group] = value
+            case "apcer_max": characteristics[key, default: StatedFairnessGroups()].apcerMax[group] = value
             case "fdr", "garbe":
-                characteristics[key, default: StatedGroups()].stored[metric] = (
+                characteristics[key, default: StatedFairnessGroups()].stored[metric] = (
                     value, field(record, "parameter"), record.line
                 )
             default: break
@@ -69,7 +69,7 @@ extension FairnessComparison {
     }
 
     /// FDR and GARBE as the groups' rates give them (``DemographicDifferentials``), against the rows.
-    static func checkDifferentials(_ groups: StatedGroups, key: String, file: String) throws {
+    static func checkDifferentials(_ groups: StatedFairnessGroups, key: String, file: String) throws {
         let names = Set(groups.bpcer.keys).union(groups.apcerMax.keys).sorted()
         let apcer = names.map { groups.apcerMax[$0] ?? .nan }, bpcer = names.map { groups.bpcer[$0] ?? .nan }
         for (metric, stored) in groups.stored {
