@@ -45,13 +45,14 @@ package enum BenchOptionRules {
 
     /// `--frames N` or `--frame-step K`, not both; each at least 1; the video limits positive.
     package static func frames(
-        count: Int?, step: Int?, maxVideoFrames: Int, maxVideoSeconds: Double
+        count: Int?, step: Int?, maxVideoFrames: Int, maxVideoSeconds: Double, maxDecodedPixels: Int
     ) -> String? {
         if count != nil && step != nil { return "give --frames or --frame-step, not both" }
         if let count, count < 1 { return "--frames must be at least 1, got \(count)" }
         if let step, step < 1 { return "--frame-step must be at least 1, got \(step)" }
         if maxVideoFrames < 1 { return "--max-video-frames must be at least 1" }
         if !(maxVideoSeconds.isFinite && maxVideoSeconds > 0) { return "--max-video-seconds must be a positive number" }
+        if maxDecodedPixels < 1 { return "--max-decoded-pixels must be at least 1" }
         return nil
     }
 

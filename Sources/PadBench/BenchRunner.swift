@@ -308,6 +308,16 @@ package struct BenchRunner: Sendable {
                     + "first samples in order; start over with --force"
             )
         }
+        // The outputs, labels and statuses were checked as samples.csv is read; the times are
+        // checked here, or an edited `12x` would enter the timing summaries as 0.
+        for record in journal.records {
+            for c in schema.timing + schema.cpuTiming where !record.fields[c].isEmpty && UInt64(record.fields[c]) == nil
+            {
+                throw EvaluationError(
+                    "\(path):\(record.line): \(schema.header[c]) '\(TextBytes.quote(record.fields[c]))' is not a "
+                        + "whole number of nanoseconds; start over with --force")
+            }
+        }
         for (i, record) in journal.records.enumerated() {
             table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
             let ns = schema.nanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
@@ -423,6 +433,7 @@ package struct BenchRunner: Sendable {
             let limits = job.dataset.videoOptions.limits
             manifest.measurementOptions?["max_video_frames"] = String(limits.maxFrames)
             manifest.measurementOptions?["max_video_seconds"] = String(limits.maxSeconds)
+            manifest.measurementOptions?["max_decoded_pixels"] = String(limits.maxDecodedPixels)
             manifest.measurementOptions?["video_frames"] = job.dataset.videoOptions.sampling.description
         }
         return manifest

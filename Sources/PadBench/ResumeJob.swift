@@ -5,6 +5,7 @@ import PadEvaluation
 import PadProfiles
 import PadText
 import PadVideo
+import PadVocabulary
 
 /// What `bench --resume` needs to continue an interrupted run, written as
 /// `<out>.partial/job.json` when the run starts: the dataset (absolute path, layout, loader
@@ -33,6 +34,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         package var frameStep: Int?
         package var maxVideoFrames: Int
         package var maxVideoSeconds: Double
+        /// `--max-decoded-pixels` (absent in jobs written before the decode budget: its default).
+        package var maxDecodedPixels: Int?
     }
 
     package struct ProfileSource: Codable, Sendable, Equatable {
@@ -81,6 +84,12 @@ package struct ResumeJob: Codable, Sendable, Equatable {
     package var aggregate: String?
     /// Species -> level, as resolved when the run started (the dataset's column and the file).
     package var attackPotential: [String: String]?
+    /// SHA-256 of this job as encoded without this field, its concurrency and its command line
+    /// (``measuredFingerprint()``), set by ``encoded()``. The journal's rows were measured with
+    /// these options: a job edited afterwards (`maxPixels`, a timeout, a model) would tear the run,
+    /// half its rows measured one way and half another, under a manifest naming only the second.
+    /// `concurrency` changes no measurement and may be edited. Absent in older jobs: not checked.
+    package var optionsFingerprint: String?
 
     /// The resume state of `job`, read with `loader`, its relative paths made absolute against
     /// `directory` (the working directory the run was started in).
@@ -96,7 +105,8 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         dataset = Dataset(
             path: absolute(job.dataset.root), layout: job.dataset.layout.rawValue, ouluProtocol: loader.ouluProtocol,
             ouluFold: loader.ouluFold, frames: frames, frameStep: frameStep,
-            maxVideoFrames: loader.video.limits.maxFrames, maxVideoSeconds: loader.video.limits.maxSeconds)
+            maxVideoFrames: loader.video.limits.maxFrames, maxVideoSeconds: loader.video.limits.maxSeconds,
+            maxDecodedPixels: loader.video.limits.maxDecodedPixels)
         profiles = job.profiles.map { profile in
             let preset = profile.origin.isEmpty || profile.origin.hasPrefix("builtin:")
             return ProfileSource(
@@ -134,6 +144,13 @@ extension ResumeJob {
         do { bytes = Data(try RegularFile.read(path, limit: 16 << 20)) } catch {
             throw EvaluationError("\(path): cannot read the resume job: \(error.message)")
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// A job file's bytes (read from `path`, named in every error) as a job: of this schema,
+    /// every field as the command line would accept it (``problem()``), and not edited since it
+    /// was written (``optionsFingerprint``).
+    package static func decode(_ bytes: Data, path: String) throws -> ResumeJob {
         struct Version: Decodable {
             var schema: Int
             var toolVersion: String?
@@ -155,7 +172,23 @@ extension ResumeJob {
             throw EvaluationError(
                 "\(path): the resume job holds what the command line refuses: \(problem); start over with --force")
         }
+        if let stated = job.optionsFingerprint, stated != (try job.measuredFingerprint()) {
+            throw EvaluationError(
+                "\(path): the resume job was edited after the run started (its options fingerprint does "
+                    + "not match): the journal's rows were measured with the options it was written with, "
+                    + "and only 'concurrency' may change; start over with --force")
+        }
         return job
+    }
+
+    /// SHA-256 (hex) of the job's key-sorted JSON without ``optionsFingerprint``, with
+    /// `concurrency` 0 and no command line: what the measurements depend on.
+    package func measuredFingerprint() throws -> String {
+        var bare = self
+        bare.optionsFingerprint = nil
+        bare.concurrency = 0
+        bare.commandLine = []
+        return SHA256.hex(Array(try JSONCoding.encoder().encode(bare)))
     }
 
     /// The longest text a job field may hold (a path, a command line): far beyond any real one.
@@ -188,7 +221,8 @@ extension ResumeJob {
             BenchOptionRules.oulu(protocol: dataset.ouluProtocol, fold: dataset.ouluFold),
             BenchOptionRules.frames(
                 count: dataset.frames, step: dataset.frameStep, maxVideoFrames: dataset.maxVideoFrames,
-                maxVideoSeconds: dataset.maxVideoSeconds),
+                maxVideoSeconds: dataset.maxVideoSeconds,
+                maxDecodedPixels: dataset.maxDecodedPixels ?? VideoLimits().maxDecodedPixels),
             BenchOptionRules.concurrency(concurrency), BenchOptionRules.maxPixels(maxPixels),
             BenchOptionRules.maxImageBytes(maxImageBytes),
             BenchOptionRules.externalProcesses(estimators.externalProcesses),
@@ -203,9 +237,11 @@ extension ResumeJob {
         return rules.compactMap { $0 }.first
     }
 
-    /// The JSON written to `job.json` (pretty, key-sorted).
+    /// The JSON written to `job.json` (pretty, key-sorted), with its ``optionsFingerprint``.
     package func encoded() throws -> Data {
-        try JSONCoding.encoder().encode(self) + Data([0x0A])
+        var stamped = self
+        stamped.optionsFingerprint = try measuredFingerprint()
+        return try JSONCoding.encoder().encode(stamped) + Data([0x0A])
     }
 
     /// The dataset loader the run was started with.
@@ -217,7 +253,8 @@ extension ResumeJob {
             video: VideoOptions(
                 sampling: sampling,
                 limits: VideoLimits(
-                    maxPixels: maxPixels, maxFrames: dataset.maxVideoFrames, maxSeconds: dataset.maxVideoSeconds)))
+                    maxPixels: maxPixels, maxFrames: dataset.maxVideoFrames, maxSeconds: dataset.maxVideoSeconds,
+                    maxDecodedPixels: dataset.maxDecodedPixels ?? VideoLimits().maxDecodedPixels)))
     }
 
     package var layout: DatasetLayout? { DatasetLayout(rawValue: dataset.layout) }

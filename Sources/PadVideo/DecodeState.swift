@@ -14,6 +14,8 @@ struct DecodeState: ~Copyable {
     /// Frames decoded so far (the next frame's number) and video packets sent.
     var decoded = 0
     var packets = 0
+    /// Pixels of the frames decoded so far, against ``VideoLimits/maxDecodedPixels``.
+    var decodedPixels = 0
     var start = Int64.min
     var draining = false
 
@@ -78,6 +80,12 @@ struct DecodeState: ~Copyable {
             let n = decoded
             decoded += 1
             guard decoded <= limits.maxFrames else { throw VideoStream.tooManyFrames(limits) }
+            // Each frame is within maxPixels (FFmpeg's max_pixels), so the sum cannot overflow
+            // before it passes the budget.
+            decodedPixels += Int(frame.pointee.width) * Int(frame.pointee.height)
+            guard decodedPixels <= limits.maxDecodedPixels else {
+                throw VideoStream.overBudget(decodedPixels, limits)
+            }
             let stamp = frame.pointee.best_effort_timestamp
             if start == Int64.min { start = stamp }
             // No time stamp (AVI with B-frames at the end of the stream): the frame's number at

@@ -37,7 +37,7 @@ package struct DecodedFrame: Sendable {
 ///
 /// Bounded: the pixel limit per frame (checked on the container's declaration, given to the
 /// decoder as `max_pixels`, and checked on every decoded frame before converting it), a frame
-/// limit and a duration limit per video. A stream with fewer frames than its container lists, or
+/// limit, a duration limit and a decode budget (pixels decoded) per video. A stream with fewer frames than its container lists, or
 /// whose packets its codec cannot decode, is a `decode_error` naming the reason.
 package struct VideoDecoder: Sendable {
     package var limits: VideoLimits
@@ -118,7 +118,14 @@ package struct VideoDecoder: Sendable {
     ) throws(ImageError) -> Bool {
         let wanted = Set(frames)
         guard let last = wanted.max() else { return true }
-        var state = try DecodeState(video: VideoStream(input: input, limits: limits, threads: threads), limits: limits)
+        let video = try VideoStream(input: input, limits: limits, threads: threads)
+        // Frames 0...last are all decoded: refused at once when the declared size says they
+        // exceed the budget; the decoded frames are counted too (a stream may change size).
+        let parameters = video.stream.pointee.codecpar.pointee
+        let declared = Int(max(parameters.width, 0)) * Int(max(parameters.height, 0))
+        let (needed, overflow) = declared.multipliedReportingOverflow(by: last + 1)
+        if overflow || needed > limits.maxDecodedPixels { throw VideoStream.overBudget(needed, limits) }
+        var state = try DecodeState(video: video, limits: limits)
         var finished = false
         while !finished {
             if shouldStop() { return false }

@@ -8,11 +8,21 @@ package struct VideoLimits: Sendable, Equatable {
     package var maxFrames: Int
     /// Seconds per video (the container's duration and the last frame's time stamp).
     package var maxSeconds: Double
+    /// Pixels decoded per video (each decoded frame's width x height, summed up to the last frame
+    /// measured): the decode budget. The other limits bound one frame and the count; a stream of
+    /// many frames each just under the pixel limit passes both and decodes for hours (100,000
+    /// 8192x8192 frames of all-skip H.264 fit in 2 MB). The default, 250 gigapixels, holds an hour
+    /// of 1080p at 30 frames/s (224 gigapixels), as the duration limit does.
+    package var maxDecodedPixels: Int
 
-    package init(maxPixels: Int = 100_000_000, maxFrames: Int = 100_000, maxSeconds: Double = 3_600) {
+    package init(
+        maxPixels: Int = 100_000_000, maxFrames: Int = 100_000, maxSeconds: Double = 3_600,
+        maxDecodedPixels: Int = 250_000_000_000
+    ) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxSeconds = maxSeconds
+        self.maxDecodedPixels = maxDecodedPixels
     }
 }
 

@@ -127,6 +127,14 @@ final class VideoStream {
                 + "\(String(format: "%g", limits.maxSeconds)) s")
     }
 
+    /// Over the decode budget: `pixels` would be decoded (frames so far, or the frames up to the
+    /// last one asked for at the declared size).
+    static func overBudget(_ pixels: Int, _ limits: VideoLimits) -> ImageError {
+        .overLimit(
+            "decoding the video up to the last frame measured takes \(pixels) pixels or more, over the "
+                + "decode budget of \(limits.maxDecodedPixels) (--max-decoded-pixels)")
+    }
+
     static func tooManyFrames(_ limits: VideoLimits) -> ImageError {
         .overLimit("video has more than \(limits.maxFrames) frames, the limit")
     }

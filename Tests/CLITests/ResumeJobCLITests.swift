@@ -175,10 +175,58 @@ import Testing
                 && wrongType.err
                     == "Error: \(path): cannot read the resume job: field 'dataset.frames' is not a whole number\n",
             "\(wrongType.err)")
-        // Restored, it resumes.
-        try original.write(to: URL(fileURLWithPath: path))
+        // A value the command line accepts but the journal was not measured with (a larger pixel
+        // limit, a longer timeout) would tear the run: refused by the options fingerprint.
+        for (name, change) in [
+            ("maxPixels 50", { (job: inout [String: Any]) in job["maxPixels"] = 50 }),
+            (
+                "externalTimeout 99",
+                { (job: inout [String: Any]) in Self.set(&job, "estimators", "externalTimeout", 99) }
+            ),
+        ] {
+            var job = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            change(&job)
+            try JSONSerialization.data(withJSONObject: job).write(to: URL(fileURLWithPath: path))
+            let edited = try CLI.run(["bench", "--resume", run])
+            #expect(
+                edited.status == 1
+                    && edited.err
+                        == "Error: \(path): the resume job was edited after the run started (its options fingerprint "
+                        + "does not match): the journal's rows were measured with the options it was written with, "
+                        + "and only 'concurrency' may change; start over with --force\n",
+                "\(name): \(edited.err)")
+            #expect(Self.bytes(run + ".partial/samples.csv") == journal, "\(name)")
+        }
+        // Restored with another concurrency (and rewritten without pretty printing), it resumes.
+        var restored = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        restored["concurrency"] = 2
+        try JSONSerialization.data(withJSONObject: restored).write(to: URL(fileURLWithPath: path))
         let resumed = try CLI.run(["bench", "--resume", run, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.err)")
+    }
+
+    /// A journal row whose time was edited (`decode_ns` of `12x`) is refused on takeover, naming
+    /// the journal's line and column, instead of entering the timing summaries as 0.
+    @Test func aJournalTimeThatIsNoNumberStopsTheResume() throws {
+        let dir = CLI.folder()
+        let run = try Self.interrupted(dir)
+        let path = run + ".partial/samples.csv"
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        let header = lines[0].components(separatedBy: ",")
+        let column = try #require(header.firstIndex(of: "decode_ns"))
+        var row = lines[2].components(separatedBy: ",")
+        row[column] = "12x"
+        lines[2] = row.joined(separator: ",")
+        let edited = Data(lines.joined(separator: "\n").utf8)
+        try edited.write(to: URL(fileURLWithPath: path))
+        let refused = try CLI.run(["bench", "--resume", run])
+        #expect(
+            refused.status == 1
+                && refused.err
+                    == "Error: \(path):3: decode_ns '12x' is not a whole number of nanoseconds; start over with "
+                    + "--force; the measured samples are kept in \(path)\n",
+            "\(refused.err)")
+        #expect(Self.bytes(path) == edited)
     }
 
     static func set(_ job: inout [String: Any], _ group: String, _ key: String, _ value: Any) {

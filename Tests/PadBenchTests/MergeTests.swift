@@ -97,7 +97,7 @@ import PadEstimators
         try manifest.write(toFile: root + "/manifest.csv", atomically: true, encoding: .utf8)
         let dataset = try DatasetLoader().load(root)
         let profiles = [try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).builtIn("basic")]
-        let single = try await BenchRunner().run(
+        _ = try await BenchRunner().run(
             BenchJob(dataset: dataset, profiles: profiles, outputFolder: root + "/single", concurrency: 2))
         var parts: [String] = []
         for k in 1...2 {

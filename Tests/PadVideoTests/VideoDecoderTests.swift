@@ -182,6 +182,25 @@ import TestSupport
         }
     }
 
+    /// The decode budget counts every frame decoded up to the last one asked for (48 x 32 = 1,536
+    /// pixels each): frames 0-3 fit 4 x 1,536, frame 4 needs a fifth decoded frame and is refused
+    /// before any frame is decoded, without calling `body`.
+    @Test func decodingPastTheBudgetIsTooLargeBeforeAnyFrame() throws {
+        let decoder = VideoDecoder(limits: VideoLimits(maxDecodedPixels: 4 * 48 * 32))
+        var seen: [Int] = []
+        try decoder.decode(bytes: try Self.clip(), frames: [1, 3]) { seen.append($0.index) }
+        #expect(seen == [1, 3])
+        let error = #expect(throws: ImageError.self) {
+            try decoder.decode(bytes: try Self.clip(), frames: [0, 4]) { seen.append($0.index) }
+        }
+        #expect(error?.statusCode == .tooLarge)
+        #expect(
+            error?.description
+                == "decoding the video up to the last frame measured takes 7680 pixels or more, over the "
+                + "decode budget of 6144 (--max-decoded-pixels)")
+        #expect(seen == [1, 3])
+    }
+
     @Test func longerThanTheDurationLimitIsTooLarge() throws {
         let decoder = VideoDecoder(limits: VideoLimits(maxSeconds: 0.5))
         let error = #expect(throws: ImageError.self) { try decoder.probe(bytes: try Self.clip()) }

@@ -78,12 +78,20 @@ struct DatasetLayoutOptions: ParsableArguments {
     @Option(help: "Refuse videos longer than this many seconds.")
     var maxVideoSeconds: Double = VideoLimits().maxSeconds
 
+    @Option(
+        help: """
+            Refuse videos whose frames, decoded up to the last one measured, hold more pixels than \
+            this in all (width x height x frames; default: an hour of 1080p at 30 frames/s fits).
+            """)
+    var maxDecodedPixels: Int = VideoLimits().maxDecodedPixels
+
     func validate() throws {
         // A wrong OULU-NPU protocol or fold is a wrong command line (exit 64), not a missing folder
         // found later; the rules are shared with resume jobs (BenchOptionRules).
         if let problem = BenchOptionRules.oulu(protocol: ouluProtocol, fold: ouluFold)
             ?? BenchOptionRules.frames(
-                count: frames, step: frameStep, maxVideoFrames: maxVideoFrames, maxVideoSeconds: maxVideoSeconds)
+                count: frames, step: frameStep, maxVideoFrames: maxVideoFrames, maxVideoSeconds: maxVideoSeconds,
+                maxDecodedPixels: maxDecodedPixels)
         {
             throw ValidationError(problem)
         }
@@ -94,7 +102,9 @@ struct DatasetLayoutOptions: ParsableArguments {
         let sampling: FrameSampling = frameStep.map { .step($0) } ?? frames.map { .count($0) } ?? .standard
         return VideoOptions(
             sampling: sampling,
-            limits: VideoLimits(maxPixels: maxPixels, maxFrames: maxVideoFrames, maxSeconds: maxVideoSeconds))
+            limits: VideoLimits(
+                maxPixels: maxPixels, maxFrames: maxVideoFrames, maxSeconds: maxVideoSeconds,
+                maxDecodedPixels: maxDecodedPixels))
     }
 
     /// The loader these options describe.
