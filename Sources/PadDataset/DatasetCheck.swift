@@ -53,7 +53,7 @@ package struct DatasetCheck: Sendable {
                     DatasetProblem(
                         .escapesRoot, file: sample.path,
                         "symbolic link to '\(TextBytes.quote(target))', "
-                            + "outside the dataset folder (sample \(sample.id))"
+                            + "outside the dataset folder (sample \(TextBytes.quote(sample.id)))"
                     ))
                 continue
             }
@@ -63,7 +63,8 @@ package struct DatasetCheck: Sendable {
                 if case .missingFile(_, let reason) = error {
                     check.problems.append(
                         DatasetProblem(
-                            .missingFile, file: sample.path, "missing or unreadable: \(reason) (sample \(sample.id))"))
+                            .missingFile, file: sample.path,
+                            "missing or unreadable: \(reason) (sample \(TextBytes.quote(sample.id)))"))
                 } else {
                     check.problems.append(
                         DatasetProblem(.undecodable, file: sample.path, "\(error.statusCode.rawValue): \(error)"))
@@ -140,12 +141,13 @@ package struct DatasetCheck: Sendable {
             guard !counts.isEmpty else { return "" }
             return "\(title):\n"
                 + counts.sorted { $0.key < $1.key }.map {
-                    "  \($0.key): \($0.value)"
+                    "  \(TextBytes.quote($0.key)): \($0.value)"
                         + (framed
                             ? " sample\($0.value == 1 ? "" : "s"), \(Self.count(presentations[$0.key] ?? 0))" : "")
                 }.joined(separator: "\n") + "\n"
         }
-        var out = "dataset \(dataset.root) (layout \(dataset.layout.rawValue)): \(dataset.samples.count) samples\n"
+        var out =
+            "dataset \(TextBytes.quote(dataset.root)) (layout \(dataset.layout.rawValue)): \(dataset.samples.count) samples\n"
         out += presentationText
         out +=
             section("label", byLabel, presentationsByLabel) + section("species", bySpecies, presentationsBySpecies)

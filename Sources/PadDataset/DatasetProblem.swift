@@ -26,7 +26,9 @@ package struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     package var description: String {
-        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+        // A file name comes from the dataset (a manifest's path column): at most 200 characters of it.
+        let name = TextBytes.quote(file)
+        return line > 0 ? "\(name):\(line): \(message)" : "\(name): \(message)"
     }
 }
 

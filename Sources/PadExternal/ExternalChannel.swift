@@ -98,7 +98,9 @@ final class ExternalChannel: @unchecked Sendable {
         if !duplicate { queue.append(ticket) }
         lock.unlock()
         if duplicate {
-            return .failure(EstimatorFailure(.estimatorError, "another request with id '\(id)' is already in flight"))
+            return .failure(
+                EstimatorFailure(
+                    .estimatorError, "another request with id '\(TextBytes.quote(id))' is already in flight"))
         }
         pump()
         ticket.done.wait()

@@ -34,7 +34,7 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .missingFile(let path, let reason): return "cannot read \(path): \(reason)"
+        case .missingFile(let path, let reason): return "cannot read \(MessageText.quote(path)): \(reason)"
         case .unsupportedFormat(let message): return message
         case .decodeError(let message): return message
         case .tooLarge(let width, let height, let limit):

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadVocabulary
 
 /// Left/right-aligned plain-text tables for the terminal.
 ///
@@ -13,8 +14,11 @@ package struct TextTable: Sendable {
         self.rows = rows
     }
 
+    /// The table as lines of text. A cell holds at most 200 characters (``MessageText/quote(_:limit:)``,
+    /// control characters escaped): a species or id of thousands of characters from the data
+    /// would otherwise widen every line of its table to that length.
     package func render() -> String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map { MessageText.quote($0) } }
         var widths = [Int](repeating: 0, count: header.count)
         for row in all {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
@@ -27,7 +31,7 @@ package struct TextTable: Sendable {
             }.joined(separator: "  ")
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
-        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+        return ([line(all[0]), rule] + all.dropFirst().map(line)).joined(separator: "\n")
     }
 }
 

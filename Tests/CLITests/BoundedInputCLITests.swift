@@ -137,3 +137,42 @@ import Testing
         #expect(header.count == 6 + 2000)
     }
 }
+
+/// Names from the data (ids, paths, species, subjects, group labels) are quoted in messages and
+/// summaries at most about 200 characters long: a 5,000-character id printed whole made one
+/// line of 8,075 characters in `dataset check`.
+@Suite struct LongNamesCLITests {
+    @Test func everyLineStaysShortWhenNamesAreThousandsOfCharactersLong() throws {
+        let dir = try MergeCLITests.sampleSubset(CommandLineTests.folder() + "/data", count: 8)
+        var lines = try String(contentsOfFile: dir + "/manifest.csv", encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let long = { (c: Character) in String(repeating: c, count: 5_000) }
+        lines[0] += ["id", "group.sex"]
+        for k in 1..<lines.count { lines[k] += ["s\(k)", "f"] }
+        lines[1][lines[0].firstIndex(of: "id")!] = long("I")
+        lines[2][lines[0].firstIndex(of: "subject")!] = long("U")
+        lines[3][lines[0].firstIndex(of: "group.sex")!] = long("G")
+        let attack = try #require(lines.indices.first { $0 > 0 && lines[$0][1] == "attack" })
+        lines[attack][2] = long("S")
+        var missing = lines[1]
+        missing[0] = "eval/" + String(repeating: "m", count: 4_000) + ".jpg"
+        missing[lines[0].firstIndex(of: "id")!] = "missing"
+        lines.append(missing)
+        try (lines.map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n").write(
+            toFile: dir + "/manifest.csv", atomically: true, encoding: .utf8)
+
+        let check = try CommandLineTests.run(["dataset", "check", dir])
+        #expect(check.status == 1)
+        #expect(check.out.contains("./eval/mmm") || check.out.contains("/eval/mmm"), "\(check.out.prefix(2000))")
+        let run = CommandLineTests.folder() + "/run"
+        let bench = try CommandLineTests.run(["bench", "--dataset", dir, "--estimators", "quality", "--out", run])
+        #expect(bench.status == 0, "\(bench.err.prefix(2000))")
+        let show = try CommandLineTests.run(["show", run])
+        for (name, text) in [
+            ("dataset check", check.out + check.err), ("bench", bench.out + bench.err), ("show", show.out),
+        ] {
+            let longest = text.split(separator: "\n").map(\.count).max() ?? 0
+            #expect(longest < 600, "\(name): a line of \(longest) characters")
+        }
+    }
+}

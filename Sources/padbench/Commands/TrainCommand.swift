@@ -51,7 +51,7 @@ struct TrainCommand: ParsableCommand {
             throw RuntimeFailure("\(error)")
         }
         print("trained on \(outcome.used) samples of split \(split) (\(outcome.failed.count) failed to process)")
-        for (id, reason) in outcome.failed.prefix(10) { print("  failed: \(id): \(reason)") }
+        for (id, reason) in outcome.failed.prefix(10) { print("  failed: \(MessageText.quote(id)): \(reason)") }
         print("training accuracy at 0.5: \(outcome.model.trainingMetrics["accuracy"] ?? .nan); model: \(out)")
     }
 }
