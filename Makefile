@@ -71,7 +71,7 @@ test-asan:
 ## fuzz: build the libFuzzer targets (Fuzz/Targets, PADBENCH_FUZZ=1, .build-fuzz) and run each for SECONDS
 FUZZ_TARGETS := FuzzJPEG FuzzPNG FuzzManifest FuzzScoreFile FuzzProfile FuzzLunaOSL FuzzMisnapMibi \
                 FuzzIdemiaStatus FuzzLongCSV FuzzArchive FuzzExternalAnswer FuzzTarRoundTrip FuzzPNM FuzzCascadeXML FuzzVideo \
-                FuzzShapePredictor FuzzOnnxSpec
+                FuzzShapePredictor FuzzOnnxSpec FuzzResumeJob
 SECONDS      ?= 60
 FUZZ_BIN     := .build-fuzz/debug
 # --no-gc-sections: gold's section garbage collection drops the __sancov_cntrs/__sancov_pcs sections

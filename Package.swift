@@ -195,6 +195,7 @@ if ProcessInfo.processInfo.environment["PADBENCH_FUZZ"] == "1" {
         ("FuzzTarRoundTrip", ["PadArchive"]), ("FuzzPNM", ["PadImage"]),
         ("FuzzCascadeXML", ["PadEstimators", "PadImage"]), ("FuzzVideo", ["PadVideo"]),
         ("FuzzShapePredictor", ["PadEstimators", "PadImage"]), ("FuzzOnnxSpec", ["PadEstimators"]),
+        ("FuzzResumeJob", ["PadBench"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

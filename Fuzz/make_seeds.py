@@ -168,5 +168,15 @@ clip("mjpeg.avi", "-c:v", "mjpeg")
 clip("mpeg4-bframes.avi", "-c:v", "mpeg4", "-bf", "2")
 clip("h264.mp4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "2")
 clip("mjpeg.mov", "-c:v", "mjpeg")
+# Damaged MPEG-4 (truncated, one byte flipped in a frame): with two decoder threads and frame
+# threading, FFmpeg 5.1 asserts (`frame->buf[0]`) on such streams; FuzzVideo decodes with two.
+mpeg4 = open(os.path.join(corpus, "FuzzVideo", "mpeg4-bframes.avi"), "rb").read()
+put("FuzzVideo", "mpeg4-truncated.avi", mpeg4[: len(mpeg4) * 2 // 3])
+flipped = bytearray(mpeg4)
+flipped[len(flipped) // 2] ^= 0xFF
+put("FuzzVideo", "mpeg4-flipped.avi", bytes(flipped))
+
+# FuzzResumeJob: job.json of a bench of the sample dataset interrupted with Ctrl-C (kept as
+# written, with its options fingerprint), and the same job as an older padbench wrote it.
 clip("ffv1.mkv", "-c:v", "ffv1")
 clip("vp9.webm", "-c:v", "libvpx-vp9", "-deadline", "realtime")
