@@ -14,8 +14,9 @@ import PadText
 /// instead of "succeeding" with its missing part filled with gray. The pixel limit is checked
 /// on the header before any pixel buffer is allocated (decompression bombs), the bytes read per
 /// file are bounded by ``maxFileBytes`` (a valid JPEG followed by 2 GB of zeros is refused by its
-/// size, before it is read), and progressive JPEGs with more than 500 scans are refused
-/// (`TJFLAG_LIMITSCANS`: a 1 MB file of 2,647 scans took 43 s and 1.5 GB to decode).
+/// size, before it is read), and a progressive JPEG's scans are counted before decoding and held
+/// to a budget of scans x pixels (``JPEGScans``; `TJFLAG_LIMITSCANS`, 500 scans, stays as the
+/// decoder's own guard: a 1 MB file of 2,647 scans took 43 s and 1.5 GB to decode).
 package struct ImageDecoder: Sendable {
     /// Refuse images with more pixels than this (default 100 megapixels).
     package var maxPixels: Int
@@ -133,6 +134,13 @@ package struct ImageDecoder: Sendable {
         let w = Int(width), h = Int(height)
         guard w > 0, h > 0 else { throw .decodeError("JPEG header: empty image \(w)x\(h)") }
         guard w * h <= maxPixels else { throw .tooLarge(width: w, height: h, limit: maxPixels) }
+        let (progressive, scans) = JPEGScans.count(bytes)
+        if progressive, scans > JPEGScans.allowed(pixels: w * h) {
+            throw .overLimit(
+                "progressive JPEG of \(w)x\(h) with \(scans) scans, over the \(JPEGScans.allowed(pixels: w * h)) "
+                    + "its size allows (scans x pixels at most \(JPEGScans.budget), at most \(JPEGScans.ceiling)); "
+                    + "not decoded")
+        }
         return (w, h, colorspace)
     }
 
