@@ -1,4 +1,5 @@
 import Foundation
+import PadVocabulary
 
 /// Writes `results.tar.zst`: a tar stream compressed with zstd, readable with `tar --zstd -xf`.
 ///
@@ -105,7 +106,7 @@ package struct ResultArchiveReader: Sendable {
     package let limits: ArchiveLimits
     package let entryNames: [String]
     private let sizes: [String: Int]
-    /// Position of each name among the entries (the last one wins, as with `tar -x`).
+    /// Position of each name among the entries (each name appears once).
     private let positions: [String: Int]
     private let kept: [String: [UInt8]]
 
@@ -119,6 +120,15 @@ package struct ResultArchiveReader: Sendable {
             kept: [String: [UInt8]] = [:]
         var keptTotal = 0
         while let entry = try tar.next() {
+            // padbench writes each member once. A second `decisions.csv` (`tar -r`, an edit) would
+            // let a reader that streams the first and one that looks up the last disagree, and
+            // `tar -x` keeps the last: one archive, two readings. Refused, naming both.
+            if let first = positions[entry.name] {
+                throw ArchiveError.tar(
+                    path: path,
+                    message: "member '\(MessageText.quote(entry.name))' appears twice (entries \(first + 1) and "
+                        + "\(names.count + 1)): edited or damaged")
+            }
             positions[entry.name] = names.count
             names.append(entry.name)
             sizes[entry.name] = entry.size

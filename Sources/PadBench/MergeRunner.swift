@@ -46,7 +46,7 @@ package struct MergeRunner: Sendable {
         // import's names are valid here because the shards measured them).
         let first = shards.manifests[0]
         let parsed = try first.profiles.map { name in
-            try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: "profiles/\(name).yaml")
+            try ProfileLoader().load(yaml: shards.profileTexts[name]!, file: RunFile.profile(name))
         }
         let scratch = pipeline.folder.scratch
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -85,7 +85,7 @@ package struct MergeRunner: Sendable {
             shards.archives.append(archive)
             shards.manifests.append(manifest)
             for name in manifest.profiles {
-                let text = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
+                let text = String(decoding: try archive.entry(named: RunFile.profile(name)), as: UTF8.self)
                 if let seen = shards.profileTexts[name], seen != text {
                     throw EvaluationError("\(path): profile \(name) differs from another shard's")
                 }

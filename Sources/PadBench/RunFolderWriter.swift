@@ -271,7 +271,7 @@ package struct RunFolderWriter: Sendable {
         try archive.addCompressed(curves)
         for (name, bytes) in reports { try archive.add(name: name, contents: bytes) }
         for profile in profiles {
-            try archive.add(name: "profiles/\(profile.name).yaml", contents: Array(profile.yaml.utf8))
+            try archive.add(name: RunFile.profile(profile.name), contents: Array(profile.yaml.utf8))
         }
         try archive.commit()
         return archivePath

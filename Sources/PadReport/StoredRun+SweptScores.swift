@@ -40,8 +40,8 @@ extension StoredRun {
             guard let stored = reference.profiles.first(where: { $0.name == name }), stored.score != nil else {
                 continue
             }
-            let yaml = String(decoding: try archive.entry(named: "profiles/\(name).yaml"), as: UTF8.self)
-            let profile = try ProfileLoader().load(yaml: yaml, file: path + ":profiles/\(name).yaml")
+            let yaml = String(decoding: try archive.entry(named: RunFile.profile(name)), as: UTF8.self)
+            let profile = try ProfileLoader().load(yaml: yaml, file: path + ":" + RunFile.profile(name))
             var found: SweptScores?
             var swept = true
             for onReported in [false, true] where found == nil && swept {

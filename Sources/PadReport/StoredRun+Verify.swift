@@ -27,12 +27,14 @@ extension StoredRun {
     /// against `presentation_decisions.csv` (one row per presentation), `frames/results.json`
     /// against `decisions.csv` (one row per frame, step 2).
     /// 4. `fairness.csv` against itself and `labels.csv` (``verifyFairness()``).
+    /// 5. each stored profile YAML against the manifest's definition hash (``verifyProfiles()``).
     /// Scores are not in `decisions.csv`: EER, AUC, `bpcer@apcer` targets and the subject
     /// bootstrap intervals are not recomputed.
     package func verify() throws {
         let names = summary.profiles.map(\.name)
         try Self.checkRates(summary, file: path + ":results.json")
         try verifyFairness()
+        try verifyProfiles()
         let frames = try DecisionTally.read(self, member: RunFile.decisions.name, profiles: names)
         for profile in summary.profiles {
             try checkRows(frames.profiles[profile.name]!, profile: profile.name, path: frames.path)

@@ -33,4 +33,7 @@ package enum RunFile: String, CaseIterable, Sendable {
     package var name: String { rawValue }
     /// The frame-level copy of a presentation run (`frames/results.json`).
     package var inFrames: String { "frames/" + rawValue }
+
+    /// The archive member holding the YAML of the profile `name` as the run decided with it.
+    package static func profile(_ name: String) -> String { "profiles/\(name).yaml" }
 }

@@ -103,6 +103,54 @@ import Testing
             ":decisions.csv: profile scores has 80 rows, the manifest 40 samples (rows doubled)")
     }
 
+    /// The profile YAML kept in the archive, its threshold edited: every rate still matches
+    /// decisions.csv, but its definition hash is not the manifest's (compare re-decides with it).
+    @Test func anEditedStoredProfileExits2() throws {
+        let dir = CLI.folder()
+        let base = try Self.base(dir)
+        let copy = dir + "/profile.tar.zst"
+        try Self.edited(base, "profiles/scores.yaml", copy) {
+            #expect($0.contains("0.45"), "\($0)")
+            return $0.replacingOccurrences(of: "0.45", with: "0.55")
+        }
+        for arguments in [["compare", base, copy], ["show", copy], ["folds", base, copy]] {
+            let refused = try CLI.run(arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused.err)")
+            #expect(
+                refused.err.contains("\(copy):profiles/scores.yaml has definition hash ")
+                    && refused.err.hasSuffix(": the profile was edited after the run\n"), "\(refused.err)")
+        }
+    }
+
+    /// A member twice (decisions.csv packed again at the end): `tar -x` keeps the last, a streaming
+    /// reader meets the first. Refused when the archive is opened, naming both entries.
+    @Test func aMemberTwiceExits2() throws {
+        let dir = CLI.folder()
+        let base = try Self.base(dir)
+        let folder = dir + "/twice.d", copy = dir + "/twice.tar.zst"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (_, names) = try Self.tar(["--zstd", "-tf", base])
+        #expect(try Self.tar(["--zstd", "-xf", base, "-C", folder]).0 == 0)
+        let members = names.split(separator: "\n").map(String.init)
+        let position = try #require(members.firstIndex(of: "decisions.csv"))
+        // A second copy of its own (the same file twice would be packed as a hard link to the first).
+        try FileManager.default.createDirectory(atPath: folder + "/again", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/decisions.csv", toPath: folder + "/again/decisions.csv")
+        #expect(
+            try Self.tar(
+                ["--zstd", "--format=ustar", "-cf", copy, "-C", folder] + members + ["-C", "again", "decisions.csv"]
+            ).0 == 0)
+        // compare cannot gate on it (2); show cannot read it (1), as any damaged archive.
+        for (arguments, status) in [(["compare", base, copy], Int32(2)), (["show", copy], 1)] {
+            let refused = try CLI.run(arguments)
+            #expect(refused.status == status, "\(arguments): \(refused.err)")
+            #expect(
+                refused.err.hasSuffix(
+                    "\(copy): member 'decisions.csv' appears twice (entries \(position + 1) and \(members.count + 1)): "
+                        + "edited or damaged\n"), "\(refused.err)")
+        }
+    }
+
     /// `compare A B --junit B` overwrote the archive B with XML; a link to it too.
     @Test func reportsOntoAnInputAreRefused() throws {
         let dir = CLI.folder()
