@@ -6,50 +6,20 @@ import PadMetrics
 import PadReport
 import PadText
 
-/// The processed units (samples or presentations) of one profile's reported split, as its
-/// decisions file wrote them: id, species (-1 bona fide) and whether the profile accepted it.
-/// Failed units (empty `accepted`) are left out, as the headline rates leave them out.
-struct DecidedUnits {
-    var profile: String
-    var split: String
-    var ids: [String] = []
-    var species: [Int32] = []
-    var accepted: [Bool] = []
-    var speciesNames: [String]
-    /// The output the profile sweeps (its `score:`), nil when it has none.
-    var score: String?
-
+extension DecidedUnits {
     /// One entry per liveness-decision profile or capture check (whose bona fide rejections per
     /// group are a demographic differential of their own) of `results` with a headline, from
     /// `path` (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
     static func read(_ path: String, results: [ProfileResult]) throws -> [DecidedUnits] {
         let wanted = results.filter { ($0.isLivenessDecision || $0.profile.isCaptureOnly) && $0.headline != nil }
         guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
-        var units = wanted.map {
-            DecidedUnits(
-                profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames,
-                score: $0.profile.score)
-        }
-        let index = Dictionary(units.enumerated().map { ($1.profile, $0) }, uniquingKeysWith: { a, _ in a })
-        let speciesIndex = units.map { u in
-            Dictionary(u.speciesNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-        }
-        var header: [String: Int]?
-        try CSVReader.forEachRecord(try RegularFile.read(path)) { record in
-            guard let h = header else {
-                header = Dictionary(record.fields.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-                return
-            }
-            let f = record.fields
-            guard let k = index[f[h["profile"]!]], f[h["accepted"]!] != "" else { return }
-            guard units[k].split == "all" || f[h["split"]!] == units[k].split else { return }
-            let isBonaFide = f[h["label"]!] == "bonafide"
-            guard isBonaFide || speciesIndex[k][f[h["species"]!]] != nil else { return }
-            units[k].ids.append(f[h["id"]!])
-            units[k].species.append(isBonaFide ? -1 : speciesIndex[k][f[h["species"]!]]!)
-            units[k].accepted.append(f[h["accepted"]!] == "1")
-        }
-        return units
+        return try read(
+            try RegularFile.read(path),
+            into: wanted.map {
+                DecidedUnits(
+                    profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames,
+                    score: $0.profile.score)
+            })
     }
 }
 

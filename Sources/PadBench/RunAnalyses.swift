@@ -21,9 +21,6 @@ enum RunAnalyses {
         var sections: [String] = []
     }
 
-    /// α of FDR and GARBE (de Freitas Pereira & Marcel use 0.5: APCER and BPCER weigh the same).
-    static let fairnessAlpha = 0.5
-
     static func compute(
         folder: String, table: MeasurementTable, results: [ProfileResult], manifest: RunManifest
     ) throws -> Output {
@@ -41,9 +38,9 @@ enum RunAnalyses {
         if let labels {
             let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
             if !groups.isEmpty {
-                let characteristics = fairness(
-                    decided, groups: groups, labels: labels, units: units,
-                    level: "presentation")
+                let characteristics = FairnessReport.characteristics(
+                    decided, groups: groups, labels: labels, units: units, level: "presentation",
+                    alpha: FairnessReport.alpha)
                 add(
                     &output, RunFile.fairness.name, FairnessReport.table(characteristics),
                     FairnessReport.section(characteristics))
@@ -70,30 +67,5 @@ enum RunAnalyses {
     static func readLabels(_ path: String) throws -> CSVTable? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try CSVTable(path: path)
-    }
-
-    /// Each `group.*` characteristic of each profile's decided units (presentations when the run
-    /// has presentations of several frames: a presentation's group is the one its frames share).
-    static func fairness(
-        _ decided: [DecidedUnits], groups: [String], labels: CSVTable, units: AnalysisUnits, level: String
-    ) -> [FairnessReport.Characteristic] {
-        var characteristics: [FairnessReport.Characteristic] = []
-        for name in groups {
-            guard let byRow = try? units.label(labels, name) else { continue }
-            for decision in decided {
-                let rows = decision.ids.map { units.rowOf[$0] }
-                let counts = DemographicDifferentials.count(
-                    groups: rows.map { $0.map { byRow[$0] }.flatMap { $0.isEmpty ? nil : $0 } },
-                    species: decision.species, accepted: decision.accepted,
-                    speciesCount: decision.speciesNames.count,
-                    subjects: units.table.subjects.isEmpty ? nil : rows.map { $0.map { units.table.subject($0) } ?? "" }
-                )
-                characteristics.append(
-                    FairnessReport.Characteristic(
-                        profile: decision.profile, split: decision.split, level: level, name: name,
-                        speciesNames: decision.speciesNames, groups: counts, alpha: fairnessAlpha))
-            }
-        }
-        return characteristics
     }
 }

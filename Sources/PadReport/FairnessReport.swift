@@ -15,6 +15,9 @@ import PadMetrics
 /// Differential rows (empty `group`): `bpcer_max_min_ratio`, `apcer_max_max_min_ratio`, `fdr`,
 /// `garbe` (`parameter` = `alpha=<α>`), `groups` (the number of groups).
 package enum FairnessReport {
+    /// α of FDR and GARBE (de Freitas Pereira & Marcel use 0.5: APCER and BPCER weigh the same).
+    package static let alpha = 0.5
+
     package static let header = [
         "profile", "split", "level", "characteristic", "group", "metric", "species", "value", "errors", "n", "ci_low",
         "ci_high", "parameter",

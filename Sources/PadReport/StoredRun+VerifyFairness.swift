@@ -1,5 +1,9 @@
 import PadArchive
+import PadDataset
+import PadEvaluation
 import PadMetrics
+import PadProfiles
+import PadText
 import PadVocabulary
 
 extension StoredRun {
@@ -23,6 +27,70 @@ extension StoredRun {
         let characteristics = try Self.groupsAndDifferentials(table(RunFile.fairness.name), file: file)
         for (key, groups) in characteristics {
             try Self.checkDifferentials(groups, key: key, file: file)
+        }
+        try recomputeFairness(file: file)
+    }
+
+    /// `fairness.csv` written again from what the run decided and the labels it kept, as the run
+    /// wrote it (``FairnessReport/characteristics(_:groups:labels:units:level:alpha:)`` over
+    /// `labels.csv`, `samples.csv` and the decisions file that counts the run's units), byte for byte.
+    /// A group value edited in `labels.csv`, a row of `fairness.csv` dropped or changed with its
+    /// differentials edited to match, each gives other bytes. Throws naming the first line that differs.
+    func recomputeFairness(file: String) throws {
+        guard contains(RunFile.labels.name) else {
+            throw StoredRunMismatch("\(file) is there but labels.csv is missing: the archive was edited or damaged")
+        }
+        let labels = try table(RunFile.labels.name)
+        let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
+        var samples = try MeasurementTable(
+            samplesCSV: archive.entry(named: RunFile.samples.name), path: path + ":" + RunFile.samples.name)
+        try samples.adopt(layout: manifest.columns, path: path + ":" + RunFile.manifest.name)
+        try Self.checkLabelIDs(labels, samples: samples, file: path + ":" + RunFile.labels.name)
+        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        let units = try AnalysisUnits(samples, aggregate: aggregate)
+        let member = samples.hasPresentations ? RunFile.presentationDecisions.name : RunFile.decisions.name
+        let wanted = summary.profiles.filter { profile in
+            (profile.isLivenessDecision || profile.isCaptureOnly)
+                && (profile.reported.bpcer != nil || !profile.reported.apcer.isEmpty)
+        }.map {
+            DecidedUnits(
+                profile: $0.name, split: $0.reported.split, speciesNames: $0.reported.apcer.map(\.species), score: nil)
+        }
+        let decided = wanted.isEmpty ? [] : try DecidedUnits.read(archive.entry(named: member), into: wanted)
+        let table = FairnessReport.table(
+            FairnessReport.characteristics(
+                decided, groups: groups, labels: labels, units: units, level: "presentation",
+                alpha: FairnessReport.alpha))
+        let expected = CSVWriter.encode(header: table.header, rows: table.rows)
+        let stored = try archive.entry(named: RunFile.fairness.name)
+        guard stored != expected else { return }
+        let storedLines = stored.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let expectedLines = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let line =
+            zip(storedLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(storedLines.count, expectedLines.count)
+        let text = { (lines: [ArraySlice<UInt8>]) in
+            line < lines.count ? "'" + TextBytes.quote(bytes: lines[line], limit: 120) + "'" : "no line"
+        }
+        throw StoredRunMismatch(
+            "\(file):\(line + 1): not what labels.csv and \(member) give (stored \(text(storedLines)), "
+                + "recomputed \(text(expectedLines)))")
+    }
+
+    /// Every row of `labels.csv` names a sample of the run, once.
+    static func checkLabelIDs(_ labels: CSVTable, samples: MeasurementTable, file: String) throws {
+        let id = try labels.requireColumn("id")
+        var known = Set<String>(minimumCapacity: samples.count)
+        for i in 0..<samples.count { known.insert(samples.ids[i]) }
+        var seen = Set<String>(minimumCapacity: labels.records.count)
+        for record in labels.records {
+            let name = record.fields[id]
+            guard known.contains(name) else {
+                throw StoredRunMismatch("\(file):\(record.line): id '\(TextBytes.quote(name))' is no sample of the run")
+            }
+            guard seen.insert(name).inserted else {
+                throw StoredRunMismatch("\(file):\(record.line): id '\(TextBytes.quote(name))' is labelled twice")
+            }
         }
     }
 

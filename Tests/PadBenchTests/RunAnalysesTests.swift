@@ -160,6 +160,30 @@ import Testing
         #expect(fdr.contains("fairness.csv:") && fdr.contains("fdr is 0.99; its groups' rates give"), "\(fdr)")
         let rate = refusal(try edited("bpcer", field: 7, to: "0.123"))
         #expect(rate.contains("is not its errors / n"), "\(rate)")
+        // A group's BPCER counts scaled together (e/n to 2e/2n: the same rate and so the same FDR
+        // and GARBE, a narrower interval): consistent with itself, not with the decisions.
+        let counts = refusal(
+            try StoredRunCheckTests.edited(outcome.archivePath, "fairness.csv", to: root + "/counts.tar.zst") { text in
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                    $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                }
+                let k = lines.firstIndex { $0.count > 9 && $0[5] == "bpcer" }!
+                lines[k][8] = String(2 * Int(lines[k][8])!)
+                lines[k][9] = String(2 * Int(lines[k][9])!)
+                return lines.map { $0.joined(separator: ",") }.joined(separator: "\n")
+            })
+        #expect(
+            counts.contains("fairness.csv:") && counts.contains("not what labels.csv and decisions.csv give"),
+            "\(counts)")
+        // One sample's group edited in labels.csv (every file of the archive otherwise as written).
+        let relabelled = refusal(
+            try StoredRunCheckTests.edited(outcome.archivePath, "labels.csv", to: root + "/labels.tar.zst") { text in
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let k = lines.firstIndex { $0.contains(",female") }!
+                lines[k] = lines[k].replacingOccurrences(of: ",female", with: ",male")
+                return lines.joined(separator: "\n")
+            })
+        #expect(relabelled.contains("not what labels.csv and decisions.csv give"), "\(relabelled)")
         // fairness.csv removed, labels.csv with group.sex kept.
         let reader = try ResultArchiveReader(path: outcome.archivePath)
         let writer = try ResultArchiveWriter(finalPath: root + "/deleted.tar.zst")

@@ -8,18 +8,18 @@ import PadVocabulary
 /// frames; else the samples themselves. A presentation's outputs are its processed frames' values
 /// combined by the run's frame aggregate (`--aggregate`, the mean unless chosen: the value its
 /// liveness score gets too), and its label is the one its frames share (none when they differ).
-struct AnalysisUnits {
+package struct AnalysisUnits: Sendable {
     /// One row per unit: the run's table, or its presentations.
-    var table: MeasurementTable
+    package var table: MeasurementTable
     /// Unit row by id (a presentation's id is its name, as in `presentation_decisions.csv`).
-    var rowOf: [String: Int]
+    package var rowOf: [String: Int]
     /// The frames of each unit when units are presentations.
-    var groups: PresentationGroups?
+    package var groups: PresentationGroups?
     /// The run's own (frame) table and its row by sample id, for labels given per sample.
-    var frames: MeasurementTable
-    var frameRowOf: [String: Int]
+    package var frames: MeasurementTable
+    package var frameRowOf: [String: Int]
 
-    init(_ frames: MeasurementTable, aggregate: FrameAggregate) throws {
+    package init(_ frames: MeasurementTable, aggregate: FrameAggregate) throws {
         self.frames = frames
         frameRowOf = Self.rowIndex(frames)
         guard frames.hasPresentations else {
@@ -67,7 +67,7 @@ struct AnalysisUnits {
 
     /// Label column `name` of `labels.csv` as one value per unit row ("" when not given): a
     /// presentation's is the value its labelled frames share, "" when two of them differ.
-    func label(_ labels: CSVTable, _ name: String) throws -> [String] {
+    package func label(_ labels: CSVTable, _ name: String) throws -> [String] {
         let id = try labels.requireColumn("id"), c = try labels.requireColumn(name)
         var byFrame = [String](repeating: "", count: frames.count)
         for record in labels.records {
