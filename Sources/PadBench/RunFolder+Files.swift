@@ -69,26 +69,7 @@ extension RunFolder {
     /// An error's reason without the path (the caller's message names it): strerror for a POSIX
     /// error underneath Foundation's, Foundation's text for its other errors, or the error's own
     /// description.
-    package static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-        // Foundation reports some failures (creating a folder with no descriptor left) as a bare
-        // error 512 without the POSIX cause: name the exhausted descriptor table when that is it.
-        if RegularFile.descriptorsExhausted() { return RegularFile.errorText(EMFILE) }
-        // Foundation's own codes for a full disk and a read-only one (Data.write reports ENOSPC as
-        // "There isn't enough space." with no POSIX error underneath): the C library's words.
-        if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue {
-            return String(cString: strerror(ENOSPC))
-        }
-        if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteVolumeReadOnly.rawValue {
-            return String(cString: strerror(EROFS))
-        }
-        if ns.domain == NSCocoaErrorDomain { return ns.localizedDescription }
-        return "\(error)"
-    }
+    package static func reason(_ error: Error) -> String { RegularFile.reason(error) }
 
     /// One line for any error a command ends with: Foundation's file errors become `path: reason`
     /// (not the raw `NSCocoaErrorDomain` dump), others their own description with line breaks

@@ -119,7 +119,7 @@ package struct LandmarksEstimator: Estimator {
             throw EstimatorSetupError(
                 estimator: "landmarks",
                 message:
-                    "cannot read the landmark model \(modelPath) (\(error.localizedDescription)); "
+                    "cannot read the landmark model \(modelPath) (\(RegularFile.reason(error))); "
                     + "install Debian's libdlib-data or give --landmark-model FILE")
         }
         let model: ShapePredictorModel

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PadArchive
+import PadText
 
 /// Columns of a measurement table kept on disk instead of in memory. A bench run keeps only the
 /// outputs its profiles read in memory; the others are needed once, at the end, one column at a
@@ -37,7 +38,7 @@ final class ColumnSpill: @unchecked Sendable {
         blockRows = min(8192, max(64, Self.blockBytes / (8 * max(1, columns.count))))
         block = [Double](repeating: 0, count: blockRows * columns.count)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw EvaluationError("\(folder): cannot create the spill folder: \(error.localizedDescription)")
+            throw EvaluationError("\(folder): cannot create the spill folder: \(RegularFile.reason(error))")
         }
         descriptor = open(folder + "/columns.f64", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {

@@ -249,6 +249,17 @@ struct DlibWriter {
         #expect(Self.refusal(ascii.bytes)?.contains("binary encoding") == true)
     }
 
+    /// The C library's words, not Foundation's sentence ("The file “x” couldn’t be opened").
+    @Test func anUnreadableModelIsNamedWithTheSystemsReason() throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/padbench-model-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let error = #expect(throws: ShapePredictorError.self) {
+            try ShapePredictorReader.read(contentsOfFile: folder + "/absent.dat")
+        }
+        #expect(error?.message == "cannot read: No such file or directory", "\(String(describing: error))")
+    }
+
     @Test func missingFileNamesIt() {
         #expect(throws: EstimatorSetupError.self) { try LandmarksEstimator(modelPath: "/nonexistent/model.dat") }
         do { _ = try LandmarksEstimator(modelPath: "/nonexistent/model.dat") } catch {

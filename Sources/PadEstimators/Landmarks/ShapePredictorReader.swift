@@ -1,4 +1,5 @@
 import Foundation
+import PadText
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,7 @@ package enum ShapePredictorReader {
     package static func read(contentsOfFile path: String) throws(ShapePredictorError) -> ShapePredictorModel {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
-            throw ShapePredictorError(path: path, offset: 0, message: "cannot read: \(error.localizedDescription)")
+            throw ShapePredictorError(path: path, offset: 0, message: "cannot read: \(RegularFile.reason(error))")
         }
         return try read(data, path: path)
     }
