@@ -38,6 +38,7 @@ extension StoredRun {
         let frames = try DecisionTally.read(self, member: RunFile.decisions.name, profiles: names)
         for profile in summary.profiles {
             try checkRows(frames.profiles[profile.name]!, profile: profile.name, path: frames.path)
+            try checkCounts(frames.profiles[profile.name]!, profile: profile.name, member: frames.member)
         }
         // A run with presentations of several frames counts presentations in results.json
         // (`presentation_decisions.csv`) and frames in frames/results.json (`decisions.csv`).
@@ -121,6 +122,25 @@ extension StoredRun {
                 "\(file): the rows of profile \(profile) are not the manifest's samples (fingerprint "
                     + "\(FNV1a.hex(rows.fingerprint)) vs \(expected)): a row was edited, "
                     + "doubled or dropped")
+        }
+    }
+
+    /// Step 2 continued: the manifest's `counts` (what `show` prints) add up, samples = ok +
+    /// failed = the manifest's samples, and the failed samples are the rows `decisions.csv` marks
+    /// with a failure status (each row carries its sample's status, whatever the profile).
+    func checkCounts(_ rows: DecisionTally.ProfileRows, profile: String, member: String) throws {
+        let counts = manifest.counts
+        guard let samples = counts["samples"], let ok = counts["ok"], let failed = counts["failed"] else { return }
+        let at = "\(path):\(RunFile.manifest.name): counts"
+        guard samples == manifest.dataset.samples, ok >= 0, failed >= 0, ok + failed == samples else {
+            throw StoredRunMismatch(
+                "\(at) samples \(samples), ok \(ok), failed \(failed) do not add up to the dataset's "
+                    + "\(manifest.dataset.samples) samples")
+        }
+        let failedRows = rows.splits.values.reduce(0) { $0 + $1.failed }
+        guard failedRows == failed else {
+            throw StoredRunMismatch(
+                "\(at) \(failed) failed samples, \(member) marks \(failedRows) failed for profile \(profile)")
         }
     }
 

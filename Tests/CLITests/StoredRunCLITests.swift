@@ -122,6 +122,25 @@ import Testing
         }
     }
 
+    /// The manifest's counts (what `show` prints as `counts:`) moved one sample from ok to failed:
+    /// they still add up, but decisions.csv marks no failed sample.
+    @Test func countsThatAreNotTheDecisionsExit2() throws {
+        let dir = CLI.folder()
+        let base = try Self.base(dir)
+        try Self.edited(base, "manifest.json", dir + "/counts.tar.zst") { text in
+            var object = try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+            var counts = object["counts"] as! [String: Int]
+            #expect(counts["ok"] == 40 && counts["failed"] == 0 && counts["samples"] == 40, "\(counts)")
+            counts["ok"] = 39
+            counts["failed"] = 1
+            object["counts"] = counts
+            return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        try Self.refused(
+            base, dir + "/counts.tar.zst",
+            ":manifest.json: counts 1 failed samples, decisions.csv marks 0 failed for profile scores")
+    }
+
     /// A member twice (decisions.csv packed again at the end): `tar -x` keeps the last, a streaming
     /// reader meets the first. Refused when the archive is opened, naming both entries.
     @Test func aMemberTwiceExits2() throws {
