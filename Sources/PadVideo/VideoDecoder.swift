@@ -93,7 +93,7 @@ package struct VideoDecoder: Sendable {
 
     /// Decodes the stream from its start and calls `body` with each frame whose number is in
     /// `frames` (any order; each at most once), stopping after the last of them.
-    /// - Parameter threads: decoder threads (FFmpeg's frame and slice threading).
+    /// - Parameter threads: decoder threads (FFmpeg's slice threading; frame threading is never used, see `VideoStream`).
     /// - Throws: the first failure; `body` may already have been called for earlier frames.
     /// - Parameter shouldStop: asked before each packet; once true, decoding stops and the call
     ///   returns false (SIGTERM on a video of hours must not wait for its end).
