@@ -395,7 +395,6 @@ package struct BenchRunner: Sendable {
         var counts = RunPipeline.counts(table)
         if resumed > 0 { counts["resumed_samples"] = resumed }
         var conventions = Conventions.current
-        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         if !measurer.decodesStills {
             conventions["still_images"] =
                 "header only: no estimator reads pixels; the programs read the files (decode = reading the header)"
@@ -426,6 +425,7 @@ package struct BenchRunner: Sendable {
             machine: .current(concurrency: job.concurrency),
             times: times, counts: counts)
         manifest.attackPotential = job.attackPotential
+        manifest.frameAggregate = job.aggregate
         let imageBytes = job.maxImageBytes ?? ImageDecoder.defaultFileLimit(maxPixels: job.maxPixels)
         manifest.measurementOptions = ["max_pixels": String(job.maxPixels), "max_image_bytes": String(imageBytes)]
         if !job.dataset.videos.isEmpty {

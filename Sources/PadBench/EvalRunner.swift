@@ -142,7 +142,6 @@ package struct EvalRunner: Sendable {
         var conventions = Conventions.current
         conventions["score_format"] = evalScores.format.rawValue
         conventions["score_polarity_in_file"] = job.polarity.rawValue
-        if let aggregate = job.aggregate { conventions["frame_aggregate"] = aggregate.rawValue }
         conventions["eer_attacks"] =
             job.eerRule == .pooled
             ? "pooled: all attacks as one class against bona fide (bob.pad.base)"
@@ -151,7 +150,7 @@ package struct EvalRunner: Sendable {
         counts["scores"] = evalScores.lines
         if let devScores { counts["dev_scores"] = devScores.lines }
         let files = (job.scoreFiles + job.devFiles).joined(separator: ",")
-        return RunManifest(
+        var manifest = RunManifest(
             kind: "eval",
             tool: .init(version: ToolInfo.version, commandLine: job.commandLine),
             conventions: conventions,
@@ -169,6 +168,8 @@ package struct EvalRunner: Sendable {
                     coldStartNanoseconds: 0)
             ],
             profiles: [scoreProfileName], machine: .current(concurrency: 1), times: times, counts: counts)
+        manifest.frameAggregate = job.aggregate
+        return manifest
     }
 
     /// One table from the score files: rows of `--dev` files are `dev` and the others `eval`;
@@ -369,7 +370,7 @@ extension EvalRunner {
         return try pipeline.finish(decided, table: table, profiles: profiles, streamed: timingCopied) { times in
             var manifest = Self.reDecidedManifest(
                 previous, profiles: profiles, commandLine: commandLine, times: times, missingOutputs: missing)
-            if let aggregate { manifest.conventions["frame_aggregate"] = aggregate.rawValue }
+            if let aggregate { manifest.frameAggregate = aggregate }
             if let attackPotential { manifest.attackPotential = attackPotential }
             return manifest
         }

@@ -100,14 +100,14 @@ package struct MergeRunner: Sendable {
     /// presentation, so a shard of still images (or single frames) has neither, and that is no
     /// difference between the shards. Their aggregates are compared by ``frameAggregate(_:)``.
     static func chosenConventions(_ manifest: RunManifest) -> [String: String] {
-        manifest.conventions.filter { $0.key != "counted_unit" && $0.key != "frame_aggregate" }
+        manifest.shardIndependentConventions
     }
 
     /// The frame aggregate of the shards that recorded one (nil when none did: still images
     /// throughout); refused when two shards aggregated differently.
     static func frameAggregate(_ shards: Shards) throws -> String? {
         let recorded = zip(shards.paths, shards.manifests).compactMap { path, m in
-            m.conventions["frame_aggregate"].map { (path, $0) }
+            m.frameAggregate.map { (path, $0.rawValue) }
         }
         if let other = recorded.first(where: { $0.1 != recorded[0].1 }) {
             throw EvaluationError(
@@ -294,7 +294,7 @@ package struct MergeRunner: Sendable {
     static func manifest(_ shards: Shards, merged: MeasurementTable, commandLine: [String]) throws -> RunManifest {
         let manifests = shards.manifests
         var manifest = manifests[0]
-        manifest.conventions["frame_aggregate"] = try frameAggregate(shards)
+        manifest.frameAggregate = try frameAggregate(shards).flatMap(FrameAggregate.init(rawValue:))
         manifest.kind = "bench"
         manifest.tool = .init(version: ToolInfo.version, commandLine: commandLine)
         manifest.dataset.shard = ""

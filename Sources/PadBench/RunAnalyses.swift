@@ -30,7 +30,7 @@ enum RunAnalyses {
         // Read back only when something uses them: a score run (no labels, no quality output)
         // would otherwise parse ten million decisions again for nothing.
         guard labels != nil || !quality.isEmpty else { return output }
-        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        let aggregate = manifest.effectiveFrameAggregate
         let units = try AnalysisUnits(table, aggregate: aggregate)
         let decisions =
             folder + "/" + (table.hasPresentations ? PresentationLevel.decisionsMember : RunFile.decisions.name)

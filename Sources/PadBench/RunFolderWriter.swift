@@ -81,7 +81,7 @@ package struct RunFolderWriter: Sendable {
         } else {
             frameResults = []
             // Still images: nothing was aggregated, and the manifest stays as it always was.
-            manifest.conventions["frame_aggregate"] = nil
+            manifest.frameAggregate = nil
         }
         let curves = try writeCurves(results, rows: table.count)
         let (outputs, fingerprints) = (try separating.wait(), try fingerprinting())
@@ -139,13 +139,13 @@ package struct RunFolderWriter: Sendable {
     private func presentationResults(
         _ table: MeasurementTable, frameResults: [ProfileResult], manifest: inout RunManifest
     ) throws -> [ProfileResult] {
-        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
-        manifest.conventions["frame_aggregate"] = aggregate.rawValue
-        manifest.conventions["counted_unit"] = "presentation (frame-level results in frames/)"
+        let aggregate = manifest.effectiveFrameAggregate
+        manifest.frameAggregate = aggregate
+        manifest.countsPresentations = true
         let decisions = try CSVWriter(path: folder + "/" + PresentationLevel.decisionsMember)
         // Score files without a calibration split choose thresholds on the reported set; so do
         // their presentations.
-        let onReported = frameResults.contains { $0.thresholdSource.hasSuffix("chosen on the reported set)") }
+        let onReported = frameResults.contains { $0.thresholdSource.isChosenOnReportedSet }
         let level = try PresentationLevel.evaluate(
             table, frameResults: frameResults, aggregate: aggregate,
             choosesOnReportedSetWithoutCalibrationSplit: onReported, decisions: decisions)

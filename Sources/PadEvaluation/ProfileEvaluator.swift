@@ -175,7 +175,7 @@ package struct ProfileEvaluator: Sendable {
         var records: [ProfileResult.Calibration] = []
         /// Why a calibrated gate got no threshold (then the profile has no rates).
         var failure: String?
-        var source = "profile gates"
+        var source = ThresholdSource.profileGates
     }
 
     /// Chooses each calibrated gate's threshold on its calibration split. The gate's output alone
@@ -231,8 +231,8 @@ package struct ProfileEvaluator: Sendable {
             notes += problems.map { .calibration(output: gate.output, line: gate.line, problem: $0) }
             outcome.source =
                 onReported
-                ? "\(splitName) (not calibrated: chosen on the reported set)"
-                : "calibrated \(calibration.target.text) on \(splitName)"
+                ? .chosenOnReportedSet(split: splitName)
+                : .calibrated(target: calibration.target.text, split: splitName)
         }
         return outcome
     }

@@ -182,9 +182,9 @@ package struct ProfileResult: Sendable {
     /// another split than the one reported, or, for `eval --scores --threshold T`, the dev rows.
     package var calibrationSet: SetResult?
     package var calibrations: [Calibration]
-    /// Where thresholds came from, in words (`profile gates`, `calibrated ... on dev`,
-    /// `eval (not calibrated: chosen on the reported set)`).
-    package var thresholdSource: String
+    /// Where thresholds came from (``ThresholdSource/text``: `profile gates`, `calibrated ... on
+    /// dev`, `eval (not calibrated: chosen on the reported set)`).
+    package var thresholdSource: ThresholdSource
     /// Notes: gates left out, approximated or skipped, calibration warnings, sanity checks
     /// (summary.csv `note` holds their `text`).
     package var notes: [ResultNote]
@@ -197,7 +197,8 @@ package struct ProfileResult: Sendable {
 
     package init(
         profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],
-        thresholdSource: String, notes: [ResultNote] = [], gatesLeftOut: [String] = [], thresholdSign: Double = 1
+        thresholdSource: ThresholdSource, notes: [ResultNote] = [], gatesLeftOut: [String] = [],
+        thresholdSign: Double = 1
     ) {
         self.profile = profile
         self.reported = reported

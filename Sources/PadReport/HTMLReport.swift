@@ -162,7 +162,7 @@ package struct HTMLReport {
                 apcer = "<span class=\"ci\">attacks let through by the capture checks</span><br/>" + apcer
                 bpcer = "<span class=\"ci\">bona fide turned away by the capture checks</span><br/>" + bpcer
             }
-            return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource), flags(r)]
+            return [Self.e(r.profile.name), apcer, bpcer, eer, Self.e(r.thresholdSource.text), flags(r)]
         }
         return HTMLPage.rawTable(
             ["profile", "APCER_max (worst species)", "BPCER", "EER of the score", "thresholds", "flags"], rows,

@@ -84,7 +84,7 @@ package enum ReportTables {
         var notes = [set.headlineError, set.scoreError].compactMap { $0 } + r.notes.map(\.text)
         if let m = set.scoreMetrics {
             row += [
-                m.score, thresholdText, criterion, r.thresholdSource, met, n(m.eer.value),
+                m.score, thresholdText, criterion, r.thresholdSource.text, met, n(m.eer.value),
                 n(r.shownThreshold(m.eer.threshold)),
                 n(m.eer.apcerMax), n(m.eer.bpcer),
             ]
@@ -95,7 +95,7 @@ package enum ReportTables {
             row += [n(m.auc)]
         } else {
             row +=
-                [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource, met, "", "", "", ""]
+                [r.profile.score ?? "", thresholdText, criterion, r.thresholdSource.text, met, "", "", "", ""]
                 + ProfileResult.targets.map { _ in "" } + [""]
         }
         row += [

@@ -108,7 +108,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
         profiles = results.map { r in
             ProfileSummary(
                 name: r.profile.name, source: r.profile.source, definitionHash: r.profile.definitionHash,
-                options: r.profile.optionsKey, score: r.profile.score, thresholdSource: r.thresholdSource,
+                options: r.profile.optionsKey, score: r.profile.score, thresholdSource: r.thresholdSource.text,
                 calibratedThresholds: r.calibrations.map { r.shownThreshold($0.threshold) },
                 calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
                 reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },

@@ -28,8 +28,7 @@ extension StoredRun {
             samplesCSV: archive.entry(named: RunFile.samples.name), path: path + ":samples.csv")
         // Each profile reads its own variant's columns: the manifest's layout says which they are.
         try table.adopt(layout: manifest.columns, path: path + ":manifest.json")
-        let aggregate =
-            manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        let aggregate = manifest.effectiveFrameAggregate
         // The frame level of a run that counts presentations has its own results.
         let reference =
             frames && contains(RunFile.results.inFrames)

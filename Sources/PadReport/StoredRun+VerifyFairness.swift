@@ -46,7 +46,7 @@ extension StoredRun {
             samplesCSV: archive.entry(named: RunFile.samples.name), path: path + ":" + RunFile.samples.name)
         try samples.adopt(layout: manifest.columns, path: path + ":" + RunFile.manifest.name)
         try Self.checkLabelIDs(labels, samples: samples, file: path + ":" + RunFile.labels.name)
-        let aggregate = manifest.conventions["frame_aggregate"].flatMap(FrameAggregate.init(rawValue:)) ?? .mean
+        let aggregate = manifest.effectiveFrameAggregate
         let units = try AnalysisUnits(samples, aggregate: aggregate)
         let member = samples.hasPresentations ? RunFile.presentationDecisions.name : RunFile.decisions.name
         let wanted = summary.profiles.filter { profile in

@@ -90,7 +90,8 @@ import Testing
         let r = outcome.results[0]
         #expect(r.profile.name == "score-output" && r.scoreMetrics?.eer.value == 0)
         #expect(r.headline?.bpcer.errors == 0 && r.headline?.apcerMax.errors == 0)
-        #expect(r.thresholdSource.contains("not calibrated: chosen on the reported set"))
+        #expect(r.thresholdSource == .chosenOnReportedSet(split: "all"))
+        #expect(r.thresholdSource.text == "all (not calibrated: chosen on the reported set)")
         // An output the run lacks is refused before anything is written (the profile check names it).
         #expect(throws: (any Error).self) {
             try EvalRunner().evaluateArchive(

@@ -15,7 +15,7 @@ struct ResultNoteTests {
             bonaFideCount: 0, attackCount: 0, failedCount: 0)
         return ProfileResult(
             profile: Profile(name: "p", description: "", source: "t", score: nil, gates: []), reported: set,
-            calibrations: [], thresholdSource: "", notes: notes)
+            calibrations: [], thresholdSource: .profileGates, notes: notes)
     }
 
     /// Every kind once: gate notes share one line, checks, calibration, direction and presentation

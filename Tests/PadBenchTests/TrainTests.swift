@@ -58,7 +58,7 @@ import Testing
                     .init(
                         gate: 0, output: "pad.score", target: "eer", split: split, threshold: 0.5,
                         calibrationAPCERMax: 0, calibrationBPCER: 0)
-                ], thresholdSource: "")
+                ], thresholdSource: .profileGates)
         }
         let flagged = BenchRunner.flagCalibrationOnTrainingData(
             [result(calibratedOn: "train"), result(calibratedOn: "dev")], samples: data.samples,

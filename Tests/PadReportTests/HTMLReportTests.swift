@@ -36,7 +36,7 @@ import FoundationXML
         }
         let result = ProfileResult(
             profile: profile, reported: set("eval", evalCurve, metrics), calibrationSet: set("dev", devCurve, nil),
-            calibrations: [], thresholdSource: "calibrated apcer_max<=0.05 on dev")
+            calibrations: [], thresholdSource: .calibrated(target: "apcer_max<=0.05", split: "dev"))
         let manifest = RunManifest(
             kind: "eval", tool: .init(version: "test", commandLine: ["padbench", "eval"]),
             conventions: Conventions.current,

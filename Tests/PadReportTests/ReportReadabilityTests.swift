@@ -114,7 +114,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
             headlineError: bonaFide ? nil : "no bona fide samples: BPCER is undefined",
             scoreMetrics: metrics, scoreError: nil, rejectReasons: [], bonaFideCount: bonaFide ? 100 : 0,
             attackCount: 300, failedCount: 0)
-        return ProfileResult(profile: profile, reported: set_, calibrations: [], thresholdSource: "profile gates")
+        return ProfileResult(profile: profile, reported: set_, calibrations: [], thresholdSource: .profileGates)
     }
 
     @Test func noTwoLabelsOverlapAndEveryPlotHasData() throws {
