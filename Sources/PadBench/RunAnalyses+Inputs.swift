@@ -14,7 +14,7 @@ extension DecidedUnits {
         let wanted = results.filter { ($0.isLivenessDecision || $0.profile.isCaptureOnly) && $0.headline != nil }
         guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
         return try read(
-            try RegularFile.read(path),
+            try RegularFile.read(path), path: path,
             into: wanted.map {
                 DecidedUnits(
                     profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames,

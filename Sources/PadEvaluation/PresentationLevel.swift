@@ -28,7 +28,7 @@ package struct PresentationLevel: Sendable {
     ) throws -> PresentationLevel {
         let groups = PresentationGroups(table)
         let frameEvaluator = ProfileEvaluator(table: table)
-        try decisions?.writeRow(["id", "profile", "split", "label", "species", "status", "accepted", "code", "message"])
+        try decisions?.writeRow(DecisionsSchema.header)
         var level = PresentationLevel(tables: [], results: [], aggregate: aggregate)
         for frameResult in frameResults {
             let profile = frameResult.profile

@@ -71,9 +71,7 @@ package struct ProfileEvaluator: Sendable {
         return try profiles.map { try evaluate($0, decisions: .background(decisions)) }
     }
 
-    static let decisionsHeader = [
-        "id", "profile", "split", "label", "species", "status", "accepted", "code", "message",
-    ]
+    static let decisionsHeader = DecisionsSchema.header
 
     /// Where a profile's rows of `decisions.csv` go: written beside its scoring (then waited for),
     /// queued on a background writer, or nowhere.
@@ -328,7 +326,8 @@ package struct ProfileEvaluator: Sendable {
         for byte in ",,,\n".utf8 { try block.append(byte: byte) }
     }
 
-    /// The fixed texts of one profile's `decisions.csv` rows (CSV-escaped), made once per profile:
+    /// The fixed texts of one profile's `decisions.csv` rows (CSV-escaped, in ``DecisionsSchema``'s
+    /// column order), made once per profile:
     /// after the id, `,profile,split,label,species,` (one per split and class) and the end of a
     /// processed row: accepted, not calibrated, or rejected by a gate (its code, plain or not
     /// assessable, and its message).
@@ -353,7 +352,8 @@ package struct ProfileEvaluator: Sendable {
                 }
             }
             firstTail = pieces.add(
-                notCalibrated ? "ok,,NOT_CALIBRATED,the profile's calibration could not run\n" : "ok,1,,\n")
+                notCalibrated
+                    ? "ok,,\(DecisionsSchema.notCalibratedCode),the profile's calibration could not run\n" : "ok,1,,\n")
             for gate in profile.gates {
                 for nan in [false, true] {
                     let code = ProfileEvaluator.code(of: gate, decision: Decision(failedGate: 0, valueWasNaN: nan))

@@ -275,22 +275,16 @@ struct AccuracyComparison {
     /// A run with presentations of several frames pairs presentations
     /// (`presentation_decisions.csv`: ISO/IEC 30107-3's trials), not frames.
     static func decisions(_ run: StoredRun) throws -> [String: [String: Decided]] {
-        let table = try run.table(
+        let member =
             run.contains(PresentationLevel.decisionsMember) ? PresentationLevel.decisionsMember : RunFile.decisions.name
-        )
-        let id = try table.requireColumn("id"), profile = try table.requireColumn("profile"),
-            split = try table.requireColumn("split")
-        let label = try table.requireColumn("label"), species = try table.requireColumn("species"),
-            accepted = try table.requireColumn("accepted")
         let reported = Dictionary(
             run.summary.profiles.map { ($0.name, $0.reported.split) }, uniquingKeysWith: { a, _ in a })
         var result: [String: [String: Decided]] = [:]
-        for record in table.records {
-            let f = record.fields
-            guard let want = reported[f[profile]], want == "all" || f[split] == want else { continue }
-            guard f[accepted] == "1" || f[accepted] == "0" else { continue }
-            result[f[profile], default: [:]][f[id]] = Decided(
-                species: f[label] == "bonafide" ? nil : f[species], accepted: f[accepted] == "1")
+        try DecisionsSchema.forEachRow(try run.entry(member), path: run.path + ":" + member) { row in
+            guard let want = reported[row.profile], want == "all" || row.split == want else { return }
+            guard let accepted = row.accepted else { return }
+            result[row.profile, default: [:]][row.id] = Decided(
+                species: row.isBonaFide ? nil : row.species, accepted: accepted)
         }
         return result
     }

@@ -1,4 +1,5 @@
 import PadArchive
+import PadEvaluation
 import PadText
 
 /// The processed units (samples or presentations) of one profile's reported split, as its
@@ -24,26 +25,19 @@ package struct DecidedUnits: Sendable {
     /// `units` (empty, one per profile wanted) filled from the rows of a decisions file
     /// (`decisions.csv` or `presentation_decisions.csv`, its bytes): each profile's rows of its
     /// split (every split for `all`) whose species it names, failures left out.
-    package static func read(_ bytes: [UInt8], into units: [DecidedUnits]) throws -> [DecidedUnits] {
+    package static func read(_ bytes: [UInt8], path: String, into units: [DecidedUnits]) throws -> [DecidedUnits] {
         var units = units
         let index = Dictionary(units.enumerated().map { ($1.profile, $0) }, uniquingKeysWith: { a, _ in a })
         let speciesIndex = units.map { u in
             Dictionary(u.speciesNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { a, _ in a })
         }
-        var header: [String: Int]?
-        try CSVReader.forEachRecord(bytes) { record in
-            guard let h = header else {
-                header = Dictionary(record.fields.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-                return
-            }
-            let f = record.fields
-            guard let k = index[f[h["profile"]!]], f[h["accepted"]!] != "" else { return }
-            guard units[k].split == "all" || f[h["split"]!] == units[k].split else { return }
-            let isBonaFide = f[h["label"]!] == "bonafide"
-            guard isBonaFide || speciesIndex[k][f[h["species"]!]] != nil else { return }
-            units[k].ids.append(f[h["id"]!])
-            units[k].species.append(isBonaFide ? -1 : speciesIndex[k][f[h["species"]!]]!)
-            units[k].accepted.append(f[h["accepted"]!] == "1")
+        try DecisionsSchema.forEachRow(bytes, path: path) { row in
+            guard let k = index[row.profile], let accepted = row.accepted else { return }
+            guard units[k].split == "all" || row.split == units[k].split else { return }
+            guard row.isBonaFide || speciesIndex[k][row.species] != nil else { return }
+            units[k].ids.append(row.id)
+            units[k].species.append(row.isBonaFide ? -1 : speciesIndex[k][row.species]!)
+            units[k].accepted.append(accepted)
         }
         return units
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import PadEvaluation
 import PadMetrics
 import PadText
 import PadVocabulary
@@ -59,24 +60,7 @@ struct DecisionTally {
         }
     }
 
-    /// Columns of `decisions.csv` as ``ProfileEvaluator`` writes it.
-    struct Columns {
-        let id: Int, profile: Int, split: Int, label: Int, species: Int, status: Int, accepted: Int, code: Int
-        /// The largest of them: a row needs more fields than this.
-        let last: Int
-        init(_ header: [String], path: String) throws {
-            func column(_ name: String) throws -> Int {
-                guard let index = header.firstIndex(of: name) else {
-                    throw StoredRunMismatch("\(path): no '\(name)' column")
-                }
-                return index
-            }
-            (id, profile, split) = (try column("id"), try column("profile"), try column("split"))
-            (label, species, status) = (try column("label"), try column("species"), try column("status"))
-            (accepted, code) = (try column("accepted"), try column("code"))
-            last = [id, profile, split, label, species, status, accepted, code].max()!
-        }
-    }
+    typealias Columns = DecisionsSchema.Columns
 
     /// One kind of row: everything after the id (profile, split, class, outcome), which a run
     /// has a few of (``PadEvaluation/ProfileEvaluator`` writes each row as its id and one of a
@@ -191,14 +175,15 @@ struct DecisionTally {
             throw StoredRunMismatch("\(path) line \(at): \(error.message)")
         }
         guard let known = columns else {
-            columns = try Columns(fields, path: path)
-            standardHeader = fields.first == "id"
+            columns = try Columns(header: fields) { StoredRunMismatch("\(path): \($0)") }
+            standardHeader = fields.first == DecisionsSchema.Column.id.name
             return
         }
         guard fields.count > known.last else { throw StoredRunMismatch("\(path) line \(at): \(fields.count) fields") }
         let kind = try Self.kind(fields, known, profiles: profiles, at: "\(path) line \(at)")
         let h = FNV1a.sampleHash(
-            id: fields[known.id], label: kind.bonaFide ? "bonafide" : "attack", species: kind.species, split: kind.split
+            id: fields[known[.id]], label: kind.bonaFide ? "bonafide" : "attack", species: kind.species,
+            split: kind.split
         )
         add(kind, rows: 1, fingerprint: h)
     }
@@ -246,21 +231,21 @@ struct DecisionTally {
 
     /// A row's kind, or the reason no padbench writer would have written it.
     static func kind(_ f: [String], _ c: Columns, profiles: [String: ProfileRows], at: String) throws -> Kind {
-        guard profiles[f[c.profile]] != nil else {
-            throw StoredRunMismatch("\(at): profile '\(f[c.profile])' is not in results.json")
+        guard profiles[f[c[.profile]]] != nil else {
+            throw StoredRunMismatch("\(at): profile '\(f[c[.profile]])' is not in results.json")
         }
-        let bonaFide = f[c.label] == "bonafide"
-        guard bonaFide || f[c.label] == "attack" else {
-            throw StoredRunMismatch("\(at): label '\(f[c.label])' (bonafide or attack)")
+        let bonaFide = f[c[.label]] == "bonafide"
+        guard bonaFide || f[c[.label]] == "attack" else {
+            throw StoredRunMismatch("\(at): label '\(f[c[.label]])' (bonafide or attack)")
         }
-        let accepted = f[c.accepted], outcome: Kind.Outcome
-        guard let status = SampleStatus(field: f[c.status], message: "") else {
-            throw StoredRunMismatch("\(at): status '\(f[c.status])' is neither ok nor a failure code")
+        let accepted = f[c[.accepted]], outcome: Kind.Outcome
+        guard let status = SampleStatus(field: f[c[.status]], message: "") else {
+            throw StoredRunMismatch("\(at): status '\(f[c[.status]])' is neither ok nor a failure code")
         }
         if !status.isOK {
             guard accepted.isEmpty else { throw StoredRunMismatch("\(at): a failed sample with a decision") }
             outcome = .failed
-        } else if accepted.isEmpty && f[c.code] == "NOT_CALIBRATED" {
+        } else if accepted.isEmpty && f[c[.code]] == DecisionsSchema.notCalibratedCode {
             outcome = .undecided
         } else {
             guard accepted == "1" || accepted == "0" else {
@@ -268,11 +253,11 @@ struct DecisionTally {
             }
             outcome = accepted == "1" ? .accepted : .rejected
         }
-        let species = bonaFide ? "" : f[c.species]
+        let species = bonaFide ? "" : f[c[.species]]
         var suffix: [UInt8] = []
-        for part in [f[c.label], species, f[c.split]] { suffix += [9] + Array(part.utf8) }
+        for part in [f[c[.label]], species, f[c[.split]]] { suffix += [9] + Array(part.utf8) }
         return Kind(
-            profile: f[c.profile], split: f[c.split], bonaFide: bonaFide, species: species, outcome: outcome,
+            profile: f[c[.profile]], split: f[c[.split]], bonaFide: bonaFide, species: species, outcome: outcome,
             hashSuffix: suffix + [10])
     }
 

@@ -56,7 +56,9 @@ extension StoredRun {
             DecidedUnits(
                 profile: $0.name, split: $0.reported.split, speciesNames: $0.reported.apcer.map(\.species), score: nil)
         }
-        let decided = wanted.isEmpty ? [] : try DecidedUnits.read(archive.entry(named: member), into: wanted)
+        let decided =
+            wanted.isEmpty
+            ? [] : try DecidedUnits.read(archive.entry(named: member), path: path + ":" + member, into: wanted)
         let table = FairnessReport.table(
             FairnessReport.characteristics(
                 decided, groups: groups, labels: labels, units: units, level: "presentation",

@@ -68,6 +68,12 @@ package struct StoredRun: Sendable {
     package func contains(_ name: String) -> Bool { archive.contains(name) }
 
     /// A CSV member of the archive.
+    /// The bytes of member `name`, refused when the archive has none.
+    package func entry(_ name: String) throws -> [UInt8] {
+        guard archive.contains(name) else { throw ArchiveError.tar(path: path, message: "no \(name) in the archive") }
+        return try archive.entry(named: name)
+    }
+
     package func table(_ name: String) throws -> CSVTable {
         guard archive.contains(name) else { throw ArchiveError.tar(path: path, message: "no \(name) in the archive") }
         return try CSVTable(bytes: archive.entry(named: name), path: path + ":" + name)

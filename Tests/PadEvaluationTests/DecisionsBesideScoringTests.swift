@@ -170,3 +170,44 @@ import Testing
         #expect(throws: (any Error).self) { try background.finish() }
     }
 }
+
+/// `decisions.csv` as written read back through ``DecisionsSchema``: the header is the schema's,
+/// every row comes back typed, and the counts are the evaluator's own; a row no writer writes is
+/// refused naming its line.
+@Suite struct DecisionsSchemaTests {
+    @Test func writtenDecisionsReadBackTyped() throws {
+        let evaluator = ProfileEvaluator(table: DecisionsBesideScoringTests.table())
+        let profile = try DecisionsBesideScoringTests.profile()
+        let path = DecisionsBesideScoringTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try CSVWriter(path: path)
+        let result = try evaluator.evaluate([profile], decisions: writer)[0]
+        try writer.close()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let header = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        #expect(header == DecisionsSchema.header.joined(separator: ","))
+        var rows = 0, failed = 0, bonaFideRejected = 0
+        try DecisionsSchema.forEachRow(bytes, path: path) { row in
+            rows += 1
+            if row.status != "ok" { failed += 1 }
+            if row.split == "eval" && row.isBonaFide && row.accepted == false { bonaFideRejected += 1 }
+            #expect(row.isBonaFide == row.species.isEmpty)
+            #expect((row.accepted == nil) == (row.status != "ok"))
+        }
+        #expect(rows == 30_000)
+        let headline = try #require(result.reported.headline)
+        #expect(bonaFideRejected == headline.bpcer.errors)
+        #expect(failed == 30_000 - (0..<evaluator.table.count).filter { evaluator.table.statuses[$0].isOK }.count)
+
+        let edited = Array("\(DecisionsSchema.header.joined(separator: ","))\ns1,p,eval,bonafide,,ok,yes,,\n".utf8)
+        let error = #expect(throws: EvaluationError.self) {
+            try DecisionsSchema.forEachRow(edited, path: "d.csv") { _ in }
+        }
+        #expect(error?.description == "d.csv:2: accepted 'yes' (1, 0 or empty)")
+        let noColumn = Array("id,profile\n".utf8)
+        let missing = #expect(throws: EvaluationError.self) {
+            try DecisionsSchema.forEachRow(noColumn, path: "d.csv") { _ in }
+        }
+        #expect(missing?.description == "d.csv: no 'split' column")
+    }
+}
