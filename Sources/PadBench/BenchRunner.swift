@@ -81,9 +81,16 @@ package struct BenchRunner: Sendable {
         }
     }
 
-    package func run(_ job: BenchJob) async throws -> Outcome {
-        let started = Date()
-        let startNanoseconds = MonotonicClock.nanoseconds()
+    /// What a run measures, built and checked before anything is written: the samples (the
+    /// shard's), the estimators, the measurer and the journal's schema.
+    struct Prepared {
+        var samples: SampleList
+        var built: [EstimatorRegistry.Built]
+        var measurer: SampleMeasurer
+        var schema: SamplesSchema
+    }
+
+    func prepare(_ job: BenchJob) throws -> Prepared {
         let samples =
             job.shard.map { shard in job.dataset.samples.subset(where: shard.contains) } ?? job.dataset.samples
         let (chains, built) = try measurementChains(job)
@@ -96,7 +103,14 @@ package struct BenchRunner: Sendable {
         // The whole dataset's, not the shard's: every shard of a dataset writes the same columns,
         // so shards of still images and shards of video frames merge into one samples.csv.
         let schema = Self.samplesSchema(measurer, presentations: job.dataset.samples.hasPresentations)
+        return Prepared(samples: samples, built: built, measurer: measurer, schema: schema)
+    }
 
+    package func run(_ job: BenchJob) async throws -> Outcome {
+        let started = Date()
+        let startNanoseconds = MonotonicClock.nanoseconds()
+        let prepared = try prepare(job)
+        let (samples, built, measurer, schema) = (prepared.samples, prepared.built, prepared.measurer, prepared.schema)
         let pipeline = try RunPipeline(
             final: job.outputFolder, force: job.force, resume: job.resume, resumable: true, inputs: job.inputs,
             datasetRoot: job.dataset.root, started: started, startNanoseconds: startNanoseconds)

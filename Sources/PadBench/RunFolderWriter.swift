@@ -48,24 +48,10 @@ package struct RunFolderWriter: Sendable {
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = [],
         pending: [() throws -> CompressedMember] = []
     ) throws -> Written {
-        // A compressed member not named among the streamed files would be left out of the archive.
-        precondition(precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
         // Members still being written (decisions.csv of score files) are waited for on every path:
         // none may still write into the folder when it is committed or removed.
-        var waited = false
-        var precompressed = precompressed
-        func waitForPending() throws {
-            guard !waited else { return }
-            waited = true
-            var failure: Error?
-            for finish in pending {
-                do { precompressed.append(try finish()) } catch { failure = failure ?? error }
-            }
-            if let failure { throw failure }
-            precondition(
-                precompressed.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
-        }
-        defer { try? waitForPending() }
+        let members = CompressedMembers(precompressed, pending: pending, streamedFiles: streamedFiles)
+        defer { try? members.waitForPending() }
         var manifest = manifest
         let given = results
         // The fingerprints and `outputs.csv` read the table (and the frame-level sorted scores)
@@ -89,24 +75,73 @@ package struct RunFolderWriter: Sendable {
         manifest.columns = table.keys
         // Written before the analyses read it: the presentation decisions are already on disk, and
         // decisions.csv is once the pending members are.
-        try waitForPending()
+        try members.waitForPending()
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
         if FileManager.default.fileExists(atPath: folder + "/" + SampleLabels.member) {
             streamedFiles.append(SampleLabels.member)
         }
-        var reports = try Self.reportFiles(
-            results, outputs: outputs, timing: timing, manifest: manifest, analyses: analyses)
-        if !frameResults.isEmpty {
-            reports += try Self.frameReportFiles(
-                frameResults, attackPotential: manifest.attackPotential.map(AttackPotential.init(levels:)))
+        let reports =
+            try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest, analyses: analyses)
+            + (try Self.frameAndMetricsFiles(results, frameResults: frameResults, manifest: manifest))
+        try writeBeside(reports)
+        let manifestBytes = try manifest.encoded()
+        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/" + RunFile.manifest.name))
+        let archivePath = try archive(
+            manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: members.finished,
+            curves: curves, reports: reports, profiles: profiles)
+        return Written(archivePath: archivePath, results: table.hasPresentations ? results : given)
+    }
+
+    /// The zstd frames of members compressed while they were written, and those still being
+    /// written (``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:pending:)``'s
+    /// `pending`), waited for once. Each must be among the streamed files, or the archive would
+    /// leave it out.
+    final class CompressedMembers {
+        private(set) var finished: [CompressedMember]
+        private var pending: [() throws -> CompressedMember]
+        private let streamedFiles: [String]
+
+        init(_ finished: [CompressedMember], pending: [() throws -> CompressedMember], streamedFiles: [String]) {
+            precondition(finished.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
+            self.finished = finished
+            self.pending = pending
+            self.streamedFiles = streamedFiles
         }
+
+        /// Waits for every pending member (all of them, even after one fails); throws the first failure.
+        func waitForPending() throws {
+            let waiting = pending
+            pending = []
+            var failure: Error?
+            for finish in waiting {
+                do { finished.append(try finish()) } catch { failure = failure ?? error }
+            }
+            if let failure { throw failure }
+            precondition(finished.allSatisfy { streamedFiles.contains($0.name) }, "precompressed file not streamed")
+        }
+    }
+
+    /// The frame-level report files of a run with presentations (under `frames/`) and
+    /// `metrics.csv`, which lists both levels.
+    static func frameAndMetricsFiles(
+        _ results: [ProfileResult], frameResults: [ProfileResult], manifest: RunManifest
+    ) throws -> [(String, [UInt8])] {
         let attackPotential = manifest.attackPotential.map(AttackPotential.init(levels:))
-        reports.append(
+        var files: [(String, [UInt8])] = []
+        if !frameResults.isEmpty {
+            files += try Self.frameReportFiles(frameResults, attackPotential: attackPotential)
+        }
+        files.append(
             (
                 RunFile.metrics.name,
                 Self.encode(
                     MetricsTable.table(presentations: results, frames: frameResults, attackPotential: attackPotential))
             ))
+        return files
+    }
+
+    /// Writes each report file into the run folder (`frames/...` into its subfolder).
+    func writeBeside(_ reports: [(String, [UInt8])]) throws {
         for (name, bytes) in reports {
             if name.contains("/") {
                 try FileManager.default.createDirectory(
@@ -115,12 +150,6 @@ package struct RunFolderWriter: Sendable {
             }
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
-        let manifestBytes = try manifest.encoded()
-        try Data(manifestBytes).write(to: URL(fileURLWithPath: folder + "/" + RunFile.manifest.name))
-        let archivePath = try archive(
-            manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: precompressed,
-            curves: curves, reports: reports, profiles: profiles)
-        return Written(archivePath: archivePath, results: table.hasPresentations ? results : given)
     }
 
     /// What ``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:)`` wrote:

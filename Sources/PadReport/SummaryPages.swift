@@ -81,27 +81,30 @@ extension RunComparison {
             "<h2>Metrics</h2>\n"
             + HTMLPage.rawTable(
                 ["verdict", "metric", "base", "new", "change", "test", "detail"], rows, numeric: [2, 3, 4])
-        body += """
-            <div class="howto"><h3>How to read this page</h3><ul>
-            <li>A rate regresses when it rises by more than the \
-            tolerance <i>and</i> the test says the rise is not chance: \
-            McNemar on the samples whose decision changed (same samples), \
-            or the new 95% interval entirely above the base one.</li>
-            <li>EER and BPCER@APCER (same samples) regress when they rise by more than the tolerance \
-            <i>and</i> the paired bootstrap's one-sided interval of new - base excludes zero: the \
-            whole curve is judged, not one threshold. The curves below overlay base and new.</li>
-            <li>A latency step regresses when the whole 95% interval of its p50 or p99 ratio \
-            (new / base) lies above the limit.</li>
-            <li>"not gated" metrics are shown for information (EER on different samples, \
-            APCER_max on paired runs, profiles that are not a liveness decision, profiles left out \
-            by --profiles); JUnit lists them as skipped.</li>
-            </ul></div>
-
-            """
+        body += Self.howToRead
         body += curvesSection()
         if !notes.isEmpty { body += "<h2>Notes</h2>\n" + HTMLPage.table(["note"], notes.map { [$0] }) }
         return HTMLPage.document(title: "padbench compare", body: body)
     }
+
+    /// The page's reading guide: when a rate, a curve metric and a latency step regress.
+    static let howToRead = """
+        <div class="howto"><h3>How to read this page</h3><ul>
+        <li>A rate regresses when it rises by more than the \
+        tolerance <i>and</i> the test says the rise is not chance: \
+        McNemar on the samples whose decision changed (same samples), \
+        or the new 95% interval entirely above the base one.</li>
+        <li>EER and BPCER@APCER (same samples) regress when they rise by more than the tolerance \
+        <i>and</i> the paired bootstrap's one-sided interval of new - base excludes zero: the \
+        whole curve is judged, not one threshold. The curves below overlay base and new.</li>
+        <li>A latency step regresses when the whole 95% interval of its p50 or p99 ratio \
+        (new / base) lies above the limit.</li>
+        <li>"not gated" metrics are shown for information (EER on different samples, \
+        APCER_max on paired runs, profiles that are not a liveness decision, profiles left out \
+        by --profiles); JUnit lists them as skipped.</li>
+        </ul></div>
+
+        """
 
     /// Per profile with a swept score: base and new overlaid on one DET and one threshold plot
     /// (``OverlayPlots``), and the bootstrap's settings.
