@@ -38,6 +38,10 @@ package struct EvalRunner: Sendable {
         package var aggregate: FrameAggregate?
         /// PAI species -> attack potential level (`--attack-potential`).
         package var attackPotential: [String: String]?
+        /// A face comparator's scores (`--comparisons`): whole-system rates in `vulnerability.csv`.
+        package var comparisons: String?
+        /// How the comparator's threshold is set (`--comparator-fmr`, `--comparator-threshold`).
+        package var comparatorThreshold: ComparatorThreshold = .fmr(EvalRunner.defaultComparatorFMR)
 
         package init(
             scoreFiles: [String], devFiles: [String] = [], format: ScoreFormat? = nil,
@@ -67,6 +71,11 @@ package struct EvalRunner: Sendable {
         package var writeSeconds: Double
     }
 
+    /// The comparator's FMR target when none is given: 1 in 1,000 zero-effort impostor comparisons
+    /// (bob's vulnerability analysis and FIDO both fix the comparator at an FMR target; 0.001 is
+    /// reachable with the thousands of impostor comparisons a PAD data set gives).
+    package static let defaultComparatorFMR = 0.001
+
     /// The output a score file becomes, and the profile that decides on it.
     package static let scoreOutput = "scores.score"
     package static let scoreProfileName = "scores"
@@ -79,7 +88,8 @@ package struct EvalRunner: Sendable {
         let t0 = MonotonicClock.nanoseconds()
         // Written into the run's work folder, renamed into place when complete, removed on an error.
         let pipeline = try RunPipeline(
-            final: job.outputFolder, force: job.force, inputs: job.scoreFiles + job.devFiles, startNanoseconds: t0)
+            final: job.outputFolder, force: job.force,
+            inputs: job.scoreFiles + job.devFiles + (job.comparisons.map { [$0] } ?? []), startNanoseconds: t0)
         let reader = ScoreFileReader(polarity: job.polarity)
         let evalScores = try reader.read(job.scoreFiles, format: job.format)
         let devScores = job.devFiles.isEmpty ? nil : try reader.read(job.devFiles, format: job.format)
@@ -87,6 +97,9 @@ package struct EvalRunner: Sendable {
         // A generic file's group.* / attr.* columns: labels.csv, and fairness / attributes as in bench.
         try RunLabels.write(
             RunLabels.of(eval: evalScores, dev: devScores), table: table, folder: pipeline.folder.work)
+        if let path = job.comparisons {
+            try RunVulnerability.write(ComparisonScores.read(path: path), folder: pipeline.folder.work)
+        }
         let t1 = MonotonicClock.nanoseconds()
 
         let profile = try Self.scoreProfile(job, files: job.scoreFiles)
@@ -169,6 +182,7 @@ package struct EvalRunner: Sendable {
             ],
             profiles: [scoreProfileName], machine: .current(concurrency: 1), times: times, counts: counts)
         manifest.frameAggregate = job.aggregate
+        if job.comparisons != nil { manifest.comparatorThreshold = job.comparatorThreshold }
         return manifest
     }
 

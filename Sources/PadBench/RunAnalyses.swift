@@ -27,9 +27,13 @@ enum RunAnalyses {
         var output = Output()
         let labels = try readLabels(folder + "/" + SampleLabels.member)
         let quality = qualityOutputs(manifest, table: table)
+        let comparisonsPath = folder + "/" + RunFile.comparisons.name
+        let comparisons =
+            FileManager.default.fileExists(atPath: comparisonsPath)
+            ? try ComparisonScores.read(path: comparisonsPath) : nil
         // Read back only when something uses them: a score run (no labels, no quality output)
         // would otherwise parse ten million decisions again for nothing.
-        guard labels != nil || !quality.isEmpty else { return output }
+        guard labels != nil || !quality.isEmpty || comparisons != nil else { return output }
         let aggregate = manifest.effectiveFrameAggregate
         let units = try AnalysisUnits(table, aggregate: aggregate)
         let decisions =
@@ -50,6 +54,16 @@ enum RunAnalyses {
                 add(
                     &output, RunFile.attributes.name, AttributeSeparation.table(attributes),
                     AttributeSeparation.section(attributes))
+            }
+        }
+        if let comparisons, let rule = manifest.comparatorThreshold {
+            let analysis = try RunVulnerability.analyse(comparisons, rule: rule, decided: decided, units: units)
+            add(
+                &output, RunFile.vulnerability.name, VulnerabilityReport.table(analysis),
+                VulnerabilityReport.section(analysis))
+            if let epsc = analysis.epsc {
+                let table = VulnerabilityReport.epscTable(epsc)
+                output.reports.append((RunFile.epsc.name, CSVWriter.encode(header: table.header, rows: table.rows)))
             }
         }
         let edc = try errorDiscard(decided, units: units, outputs: quality)

@@ -77,8 +77,9 @@ package struct RunFolderWriter: Sendable {
         // decisions.csv is once the pending members are.
         try members.waitForPending()
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
-        if FileManager.default.fileExists(atPath: folder + "/" + SampleLabels.member) {
-            streamedFiles.append(SampleLabels.member)
+        for member in [SampleLabels.member, RunFile.comparisons.name]
+        where FileManager.default.fileExists(atPath: folder + "/" + member) {
+            streamedFiles.append(member)
         }
         let reports =
             try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest, analyses: analyses)

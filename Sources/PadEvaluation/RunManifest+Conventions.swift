@@ -1,8 +1,9 @@
 import PadArchive
+import PadMetrics
 import PadProfiles
 
 /// The conventions a run reads back, typed: the manifest stores every convention as text (the
-/// record a reader of `manifest.json` sees), and these two are the only ones code acts on.
+/// record a reader of `manifest.json` sees), and these are the ones code acts on.
 extension RunManifest {
     /// The key of ``frameAggregate`` in `conventions`.
     static let frameAggregateKey = "frame_aggregate"
@@ -24,6 +25,31 @@ extension RunManifest {
     package var countsPresentations: Bool {
         get { conventions[Self.countedUnitKey] != nil }
         set { conventions[Self.countedUnitKey] = newValue ? "presentation (frame-level results in frames/)" : nil }
+    }
+
+    /// The key of ``comparatorThreshold`` in `conventions`.
+    static let comparatorThresholdKey = "comparator_threshold"
+
+    /// How the face comparator's threshold is set when the run has comparison scores
+    /// (`fmr=<x>`: at that FMR on zero-effort impostors; `fixed=<t>`); nil without comparisons.
+    package var comparatorThreshold: ComparatorThreshold? {
+        get {
+            guard let text = conventions[Self.comparatorThresholdKey], let equals = text.firstIndex(of: "="),
+                let value = Double(text[text.index(after: equals)...])
+            else { return nil }
+            switch text[..<equals] {
+            case "fmr": return .fmr(value)
+            case "fixed": return .fixed(value)
+            default: return nil
+            }
+        }
+        set {
+            switch newValue {
+            case .fmr(let x)?: conventions[Self.comparatorThresholdKey] = "fmr=\(x)"
+            case .fixed(let t)?: conventions[Self.comparatorThresholdKey] = "fixed=\(t)"
+            case nil: conventions[Self.comparatorThresholdKey] = nil
+            }
+        }
     }
 
     /// The conventions two shards must share to be merged: all but the ones that depend on which

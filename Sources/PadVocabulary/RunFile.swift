@@ -21,6 +21,12 @@ package enum RunFile: String, CaseIterable, Sendable {
     case labels = "labels.csv"
     case edc = "edc.csv"
     case attributes = "attributes.csv"
+    /// A face comparator's scores of the run's presentations (`--comparisons`), as read.
+    case comparisons = "comparisons.csv"
+    /// Full-system rates with the comparator: FMR, FNMR, IAPMR, and IAPAR per PAD profile.
+    case vulnerability = "vulnerability.csv"
+    /// The EPSC points (thresholds on dev, error rates on eval).
+    case epsc = "epsc.csv"
     case report = "report.html"
     /// The archive beside the run folder's files.
     case archive = "results.tar.zst"
