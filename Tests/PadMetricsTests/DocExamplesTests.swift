@@ -117,3 +117,90 @@ import Testing
         return [scores, nist]
     }
 }
+
+/// The examples of the comparator, EPSC, ROC, d', zero-error and fusion doc comments.
+@Suite struct PadMetricsSystemDocExamples {
+    /// ``DecidabilityIndex``: means 0.7 and 0.2, population deviations 0.1 each, so
+    /// d' = 0.5 / sqrt((0.01 + 0.01) / 2) = 5.
+    @Test func decidability() {
+        let d = DecidabilityIndex(bonaFide: [0.8, 0.6], attacks: [0.3, 0.1]).value // 5 (to rounding)
+        #expect(abs(d - 5) < 1e-9)
+    }
+
+    /// ``ROCCurve``: bona fide 0.2, 0.6, 0.9 against attacks 0.1 and 0.7: 4 of the 6 pairs are
+    /// ordered right, AUC = 4/6.
+    @Test func roc() throws {
+        let set = PadMetricsDocExamples.twoSpecies()
+        let roc = try ROCCurve(try ErrorCurve(set), dropIntermediate: false)
+        for point in roc.points { print(point.falsePositiveRate, point.truePositiveRate, point.threshold) }
+        let auc = roc.area // sklearn.metrics.roc_auc_score
+        #expect(abs(auc - 4.0 / 6.0) < 1e-12)
+    }
+
+    /// ``ZeroErrorPoints``: no attack is accepted above 0.7, where the bona fide 0.2 and 0.6 are
+    /// rejected: BPCER 2/3 at APCER 0.
+    @Test func zeroErrorPoints() throws {
+        let set = PadMetricsDocExamples.twoSpecies()
+        let zero = try ZeroErrorPoints(try ErrorCurve(set))
+        print(zero.bpcerAtZeroAPCER.bpcer.value, zero.bpcerAtZeroAPCER.threshold)
+        #expect(zero.bpcerAtZeroAPCER.bpcer.errors == 2 && zero.bpcerAtZeroAPCER.bpcer.total == 3)
+    }
+
+    /// ``VulnerabilityRates``: at FMR 1% on two impostors the threshold lies above both (0.6 is
+    /// the higher); the genuine 0.65 and 0.9 match, the print attack (0.8) matches, the mask does not.
+    @Test func vulnerabilityAtAnFMR() throws {
+        let scores = ComparatorScores(
+            genuine: [0.9, 0.65], zeroEffortImpostors: [0.2, 0.6], attacks: [0.8, 0.4],
+            attackSpecies: ["print", "mask"])
+        let t = try ComparatorThreshold.fmr(0.01).choose(on: scores).threshold
+        let rates = VulnerabilityRates(scores, threshold: t) // rates.fmr, rates.fnmr, rates.iapmr, rates.iapmrPooled
+        #expect(t > 0.6 && rates.fmr.errors == 0 && rates.fnmr.errors == 0)
+        #expect(rates.iapmrPooled.errors == 1 && rates.iapmrPooled.total == 2)
+    }
+
+    static let scores = ComparatorScores(
+        genuine: [0.9, 0.65], zeroEffortImpostors: [0.2, 0.6], attacks: [0.8, 0.4], attackSpecies: ["print", "mask"])
+
+    /// At 0.6 (a score >= t matches) the impostor 0.6 matches: FMR 1/2; IAPMR 1/2 (the print).
+    @Test func vulnerabilityAtAThreshold() {
+        let scores = Self.scores
+        let rates = VulnerabilityRates(scores, threshold: 0.6)
+        let (fmr, iapmr) = (rates.fmr.value, rates.iapmrPooled.value)
+        #expect(fmr == 0.5 && iapmr == 0.5)
+    }
+
+    /// IAPAR: the print attack matches and PAD let it through: 1 of 2 attacks; the mask was
+    /// rejected by PAD and by the comparator.
+    @Test func systemRates() {
+        let scores = Self.scores
+        let system = SystemVulnerabilityRates(
+            scores, threshold: 0.6, attackPADAccepted: [true, false], genuinePADAccepted: [true, true])
+        #expect(system.iaparPooled.errors == 1 && system.iaparPooled.total == 2)
+        #expect(system.systemFNMR?.errors == 0)
+    }
+
+    /// ``EPSC``: eleven weights (0, 0.1, ..., 1), one beta.
+    @Test func epsc() throws {
+        let devScores = ComparatorScores(
+            genuine: [0.9, 0.8, 0.7], zeroEffortImpostors: [0.1, 0.3, 0.5], attacks: [0.6, 0.4],
+            attackSpecies: ["a", "a"])
+        let evalScores = devScores
+        let epsc = try EPSC(
+            dev: try EPSC.Scores(devScores), eval: try EPSC.Scores(evalScores), criterion: .eer,
+            omegas: EPSC.weights(points: 10), betas: [0.5])
+        let curve = epsc.points[0].map { ($0.omega, $0.werWB, $0.iapmr.value) }
+        #expect(curve.count == 11 && curve[0].0 == 0 && curve[10].0 == 1)
+    }
+
+    /// ``TrainedFusion``: logistic fusion of two outputs trained on dev, scored on eval.
+    @Test func fusion() throws {
+        let devCNN = [0.9, 0.8, 0.3, 0.2, 0.7, 0.4], devTexture = [0.6, 0.9, 0.2, 0.5, 0.4, 0.1]
+        let devLabels = [true, true, false, false, true, false]
+        let evalCNN = [0.85, 0.25], evalTexture = [0.7, 0.3]
+        let fusion = try TrainedFusion.train(
+            .logistic, outputNames: ["cnn", "texture"], outputs: [devCNN, devTexture], isBonaFide: devLabels)
+        let fused = fusion.fusedScores([evalCNN, evalTexture]) // higher = more bona fide
+        let data = try JSONEncoder().encode(fusion)
+        #expect(fused.count == 2 && fused[0] > fused[1] && !data.isEmpty)
+    }
+}
