@@ -69,7 +69,7 @@ package enum TerminalTables {
 
     /// Processed bona fide + processed attacks + failed: three parts that add up to the split.
     static func partition(_ set: ProfileResult.SetResult) -> String {
-        let failedBonaFide = set.headline?.bpnrr.errors ?? 0
+        let failedBonaFide = set.bonaFideFailedCount
         let bonaFide = set.bonaFideCount - failedBonaFide
         let attacks = set.attackCount - (set.failedCount - failedBonaFide)
         return "\(bonaFide)+\(attacks)+\(set.failedCount)"

@@ -465,7 +465,8 @@ package struct ProfileEvaluator: Sendable {
             split: split?.rawValue ?? "all", headline: headline, headlineError: headlineError,
             scoreMetrics: scoreMetrics, scoreError: scoreError,
             rejectReasons: rejectReasons(profile, tally),
-            bonaFideCount: tally.bonaFideCount, attackCount: tally.attackCount, failedCount: tally.failed)
+            bonaFideCount: tally.bonaFideCount, attackCount: tally.attackCount, failedCount: tally.failed,
+            bonaFideFailedCount: tally.decisions.bonaFideFailed)
     }
 
     /// One pass over the split's samples: decide each, count, and collect the swept score.

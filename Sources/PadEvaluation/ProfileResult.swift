@@ -162,16 +162,22 @@ package struct ProfileResult: Sendable {
         package var bonaFideCount: Int
         package var attackCount: Int
         package var failedCount: Int
+        /// The failed samples (or presentations) that are bona fide: known with or without a
+        /// headline (a split whose every sample failed has none, and its failures are still split
+        /// by class).
+        package var bonaFideFailedCount: Int
         /// Subject-clustered bootstrap intervals (reported set, datasets with subjects).
         package var subjectIntervals: SubjectIntervals?
         package init(
             split: String, headline: OperatingPoint?, headlineError: String?, scoreMetrics: ScoreMetrics?,
             scoreError: String?,
-            rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int
+            rejectReasons: [RejectReason], bonaFideCount: Int, attackCount: Int, failedCount: Int,
+            bonaFideFailedCount: Int = 0
         ) {
             self.split = split; self.headline = headline; self.headlineError = headlineError
             self.scoreMetrics = scoreMetrics; self.scoreError = scoreError; self.rejectReasons = rejectReasons
             self.bonaFideCount = bonaFideCount; self.attackCount = attackCount; self.failedCount = failedCount
+            self.bonaFideFailedCount = bonaFideFailedCount
         }
     }
 

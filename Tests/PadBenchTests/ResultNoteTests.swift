@@ -61,3 +61,19 @@ struct ResultNoteTests {
                 "see warnings"))
     }
 }
+
+/// `bf+att+failed` adds up to the split when every sample failed: the split then has no headline,
+/// and one failed bona fide presentation printed `1+-1+1` (the failed bona fide were taken from the
+/// headline's BPNRR, which a split without a headline lacks).
+@Suite struct PartitionTests {
+    @Test func everySampleFailedStillAddsUp() {
+        let allFailed = ProfileResult.SetResult(
+            split: "all", headline: nil, headlineError: nil, scoreMetrics: nil, scoreError: nil, rejectReasons: [],
+            bonaFideCount: 3, attackCount: 4, failedCount: 7, bonaFideFailedCount: 3)
+        #expect(TerminalTables.partition(allFailed) == "0+0+7")
+        let some = ProfileResult.SetResult(
+            split: "all", headline: nil, headlineError: nil, scoreMetrics: nil, scoreError: nil, rejectReasons: [],
+            bonaFideCount: 3, attackCount: 4, failedCount: 2, bonaFideFailedCount: 1)
+        #expect(TerminalTables.partition(some) == "2+3+2")
+    }
+}
