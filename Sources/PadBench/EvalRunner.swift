@@ -7,6 +7,7 @@ import PadProfiles
 import PadReport
 import PadText
 import PadVocabulary
+import Synchronization
 
 /// `padbench eval`: score imported score files, or re-decide profiles on a stored archive.
 /// Never runs an estimator.
@@ -477,21 +478,22 @@ package func releasedInBackground<T: Sendable>(_ value: consuming T) {
 
 /// One piece of work run on a global queue while the caller goes on; ``wait()`` returns its
 /// result once it is done, or rethrows its error. The result is written by the work alone and
-/// read only after the group has been left, so it needs no lock.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+/// read only after the group has been left.
+final class BackgroundWork<Value: Sendable>: Sendable {
     private let group = DispatchGroup()
-    private var outcome: Result<Value, Error>?
+    private let outcome = Mutex<Result<Value, Error>?>(nil)
 
     init(_ work: @escaping @Sendable () throws -> Value) {
         group.enter()
         DispatchQueue.global().async {
-            self.outcome = Result { try work() }
+            let result = Result { try work() }
+            self.outcome.withLock { $0 = result }
             self.group.leave()
         }
     }
 
     func wait() throws -> Value {
         group.wait()
-        return try outcome!.get()
+        return try outcome.withLock { $0! }.get()
     }
 }

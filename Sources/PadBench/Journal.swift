@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import Synchronization
 
 /// A bench run's journal, `samples.csv` in its work folder: rows are appended in sample order and
 /// reach the file at least twice a second, from a timer, not only when the next row arrives (a
@@ -10,46 +11,53 @@ import PadArchive
 /// try journal.writeRow(header)
 /// try journal.close()
 /// ```
-final class Journal: @unchecked Sendable {
+final class Journal: Sendable {
     /// Nanoseconds between flushes: kill -9 loses at most the rows of the last half second.
     static let flushInterval = 250_000_000
 
-    private let csv: CSVWriter
-    private let lock = NSLock()
-    private let timer: DispatchSourceTimer
-    private var failure: Error?
+    /// The file, its first failed timed flush, and the timer that flushes it.
+    private struct State {
+        let csv: CSVWriter
+        let timer: any DispatchSourceTimer
+        var failure: Error?
+    }
+
+    private let state: Mutex<State>
 
     init(path: String, append: Bool) throws {
-        csv = try CSVWriter(path: path, append: append)
-        timer = DispatchSource.makeTimerSource(queue: .global())
+        let csv = try CSVWriter(path: path, append: append)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(
             deadline: .now() + .nanoseconds(Self.flushInterval), repeating: .nanoseconds(Self.flushInterval))
-        timer.setEventHandler { [weak self] in self?.flushFromTimer() }
-        timer.resume()
+        state = Mutex(State(csv: csv, timer: timer))
+        state.withLock { state in
+            state.timer.setEventHandler { [weak self] in self?.flushFromTimer() }
+            state.timer.resume()
+        }
     }
 
     func writeRow(_ fields: [String]) throws {
-        try lock.withLock {
-            if let failure { throw failure }
-            try csv.writeRow(fields)
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            try state.csv.writeRow(fields)
         }
     }
 
     /// A failed timed flush (a full disk) is reported by the next row or by ``close()``.
     private func flushFromTimer() {
-        lock.withLock {
-            guard failure == nil else { return }
-            do { try csv.flush() } catch { failure = error }
+        state.withLock { state in
+            guard state.failure == nil else { return }
+            do { try state.csv.flush() } catch { state.failure = error }
         }
     }
 
     func close() throws {
-        timer.cancel()
-        try lock.withLock {
-            if let failure { throw failure }
-            try csv.close()
+        state.withLock { $0.timer.cancel() }
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            try state.csv.close()
         }
     }
 
-    deinit { timer.cancel() }
+    deinit { state.withLock { $0.timer.cancel() } }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Example: `MeasuringThreadsTests.moreSamplesInFlightThanCores` in `Tests/PadBenchTests/MeasuringThreadsTests.swift`.
 final class MeasuringThreads: @unchecked Sendable {
-    // Safety: `jobs` and `stopped` are guarded by `condition`.
+    // Safety: `jobs` and `stopped` are touched only with `condition` locked (idle threads wait on it).
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var stopped = false

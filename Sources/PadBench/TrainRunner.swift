@@ -46,6 +46,7 @@ package struct TrainRunner: Sendable {
         let reasons = UnsafeMutableBufferPointer<String>.allocate(capacity: samples.count)
         reasons.initialize(repeating: "")
         defer { reasons.deinitialize(); reasons.deallocate() }
+        // Safety: units are disjoint, so each slot has one writer; both are read after concurrentPerform returns.
         nonisolated(unsafe) let out = results, why = reasons
         let workers = max(1, concurrency)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

@@ -1,5 +1,6 @@
 import Foundation
 import PadArchive
+import Synchronization
 
 /// `decisions.csv` written on a thread of its own while the run goes on: each profile's rows are
 /// queued as soon as its thresholds are known (`ProfileEvaluator.evaluate(_:decisions:)`
@@ -16,20 +17,27 @@ import PadArchive
 /// The first error stops the writing (later profiles are not written) and is thrown by
 /// ``finish()``; ``finish()`` must be called on every path, errors included, so no write is still
 /// running when the caller removes or commits the folder.
-package final class BackgroundDecisions: @unchecked Sendable {
-    // Serial: profiles' rows in order; `writer` and `failure` are touched on this queue only.
+package final class BackgroundDecisions: Sendable {
+    // Serial: profiles' rows in order; `writer` and the state are used on this queue only.
     private let queue = DispatchQueue(label: "padbench.decisions")
-    private let writer: CSVWriter
-    private var failure: Error?
-    private var finished = false
+    // Safety: used on `queue` alone; what else holds its file (an archive member) waits for `finish()`.
+    nonisolated(unsafe) private let writer: CSVWriter
+    private let state = Mutex(State())
+
+    private struct State {
+        var failure: Error?
+        var finished = false
+    }
 
     package init(_ writer: CSVWriter) { self.writer = writer }
 
     /// Runs `work` on the writer after the work queued before it, unless one of those failed.
     func enqueue(_ work: @escaping @Sendable (CSVWriter) throws -> Void) {
         queue.async {
-            guard self.failure == nil else { return }
-            do { try work(self.writer) } catch { self.failure = error }
+            self.state.withLock { state in
+                guard state.failure == nil else { return }
+                do { try work(self.writer) } catch { state.failure = error }
+            }
         }
     }
 
@@ -37,12 +45,14 @@ package final class BackgroundDecisions: @unchecked Sendable {
     /// later calls return at once.
     package func finish() throws {
         try queue.sync {
-            guard !finished else { return }
-            finished = true
-            if failure == nil {
-                do { try writer.close() } catch { failure = error }
+            try state.withLock { state in
+                guard !state.finished else { return }
+                state.finished = true
+                if state.failure == nil {
+                    do { try writer.close() } catch { state.failure = error }
+                }
+                if let failure = state.failure { throw failure }
             }
-            if let failure { throw failure }
         }
     }
 }

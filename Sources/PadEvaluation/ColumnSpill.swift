@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PadArchive
 import PadText
+import Synchronization
 
 /// Columns of a measurement table kept on disk instead of in memory. A bench run keeps only the
 /// outputs its profiles read in memory; the others are needed once, at the end, one column at a
@@ -14,19 +15,23 @@ import PadText
 /// with one `pread` per block. The block holds at most about 8 MiB of values (`blockRows` shrinks
 /// as the columns grow, from 8,192 rows down to 64). The file lives in the run's work folder and
 /// goes with it, also when the run is killed.
-final class ColumnSpill: @unchecked Sendable {
+final class ColumnSpill: Sendable {
     let folder: String
     /// Spilled columns' positions in the block (-1: held in memory).
     private let slot: [Int]
     private let columns: [Int]
     let blockRows: Int
-    private var block: [Double]
-    private var pendingRows = 0
-    private var writtenBlocks = 0
-    private var descriptor: Int32
-    private var failure: String?
-    private let lock = NSLock()
+    private let descriptor: Int32
+    private let buffer: Mutex<Buffer>
     static let blockBytes = 8 << 20
+
+    /// The block being gathered and how much of the file is written.
+    private struct Buffer {
+        var block: [Double]
+        var pendingRows = 0
+        var writtenBlocks = 0
+        var failure: String?
+    }
 
     /// - Parameter columns: indices of the spilled columns.
     init(folder: String, columns: [Int]) throws {
@@ -36,7 +41,7 @@ final class ColumnSpill: @unchecked Sendable {
         for (s, c) in columns.enumerated() { slot[c] = s }
         self.slot = slot
         blockRows = min(8192, max(64, Self.blockBytes / (8 * max(1, columns.count))))
-        block = [Double](repeating: 0, count: blockRows * columns.count)
+        buffer = Mutex(Buffer(block: [Double](repeating: 0, count: blockRows * columns.count)))
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw EvaluationError("\(folder): cannot create the spill folder: \(RegularFile.reason(error))")
         }
@@ -56,15 +61,18 @@ final class ColumnSpill: @unchecked Sendable {
     /// Appends the spilled columns' values of one row. A failed write (a full disk) is kept and
     /// thrown by every later ``read(_:rows:)``, which the run's `outputs.csv` makes before it commits.
     func append(_ row: [Double]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for (s, c) in columns.enumerated() { block[s * blockRows + pendingRows] = row[c] }
-        pendingRows += 1
-        guard pendingRows == blockRows else { return }
-        let written = block.withUnsafeBytes { Self.writeAll(descriptor, $0, at: offset(block: writtenBlocks, slot: 0)) }
-        if let written, failure == nil { failure = "\(path): write failed: \(written)" }
-        writtenBlocks += 1
-        pendingRows = 0
+        buffer.withLock { buffer in
+            for (s, c) in columns.enumerated() { buffer.block[s * blockRows + buffer.pendingRows] = row[c] }
+            buffer.pendingRows += 1
+            guard buffer.pendingRows == blockRows else { return }
+            // Safety: the bytes are written by pwrite before the closure returns; none is kept.
+            let written = buffer.block.withUnsafeBytes {
+                Self.writeAll(descriptor, $0, at: offset(block: buffer.writtenBlocks, slot: 0))
+            }
+            if let written, buffer.failure == nil { buffer.failure = "\(path): write failed: \(written)" }
+            buffer.writtenBlocks += 1
+            buffer.pendingRows = 0
+        }
     }
 
     /// The first `count` values of column `c`.
@@ -75,49 +83,53 @@ final class ColumnSpill: @unchecked Sendable {
     /// The values of column `c` at `rows` (ascending sample numbers), read block by block: only
     /// the chosen values and one block of the column are held (`outputs.csv` reads the reported split).
     func read(_ c: Int, rows: [Int32]) throws -> [Double] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw EvaluationError(failure) }
-        let s = slot[c]
-        var piece = [Double](repeating: 0, count: blockRows)
-        var loaded = -1
-        var result: [Double] = []
-        result.reserveCapacity(rows.count)
-        for row in rows.lazy.map(Int.init) {
-            let k = row / blockRows, i = row % blockRows
-            if k == writtenBlocks && i < pendingRows {
-                result.append(block[s * blockRows + i])
-                continue
-            }
-            guard k < writtenBlocks else {
-                throw EvaluationError(
-                    "\(path): \(writtenBlocks * blockRows + pendingRows) rows spilled, row \(row) asked for")
-            }
-            if k != loaded {
-                try piece.withUnsafeMutableBytes {
-                    try Self.readAll(descriptor, $0, at: offset(block: k, slot: s), path: path)
+        try buffer.withLock { buffer in
+            if let failure = buffer.failure { throw EvaluationError(failure) }
+            let s = slot[c]
+            var piece = [Double](repeating: 0, count: blockRows)
+            var loaded = -1
+            var result: [Double] = []
+            result.reserveCapacity(rows.count)
+            for row in rows.lazy.map(Int.init) {
+                let k = row / blockRows, i = row % blockRows
+                if k == buffer.writtenBlocks && i < buffer.pendingRows {
+                    result.append(buffer.block[s * blockRows + i])
+                    continue
                 }
-                loaded = k
+                guard k < buffer.writtenBlocks else {
+                    let spilled = buffer.writtenBlocks * blockRows + buffer.pendingRows
+                    throw EvaluationError("\(path): \(spilled) rows spilled, row \(row) asked for")
+                }
+                if k != loaded {
+                    // Safety: pread fills the array's own bytes before the closure returns; none is kept.
+                    try piece.withUnsafeMutableBytes {
+                        try Self.readAll(descriptor, $0, at: offset(block: k, slot: s), path: path)
+                    }
+                    loaded = k
+                }
+                result.append(piece[i])
             }
-            result.append(piece[i])
+            return result
         }
-        return result
     }
 
     /// Replaces every value of column `c` (the table was reordered).
     func rewrite(_ c: Int, _ values: [Double]) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        let s = slot[c]
-        for k in 0..<writtenBlocks {
-            let range = (k * blockRows)..<((k + 1) * blockRows)
-            if let error = values[range].withUnsafeBytes({
-                Self.writeAll(descriptor, $0, at: offset(block: k, slot: s))
-            }) {
-                throw EvaluationError("\(path): write failed: \(error)")
+        try buffer.withLock { buffer in
+            let s = slot[c]
+            for k in 0..<buffer.writtenBlocks {
+                let range = (k * blockRows)..<((k + 1) * blockRows)
+                // Safety: the bytes are written by pwrite before the closure returns; none is kept.
+                if let error = values[range].withUnsafeBytes({
+                    Self.writeAll(descriptor, $0, at: offset(block: k, slot: s))
+                }) {
+                    throw EvaluationError("\(path): write failed: \(error)")
+                }
+            }
+            for i in 0..<buffer.pendingRows {
+                buffer.block[s * blockRows + i] = values[buffer.writtenBlocks * blockRows + i]
             }
         }
-        for i in 0..<pendingRows { block[s * blockRows + i] = values[writtenBlocks * blockRows + i] }
     }
 
     /// pwrite(2) of all of `bytes`; the reason on failure.

@@ -139,6 +139,7 @@ package struct ProfileEvaluator: Sendable {
         _ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache,
         notCalibrated: String?, decisions: CSVWriter?
     ) throws -> (ProfileResult.SetResult, ProfileResult.SetResult?) {
+        // Safety: the writer is used by the first step only, the cache by the second; `both` returns after both.
         nonisolated(unsafe) let (writer, curves) = (decisions, curves)
         return try Parallel.both(
             { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: writer) },

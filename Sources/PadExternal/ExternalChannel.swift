@@ -1,6 +1,7 @@
 import Foundation
 import PadEstimators
 import PadText
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,82 +22,98 @@ import Glibc
 /// process (each once) and a new process is started, which must describe the same outputs.
 /// A request missing from its batch's answer fails alone. Nothing is lost: every submitted request
 /// ends with values or a failure.
-final class ExternalChannel: @unchecked Sendable {
-    // Safety: every mutable field is guarded by `lock`; writes to the program by `writeLock`; the
-    // program's output and stderr are read by its reader thread only.
-
+final class ExternalChannel: Sendable {
     /// One sample's request waiting for its answer.
-    final class Ticket: @unchecked Sendable {
+    final class Ticket: Sendable {
         let id: String
         let message: ExternalRequest
         let done = DispatchSemaphore(value: 0)
-        // Written once, before `done` is signalled.
-        var result: Result<[Double], EstimatorFailure>?
+        private let outcome = Mutex<Result<[Double], EstimatorFailure>?>(nil)
+        /// Written once, before `done` is signalled.
+        var result: Result<[Double], EstimatorFailure>? {
+            get { outcome.withLock { $0 } }
+            set { outcome.withLock { $0 = newValue } }
+        }
         init(id: String, message: ExternalRequest) {
             self.id = id
             self.message = message
         }
     }
 
-    /// A line written and not yet fully answered.
+    /// A line written and not yet fully answered. Lines live in ``State`` and are touched with it
+    /// locked; outside the lock the writer names its line by `number`.
     private final class Line {
         var pending: Set<String>
         let sent: Date
         let generation: Int
+        let number: Int
         /// Why writing it failed (the program did not read its input in time), said instead of the
         /// end of the program that follows.
         var failure: EstimatorFailure?
-        init(pending: Set<String>, sent: Date, generation: Int) {
+        init(pending: Set<String>, sent: Date, generation: Int, number: Int) {
             self.pending = pending
             self.sent = sent
             self.generation = generation
+            self.number = number
         }
+    }
+
+    /// Everything the writer, the reader threads and the submitting workers share.
+    private struct State {
+        var queue: [Ticket] = []
+        var lines: [Line] = []
+        var waiting: [String: (ticket: Ticket, line: Line)] = [:]
+        /// Ids whose requests timed out: their late answers are dropped, not taken as out of step.
+        var abandoned = Set<String>()
+        var process: ExternalProcess?
+        var generation = 0
+        /// The number of the last line written.
+        var lineNumber = 0
+        var lastAnswer = Date.distantPast
+        var closed = false
+        var pumpRequested = false
+    }
+
+    /// What the writer does next (``writeQueued()``).
+    private enum Step {
+        case stop
+        case start
+        case write(to: ExternalProcess, requests: [Ticket], line: Int)
     }
 
     let options: ExternalProtocolOptions
     let timeout: Double
     private let outputNames: [String]
-    private let start: () throws(EstimatorFailure) -> ExternalProcess
-    private let lock = NSLock()
-    private let writeLock = NSLock()
-    private var queue: [Ticket] = []
-    private var lines: [Line] = []
-    private var waiting: [String: (ticket: Ticket, line: Line)] = [:]
-    /// Ids whose requests timed out: their late answers are dropped, not taken as out of step.
-    private var abandoned = Set<String>()
-    private var process: ExternalProcess?
-    private var generation = 0
-    private var lastAnswer = Date.distantPast
-    private var closed = false
-    private var pumpRequested = false
+    private let start: @Sendable () throws(EstimatorFailure) -> ExternalProcess
+    private let state = Mutex(State())
+    /// Held by the one thread writing to the program (``pump(blocking:)``); the program's output and
+    /// stderr are read by its reader thread only.
+    private let writing = Mutex(())
 
     /// `process`: a program that has already answered `describe` (the estimator's first); `start`
     /// makes a new one (spawn and `describe`) after a failure.
     init(
         process: ExternalProcess?, options: ExternalProtocolOptions, timeout: Double, outputNames: [String],
-        start: @escaping () throws(EstimatorFailure) -> ExternalProcess
+        start: @escaping @Sendable () throws(EstimatorFailure) -> ExternalProcess
     ) {
         self.options = options
         self.timeout = timeout
         self.outputNames = outputNames
         self.start = start
-        if let process { adopt(process) }
+        if let process { state.withLock { adopt(process, in: &$0) } }
     }
 
     /// Requests queued or outstanding: how busy this program is.
-    var load: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return queue.count + waiting.count
-    }
+    var load: Int { state.withLock { $0.queue.count + $0.waiting.count } }
 
     /// Sends one request and waits for its answer.
     func submit(_ message: ExternalRequest, id: String) -> Result<[Double], EstimatorFailure> {
         let ticket = Ticket(id: id, message: message)
-        lock.lock()
-        let duplicate = waiting[id] != nil || queue.contains { $0.id == id }
-        if !duplicate { queue.append(ticket) }
-        lock.unlock()
+        let duplicate = state.withLock { state in
+            let duplicate = state.waiting[id] != nil || state.queue.contains { $0.id == id }
+            if !duplicate { state.queue.append(ticket) }
+            return duplicate
+        }
         if duplicate {
             return .failure(
                 EstimatorFailure(
@@ -109,13 +126,12 @@ final class ExternalChannel: @unchecked Sendable {
 
     /// Ends the program; requests still waiting fail.
     func close() {
-        lock.lock()
-        closed = true
-        let current = process
-        lock.unlock()
+        let current = state.withLock { state in
+            state.closed = true
+            return state.process
+        }
         current?.signalKill()
-        writeLock.lock()
-        writeLock.unlock()
+        writing.withLock { _ in }
         fail(everything: true, EstimatorFailure(.estimatorError, "the run ended before the program answered"))
     }
 
@@ -125,82 +141,82 @@ final class ExternalChannel: @unchecked Sendable {
     /// reader empties. A request to pump that finds the writer busy is left as a flag the writer
     /// looks at before it lets go.
     private func pump(blocking: Bool = true) {
-        lock.lock()
-        pumpRequested = true
-        lock.unlock()
+        state.withLock { $0.pumpRequested = true }
         while true {
-            if blocking { writeLock.lock() } else if !writeLock.try() { return }
-            lock.lock()
-            pumpRequested = false
-            lock.unlock()
-            writeQueued()
-            writeLock.unlock()
-            lock.lock()
-            let again = pumpRequested
-            lock.unlock()
+            if blocking {
+                writing.withLock { _ in writeQueued() }
+            } else if writing.withLockIfAvailable({ _ in writeQueued() }) == nil {
+                return
+            }
+            let again = state.withLock { $0.pumpRequested }
             if !again { return }
         }
     }
 
-    /// The writer's loop (``writeLock`` held).
+    /// The writer's loop (``writing`` held). It answers every request to pump made before it began.
     private func writeQueued() {
+        state.withLock { $0.pumpRequested = false }
+        var started: ExternalProcess?
         while true {
-            lock.lock()
-            guard !closed, !queue.isEmpty, lines.count < options.maxInFlight else {
-                lock.unlock()
-                return
+            let step = state.withLock { state -> Step in
+                if let made = started {
+                    adopt(made, in: &state)
+                } else {
+                    guard !state.closed, !state.queue.isEmpty, state.lines.count < options.maxInFlight else {
+                        return .stop
+                    }
+                    if state.process == nil { return .start }
+                }
+                let taken = Array(state.queue.prefix(options.batch))
+                state.queue.removeFirst(taken.count)
+                state.lineNumber += 1
+                let line = Line(
+                    pending: Set(taken.map(\.id)), sent: Date(), generation: state.generation,
+                    number: state.lineNumber)
+                state.lines.append(line)
+                for ticket in taken { state.waiting[ticket.id] = (ticket, line) }
+                return .write(to: state.process!, requests: taken, line: line.number)
             }
-            if process == nil {
-                lock.unlock()
-                let made: ExternalProcess
-                do { made = try start() } catch {
+            started = nil
+            switch step {
+            case .stop:
+                return
+            case .start:
+                do { started = try start() } catch {
                     // No program: every queued request fails with why, and the next one tries again.
-                    lock.lock()
-                    let failed = queue
-                    queue = []
-                    lock.unlock()
+                    let failed = state.withLock { state in
+                        let failed = state.queue
+                        state.queue = []
+                        return failed
+                    }
                     for ticket in failed { finish(ticket, .failure(error)) }
                     return
                 }
-                lock.lock()
-                adoptLocked(made)
-            }
-            let taken = Array(queue.prefix(options.batch))
-            queue.removeFirst(taken.count)
-            let line = Line(pending: Set(taken.map(\.id)), sent: Date(), generation: generation)
-            lines.append(line)
-            for ticket in taken { waiting[ticket.id] = (ticket, line) }
-            let target = process!
-            lock.unlock()
-            let data: [UInt8]
-            do { data = try ExternalRequest.line(taken.map(\.message), batched: options.batch > 1) } catch {
-                resolve(line: line, .failure(error))
-                continue
-            }
-            do {
-                try target.send(
-                    data + [0x0A], until: Date().addingTimeInterval(timeout), timeout: timeout, quietly: true)
-            } catch {
-                // It does not read (or is gone): its reader sees the end and fails what is outstanding,
-                // this line with the reason it could not be written when the program was alive.
-                lock.lock()
-                if error.kind == .timeout { line.failure = error }
-                lock.unlock()
-                target.signalKill()
+            case .write(let target, let taken, let number):
+                let data: [UInt8]
+                do { data = try ExternalRequest.line(taken.map(\.message), batched: options.batch > 1) } catch {
+                    resolve(line: number, .failure(error))
+                    continue
+                }
+                do {
+                    try target.send(
+                        data + [0x0A], until: Date().addingTimeInterval(timeout), timeout: timeout, quietly: true)
+                } catch {
+                    // It does not read (or is gone): its reader sees the end and fails what is outstanding,
+                    // this line with the reason it could not be written when the program was alive.
+                    state.withLock { state in
+                        if error.kind == .timeout { state.lines.first { $0.number == number }?.failure = error }
+                    }
+                    target.signalKill()
+                }
             }
         }
     }
 
-    private func adopt(_ made: ExternalProcess) {
-        lock.lock()
-        adoptLocked(made)
-        lock.unlock()
-    }
-
-    private func adoptLocked(_ made: ExternalProcess) {
-        generation += 1
-        process = made
-        let mine = generation
+    private func adopt(_ made: ExternalProcess, in state: inout State) {
+        state.generation += 1
+        state.process = made
+        let mine = state.generation
         let thread = Thread { [self] in read(made, generation: mine) }
         thread.name = "padbench-external-reader"
         thread.start()
@@ -237,80 +253,82 @@ final class ExternalChannel: @unchecked Sendable {
     /// Hands each answer to its request. A line holding an answer for no outstanding request is out
     /// of step as a whole: none of its answers is trusted, its requests fail, the program restarts.
     private func deliver(_ answers: [ExternalEstimator.IdentifiedAnswer], generation mine: Int) throws(AnswerError) {
-        lock.lock()
-        lastAnswer = Date()
-        let fresh = answers.filter { abandoned.remove($0.id) == nil }
-        if let stranger = fresh.first(where: { waiting[$0.id] == nil }) {
-            var failed: [Ticket] = []
-            let problem = AnswerError(
-                outOfStep: true, "answered id '\(TextBytes.quote(stranger.id, limit: 120))', which was not asked")
+        typealias Done = [(Ticket, Result<[Double], EstimatorFailure>)]
+        let (done, problem) = state.withLock { state -> (Done, AnswerError?) in
+            state.lastAnswer = Date()
+            let fresh = answers.filter { state.abandoned.remove($0.id) == nil }
+            if let stranger = fresh.first(where: { state.waiting[$0.id] == nil }) {
+                var failed: Done = []
+                let problem = AnswerError(
+                    outOfStep: true, "answered id '\(TextBytes.quote(stranger.id, limit: 120))', which was not asked")
+                for answer in fresh {
+                    guard let (_, line) = state.waiting[answer.id] else { continue }
+                    for id in line.pending {
+                        if let (ticket, _) = state.waiting.removeValue(forKey: id) {
+                            failed.append((ticket, .failure(EstimatorFailure(.estimatorError, problem.message))))
+                        }
+                    }
+                    line.pending = []
+                }
+                state.lines.removeAll { $0.pending.isEmpty }
+                // The next request goes to a new program, never to this one.
+                if state.generation == mine { state.process = nil }
+                return (failed, problem)
+            }
+            var done: Done = []
+            var lineOfBatch: Line?
             for answer in fresh {
-                guard let (_, line) = waiting[answer.id] else { continue }
+                let (ticket, line) = state.waiting.removeValue(forKey: answer.id)!
+                line.pending.remove(answer.id)
+                lineOfBatch = line
+                done.append((ticket, answer.result))
+            }
+            // A batch answer completes its batch: a request it did not answer fails alone. An answer that
+            // names none of its requests (an empty list) answers the oldest batch outstanding.
+            if options.batch > 1, lineOfBatch == nil {
+                lineOfBatch = state.lines.first { !$0.pending.isEmpty }
+            }
+            if options.batch > 1, let line = lineOfBatch, !line.pending.isEmpty {
                 for id in line.pending {
-                    if let (ticket, _) = waiting.removeValue(forKey: id) { failed.append(ticket) }
+                    if let (ticket, _) = state.waiting.removeValue(forKey: id) {
+                        done.append(
+                            (
+                                ticket,
+                                .failure(
+                                    EstimatorFailure(.estimatorError, "the batch's answer has no answer for this id"))
+                            ))
+                    }
                 }
                 line.pending = []
             }
-            lines.removeAll { $0.pending.isEmpty }
-            // The next request goes to a new program, never to this one.
-            if generation == mine { process = nil }
-            lock.unlock()
-            for ticket in failed { finish(ticket, .failure(EstimatorFailure(.estimatorError, problem.message))) }
-            throw problem
+            state.lines.removeAll { $0.pending.isEmpty }
+            return (done, nil)
         }
-        var done: [(Ticket, Result<[Double], EstimatorFailure>)] = []
-        var lineOfBatch: Line?
-        for answer in fresh {
-            let (ticket, line) = waiting.removeValue(forKey: answer.id)!
-            line.pending.remove(answer.id)
-            lineOfBatch = line
-            done.append((ticket, answer.result))
-        }
-        // A batch answer completes its batch: a request it did not answer fails alone. An answer that
-        // names none of its requests (an empty list) answers the oldest batch outstanding.
-        if options.batch > 1, lineOfBatch == nil {
-            lineOfBatch = lines.first { !$0.pending.isEmpty }
-        }
-        if options.batch > 1, let line = lineOfBatch, !line.pending.isEmpty {
-            for id in line.pending {
-                if let (ticket, _) = waiting.removeValue(forKey: id) {
-                    done.append(
-                        (
-                            ticket,
-                            .failure(EstimatorFailure(.estimatorError, "the batch's answer has no answer for this id"))
-                        ))
-                }
-            }
-            line.pending = []
-        }
-        lines.removeAll { $0.pending.isEmpty }
-        lock.unlock()
         for (ticket, result) in done { finish(ticket, result) }
+        if let problem { throw problem }
     }
 
     /// Fails lines outstanding longer than the timeout; true when the program looks hung (nothing
     /// answered since the oldest of them was sent).
     private func expire(generation mine: Int) -> Bool {
         let now = Date()
-        lock.lock()
-        let overdue = lines.filter { $0.generation == mine && now.timeIntervalSince($0.sent) > timeout }
-        guard !overdue.isEmpty else {
-            lock.unlock()
-            return false
-        }
-        let hung = overdue.allSatisfy { lastAnswer < $0.sent }
-        var failed: [Ticket] = []
-        for line in overdue {
-            for id in line.pending {
-                if let (ticket, _) = waiting.removeValue(forKey: id) {
-                    failed.append(ticket)
-                    abandoned.insert(id)
+        let (failed, hung) = state.withLock { state -> ([Ticket], Bool) in
+            let overdue = state.lines.filter { $0.generation == mine && now.timeIntervalSince($0.sent) > timeout }
+            guard !overdue.isEmpty else { return ([], false) }
+            let hung = overdue.allSatisfy { state.lastAnswer < $0.sent }
+            var failed: [Ticket] = []
+            for line in overdue {
+                for id in line.pending {
+                    if let (ticket, _) = state.waiting.removeValue(forKey: id) {
+                        failed.append(ticket)
+                        state.abandoned.insert(id)
+                    }
                 }
+                line.pending = []
             }
-            line.pending = []
+            state.lines.removeAll { $0.pending.isEmpty }
+            return (failed, hung)
         }
-        lines.removeAll { $0.pending.isEmpty }
-        lock.unlock()
         for ticket in failed { finish(ticket, .failure(EstimatorFailure(.timeout, "no answer within \(timeout) s"))) }
         return hung
     }
@@ -319,41 +337,48 @@ final class ExternalChannel: @unchecked Sendable {
     private func ended(_ program: ExternalProcess, generation mine: Int, _ error: EstimatorFailure) {
         let message = error.message + program.exitDescription() + program.stderrSuffix()
         program.terminate()
-        lock.lock()
-        if generation == mine { process = nil }
-        lock.unlock()
+        state.withLock { state in
+            if state.generation == mine { state.process = nil }
+        }
         fail(generation: mine, EstimatorFailure(error.kind, message))
         pump(blocking: false)
     }
 
     /// Fails the outstanding requests of one program (or, with `everything`, all of them and the queue).
     private func fail(generation: Int? = nil, everything: Bool = false, _ error: EstimatorFailure) {
-        lock.lock()
-        var failed: [(Ticket, EstimatorFailure)] = []
-        for line in lines where everything || line.generation == generation {
-            for id in line.pending {
-                if let (ticket, _) = waiting.removeValue(forKey: id) { failed.append((ticket, line.failure ?? error)) }
+        let failed = state.withLock { state -> [(Ticket, EstimatorFailure)] in
+            var failed: [(Ticket, EstimatorFailure)] = []
+            for line in state.lines where everything || line.generation == generation {
+                for id in line.pending {
+                    if let (ticket, _) = state.waiting.removeValue(forKey: id) {
+                        failed.append((ticket, line.failure ?? error))
+                    }
+                }
+                line.pending = []
             }
-            line.pending = []
+            state.lines.removeAll { $0.pending.isEmpty }
+            if everything {
+                failed += state.queue.map { ($0, error) }
+                state.queue = []
+            }
+            return failed
         }
-        lines.removeAll { $0.pending.isEmpty }
-        if everything {
-            failed += queue.map { ($0, error) }
-            queue = []
-        }
-        lock.unlock()
         for (ticket, failure) in failed { finish(ticket, .failure(failure)) }
     }
 
-    private func resolve(line: Line, _ result: Result<[Double], EstimatorFailure>) {
-        lock.lock()
-        var tickets: [Ticket] = []
-        for id in line.pending {
-            if let (ticket, _) = waiting.removeValue(forKey: id) { tickets.append(ticket) }
+    /// Resolves the requests of line `number` still waiting (none once it has been answered or failed).
+    private func resolve(line number: Int, _ result: Result<[Double], EstimatorFailure>) {
+        let tickets = state.withLock { state -> [Ticket] in
+            var tickets: [Ticket] = []
+            if let line = state.lines.first(where: { $0.number == number }) {
+                for id in line.pending {
+                    if let (ticket, _) = state.waiting.removeValue(forKey: id) { tickets.append(ticket) }
+                }
+                line.pending = []
+            }
+            state.lines.removeAll { $0.pending.isEmpty }
+            return tickets
         }
-        line.pending = []
-        lines.removeAll { $0.pending.isEmpty }
-        lock.unlock()
         for ticket in tickets { finish(ticket, result) }
     }
 

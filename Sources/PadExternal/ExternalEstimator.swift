@@ -4,6 +4,7 @@ import PadEstimators
 import PadImage
 import PadText
 import PadVocabulary
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ import Glibc
 /// (`estimator_error` or `timeout`, with the program's last stderr lines in the message); the
 /// process group gets SIGTERM, then SIGKILL after 1 s, and is reaped. A new process starts for the
 /// next sample and must answer `describe` with the same outputs again.
-package final class ExternalEstimator: Estimator, @unchecked Sendable {
+package final class ExternalEstimator: Estimator, Sendable {
     package let name: String
     package let command: String
     package let timeout: Double
@@ -56,8 +57,8 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// `--external-processes`, when given.
     package let processes: Int?
 
-    private let lock = NSLock()
-    private var idle: [ExternalProcess] = []
+    /// Started programs waiting for their next sample (a one-request-at-a-time program).
+    private let idle: Mutex<[ExternalProcess]>
     private let outputNames: [String]
     /// The shared programs of a pipelining or batching program (empty otherwise).
     private let channels: [ExternalChannel]
@@ -116,10 +117,11 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
                         }))
             }
             channels = made
+            idle = Mutex([])
             slots = nil
         } else {
             channels = []
-            idle = [worker]
+            idle = Mutex([worker])
             slots = processes.map { DispatchSemaphore(value: $0) }
         }
     }
@@ -129,10 +131,11 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     /// Ends every idle program (SIGTERM, SIGKILL after the grace period, reaped). Programs in use
     /// are ended when their sample finishes or fails.
     package func shutDown() {
-        lock.lock()
-        let workers = idle
-        idle = []
-        lock.unlock()
+        let workers = idle.withLock { idle in
+            let workers = idle
+            idle = []
+            return workers
+        }
         for worker in workers { worker.terminate() }
         for channel in channels { channel.close() }
     }
@@ -285,12 +288,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
 
     /// An idle program, or a new one that has answered `describe` with the same output names.
     private func checkOut() throws(EstimatorFailure) -> ExternalProcess {
-        lock.lock()
-        if let worker = idle.popLast() {
-            lock.unlock()
-            return worker
-        }
-        lock.unlock()
+        if let worker = idle.withLock({ $0.popLast() }) { return worker }
         return try Self.startDescribed(command: command, timeout: timeout, outputs: outputNames)
     }
 
@@ -319,9 +317,7 @@ package final class ExternalEstimator: Estimator, @unchecked Sendable {
     }
 
     private func checkIn(_ worker: ExternalProcess) {
-        lock.lock()
-        idle.append(worker)
-        lock.unlock()
+        idle.withLock { $0.append(worker) }
     }
 }
 

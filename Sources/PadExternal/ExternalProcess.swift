@@ -20,6 +20,7 @@ import Glibc
 /// Shared across threads only by ``ExternalChannel``, where one thread writes the program's input
 /// and another reads its output and standard error; those touch disjoint descriptors and state.
 final class ExternalProcess: @unchecked Sendable {
+    // Safety: one thread at a time, but ExternalChannel's writer (`send`, `signalKill`) beside its reader (the rest).
     /// Seconds between SIGTERM and SIGKILL.
     static let gracePeriod = 1.0
     static let stderrTailBytes = 4096

@@ -12,6 +12,7 @@ import Foundation
 /// let pid = SpawnThread.shared.run { padbench_spawn(path, argv, environ, 0, 1, 2) }
 /// ```
 final class SpawnThread: @unchecked Sendable {
+    // Safety: `jobs` is touched with `condition` locked; a job runs on the spawn thread while its caller waits.
     /// One per process: the thread must outlive every estimator it starts.
     static let shared = SpawnThread()
 

@@ -316,6 +316,7 @@ package struct SortedScores: Sendable {
     /// faster than sorting indices by score; the sweep merges the segments).
     static func sortSegments(_ flat: inout [Double], starts: [Int]) {
         flat.withUnsafeMutableBufferPointer { buffer in
+            // Safety: each iteration sorts its own class segment; concurrentPerform returns after all of them.
             nonisolated(unsafe) let shared = buffer
             DispatchQueue.concurrentPerform(iterations: starts.count - 1) { c in
                 RadixSort.sort(UnsafeMutableBufferPointer(rebasing: shared[starts[c]..<starts[c + 1]]))

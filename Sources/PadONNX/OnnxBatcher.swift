@@ -30,8 +30,12 @@ package final class OnnxBatcher: Sendable {
     private final class Request: Sendable {
         let input: [Float]
         let done = DispatchSemaphore(value: 0)
-        // Written once by the runner before `done` is signalled, read by the owner after it waits.
-        nonisolated(unsafe) var result: Result<[OnnxTensor], OnnxError> = .failure(OnnxError(.run, "not run"))
+        private let outcome = Mutex<Result<[OnnxTensor], OnnxError>>(.failure(OnnxError(.run, "not run")))
+        /// Written once by the runner before `done` is signalled, read by the owner after it waits.
+        var result: Result<[OnnxTensor], OnnxError> {
+            get { outcome.withLock { $0 } }
+            set { outcome.withLock { $0 = newValue } }
+        }
         init(input: [Float]) { self.input = input }
     }
 

@@ -48,10 +48,11 @@ package final class OnnxRuntime: Sendable {
     package let path: String
     /// The library's own version string (`GetVersionString`, e.g. `1.32.0`).
     package let version: String
-    // Immutable after init; the C API documents these handles as safe to share across threads
-    // (`OrtEnv` is process-wide, the API table is constant).
+    // Safety: set once in init; the API table is constant and the C API lets threads share `OrtEnv`.
     nonisolated(unsafe) let api: UnsafePointer<PadOrtApi>
+    // Safety: set once in init; one `OrtEnv` per process, which ONNX Runtime lets threads share.
     nonisolated(unsafe) let environment: OpaquePointer
+    // Safety: set once in init; the CPU memory info is only read (passed to CreateTensor).
     nonisolated(unsafe) let cpuMemory: OpaquePointer
 
     private init(path: String, version: String, api: UnsafePointer<PadOrtApi>) throws(OnnxError) {

@@ -62,10 +62,12 @@ package final class OnnxSession: Sendable {
     package let outputs: [OnnxTensorInfo]
     /// Intra-op threads of the session (1: `Run` computes on the calling thread).
     package let threads: Int
-    // The session is immutable after init and `Run` is thread-safe (ONNX Runtime's threading notes).
+    // Safety: set once in init, released in deinit; `Run` is thread-safe (ONNX Runtime's threading notes).
     nonisolated(unsafe) private let session: OpaquePointer
+    // Safety: the C strings are made once in init, only read by `Run`, and freed in deinit.
     /// The tensor names as C strings, made once (freed in deinit) so `Run` allocates nothing for them.
     nonisolated(unsafe) private let inputNames: [UnsafePointer<CChar>?]
+    // Safety: the C strings are made once in init, only read by `Run`, and freed in deinit.
     nonisolated(unsafe) private let outputNames: [UnsafePointer<CChar>?]
 
     /// Loads `path` (the model's failures name the file). `threads` is the session's intra-op
@@ -189,7 +191,7 @@ package final class OnnxSession: Sendable {
         var outputsOut = [OpaquePointer?](repeating: nil, count: outputs.count)
         var status: OpaquePointer?
         values.withUnsafeBufferPointer { buffer in
-            // ONNX Runtime reads the input in place and never writes it; the buffer outlives `Run`.
+            // Safety: ONNX Runtime reads the input in place and never writes it; the buffer outlives `Run`.
             let data = UnsafeMutableRawPointer(mutating: buffer.baseAddress!)
             status = api.pointee.CreateTensorWithDataAsOrtValue(
                 runtime.cpuMemory, data, buffer.count * MemoryLayout<Float>.stride, dims, dims.count, 1, &input)

@@ -3,6 +3,7 @@ import Foundation
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import Synchronization
 
 /// The CSV reports of a run as header + rows, shared by `bench`, `eval` and `merge` so that the
 /// same columns mean the same thing everywhere.
@@ -276,11 +277,13 @@ package enum ReportTables {
             for set in sets { for chunk in set { chunk.deallocate() } }
             for set in lengths { set.deallocate() }
         }
+        // Safety: the writer is used on `queue` alone until the last `group.wait()`, after which the caller has it.
         nonisolated(unsafe) let output = writer
         let blocks = (count + block - 1) / block
         var next = 0, turn = 0
         while next < blocks {
             let batch = min(workers, blocks - next), firstBlock = next
+            // Safety: step j writes only chunks[j] and sizes[j]; a set is reused or freed only after `group.wait()`.
             nonisolated(unsafe) let chunks = sets[turn % 2], sizes = lengths[turn % 2]
             DispatchQueue.concurrentPerform(iterations: batch) { j in
                 let first = (firstBlock + j) * block
@@ -304,8 +307,12 @@ package enum ReportTables {
 
     /// The first error of ``writeBlocks(of:count:rowBytes:workers:block:into:)``'s writing queue: set
     /// by a queued write, read after the group has waited for it.
-    final class WriteFailure: @unchecked Sendable {
-        var error: Error?
+    final class WriteFailure: Sendable {
+        private let value = Mutex<Error?>(nil)
+        var error: Error? {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Independent steps run at the same time on the machine's cores (structured: every step has
 /// finished when the call returns). The steps read shared immutable inputs and each returns its
@@ -28,8 +29,12 @@ package enum Parallel {
     }
 
     /// One result, written by exactly one step and read after every step has finished
-    /// (`concurrentPerform` returns only then), so the access needs no lock.
-    final class Slot<Value>: @unchecked Sendable {
-        var value: Value?
+    /// (`concurrentPerform` returns only then); its lock is never waited for.
+    final class Slot<Value: Sendable>: Sendable {
+        private let stored = Mutex<Value?>(nil)
+        var value: Value? {
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
+        }
     }
 }

@@ -42,6 +42,7 @@ extension SyntheticDatasetGenerator {
         let results = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
         results.initialize(repeating: "")
         defer { results.deinitialize(); results.deallocate() }
+        // Safety: worker w writes only the slots i % workers == w, read after concurrentPerform returns.
         nonisolated(unsafe) let out = results
         let workers = max(1, concurrency)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

@@ -103,6 +103,7 @@ package struct SyntheticDatasetGenerator: Sendable {
         failures.initialize(repeating: "")
         defer { failures.deinitialize(); failures.deallocate() }
         let workers = max(1, concurrency)
+        // Safety: worker w writes only the slots i % workers == w, read after concurrentPerform returns.
         nonisolated(unsafe) let rowsOut = rows, failuresOut = failures
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for i in stride(from: worker, to: count, by: workers) {

@@ -55,6 +55,7 @@ package struct ImportedScores: Sendable {
         let middle = ids.count / 2
         return [UInt64](unsafeUninitializedCapacity: ids.count) { out, initialized in
             ids.withUnsafeBufferPointer { ids in
+                // Safety: the halves write disjoint ranges of `out`; both buffers outlive the structured map.
                 nonisolated(unsafe) let (ids, out) = (ids, out)
                 _ = Parallel.map([0..<middle, middle..<ids.count]) { range in
                     for i in range { out[i] = Self.hash(ids[i]) }
@@ -398,6 +399,7 @@ package struct ScoreFileReader: Sendable {
             return
         }
         // Each array is held by one closure alone while it grows (no copy on write).
+        // Safety: each array is touched by one step only, and read back after `both` has returned.
         nonisolated(unsafe) var (left, right) = (ids, presentations)
         (ids, presentations) = ([], [])
         _ = try? Parallel.both(
@@ -413,6 +415,7 @@ package struct ScoreFileReader: Sendable {
     /// two cores: the copies out of the page cache and the fresh pages they land in (a 400 MB
     /// score file: a quarter of a second on one core) are shared. The bytes read (short on error).
     static func readHalves(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, _ size: Int) -> Int {
+        // Safety: the halves fill disjoint ranges of `buffer`, which outlives the structured map.
         nonisolated(unsafe) let base = buffer.baseAddress!
         let half = size / 2
         let counts = Parallel.map([0..<half, half..<size]) { range -> Int in
@@ -571,6 +574,7 @@ package struct ScoreFileReader: Sendable {
     {
         let negate = polarity == .attackHigh
         let outcome: Result<[CSVScoreScanner.Rows], ScoreFileError> = bytes.withUnsafeBufferPointer { buffer in
+            // Safety: the scans only read `bytes`, which outlives them (the map returns after both).
             nonisolated(unsafe) let base = buffer.baseAddress!
             let count = buffer.count - 1
             @Sendable func scan(_ from: Int, _ to: Int, _ columns: CSVScoreScanner.Columns?, _ linesBefore: Int)
