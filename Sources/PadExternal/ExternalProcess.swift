@@ -20,7 +20,8 @@ import Glibc
 /// Shared across threads only by ``ExternalChannel``, where one thread writes the program's input
 /// and another reads its output and standard error; those touch disjoint descriptors and state.
 final class ExternalProcess: @unchecked Sendable {
-    // Safety: one thread at a time, but ExternalChannel's writer (`send`, `signalKill`) beside its reader (the rest).
+    // Safety: one thread at a time, but ExternalChannel's writer (`send`, `signalKill`) beside its reader (the rest);
+    // the descriptors are `let` and retired, never closed, until deinit (``retire(_:)``).
     /// Seconds between SIGTERM and SIGKILL.
     static let gracePeriod = 1.0
     static let stderrTailBytes = 4096
@@ -30,9 +31,9 @@ final class ExternalProcess: @unchecked Sendable {
     static let maximumLineBytes = 1 << 20
 
     let pid: pid_t
-    private var stdinFD: Int32
-    private var stdoutFD: Int32
-    private var stderrFD: Int32
+    private let stdinFD: Int32
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
     private var pending: [UInt8] = []
     private var stderrTail: [UInt8] = []
     private var exitStatus: Int32?
@@ -63,7 +64,10 @@ final class ExternalProcess: @unchecked Sendable {
         _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { terminate() }
+    deinit {
+        terminate()
+        for fd in [stdinFD, stdoutFD, stderrFD] { close(fd) }
+    }
 
     /// `/bin/sh -c "exec COMMAND"` with a clean signal mask, default signal handlers, its own
     /// process group and `PR_SET_PDEATHSIG` (SIGKILL when padbench dies), forked from the
@@ -192,7 +196,6 @@ final class ExternalProcess: @unchecked Sendable {
     /// Appends what standard error has to the bounded tail; with a wait, keeps reading until end
     /// of file or the wait is over (the program's last words arrive just before it exits).
     private func drainStderr(waitingUpTo wait: Double = 0) {
-        guard stderrFD >= 0 else { return }
         let deadline = Date().addingTimeInterval(wait)
         var chunk = [UInt8](repeating: 0, count: 8192)
         while true {
@@ -252,9 +255,12 @@ final class ExternalProcess: @unchecked Sendable {
     }
 
     /// Ends the program and everything in its process group: closes its input, SIGTERM, then
-    /// SIGKILL after the grace period, and reaps it. Safe to call more than once.
+    /// SIGKILL after the grace period, and reaps it. Safe to call more than once, and from the
+    /// channel's reader while its writer may still be in ``send(_:until:timeout:quietly:)``: the
+    /// pipes are retired (``retire(_:)``), not closed, so no descriptor number is freed for another
+    /// file while a thread may still use it; deinit closes them.
     func terminate() {
-        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+        Self.retire(stdinFD)
         if exitStatus == nil {
             _ = kill(-pid, SIGTERM)
             if !reap(waiting: Self.gracePeriod) {
@@ -266,7 +272,23 @@ final class ExternalProcess: @unchecked Sendable {
         }
         // Whatever the program started in its group goes too, even after the leader exited.
         _ = kill(-pid, SIGKILL)
-        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
-        if stderrFD >= 0 { close(stderrFD); stderrFD = -1 }
+        Self.retire(stdoutFD)
+        Self.retire(stderrFD)
+    }
+
+    /// The program's standard input, output and error descriptors (tests check what they point at).
+    var descriptors: [Int32] { [stdinFD, stdoutFD, stderrFD] }
+
+    /// Points descriptor `fd` at /dev/null (`dup2`, atomic; close-on-exec set again after it, a
+    /// program spawned in between would inherit only /dev/null): the pipe end it
+    /// held is closed, so the program reads end of input (or its writes fail), and a thread still
+    /// writing or reading `fd` meets /dev/null. Closing it instead would free the number, and the
+    /// next file opened anywhere in padbench (a run's CSV, an image) could get it and receive the
+    /// rest of a request meant for the program.
+    static func retire(_ fd: Int32) {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { return }
+        if dup2(null, fd) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        close(null)
     }
 }

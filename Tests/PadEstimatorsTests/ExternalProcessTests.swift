@@ -167,3 +167,27 @@ import TestSupport
         #expect(log.filter { $0.contains("describe") }.count == 2)
     }
 }
+
+/// Ending a program never frees its descriptor numbers while the channel's writer or reader may
+/// still use them: they point at /dev/null until the process object goes. Before, `terminate()`
+/// closed them, and the next file opened (here, a scratch file) took the number the writer was
+/// still writing the request to.
+@Suite struct RetiredDescriptorTests {
+    @Test func terminatedProgramsDescriptorsPointAtDevNullAndAreNotReused() throws {
+        let process = try ExternalProcess(command: "cat")
+        let numbers = process.descriptors
+        process.terminate()
+        var null = stat()
+        #expect(stat("/dev/null", &null) == 0)
+        for fd in numbers {
+            var info = stat()
+            #expect(fstat(fd, &info) == 0, "descriptor \(fd) was closed")
+            #expect(info.st_rdev == null.st_rdev && (info.st_mode & S_IFMT) == S_IFCHR, "descriptor \(fd)")
+        }
+        let path = ExternalProcessTests.folder() + "/scratch"
+        let opened = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        defer { close(opened) }
+        #expect(opened >= 0 && !numbers.contains(opened))
+        withExtendedLifetime(process) {}
+    }
+}
