@@ -1,4 +1,5 @@
 import Foundation
+import PadMetrics
 import PadDataset
 import PadEstimators
 import PadEvaluation
@@ -39,6 +40,11 @@ package struct BenchJob: Sendable {
     /// PAI species -> attack potential level (`--attack-potential`, merged over the manifest's
     /// `attack_potential` column); nil when neither gives one.
     package var attackPotential: [String: String]?
+    /// A face comparator's scores of the dataset's presentations (`--comparisons`, absolute):
+    /// whole-system rates in `vulnerability.csv`.
+    package var comparisons: String?
+    /// How the comparator's threshold is set (`--comparator-fmr`, `--comparator-threshold`).
+    package var comparatorThreshold: ComparatorThreshold = .fmr(EvalRunner.defaultComparatorFMR)
 
     /// Most samples measured at once: each holds a decoded image and, with external estimators,
     /// one process per worker (`--concurrency` above this is a usage error).

@@ -196,6 +196,9 @@ package struct BenchRunner: Sendable {
         manifest: (RunManifest.Times) -> RunManifest
     ) throws -> (results: [ProfileResult], wallSeconds: Double) {
         try RunLabels.write(job.dataset.labels, table: table, folder: pipeline.folder.work)
+        if let path = job.comparisons {
+            try RunVulnerability.write(ComparisonScores.read(path: path), folder: pipeline.folder.work)
+        }
         var decided = try pipeline.decide(job.profiles, with: ProfileEvaluator(table: table), samples: .written)
         decided.results = Self.flagCalibrationOnTrainingData(
             decided.results, samples: job.dataset.samples, estimators: manifest(pipeline.times()).estimators)
@@ -440,6 +443,7 @@ package struct BenchRunner: Sendable {
             times: times, counts: counts)
         manifest.attackPotential = job.attackPotential
         manifest.frameAggregate = job.aggregate
+        if job.comparisons != nil { manifest.comparatorThreshold = job.comparatorThreshold }
         let imageBytes = job.maxImageBytes ?? ImageDecoder.defaultFileLimit(maxPixels: job.maxPixels)
         manifest.measurementOptions = ["max_pixels": String(job.maxPixels), "max_image_bytes": String(imageBytes)]
         if !job.dataset.videos.isEmpty {

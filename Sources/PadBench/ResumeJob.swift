@@ -2,6 +2,7 @@ import Foundation
 import PadDataset
 import PadEstimators
 import PadEvaluation
+import PadMetrics
 import PadProfiles
 import PadText
 import PadVideo
@@ -84,6 +85,9 @@ package struct ResumeJob: Codable, Sendable, Equatable {
     package var aggregate: String?
     /// Species -> level, as resolved when the run started (the dataset's column and the file).
     package var attackPotential: [String: String]?
+    /// `--comparisons` (absolute) and the comparator threshold rule (`fmr=<x>` or `fixed=<t>`).
+    package var comparisons: String?
+    package var comparatorThreshold: String?
     /// SHA-256 of this job as encoded without this field, its concurrency and its command line
     /// (``measuredFingerprint()``), set by ``encoded()``. The journal's rows were measured with
     /// these options: a job edited afterwards (`maxPixels`, a timeout, a model) would tear the run,
@@ -131,6 +135,28 @@ package struct ResumeJob: Codable, Sendable, Equatable {
         strict = job.strict
         aggregate = job.aggregate?.rawValue
         attackPotential = job.attackPotential
+        comparisons = job.comparisons
+        if job.comparisons != nil { comparatorThreshold = Self.text(job.comparatorThreshold) }
+    }
+
+    /// A comparator threshold rule as job.json writes it.
+    static func text(_ rule: ComparatorThreshold) -> String {
+        switch rule {
+        case .fmr(let x): "fmr=\(x)"
+        case .fixed(let t): "fixed=\(t)"
+        }
+    }
+
+    /// A rule from its text; nil when it is neither `fmr=<x>` nor `fixed=<t>` with a finite number.
+    static func rule(_ text: String) -> ComparatorThreshold? {
+        guard let equals = text.firstIndex(of: "="), let value = Double(text[text.index(after: equals)...]),
+            value.isFinite
+        else { return nil }
+        switch text[..<equals] {
+        case "fmr": return (0...1).contains(value) ? .fmr(value) : nil
+        case "fixed": return .fixed(value)
+        default: return nil
+        }
     }
 }
 
@@ -233,6 +259,10 @@ extension ResumeJob {
                 onnx: (estimators.onnxModels ?? [:]).keys.sorted(),
                 withPadModel: estimators.padModel != nil),
             shard.flatMap { Shard(parsing: $0) == nil ? "shard '\($0)' is not k/n" : nil },
+            comparatorThreshold.flatMap {
+                Self.rule($0) == nil
+                    ? "comparatorThreshold '\(TextBytes.quote($0, limit: 80))' is not fmr=X or fixed=T" : nil
+            },
         ]
         return rules.compactMap { $0 }.first
     }
@@ -306,6 +336,8 @@ extension ResumeJob {
         job.maxImageBytes = maxImageBytes
         job.aggregate = aggregate.flatMap(FrameAggregate.init(rawValue:))
         job.attackPotential = attackPotential
+        job.comparisons = comparisons
+        if let text = comparatorThreshold, let rule = Self.rule(text) { job.comparatorThreshold = rule }
         job.resume = true
         job.resumeJob = self
         return job

@@ -145,3 +145,39 @@ struct NetworkOptions: ParsableArguments {
     }
 }
 extension RunComparison.LatencyClock: ExpressibleByArgument {}
+
+/// A face comparator's scores beside the PAD run (`eval --scores`, `bench`): whole-system rates
+/// in vulnerability.csv (docs/vulnerability.md).
+struct ComparatorOptions: ParsableArguments {
+    @Option(
+        help: """
+            A face comparator's scores of these presentations (generic: id,type,score[,species][,split] with \
+            type genuine, zero_effort or attack; or bob's vulnerability CSV): whole-system rates (IAPMR, \
+            IAPAR) in vulnerability.csv.
+            """)
+    var comparisons: String?
+    @Option(
+        help: "With --comparisons: set the comparator threshold at this FMR on zero-effort impostors (default 0.001).")
+    var comparatorFmr: Double?
+    @Option(help: "With --comparisons: a fixed comparator threshold (not with --comparator-fmr).")
+    var comparatorThreshold: FiniteDouble?
+
+    /// `--comparator-fmr` and `--comparator-threshold` belong to `--comparisons`, one at a time.
+    func problem() -> String? {
+        if comparisons == nil && (comparatorFmr != nil || comparatorThreshold != nil) {
+            return "--comparator-fmr and --comparator-threshold need --comparisons FILE"
+        }
+        if comparatorFmr != nil && comparatorThreshold != nil {
+            return "give --comparator-fmr or --comparator-threshold, not both"
+        }
+        if let x = comparatorFmr, !(0...1).contains(x) {
+            return "--comparator-fmr must be a fraction in [0, 1], got \(x)"
+        }
+        return nil
+    }
+
+    /// The threshold rule these options give.
+    var threshold: ComparatorThreshold {
+        comparatorThreshold.map { .fixed($0.value) } ?? .fmr(comparatorFmr ?? EvalRunner.defaultComparatorFMR)
+    }
+}

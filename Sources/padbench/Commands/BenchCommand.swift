@@ -110,8 +110,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Refuse to run (exit 1, before measuring) when a profile gate's output is not measured by this run.")
     var strict = false
 
+    @OptionGroup var comparator: ComparatorOptions
+
     func validate() throws {
         if resume == nil && dataset == nil { throw ValidationError("give --dataset DIR (or --resume RUN)") }
+        if let problem = comparator.problem() { throw ValidationError(problem) }
         if resume != nil {
             // Everything but --quiet would be silently replaced by the original command's options.
             let given: [(String, Bool)] = [
@@ -119,7 +122,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ("--profiles", profiles != nil), ("--estimators", estimators != nil), ("--shard", shard != nil),
                 ("--model", model != nil), ("--external", !externals.isEmpty), ("--strict", strict),
                 ("--onnx", !onnxModels.isEmpty), ("--external-processes", externalProcesses != nil),
-                ("--onnxruntime", networks.onnxruntime != nil),
+                ("--onnxruntime", networks.onnxruntime != nil), ("--comparisons", comparator.comparisons != nil),
             ]
             if let option = given.first(where: \.1)?.0 {
                 throw ValidationError(
@@ -234,6 +237,12 @@ struct BenchCommand: AsyncParsableCommand {
         job.maxImageBytes = maxImageBytes
         job.aggregate = aggregate
         job.attackPotential = try CommandSupport.attackPotential(attackPotential, dataset: loaded)
+        if let path = comparator.comparisons {
+            // Read now: a wrong file is refused before anything is measured.
+            _ = try CommandSupport.atRunTime { try ComparisonScores.read(path: path) }
+            job.comparisons = URL(fileURLWithPath: path).standardized.path
+            job.comparatorThreshold = comparator.threshold
+        }
         // What `bench --resume` continues from: this job, every path absolute.
         job.resumeJob = ResumeJob(job: job, loader: loader, directory: FileManager.default.currentDirectoryPath)
         try await Self.perform(job, folder: folder)

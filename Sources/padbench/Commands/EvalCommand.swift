@@ -68,18 +68,7 @@ struct EvalCommand: ParsableCommand {
         name: .customLong("attack-potential"),
         help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
     var attackPotential: String?
-    @Option(
-        help: """
-            A face comparator's scores of these presentations (generic: id,type,score[,species][,split] with \
-            type genuine, zero_effort or attack; or bob's vulnerability CSV): whole-system rates (IAPMR, \
-            IAPAR) in vulnerability.csv.
-            """)
-    var comparisons: String?
-    @Option(
-        help: "With --comparisons: set the comparator threshold at this FMR on zero-effort impostors (default 0.001).")
-    var comparatorFmr: Double?
-    @Option(help: "With --comparisons: a fixed comparator threshold (not with --comparator-fmr).")
-    var comparatorThreshold: FiniteDouble?
+    @OptionGroup var comparator: ComparatorOptions
     @Flag(help: "Print parse / metric / write times.")
     var timing = false
     @Flag(help: "With --archive: refuse (exit 1, before deciding) when a profile gate's output is not in the archive.")
@@ -89,22 +78,10 @@ struct EvalCommand: ParsableCommand {
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
         if let score, score.isEmpty { throw ValidationError("--score needs an output name, e.g. quality.sharpness") }
-        if let option = inapplicableOption() ?? comparatorProblem() { throw ValidationError(option) }
-    }
-
-    /// `--comparator-fmr` and `--comparator-threshold` belong to `--comparisons`, one at a time.
-    func comparatorProblem() -> String? {
-        if comparisons != nil && archive != nil { return "--comparisons applies to --scores only" }
-        if comparisons == nil && (comparatorFmr != nil || comparatorThreshold != nil) {
-            return "--comparator-fmr and --comparator-threshold need --comparisons FILE"
+        if comparator.comparisons != nil && archive != nil {
+            throw ValidationError("--comparisons applies to --scores only")
         }
-        if comparatorFmr != nil && comparatorThreshold != nil {
-            return "give --comparator-fmr or --comparator-threshold, not both"
-        }
-        if let x = comparatorFmr, !(0...1).contains(x) {
-            return "--comparator-fmr must be a fraction in [0, 1], got \(x)"
-        }
-        return nil
+        if let option = inapplicableOption() ?? comparator.problem() { throw ValidationError(option) }
     }
 
     /// The first option given that the chosen mode would not use (docs/commands.md: never ignored).
@@ -163,9 +140,8 @@ struct EvalCommand: ParsableCommand {
             commandLine: CommandLine.arguments)
         job.eerRule = eerRule ?? .apcerMax
         job.aggregate = aggregate
-        job.comparisons = comparisons
-        job.comparatorThreshold =
-            comparatorThreshold.map { .fixed($0.value) } ?? .fmr(comparatorFmr ?? EvalRunner.defaultComparatorFMR)
+        job.comparisons = comparator.comparisons
+        job.comparatorThreshold = comparator.threshold
         job.attackPotential = try CommandSupport.atRunTime {
             try attackPotential.map { try AttackPotential.read($0).levels }
         }
