@@ -172,16 +172,7 @@ struct AccuracyComparison {
         _ profile: String, _ b: RunSummary.SetSummary, _ n: RunSummary.SetSummary,
         _ baseDecisions: [String: Decided], _ newDecisions: [String: Decided], _ settings: RunComparison.Settings
     ) {
-        // Discordant pairs per class: "worse" = the new run errs where the base did not.
-        var worse: [String: Int] = [:], better: [String: Int] = [:]
-        for (id, before) in baseDecisions {
-            guard let after = newDecisions[id], after.species == before.species, after.accepted != before.accepted
-            else { continue }
-            let key = before.species ?? ""
-            // An error is an accepted attack or a rejected bona fide.
-            let nowWrong = before.species == nil ? !after.accepted : after.accepted
-            if nowWrong { worse[key, default: 0] += 1 } else { better[key, default: 0] += 1 }
-        }
+        let (worse, better) = Self.discordant(base: baseDecisions, new: newDecisions)
         var rates: [(String, String, RunSummary.Rate?, RunSummary.Rate?)] = [("bpcer", "", b.bpcer, n.bpcer)]
         let species = Set(b.apcer.map(\.species)).union(n.apcer.map(\.species)).sorted()
         for s in species {
@@ -214,6 +205,25 @@ struct AccuracyComparison {
                         + "\(np.errors)/\(np.total); gated per species above"
                 ))
         }
+    }
+
+    /// McNemar's discordant pairs per class (key "" = bona fide, else the species) of two runs'
+    /// decisions on the same samples: `worse` counts the samples the new run gets wrong and the
+    /// base right, `better` the other way round. `padbench table` counts its pairs with this too,
+    /// so its p-values are the ones `compare` gives.
+    static func discordant(base: [String: Decided], new: [String: Decided]) -> (
+        worse: [String: Int], better: [String: Int]
+    ) {
+        var worse: [String: Int] = [:], better: [String: Int] = [:]
+        for (id, before) in base {
+            guard let after = new[id], after.species == before.species, after.accepted != before.accepted
+            else { continue }
+            let key = before.species ?? ""
+            // An error is an accepted attack or a rejected bona fide.
+            let nowWrong = before.species == nil ? !after.accepted : after.accepted
+            if nowWrong { worse[key, default: 0] += 1 } else { better[key, default: 0] += 1 }
+        }
+        return (worse, better)
     }
 
     /// A capture check (``RunSummary/ProfileSummary/isCaptureOnly``): what regresses is the share

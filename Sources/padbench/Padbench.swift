@@ -20,7 +20,7 @@ struct Padbench: AsyncParsableCommand {
         subcommands: [
             BenchCommand.self, EvalCommand.self, TrainCommand.self, ImportCommand.self, MergeCommand.self,
             FoldsCommand.self, CompareCommand.self, ShowCommand.self, ProfilesCommand.self, DatasetCommand.self,
-            EstimatorsCommand.self, PlotCommand.self,
+            EstimatorsCommand.self, PlotCommand.self, TableCommand.self,
         ]
     )
 

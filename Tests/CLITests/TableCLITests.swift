@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `padbench table RUN... --out DIR` as a user runs it: three score runs ranked on one page, and
+/// the refusals: an edited archive (exit 2), one row, an unknown profile, `--out` onto an input
+/// (exit 64, one line, the input untouched).
+@Suite struct TableCLITests {
+    typealias CLI = CommandLineTests
+
+    /// Three eval runs of CommandLineTests' 40 scores at 0.45, the replay attacks raised by `raise`.
+    static func runs(_ dir: String) throws -> [String] {
+        try [("best", 0.0), ("middle", 0.2), ("worst", 0.3)].map { name, raise in
+            CLI.scores(dir + "/\(name).csv", raise: raise)
+            let result = try CLI.run([
+                "eval", "--scores", dir + "/\(name).csv", "--threshold", "0.45", "--out", dir + "/" + name,
+            ])
+            #expect(result.status == 0, "\(result.err)")
+            return dir + "/" + name
+        }
+    }
+
+    @Test func threeRunsAreRankedOnOnePage() throws {
+        let dir = CLI.folder()
+        let runs = try Self.runs(dir)
+        // Given worst first: the table ranks them by EER.
+        let result = try CLI.run(["table", runs[2], runs[0] + "/results.tar.zst", runs[1], "--out", dir + "/table"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("wrote \(dir)/table/table.html"), "\(result.out)")
+        let html = try String(contentsOfFile: dir + "/table/table.html", encoding: .utf8)
+        #expect(html.contains("aria-label=\"DET\"") && html.contains("aria-label=\"ROC\""))
+        #expect(html.components(separatedBy: "<svg").count - 1 == 2)
+        #expect(html.contains("McNemar") && html.contains("paired bootstrap"))
+        let lines = try String(contentsOfFile: dir + "/table/table.csv", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[0].hasPrefix("rank,label,profile,split,bona_fide,attacks,eer,"))
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.map { $0[0] } == ["1", "2", "3"] && rows.map { $0[1] } == ["best", "middle", "worst"])
+        let eer = rows.map { Double($0[6])! }
+        #expect(eer[0] <= eer[1] && eer[1] <= eer[2] && eer[0] < eer[2], "\(eer)")
+        // Three pairs, each with BPCER, APCER of both species and the EER.
+        let pairs = try String(contentsOfFile: dir + "/table/pairs.csv", encoding: .utf8).split(separator: "\n")
+        #expect(pairs.count == 1 + 3 * 4, "\(pairs)")
+        #expect(result.out.contains("p = 0.0313 two-sided (discordant 0 / 6)"), "\(result.out)")
+    }
+
+    @Test func anEditedArchiveExits2() throws {
+        let dir = CLI.folder()
+        let runs = try Self.runs(dir)
+        let copy = dir + "/edited.tar.zst"
+        try StoredRunCLITests.edited(runs[0] + "/results.tar.zst", "decisions.csv", copy) {
+            $0.replacingOccurrences(of: ",bonafide,,ok,1,,", with: ",bonafide,,ok,0,score,below the threshold")
+        }
+        let result = try CLI.run(["table", runs[1], copy, "--out", dir + "/table"])
+        #expect(result.status == 2 && result.out.isEmpty, "\(result.out)")
+        #expect(result.err.hasPrefix("padbench table: \(copy):results.json: profile scores"), "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/table"))
+    }
+
+    @Test func fewerThanTwoRowsOrAnUnknownProfileIsAUsageError() throws {
+        let dir = CLI.folder()
+        let runs = try Self.runs(dir)
+        let one = try CLI.run(["table", runs[0], "--out", dir + "/table"])
+        #expect(one.status == 64 && one.err.split(separator: "\n").count == 1, "\(one.err)")
+        #expect(one.err.hasPrefix("padbench table: 1 row to rank") && !one.err.contains("Usage:"))
+        let unknown = try CLI.run(["table", runs[0], runs[1], "--profiles", "scorez", "--out", dir + "/table"])
+        #expect(unknown.status == 64 && unknown.err.split(separator: "\n").count == 1, "\(unknown.err)")
+        #expect(unknown.err.contains("--profiles names scorez, which none of the runs has (profiles: scores)"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/table"))
+        let missing = try CLI.run(["table", runs[0], dir + "/nope", "--out", dir + "/table"])
+        #expect(missing.status == 1 && missing.err.contains("nope") && !missing.err.contains("Usage:"))
+    }
+
+    @Test func outOntoAnInputIsRefusedAndLeavesItUntouched() throws {
+        let dir = CLI.folder()
+        let runs = try Self.runs(dir)
+        let archive = runs[0] + "/results.tar.zst"
+        let before = try Data(contentsOf: URL(fileURLWithPath: archive))
+        for out in [archive, runs[0]] {
+            let result = try CLI.run(["table", archive, runs[1], "--out", out])
+            #expect(result.status == 64 && result.err.split(separator: "\n").count == 1, "\(result.err)")
+            #expect(result.err.contains("would write onto the input"), "\(result.err)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: archive)) == before)
+        #expect(!FileManager.default.fileExists(atPath: runs[0] + "/table.html"))
+    }
+}
