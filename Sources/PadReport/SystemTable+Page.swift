@@ -53,7 +53,7 @@ extension SystemTable {
             + ["APCER_max", "BPCER"] + species.map { "APCER[\($0)]" } + ["AUC", "p50 latency (\u{00B5}s)"]
         let body = rows.map { row -> [String] in
             let set = row.reported
-            let eer = set.subjectBootstrap?.eer
+            let eer = row.intervals?.eer
             var cells = [
                 String(row.rank), HTMLPage.e(row.label),
                 Self.cell(set.eer.map(RateText.percent) ?? "-", eer.map { RateText.percentInterval($0.low, $0.high) }),

@@ -119,7 +119,7 @@ extension SystemTable {
                             RateTest(metric: "bpcer", first: a.reported.bpcer, second: b.reported.bpcer),
                             RateTest(metric: "apcer_max", first: a.reported.apcerMax, second: b.reported.apcerMax),
                         ] + species.map { RateTest(metric: "apcer[\($0)]", first: a.apcer($0), second: b.apcer($0)) }
-                    if let x = a.reported.subjectBootstrap?.eer, let y = b.reported.subjectBootstrap?.eer {
+                    if let x = a.intervals?.eer, let y = b.intervals?.eer {
                         pair.eerIntervalsOverlap = x.low <= y.high && y.low <= x.high
                     }
                 }

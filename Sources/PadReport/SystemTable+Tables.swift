@@ -35,7 +35,7 @@ extension SystemTable {
 
     func csvRow(_ row: Row) -> [String] {
         let set = row.reported
-        let eer = set.subjectBootstrap?.eer
+        let eer = row.intervals?.eer
         var fields = [
             String(row.rank), row.label, row.profile.name, set.split, String(set.bonaFide), String(set.attacks),
             Self.number(set.eer), Self.number(eer?.low), Self.number(eer?.high),
@@ -146,7 +146,7 @@ extension SystemTable {
             + ["APCER_max (n) [95% CI]", "BPCER (n) [95% CI]", "AUC", "p50 latency [95% CI]"]
         let body = rows.map { row -> [String] in
             let set = row.reported
-            let eer = set.subjectBootstrap?.eer
+            let eer = row.intervals?.eer
             return [String(row.rank), row.label, Self.percent(set.eer, eer)]
                 + targets.map { Self.percent(row.bpcer(atAPCER: $0), row.bpcerInterval(atAPCER: $0)) }
                 + [

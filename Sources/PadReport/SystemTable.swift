@@ -53,7 +53,14 @@ package struct SystemTable: Sendable {
         }
 
         package func bpcerInterval(atAPCER target: Double) -> ProfileResult.Interval? {
-            reported.subjectBootstrap?.bpcerAtAPCER.first { $0.target == target }?.interval
+            intervals?.bpcerAtAPCER.first { $0.target == target }?.interval
+        }
+
+        /// The run's subject-bootstrap intervals, nil when a stratum had a single subject: resampling
+        /// one subject gives the same set every time, an interval of zero width that is no interval
+        /// (`show` and `compare` call it "1 subject"; the sample dataset's bona fide eval split is one).
+        package var intervals: ProfileResult.SubjectIntervals? {
+            reported.subjectBootstrap.flatMap { $0.hasSingleSubjectStratum ? nil : $0 }
         }
 
         package func apcer(_ species: String) -> RunSummary.Rate? {
@@ -117,6 +124,10 @@ package struct SystemTable: Sendable {
             return ranked
         }
         notes += self.rows.compactMap(Self.decisionNote)
+        notes += self.rows.filter { $0.reported.subjectBootstrap != nil && $0.intervals == nil }.map {
+            "\($0.label): no EER or BPCER@APCER interval: a class has a single subject, and resampling one "
+                + "subject gives the same set every time"
+        }
         self.bootstrap = bootstrap
         pairs = []
         self.notes = notes

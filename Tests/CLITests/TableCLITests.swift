@@ -43,6 +43,34 @@ import Testing
         #expect(result.out.contains("p = 0.0313 two-sided (discordant 0 / 6)"), "\(result.out)")
     }
 
+    /// Runs whose bona fide all show one subject: their subject bootstrap resamples the same set
+    /// every time, an interval of zero width. The table shows the EER without an interval (empty
+    /// bounds in table.csv) and says why, instead of printing [x, x] as a 95% interval.
+    @Test func aSingleSubjectClassGivesNoInterval() throws {
+        let dir = CLI.folder()
+        let runs = try [("one", 0.0), ("two", 0.2)].map { name, raise in
+            CLI.scores(dir + "/\(name).csv", raise: raise)
+            var lines = try String(contentsOfFile: dir + "/\(name).csv", encoding: .utf8).split(separator: "\n")
+                .map(String.init)
+            lines[0] += ",subject"
+            for k in 1..<lines.count { lines[k] += lines[k].contains("bonafide") ? ",alice" : ",m\(k % 7)" }
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: dir + "/\(name).csv", atomically: true, encoding: .utf8)
+            let result = try CLI.run([
+                "eval", "--scores", dir + "/\(name).csv", "--format", "generic", "--threshold", "0.45", "--out",
+                dir + "/" + name,
+            ])
+            #expect(result.status == 0, "\(result.err)")
+            return dir + "/" + name
+        }
+        let result = try CLI.run(["table", runs[0], runs[1], "--out", dir + "/table"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("no EER or BPCER@APCER interval: a class has a single subject"), "\(result.out)")
+        let rows = try String(contentsOfFile: dir + "/table/table.csv", encoding: .utf8).split(separator: "\n")
+            .dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 2 && rows.allSatisfy { !$0[6].isEmpty && $0[7].isEmpty && $0[8].isEmpty }, "\(rows)")
+    }
+
     @Test func anEditedArchiveExits2() throws {
         let dir = CLI.folder()
         let runs = try Self.runs(dir)
