@@ -526,16 +526,17 @@ package struct ProfileEvaluator: Sendable {
         }
     }
 
-    /// Curve, EER, targets and AUC of a swept score (both classes needed). Each is a read of the
-    /// same curve (ten million points: a tenth of a second to half a second each), so they are
-    /// computed on all cores; an error is the one the first failing step in this order throws
-    /// (EER, BPCER@APCER targets, APCER@BPCER targets).
+    /// Curve, EER, targets, AUC, d' and the zero-error points of a swept score (both classes
+    /// needed). Each is a read of the same curve (ten million points: a tenth of a second to half
+    /// a second each; d' reads the set's scores, which need no order), so they are computed on all
+    /// cores; an error is the one the first failing step in this order throws (EER, BPCER@APCER
+    /// targets, APCER@BPCER targets).
     static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil, eerRule: EERRule = .apcerMax)
         throws -> ProfileResult.ScoreMetrics
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let reads = CurveReads.all(speciesCount: curve.speciesNames.count)
-        let results = Parallel.map(reads) { read in Result { try read.value(on: curve, eerRule: eerRule) } }
+        let results = Parallel.map(reads) { read in Result { try read.value(on: curve, set, eerRule: eerRule) } }
         func value(_ read: CurveReads) throws -> CurveReads.Value { try results[reads.firstIndex(of: read)!].get() }
         guard case .eer(let eer) = try value(.eer), case .targets(let bpcerTargets) = try value(.bpcerTargets),
             case .targets(let apcerTargets) = try value(.apcerTargets), case .targets(let best) = try value(.best),
@@ -550,13 +551,15 @@ package struct ProfileEvaluator: Sendable {
             return eer
         }
         metrics.pooledEER = pooled
+        if case .decidability(let d) = try value(.decidability) { metrics.decidability = d }
+        if case .zeroErrors(let zero) = try value(.zeroErrors) { metrics.zeroErrorPoints = zero }
         metrics.sortedScores = curves?.sorted(for: set)
         return metrics
     }
 
     /// One read of a swept score's curve (``scoreMetrics(_:_:curves:eerRule:)``).
     enum CurveReads: Hashable, Sendable {
-        case eer, bpcerTargets, apcerTargets, best, auc, pooled
+        case eer, bpcerTargets, apcerTargets, best, auc, pooled, decidability, zeroErrors
         case species(Int)
 
         enum Value: Sendable {
@@ -564,14 +567,19 @@ package struct ProfileEvaluator: Sendable {
             case optionalEER(EqualErrorRate?)
             case targets([ProfileResult.Target])
             case auc(Double)
+            case decidability(DecidabilityIndex)
+            case zeroErrors(ZeroErrorPoints?)
         }
 
         /// The slowest first (each species' EER sweeps every point), so two cores end together.
         static func all(speciesCount: Int) -> [CurveReads] {
-            (0..<speciesCount).map { .species($0) } + [.eer, .pooled, .best, .bpcerTargets, .apcerTargets, .auc]
+            (0..<speciesCount).map { .species($0) } + [
+                .eer, .pooled, .best, .bpcerTargets, .apcerTargets, .auc, .zeroErrors, .decidability,
+            ]
         }
 
-        func value(on curve: ErrorCurve, eerRule: EERRule) throws -> Value {
+        /// The read's value on `curve`, the curve of `set`.
+        func value(on curve: ErrorCurve, _ set: ScoreSet, eerRule: EERRule) throws -> Value {
             switch self {
             case .eer: return .eer(try EqualErrorRate(curve, rule: eerRule))
             case .bpcerTargets:
@@ -599,6 +607,10 @@ package struct ProfileEvaluator: Sendable {
                             targetMet: choice.targetMet)
                     })
             case .auc: return .auc(areaUnderROC(curve))
+            // pyeer's d' and ZeroFMR / ZeroFNMR (get_eer_stats): one pass over the set's scores, one
+            // over the curve's counts, no second sort.
+            case .decidability: return .decidability(DecidabilityIndex(set))
+            case .zeroErrors: return .zeroErrors(try? ZeroErrorPoints(curve))
             case .pooled: return .optionalEER(try? EqualErrorRate(pooled: curve))
             case .species(let s): return .optionalEER(try? EqualErrorRate(curve, species: s))
             }
