@@ -528,15 +528,14 @@ package struct ProfileEvaluator: Sendable {
 
     /// Curve, EER, targets, AUC, d' and the zero-error points of a swept score (both classes
     /// needed). Each is a read of the same curve (ten million points: a tenth of a second to half
-    /// a second each; d' reads the set's scores, which need no order), so they are computed on all
-    /// cores; an error is the one the first failing step in this order throws (EER, BPCER@APCER
+    /// a second each), so they are computed on all cores; an error is the one the first failing step in this order throws (EER, BPCER@APCER
     /// targets, APCER@BPCER targets).
     static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil, eerRule: EERRule = .apcerMax)
         throws -> ProfileResult.ScoreMetrics
     {
         let curve = try curves?.curve(for: set) ?? ErrorCurve(set)
         let reads = CurveReads.all(speciesCount: curve.speciesNames.count)
-        let results = Parallel.map(reads) { read in Result { try read.value(on: curve, set, eerRule: eerRule) } }
+        let results = Parallel.map(reads) { read in Result { try read.value(on: curve, eerRule: eerRule) } }
         func value(_ read: CurveReads) throws -> CurveReads.Value { try results[reads.firstIndex(of: read)!].get() }
         guard case .eer(let eer) = try value(.eer), case .targets(let bpcerTargets) = try value(.bpcerTargets),
             case .targets(let apcerTargets) = try value(.apcerTargets), case .targets(let best) = try value(.best),
@@ -578,8 +577,7 @@ package struct ProfileEvaluator: Sendable {
             ]
         }
 
-        /// The read's value on `curve`, the curve of `set`.
-        func value(on curve: ErrorCurve, _ set: ScoreSet, eerRule: EERRule) throws -> Value {
+        func value(on curve: ErrorCurve, eerRule: EERRule) throws -> Value {
             switch self {
             case .eer: return .eer(try EqualErrorRate(curve, rule: eerRule))
             case .bpcerTargets:
@@ -607,9 +605,10 @@ package struct ProfileEvaluator: Sendable {
                             targetMet: choice.targetMet)
                     })
             case .auc: return .auc(areaUnderROC(curve))
-            // pyeer's d' and ZeroFMR / ZeroFNMR (get_eer_stats): one pass over the set's scores, one
-            // over the curve's counts, no second sort.
-            case .decidability: return .decidability(DecidabilityIndex(set))
+            // pyeer's d' and ZeroFMR / ZeroFNMR (get_eer_stats), each one pass over the curve's
+            // sorted scores and counts: no second sort, and d' summed in score order, so a run
+            // and the merge of its shards (samples in another order) give the same bits.
+            case .decidability: return .decidability(DecidabilityIndex(curve))
             case .zeroErrors: return .zeroErrors(try? ZeroErrorPoints(curve))
             case .pooled: return .optionalEER(try? EqualErrorRate(pooled: curve))
             case .species(let s): return .optionalEER(try? EqualErrorRate(curve, species: s))
