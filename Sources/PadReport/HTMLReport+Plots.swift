@@ -102,7 +102,8 @@ extension HTMLReport {
     }
 
     /// The ROC with its AUC (`auc`, roc_auc_score's value) in the legend, the profile's decision,
-    /// and pyeer's two zero-error points.
+    /// and pyeer's two zero-error points, each labelled with the rate it holds at (pyeer's ZeroFMR
+    /// point keeps APCER above 0 when an attack holds the highest score).
     mutating func rocPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
         let title = "ROC, \(r.profile.name)"
         var plot = Self.rocFrame(title: title)
@@ -117,11 +118,12 @@ extension HTMLReport {
         if let zero = sm.zeroErrorPoints {
             let (a, b) = (zero.bpcerAtZeroAPCER, zero.apcerAtZeroBPCER)
             plot.addMarker(
-                x: a.apcerPooled.value, y: 1 - a.bpcer.value, label: "BPCER@APCER=0: \(Self.pct(a.bpcer.value))",
+                x: a.apcerPooled.value, y: 1 - a.bpcer.value,
+                label: "BPCER@APCER=\(Self.pct(a.apcerPooled.value)): \(Self.pct(a.bpcer.value))",
                 color: "#444")
             plot.addMarker(
                 x: b.apcerPooled.value, y: 1 - b.bpcer.value,
-                label: "APCER@BPCER=0: \(Self.pct(b.apcerPooled.value))", color: "#444")
+                label: "APCER@BPCER=\(Self.pct(b.bpcer.value)): \(Self.pct(b.apcerPooled.value))", color: "#444")
         }
         plots.append((title, plot.pointCount))
         return plot.render()

@@ -123,7 +123,8 @@ import FoundationXML
         }
     }
 
-    /// The operating-points table carries d' and pyeer's zero-error points with their thresholds.
+    /// The operating-points table carries d' and pyeer's zero-error points with their thresholds;
+    /// the ROC marks the two points.
     @Test func operatingPointsShowDPrimeAndZeroErrorPoints() throws {
         var report = try Self.report()
         let html = report.render()
@@ -137,6 +138,10 @@ import FoundationXML
                     + "\(HTMLPage.e(HTMLReport.rate(a.bpcer)))</td><td class=\"num\">\(RateText.threshold(a.threshold))</td>"
             ))
         #expect(html.contains("(pyeer ZeroFNMR)") && html.contains("AUC (ROC area, sklearn roc_auc_score)"))
+        // The ROC marks both points with the rate each holds at.
+        #expect(html.contains(">BPCER@APCER=\(HTMLReport.pct(a.apcerPooled.value)): \(HTMLReport.pct(a.bpcer.value))<"))
+        let b = zero.apcerAtZeroBPCER
+        #expect(html.contains(">APCER@BPCER=\(HTMLReport.pct(b.bpcer.value)): \(HTMLReport.pct(b.apcerPooled.value))<"))
     }
 
     @Test func probitMatchesTheNormalQuantile() {
