@@ -528,10 +528,10 @@ package struct ProfileEvaluator: Sendable {
         }
     }
 
-    /// Curve, EER, targets and AUC of a swept score (both classes needed). Each is a read of the
-    /// same curve (ten million points: a tenth of a second to half a second each), so they are
-    /// computed on all cores; an error is the one the first failing step in this order throws
-    /// (EER, BPCER@APCER targets, APCER@BPCER targets).
+    /// Curve, EER, targets, AUC, d' and the zero-error points of a swept score (both classes
+    /// needed). Each is a read of the same curve (ten million points: a tenth of a second to half
+    /// a second each), so they are computed on all cores; an error is the one the first failing step in this order throws (EER, BPCER@APCER
+    /// targets, APCER@BPCER targets).
     static func scoreMetrics(_ score: String, _ set: ScoreSet, curves: CurveCache? = nil, eerRule: EERRule = .apcerMax)
         throws -> ProfileResult.ScoreMetrics
     {
@@ -552,13 +552,15 @@ package struct ProfileEvaluator: Sendable {
             return eer
         }
         metrics.pooledEER = pooled
+        if case .decidability(let d) = try value(.decidability) { metrics.decidability = d }
+        if case .zeroErrors(let zero) = try value(.zeroErrors) { metrics.zeroErrorPoints = zero }
         metrics.sortedScores = curves?.sorted(for: set)
         return metrics
     }
 
     /// One read of a swept score's curve (``scoreMetrics(_:_:curves:eerRule:)``).
     enum CurveReads: Hashable, Sendable {
-        case eer, bpcerTargets, apcerTargets, best, auc, pooled
+        case eer, bpcerTargets, apcerTargets, best, auc, pooled, decidability, zeroErrors
         case species(Int)
 
         enum Value: Sendable {
@@ -566,11 +568,15 @@ package struct ProfileEvaluator: Sendable {
             case optionalEER(EqualErrorRate?)
             case targets([ProfileResult.Target])
             case auc(Double)
+            case decidability(DecidabilityIndex)
+            case zeroErrors(ZeroErrorPoints?)
         }
 
         /// The slowest first (each species' EER sweeps every point), so two cores end together.
         static func all(speciesCount: Int) -> [CurveReads] {
-            (0..<speciesCount).map { .species($0) } + [.eer, .pooled, .best, .bpcerTargets, .apcerTargets, .auc]
+            (0..<speciesCount).map { .species($0) } + [
+                .eer, .pooled, .best, .bpcerTargets, .apcerTargets, .auc, .zeroErrors, .decidability,
+            ]
         }
 
         func value(on curve: ErrorCurve, eerRule: EERRule) throws -> Value {
@@ -601,6 +607,11 @@ package struct ProfileEvaluator: Sendable {
                             targetMet: choice.targetMet)
                     })
             case .auc: return .auc(areaUnderROC(curve))
+            // pyeer's d' and ZeroFMR / ZeroFNMR (get_eer_stats), each one pass over the curve's
+            // sorted scores and counts: no second sort, and d' summed in score order, so a run
+            // and the merge of its shards (samples in another order) give the same bits.
+            case .decidability: return .decidability(DecidabilityIndex(curve))
+            case .zeroErrors: return .zeroErrors(try? ZeroErrorPoints(curve))
             case .pooled: return .optionalEER(try? EqualErrorRate(pooled: curve))
             case .species(let s): return .optionalEER(try? EqualErrorRate(curve, species: s))
             }

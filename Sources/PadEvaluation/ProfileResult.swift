@@ -89,6 +89,16 @@ package struct ProfileResult: Sendable {
         /// EER over all attacks pooled, bob.pad.base's rule (``EqualErrorRate/init(pooled:)``).
         package var pooledEER: EqualErrorRate?
         package var auc: Double
+        /// pyeer's decidability index d' = |mean_bf - mean_attack| / sqrt((var_bf + var_attack) / 2)
+        /// (population variances; every attack species pooled) of the swept scores
+        /// (``PadMetrics/DecidabilityIndex``): how far apart the two classes' scores lie, in
+        /// standard deviations, whatever the threshold.
+        package var decidability: DecidabilityIndex?
+        /// pyeer's ZeroFMR and ZeroFNMR points with FMR = pooled APCER and FNMR = BPCER
+        /// (``PadMetrics/ZeroErrorPoints``): BPCER where pooled APCER first reaches its lowest
+        /// value (0 unless an attack holds the highest score), and pooled APCER where BPCER is
+        /// last at its lowest (0 unless samples are rejected at every threshold).
+        package var zeroErrorPoints: ZeroErrorPoints?
         /// The reported set's scores sorted class by class, kept only when the evaluator was asked
         /// to (``ProfileEvaluator/keepsSortedScores``): `outputs.csv` reuses them instead of sorting
         /// the same scores again.

@@ -29,10 +29,20 @@ package struct DecidabilityIndex: Sendable, Equatable {
 
     package init(bonaFide: [Double], attacks: [Double]) {
         let bonaFideScores = bonaFide.filter { !$0.isNaN }, attackScores = attacks.filter { !$0.isNaN }
-        bonaFideCount = bonaFideScores.count
-        attackCount = attackScores.count
-        (bonaFideMean, bonaFideStandardDeviation) = Self.meanAndStandardDeviation(bonaFideScores)
-        (attackMean, attackStandardDeviation) = Self.meanAndStandardDeviation(attackScores)
+        let bf = Self.meanAndStandardDeviation(bonaFideScores), att = Self.meanAndStandardDeviation(attackScores)
+        self.init(
+            bonaFideCount: bonaFideScores.count, bonaFide: bf, attackCount: attackScores.count, attacks: att)
+    }
+
+    /// d' of the classes' counts, means and population standard deviations.
+    init(
+        bonaFideCount: Int, bonaFide: (mean: Double, standardDeviation: Double), attackCount: Int,
+        attacks: (mean: Double, standardDeviation: Double)
+    ) {
+        self.bonaFideCount = bonaFideCount
+        self.attackCount = attackCount
+        (bonaFideMean, bonaFideStandardDeviation) = bonaFide
+        (attackMean, attackStandardDeviation) = attacks
         if bonaFideStandardDeviation == 0 && attackStandardDeviation == 0 {
             value = 1
         } else {
@@ -51,6 +61,44 @@ package struct DecidabilityIndex: Sendable, Equatable {
             if set.isBonaFide(i) { bonaFide.append(set.scores[i]) } else { attacks.append(set.scores[i]) }
         }
         self.init(bonaFide: bonaFide, attacks: attacks)
+    }
+
+    /// The same from the set's ``ErrorCurve``, without its scores: each distinct score (a curve
+    /// point's threshold) added as many times as each class has samples there, in ascending order
+    /// of score. The value then depends on the scores alone, not on the order of the samples (a
+    /// run and the merge of its shards give the same bits), and costs no second sort. Samples
+    /// rejected at every threshold are no point's and are not counted; NaN scores are not in the
+    /// curve. Equal to the value from the set's scores to rounding (the sums run in another order).
+    package init(_ curve: ErrorCurve) {
+        let points = curve.count
+        // Samples at point k: bona fide rejected at k + 1 but not at k; attacks accepted at k but not at k + 1.
+        let bf = Self.meanAndStandardDeviation(curve.thresholds) { k in
+            (k + 1 < points ? curve.bonaFideRejected[k + 1] : curve.bonaFideCount) - curve.bonaFideRejected[k]
+        }
+        let att = Self.meanAndStandardDeviation(curve.thresholds) { k in
+            curve.pooledAccepted[k] - (k + 1 < points ? curve.pooledAccepted[k + 1] : 0)
+        }
+        self.init(bonaFideCount: bf.count, bonaFide: bf.moments, attackCount: att.count, attacks: att.moments)
+    }
+
+    /// Mean and population standard deviation of `values[k]` taken `count(k)` times each, summed
+    /// in order as NumPy's formulas over the values listed out (NaN for no values).
+    static func meanAndStandardDeviation(_ values: [Double], count: (Int) -> Int)
+        -> (count: Int, moments: (mean: Double, standardDeviation: Double))
+    {
+        var n = 0, sum = 0.0
+        for k in values.indices {
+            for _ in 0..<count(k) { sum += values[k] }
+            n += count(k)
+        }
+        guard n > 0 else { return (0, (.nan, .nan)) }
+        let mean = sum / Double(n)
+        var squares = 0.0
+        for k in values.indices {
+            let d = values[k] - mean
+            for _ in 0..<count(k) { squares += d * d }
+        }
+        return (n, (mean, (squares / Double(n)).squareRoot()))
     }
 
     /// NumPy's `np.mean(x)` and `np.std(x)` (ddof 0): NaN for no values.

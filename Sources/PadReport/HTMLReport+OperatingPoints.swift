@@ -32,6 +32,19 @@ extension HTMLReport {
             if let pooled = m.pooledEER {
                 add("EER (pooled attacks, bob.pad.base)", Self.pct(pooled.value), pooled.threshold)
             }
+            add("AUC (ROC area, sklearn roc_auc_score)", RateText.fixed(m.auc, 4), nil)
+            if let d = m.decidability, !d.value.isNaN {
+                add("d' (decidability, pyeer)", RateText.fixed(d.value, 3), nil)
+            }
+            if let zero = m.zeroErrorPoints {
+                let (a, b) = (zero.bpcerAtZeroAPCER, zero.apcerAtZeroBPCER)
+                add(
+                    "BPCER @ APCER pooled = \(Self.pct(a.apcerPooled.value)) (pyeer ZeroFMR)", Self.rate(a.bpcer),
+                    a.threshold)
+                add(
+                    "APCER pooled @ BPCER = \(Self.pct(b.bpcer.value)) (pyeer ZeroFNMR)", Self.rate(b.apcerPooled),
+                    b.threshold)
+            }
             if let p = r.headline {
                 add(
                     "HTER of the decision, pooled attacks (bob)", Self.pct(Proportion.mean(p.apcerPooled, p.bpcer)), nil
@@ -44,7 +57,10 @@ extension HTMLReport {
             + "chosen on that split's swept score (the decision's HTER uses the profile's own thresholds). "
             + "BPCER100, BPCER20 and BPCER10 are the best BPCER with APCER_max at most 1%, 5% and 10% (the lowest "
             + "threshold meeting the target, the DET marker); bob.pad.base's BPCER@APCER puts the threshold on a "
-            + "species' attack score and can be higher at the same APCER.</p>\n"
+            + "species' attack score and can be higher at the same APCER. d' = |mean bona fide - mean attack| / "
+            + "sqrt((var bona fide + var attack) / 2), population variances, attacks pooled (pyeer). pyeer's "
+            + "ZeroFMR is the BPCER where pooled APCER first reaches its lowest value (0 unless an attack holds "
+            + "the highest score), its ZeroFNMR the pooled APCER where BPCER is last at its lowest.</p>\n"
             + HTMLPage.table(["profile", "operating point", "value", "threshold"], rows, numeric: [2, 3])
     }
 }

@@ -22,6 +22,7 @@ extension HTMLReport {
             "<p class=\"meta\">Swept score \(Self.e(sm.score)) on split "
             + "\(Self.e(r.split)).</p>\n<div class=\"plots\">\n"
         html += detPlot(r, sm)
+        html += rocPlot(r, sm)
         html += thresholdPlot(r, sm)
         html += histogramPlot(r, sm)
         return html + "</div>\n"
@@ -76,6 +77,53 @@ extension HTMLReport {
                 x: curve.apcerMax(k).value, y: curve.bpcer(k),
                 label: "\(ProfileResult.isoName(t.target).uppercased()) \(Self.pct(curve.bpcer(k))) "
                     + "(best BPCER @ APCER_max<=\(Self.pct(t.target)))", color: "#444")
+        }
+        plots.append((title, plot.pointCount))
+        return plot.render()
+    }
+
+    /// The ROC of a curve as scikit-learn's `roc_curve` draws it (``PadMetrics/ROCCurve``): pooled
+    /// APCER (false positive rate) against 1 - BPCER (true positive rate), bona fide the positive
+    /// class, one point per sampled curve point joined by straight lines (tied scores of both
+    /// classes make a diagonal segment), from (1, 1) (everything accepted, samples rejected at
+    /// every threshold included) to (0, 0) (nothing accepted). Read from the curve the EER uses,
+    /// not a second sweep.
+    static func rocPoints(_ curve: ErrorCurve) -> [(Double, Double)] {
+        [(1, 1)] + sample(curve.count).map { (curve.apcerPooled($0), 1 - curve.bpcer($0)) } + [(0, 0)]
+    }
+
+    /// A ROC plot on the unit square, with the chance diagonal (AUC 0.5) dashed.
+    static func rocFrame(title: String) -> SVGPlot {
+        var plot = SVGPlot(
+            title: title, xLabel: "APCER pooled (attacks accepted)", yLabel: "1 - BPCER (bona fide accepted)")
+        plot.fixedRanges = (x: (-0.02, 1.02), y: (-0.02, 1.02))
+        plot.addLine(name: "chance (AUC 0.5)", points: [(0, 0), (1, 1)], color: "#999", dashed: true)
+        return plot
+    }
+
+    /// The ROC with its AUC (`auc`, roc_auc_score's value) in the legend, the profile's decision,
+    /// and pyeer's two zero-error points, each labelled with the rate it holds at (pyeer's ZeroFMR
+    /// point keeps APCER above 0 when an attack holds the highest score).
+    mutating func rocPlot(_ r: ProfileResult, _ sm: ProfileResult.ScoreMetrics) -> String {
+        let title = "ROC, \(r.profile.name)"
+        var plot = Self.rocFrame(title: title)
+        plot.addLine(
+            name: "ROC, AUC \(RateText.fixed(sm.auc, 4))", points: Self.rocPoints(sm.curve), color: SVGPlot.palette[0])
+        if let p = r.headline, p.apcerPooled.total > 0, p.bpcer.total > 0 {
+            plot.addMarker(
+                x: p.apcerPooled.value, y: 1 - p.bpcer.value,
+                label: "profile: APCER \(Self.pct(p.apcerPooled.value)), BPCER \(Self.pct(p.bpcer.value))",
+                color: "#060")
+        }
+        if let zero = sm.zeroErrorPoints {
+            let (a, b) = (zero.bpcerAtZeroAPCER, zero.apcerAtZeroBPCER)
+            plot.addMarker(
+                x: a.apcerPooled.value, y: 1 - a.bpcer.value,
+                label: "BPCER@APCER=\(Self.pct(a.apcerPooled.value)): \(Self.pct(a.bpcer.value))",
+                color: "#444")
+            plot.addMarker(
+                x: b.apcerPooled.value, y: 1 - b.bpcer.value,
+                label: "APCER@BPCER=\(Self.pct(b.bpcer.value)): \(Self.pct(b.apcerPooled.value))", color: "#444")
         }
         plots.append((title, plot.pointCount))
         return plot.render()

@@ -105,9 +105,9 @@ package enum MetricsTable {
         return rows
     }
 
-    /// The swept score's rates (thresholds chosen on the split itself): EER, targets, AUC and the
-    /// per-species EER of per_species.csv. A target not met has no row (its cell is empty in
-    /// summary.csv).
+    /// The swept score's rates (thresholds chosen on the split itself): EER, targets, AUC, pyeer's
+    /// d' and zero-error points (``zeroErrorRows(_:key:)``) and the per-species EER of
+    /// per_species.csv. A target not met has no row (its cell is empty in summary.csv).
     static func scoreRows(_ set: ProfileResult.SetResult, key: Key) -> [[String]] {
         guard let m = set.scoreMetrics else { return [] }
         var rows = [
@@ -123,9 +123,37 @@ package enum MetricsTable {
             rows.append(key.row("apcer@bpcer=\(ReportTables.n(t.target))", t.rate))
         }
         if let pooled = m.pooledEER { rows.append(key.row("eer_pooled", pooled.value)) }
+        rows += zeroErrorRows(m, key: key)
         for (s, name) in m.curve.speciesNames.enumerated().sorted(by: { $0.element < $1.element })
         where m.speciesEER.indices.contains(s) && !m.speciesEER[s].isNaN {
             rows.append(key.row("eer", m.speciesEER[s], kind: "species", group: name))
+        }
+        return rows
+    }
+
+    /// pyeer 0.5.6's separation measures of the swept score (`get_eer_stats`), bona fide as its
+    /// genuine class and every attack species pooled as its impostors (FMR = pooled APCER, FNMR =
+    /// BPCER):
+    /// - `d_prime`: d' = |mean_bf - mean_attack| / sqrt((var_bf + var_attack) / 2), population
+    ///   variances (``PadMetrics/DecidabilityIndex``); no row when a class has no finite score.
+    /// - `bpcer@apcer=0` (pyeer's ZeroFMR): BPCER with its counts and Clopper-Pearson interval at
+    ///   the lowest threshold where pooled APCER reaches its lowest value, and that APCER in
+    ///   `bpcer@apcer=0_apcer_pooled` (not 0 when an attack holds the highest score: pyeer reports
+    ///   the point anyway, and so does this row; the companion row says so).
+    /// - `apcer@bpcer=0` (pyeer's ZeroFNMR): pooled APCER at the highest threshold where BPCER is
+    ///   at its lowest (the lowest bona fide score), and that BPCER in `apcer@bpcer=0_bpcer` (not 0
+    ///   only when bona fide samples are rejected at every threshold).
+    /// The two companion rows play the part `eer_apcer_max` and `eer_bpcer` play for the EER.
+    static func zeroErrorRows(_ m: ProfileResult.ScoreMetrics, key: Key) -> [[String]] {
+        var rows: [[String]] = []
+        if let d = m.decidability, !d.value.isNaN { rows.append(key.row("d_prime", d.value)) }
+        if let zero = m.zeroErrorPoints {
+            rows += [
+                key.proportion("bpcer@apcer=0", zero.bpcerAtZeroAPCER.bpcer),
+                key.proportion("bpcer@apcer=0_apcer_pooled", zero.bpcerAtZeroAPCER.apcerPooled),
+                key.proportion("apcer@bpcer=0", zero.apcerAtZeroBPCER.apcerPooled),
+                key.proportion("apcer@bpcer=0_bpcer", zero.apcerAtZeroBPCER.bpcer),
+            ]
         }
         return rows
     }

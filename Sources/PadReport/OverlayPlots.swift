@@ -4,8 +4,9 @@ import PadMetrics
 import PadVocabulary
 
 /// Several systems on one chart, as FATE PAD pages and `bob pad det` with several score files
-/// show them: the DET (APCER_max against BPCER, probit axes, as the report's DET) and APCER_max /
-/// BPCER against threshold of several runs or profiles on shared axes with one legend.
+/// show them: the DET (APCER_max against BPCER, probit axes, as the report's DET), the ROC (pooled
+/// APCER against 1 - BPCER, as scikit-learn's `roc_curve`, with each AUC) and APCER_max / BPCER
+/// against threshold of several runs or profiles on shared axes with one legend.
 ///
 /// Example: `OverlayPlotsTests.detAndThresholdPlotsShareAxesAndLegend`
 /// in `Tests/PadReportTests/OverlayPlotsTests.swift` (compiled and run by `swift test`).
@@ -71,6 +72,19 @@ package struct OverlayPlots: Sendable {
         return plot
     }
 
+    /// The ROCs on the unit square (``HTMLReport/rocPoints(_:)``), the chance diagonal dashed, each
+    /// curve's AUC (sklearn's roc_auc_score) in its legend entry.
+    package func roc(title: String = "ROC") -> SVGPlot {
+        var plot = HTMLReport.rocFrame(title: title)
+        let names = self.names
+        for (k, c) in curves.enumerated() {
+            plot.addLine(
+                name: names[k] + ", AUC \(RateText.fixed(areaUnderROC(c.curve), 4))",
+                points: HTMLReport.rocPoints(c.curve), color: Self.color(k))
+        }
+        return plot
+    }
+
     package func thresholds(title: String = "Error rates vs threshold") -> SVGPlot {
         var plot = SVGPlot(title: title, xLabel: "threshold (accept when score >= threshold)", yLabel: "error rate")
         plot.yPercent = true
@@ -90,7 +104,7 @@ package struct OverlayPlots: Sendable {
         return plot
     }
 
-    /// One row per curve: label, counts, EER and the best BPCER at APCER_max <= 1%, 5%, 10%.
+    /// One row per curve: label, counts, EER, the best BPCER at APCER_max <= 1%, 5%, 10% and the AUC.
     package var rows: [[String]] {
         curves.map { c in
             let eer = try? EqualErrorRate(c.curve)
@@ -101,21 +115,25 @@ package struct OverlayPlots: Sendable {
             return [
                 c.label, String(c.curve.bonaFideCount), String(c.curve.attackCount),
                 eer.map { HTMLReport.pct($0.value) } ?? "n/a",
-            ] + best
+            ] + best + [RateText.fixed(areaUnderROC(c.curve), 4)]
         }
     }
 
     package static let header =
         ["curve", "bona fide", "attacks", "EER"] + ProfileResult.targets.map { ProfileResult.isoName($0).uppercased() }
+        + ["AUC"]
 
-    /// The page: both plots, then the table.
+    /// The page: the three plots, then the table.
     package func html(title: String, lead: String) -> String {
         var body = "<h1>\(HTMLPage.e(title))</h1>\n<p class=\"lead\">\(HTMLPage.e(lead))</p>\n"
-        body += "<div class=\"plots\">\n" + det().render() + "\n" + thresholds().render() + "\n</div>\n"
+        body +=
+            "<div class=\"plots\">\n" + det().render() + "\n" + roc().render() + "\n" + thresholds().render()
+            + "\n</div>\n"
         body += HTMLPage.table(Self.header, rows, numeric: Set(1..<Self.header.count))
         body +=
             "<p class=\"meta\">BPCER100, BPCER20, BPCER10: the best BPCER with APCER_max at most 1%, 5%, 10% "
-            + "(the lowest threshold meeting the target). Thresholds are in the bona-fide-high scale.</p>\n"
+            + "(the lowest threshold meeting the target). AUC: area under the ROC (pooled APCER against 1 - BPCER), "
+            + "sklearn's roc_auc_score. Thresholds are in the bona-fide-high scale.</p>\n"
         return HTMLPage.document(title: title, body: body)
     }
 }

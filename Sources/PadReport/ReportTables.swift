@@ -33,6 +33,7 @@ package enum ReportTables {
             ]
         header += operatingPointHeader
         header += subjectHeader
+        header += separationHeader
         // 1: a capture check (no liveness gate or score): its rates are capture reject rates.
         header += ["capture_only"]
         let species = results.flatMap { $0.sets.compactMap(\.headline).flatMap(\.speciesNames) }
@@ -107,7 +108,31 @@ package enum ReportTables {
         ]
         row += [r.gatesLeftOut.joined(separator: ";"), r.isLivenessDecision ? "1" : "0", notes.joined(separator: "; ")]
         return row + operatingPointColumns(r, set) + subjectColumns(set.subjectIntervals)
-            + [r.profile.isCaptureOnly ? "1" : "0"]
+            + separationColumns(r, set) + [r.profile.isCaptureOnly ? "1" : "0"]
+    }
+
+    /// pyeer 0.5.6's measures of the swept score (`get_eer_stats`; genuine = bona fide, impostors =
+    /// every attack species pooled, so FMR = pooled APCER and FNMR = BPCER), after the subject
+    /// columns and before `capture_only`, which stays last: `d_prime` (d' = |mean_bf - mean_attack| /
+    /// sqrt((var_bf + var_attack) / 2), population variances), `bpcer@apcer=0` (pyeer's ZeroFMR:
+    /// BPCER at the lowest threshold where pooled APCER is at its lowest) with its threshold and
+    /// that pooled APCER (not 0 when an attack holds the highest score), `apcer@bpcer=0` (ZeroFNMR:
+    /// pooled APCER at the highest threshold where BPCER is at its lowest) with its threshold and
+    /// that BPCER. metrics.csv has the counts and intervals.
+    static let separationHeader = [
+        "d_prime", "bpcer@apcer=0", "bpcer@apcer=0_threshold", "bpcer@apcer=0_apcer_pooled", "apcer@bpcer=0",
+        "apcer@bpcer=0_threshold", "apcer@bpcer=0_bpcer",
+    ]
+
+    static func separationColumns(_ r: ProfileResult, _ set: ProfileResult.SetResult) -> [String] {
+        let m = set.scoreMetrics
+        let d = m?.decidability.map { $0.value.isNaN ? "" : n($0.value) } ?? ""
+        guard let zero = m?.zeroErrorPoints else { return [d] + Array(repeating: "", count: 6) }
+        let (a, b) = (zero.bpcerAtZeroAPCER, zero.apcerAtZeroBPCER)
+        return [
+            d, n(a.bpcer.value), n(r.shownThreshold(a.threshold)), n(a.apcerPooled.value), n(b.apcerPooled.value),
+            n(r.shownThreshold(b.threshold)), n(b.bpcer.value),
+        ]
     }
 
     /// FATE PAD / ISO/IEC 30107-3 operating points of the split's swept score (thresholds chosen

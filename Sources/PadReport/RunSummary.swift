@@ -43,6 +43,17 @@ package struct RunSummary: Codable, Sendable, Equatable {
         package var targetMet: Bool
     }
 
+    /// pyeer's ZeroFMR or ZeroFNMR point of a swept score (``PadMetrics/ZeroErrorPoints``, FMR =
+    /// pooled APCER, FNMR = BPCER): the threshold (a score, in the score file's polarity) and both
+    /// rates there. `apcerPooled.errors == 0` when pyeer's ZeroFMR point reaches APCER 0 (it does
+    /// not when an attack holds the highest score); `bpcer.errors == 0` at ZeroFNMR unless samples
+    /// are rejected at every threshold.
+    package struct ZeroErrorSummary: Codable, Sendable, Equatable {
+        package var threshold: Double
+        package var apcerPooled: Rate?
+        package var bpcer: Rate?
+    }
+
     /// A profile's rates on one split.
     package struct SetSummary: Codable, Sendable, Equatable {
         package var split: String
@@ -69,6 +80,14 @@ package struct RunSummary: Codable, Sendable, Equatable {
         package var eerPooled: Double?
         package var hterPooled: Double?
         package var auc: Double?
+        /// pyeer's decidability index d' = |mean_bf - mean_attack| / sqrt((var_bf + var_attack) / 2)
+        /// of the swept score, population variances, attacks pooled (absent in results written
+        /// before it was added, and when a class has no finite score).
+        package var dPrime: Double?
+        /// pyeer's ZeroFMR: BPCER at the lowest threshold where pooled APCER reaches its minimum.
+        package var bpcerAtZeroAPCER: ZeroErrorSummary?
+        /// pyeer's ZeroFNMR: pooled APCER at the highest threshold where BPCER is at its minimum.
+        package var apcerAtZeroBPCER: ZeroErrorSummary?
         /// Subject-clustered bootstrap 95% intervals (absent without subjects); the `ciLow` /
         /// `ciHigh` of each rate are Clopper-Pearson over samples.
         package var subjectBootstrap: ProfileResult.SubjectIntervals?
@@ -154,6 +173,15 @@ package struct RunSummary: Codable, Sendable, Equatable {
         summary.apcerAtBPCER = targets(m?.apcerAtBPCER)
         summary.eerPooled = m?.pooledEER.flatMap { finite($0.value) }
         summary.hterPooled = p.flatMap { finite(Proportion.mean($0.apcerPooled, $0.bpcer)) }
+        summary.dPrime = m?.decidability.flatMap { finite($0.value) }
+        func zero(_ point: ZeroErrorPoints.Point?) -> ZeroErrorSummary? {
+            point.map {
+                ZeroErrorSummary(
+                    threshold: r.shownThreshold($0.threshold), apcerPooled: Rate($0.apcerPooled), bpcer: Rate($0.bpcer))
+            }
+        }
+        summary.bpcerAtZeroAPCER = zero(m?.zeroErrorPoints?.bpcerAtZeroAPCER)
+        summary.apcerAtZeroBPCER = zero(m?.zeroErrorPoints?.apcerAtZeroBPCER)
         return summary
     }
 

@@ -43,6 +43,8 @@ package struct SVGPlot {
     package var yPercent = false
     /// Lowest rate on probit axes (DET); the axes run from it to 99%.
     package var probitFloor = 0.0001
+    /// Linear axes fixed to these ranges instead of fitted to the data (a ROC's unit square).
+    package var fixedRanges: (x: (Double, Double), y: (Double, Double))?
     package var width = 600.0, height = 400.0
     var series: [Series] = []
     var markers: [Marker] = []
@@ -194,6 +196,7 @@ package struct SVGPlot {
             let r = (Self.probit(probitFloor), Self.probit(0.99))
             return (r, r)
         }
+        if let fixedRanges { return (fixedRanges.x, fixedRanges.y) }
         var xs = series.flatMap { $0.points.map(\.0) } + verticals.map(\.x) + markers.map(\.x)
         var ys = series.flatMap { $0.points.map(\.1) } + markers.map(\.y)
         if xs.isEmpty { xs = [0, 1] }

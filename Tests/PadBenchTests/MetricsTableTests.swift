@@ -35,7 +35,9 @@ import Testing
         ("bpcer_system", nil, nil, nil), ("apcer_max_system", nil, nil, nil), ("eer", nil, nil, nil),
         ("eer_apcer_max", nil, nil, nil), ("eer_bpcer", nil, nil, nil), ("auc", nil, nil, nil),
         ("bpcer@apcer=0.05", nil, nil, nil), ("bpcer20", nil, nil, nil), ("apcer@bpcer=0.1", nil, nil, nil),
-        ("eer_pooled", nil, nil, nil), ("hter_pooled", nil, nil, nil),
+        ("eer_pooled", nil, nil, nil), ("hter_pooled", nil, nil, nil), ("d_prime", nil, nil, nil),
+        ("bpcer@apcer=0", nil, nil, nil), ("bpcer@apcer=0_apcer_pooled", nil, nil, nil),
+        ("apcer@bpcer=0", nil, nil, nil), ("apcer@bpcer=0_bpcer", nil, nil, nil),
     ]
 
     static func check(folder: String, level: String, long: [String: [String: String]]) throws -> Int {

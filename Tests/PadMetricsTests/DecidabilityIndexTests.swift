@@ -44,4 +44,37 @@ import Testing
         #expect(failed == clean)
         #expect(DecidabilityIndex(bonaFide: [0.8], attacks: [.nan]).value.isNaN)
     }
+
+    /// From the set's curve (what a run reports): pyeer's values, to rounding, on the score sets.
+    @Test(arguments: RocFusionFixtures.scoreSets)
+    func fromTheCurveEqualsPyeer(_ name: String) throws {
+        let (set, expected) = try RocFusionFixtures.scoreSet(name)
+        let reference = expected["decidability"] as! [String: Double]
+        let d = DecidabilityIndex(try ErrorCurve(set))
+        #expect(d.bonaFideCount == expected["n_bonafide"] as! Int && d.attackCount == expected["n_attack"] as! Int)
+        #expect(RocFusionFixtures.close(d.bonaFideMean, reference["gmean"]!), "\(name) genuine mean")
+        #expect(RocFusionFixtures.close(d.attackStandardDeviation, reference["istd"]!), "\(name) impostor std")
+        #expect(RocFusionFixtures.close(d.value, reference["value"]!), "\(name) d'")
+    }
+
+    /// From the curve, d' depends on the scores, not on the samples' order: the same set in
+    /// reverse order gives the same bits (summed in the set's order the two differ in the last
+    /// bit here, which made a merged run's summary.csv differ from the single run's). Samples
+    /// rejected at every threshold are not counted.
+    @Test func fromTheCurveIgnoresTheSamplesOrder() throws {
+        var forward = ScoreSet(), backward = ScoreSet()
+        var samples: [(Double, String?)] = []
+        for i in 0..<200 {
+            let score: Double = Double((i * 37) % 101) / 70
+            samples.append((score, i % 3 == 0 ? nil : "print"))
+        }
+        for (score, species) in samples { forward.append(score: score, species: species) }
+        for (score, species) in samples.reversed() { backward.append(score: score, species: species) }
+        forward.appendRejectedAtEveryThreshold(species: nil)
+        let a = DecidabilityIndex(try ErrorCurve(forward)), b = DecidabilityIndex(try ErrorCurve(backward))
+        #expect(a == b)
+        #expect(DecidabilityIndex(forward).value != DecidabilityIndex(backward).value)
+        #expect(a.bonaFideCount == 67 && a.attackCount == 133)
+        #expect(RocFusionFixtures.close(a.value, DecidabilityIndex(forward).value))
+    }
 }

@@ -24,9 +24,11 @@ import FoundationXML
             let c = try ThresholdCriterion.bpcerAtAPCER(x).choose(on: evalCurve)
             return .init(target: x, threshold: c.threshold, rate: evalCurve.bpcer(c.point), targetMet: c.targetMet)
         }
-        let metrics = ProfileResult.ScoreMetrics(
+        var metrics = ProfileResult.ScoreMetrics(
             score: "scores.score", curve: evalCurve, eer: try EqualErrorRate(evalCurve),
             bpcerAtAPCER: targets, apcerAtBPCER: [], auc: areaUnderROC(evalCurve))
+        metrics.decidability = DecidabilityIndex(eval)
+        metrics.zeroErrorPoints = try ZeroErrorPoints(evalCurve)
         let profile = Profile(name: "scores", description: "", source: "test", score: "scores.score", gates: [])
         func set(_ split: String, _ curve: ErrorCurve, _ m: ProfileResult.ScoreMetrics?) -> ProfileResult.SetResult {
             .init(
@@ -63,9 +65,9 @@ import FoundationXML
         let counter = ElementCounter()
         parser.delegate = counter
         #expect(parser.parse(), "report.html is not well-formed: \(String(describing: parser.parserError))")
-        // The reported set's DET, threshold and histogram plots, plus latency bars.
-        #expect(counter.counts["svg"] == 4)
-        #expect(report.plots.count == 4 && report.plots.allSatisfy { $0.points > 0 })
+        // The reported set's DET, ROC, threshold and histogram plots, plus latency bars.
+        #expect(counter.counts["svg"] == 5)
+        #expect(report.plots.count == 5 && report.plots.allSatisfy { $0.points > 0 })
         #expect(counter.polylinePoints.allSatisfy { $0 > 1 })
         #expect(counter.counts["table", default: 0] >= 3)
         for convention in Conventions.current.keys { #expect(html.contains(">\(convention)<")) }
@@ -100,6 +102,46 @@ import FoundationXML
                 && rest.contains("approximated on padbench outputs: luna.quality -&gt; quality.blur"))
         let parser = XMLParser(data: Data(html.replacingOccurrences(of: "<!DOCTYPE html>\n", with: "").utf8))
         #expect(parser.parse())
+    }
+
+    /// The ROC drawn is scikit-learn's `roc_curve` (drop_intermediate=False, ``ROCCurve``): the
+    /// same points, from (0, 0) to (1, 1), read off the curve the DET uses. Here with an attack
+    /// tied to a bona fide score (a diagonal segment) and a sample rejected at every threshold
+    /// (the last point (1, 1) at -inf).
+    @Test func rocPointsAreScikitLearnsROC() throws {
+        var set = ScoreSet()
+        for s in [0.9, 0.7, 0.5, 0.5] { set.append(score: s, species: nil) }
+        for s in [0.5, 0.3, 0.8] { set.append(score: s, species: "print") }
+        set.appendRejectedAtEveryThreshold(species: "replay")
+        let curve = try ErrorCurve(set)
+        var drawn: [(Double, Double)] = []
+        for p in HTMLReport.rocPoints(curve).reversed() where drawn.last.map({ $0 != p }) ?? true { drawn.append(p) }
+        let roc = try ROCCurve(curve, dropIntermediate: false).points
+        #expect(drawn.count == roc.count)
+        for (d, r) in zip(drawn, roc) {
+            #expect(abs(d.0 - r.falsePositiveRate) < 1e-12 && abs(d.1 - r.truePositiveRate) < 1e-12, "\(d) \(r)")
+        }
+    }
+
+    /// The operating-points table carries d' and pyeer's zero-error points with their thresholds;
+    /// the ROC marks the two points.
+    @Test func operatingPointsShowDPrimeAndZeroErrorPoints() throws {
+        var report = try Self.report()
+        let html = report.render()
+        let m = try #require(report.results[0].scoreMetrics)
+        let d = try #require(m.decidability), zero = try #require(m.zeroErrorPoints)
+        #expect(html.contains("<td>d' (decidability, pyeer)</td><td class=\"num\">\(RateText.fixed(d.value, 3))</td>"))
+        let a = zero.bpcerAtZeroAPCER
+        #expect(
+            html.contains(
+                "<td>BPCER @ APCER pooled = \(HTMLReport.pct(a.apcerPooled.value)) (pyeer ZeroFMR)</td><td class=\"num\">"
+                    + "\(HTMLPage.e(HTMLReport.rate(a.bpcer)))</td><td class=\"num\">\(RateText.threshold(a.threshold))</td>"
+            ))
+        #expect(html.contains("(pyeer ZeroFNMR)") && html.contains("AUC (ROC area, sklearn roc_auc_score)"))
+        // The ROC marks both points with the rate each holds at.
+        #expect(html.contains(">BPCER@APCER=\(HTMLReport.pct(a.apcerPooled.value)): \(HTMLReport.pct(a.bpcer.value))<"))
+        let b = zero.apcerAtZeroBPCER
+        #expect(html.contains(">APCER@BPCER=\(HTMLReport.pct(b.bpcer.value)): \(HTMLReport.pct(b.apcerPooled.value))<"))
     }
 
     @Test func probitMatchesTheNormalQuantile() {

@@ -23,18 +23,22 @@ import Testing
             .init(label: "vendor-x-2026-11 basic", curve: try Self.curve(shift: 0.2)),
         ])
         let page = SVGReader.read(plots.html(title: "padbench plot", lead: "3 curves"))
-        #expect(page.svgCount == 2)
-        // DET: one polyline per curve; thresholds: BPCER and APCER_max per curve.
-        #expect(page.polylines.count == 3 + 6 && page.polylines.allSatisfy { $0.count > 1 })
+        #expect(page.svgCount == 3)
+        // DET: one polyline per curve; ROC: the chance diagonal and one per curve; thresholds:
+        // BPCER and APCER_max per curve.
+        #expect(page.polylines.count == 3 + 4 + 6 && page.polylines.allSatisfy { $0.count > 1 })
         let legend = page.labels.map(\.text)
         #expect(legend.contains { $0.hasPrefix("base, EER ") } && legend.contains("new APCER_max"))
         #expect(legend.contains("vendor-x-2026-11 basic BPCER"))
+        #expect(legend.contains { $0.hasPrefix("new, AUC 0.") } && legend.contains("chance (AUC 0.5)"))
         let overlaps = page.overlaps()
         #expect(overlaps.isEmpty, "overlapping labels: \(overlaps)")
         // The table: EER of the base curve by its own function, and the three operating points.
         let eer = try EqualErrorRate(try Self.curve(shift: 0))
         #expect(plots.rows[0][0] == "base" && plots.rows[0][3] == HTMLReport.pct(eer.value))
-        #expect(OverlayPlots.header == ["curve", "bona fide", "attacks", "EER", "BPCER100", "BPCER20", "BPCER10"])
+        #expect(
+            OverlayPlots.header == ["curve", "bona fide", "attacks", "EER", "BPCER100", "BPCER20", "BPCER10", "AUC"])
+        #expect(plots.rows[0][7] == RateText.fixed(areaUnderROC(try Self.curve(shift: 0)), 4))
     }
 
     /// A curve equal to an earlier one is drawn on top of it: its legend says so, a shifted one does not.

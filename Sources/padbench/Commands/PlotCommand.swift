@@ -2,23 +2,25 @@ import ArgumentParser
 import Foundation
 import PadReport
 
-/// `padbench plot RUN... --out DIR`: the DET and the error rates against threshold of several runs
-/// or profiles on shared axes with one legend (`det.svg`, `thresholds.svg`, `plot.html`).
+/// `padbench plot RUN... --out DIR`: the DET, the ROC and the error rates against threshold of
+/// several runs or profiles on shared axes with one legend (`det.svg`, `roc.svg`, `thresholds.svg`,
+/// `plot.html`).
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "Draw the DET and APCER/BPCER vs threshold of several runs or profiles on shared axes.",
+        abstract: "Draw the DET, ROC and APCER/BPCER vs threshold of several runs or profiles on shared axes.",
         discussion: """
             Each run's profiles with a swept score are recomputed from the run's samples.csv and profiles (checked \
             against its results.json) and drawn one colour each: det.svg (APCER_max against BPCER, probit axes), \
-            thresholds.svg (BPCER solid, APCER_max dashed) and plot.html with both and a table of EER, BPCER100, \
-            BPCER20 and BPCER10 per curve. Curves are labelled by the run folder's name (or --label), followed by \
+            roc.svg (pooled APCER against 1 - BPCER, the chance diagonal dashed, each AUC in the legend), \
+            thresholds.svg (BPCER solid, APCER_max dashed) and plot.html with the three and a table of EER, \
+            BPCER100, BPCER20, BPCER10 and AUC per curve. Curves are labelled by the run folder's name (or --label), followed by \
             the profile when several profiles are drawn.
             """
     )
 
     @Argument(help: "Run archives or folders.") var runs: [String]
-    @Option(help: "Folder to write det.svg, thresholds.svg and plot.html into (created when missing).")
+    @Option(help: "Folder to write det.svg, roc.svg, thresholds.svg and plot.html into (created when missing).")
     var out: String
     @Option(help: "A run's label, once per run in order (default: the run folder's name).") var label: [String] = []
     @Option(help: "Profiles to draw, comma-separated (default: every profile with a swept score).")
@@ -58,12 +60,15 @@ struct PlotCommand: ParsableCommand {
         try CommandSupport.atRunTime {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try plots.det().render().write(toFile: out + "/det.svg", atomically: true, encoding: .utf8)
+            try plots.roc().render().write(toFile: out + "/roc.svg", atomically: true, encoding: .utf8)
             try plots.thresholds().render().write(toFile: out + "/thresholds.svg", atomically: true, encoding: .utf8)
             let lead = "\(plots.curves.count) curves of \(runs.count) runs, split \(split), level \(level)."
             try plots.html(title: "padbench plot", lead: lead).write(
                 toFile: out + "/plot.html", atomically: true, encoding: .utf8)
         }
-        print("wrote \(out)/det.svg, \(out)/thresholds.svg and \(out)/plot.html (\(plots.curves.count) curves)")
+        print(
+            "wrote \(out)/det.svg, \(out)/roc.svg, \(out)/thresholds.svg and \(out)/plot.html "
+                + "(\(plots.curves.count) curves)")
         for (k, twin) in plots.identicalTo.enumerated() {
             guard let twin else { continue }
             print("note: \(plots.curves[k].label) is identical to \(plots.curves[twin].label): drawn on top of it")
