@@ -57,7 +57,7 @@ package struct VideoDecoder: Sendable {
         guard let packet = av_packet_alloc() else { throw .decodeError("FFmpeg: out of memory") }
         var owned: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&owned) }
-        var stamps: [Int64] = []
+        var stamps: [(pts: Int64, dts: Int64)] = []
         while true {
             let status = av_read_frame(input.format, packet)
             if status == padbench_averror_eof { break }
@@ -69,26 +69,66 @@ package struct VideoDecoder: Sendable {
             // no frame for it. It is not a frame of the video.
             guard packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
             guard stamps.count < limits.maxFrames else { throw VideoStream.tooManyFrames(limits) }
-            let pts = packet.pointee.pts != Int64.min ? packet.pointee.pts : packet.pointee.dts
-            stamps.append(pts)
+            stamps.append((packet.pointee.pts, packet.pointee.dts))
         }
-        let times = Self.times(stamps, video: video)
-        if let last = times.last, last > limits.maxSeconds { throw VideoStream.tooLong(last, limits) }
+        let times = Self.times(stamps, video: video, reorders: Self.mayReorder(video))
+        if let last = times.max(), last > limits.maxSeconds { throw VideoStream.tooLong(last, limits) }
         let parameters = video.stream.pointee.codecpar.pointee
         return VideoInfo(
             width: Int(parameters.width), height: Int(parameters.height), codec: video.codecName,
             container: video.containerName, rotation: video.rotation, frameTimes: times)
     }
 
-    /// Packet time stamps in display order, as seconds from the first; a stream without time
-    /// stamps gets frame number / frame rate.
-    static func times(_ stamps: [Int64], video: VideoStream) -> [Double] {
+    /// Each frame's time, in seconds from the first frame, as the decoder will stamp it
+    /// (`best_effort_timestamp`, which ``DecodeState`` and `ffmpeg` report). A codec that may
+    /// reorder (B-frames) hands frames over in presentation order: the k-th frame has the k-th
+    /// smallest time stamp. One that cannot (MJPEG, intra-only and B-frame-free streams) hands
+    /// them over in packet order, so the k-th frame has the k-th packet's stamp even when the
+    /// stamps go backwards (a stream muxed with non-monotonic time stamps): sorting them gave
+    /// frames 2 and 3 of such a stream each other's times. A stream without stamps gets frame
+    /// number / frame rate.
+    static func times(_ packets: [(pts: Int64, dts: Int64)], video: VideoStream, reorders: Bool) -> [Double] {
+        let stamps = reorders ? packets.map { $0.pts != Int64.min ? $0.pts : $0.dts } : bestEffort(packets)
         if stamps.contains(Int64.min) || stamps.isEmpty {
             let rate = av_q2d(video.stream.pointee.avg_frame_rate)
             return stamps.indices.map { rate > 0 ? Double($0) / rate : 0 }
         }
-        let sorted = stamps.sorted()
-        return sorted.map { video.seconds($0, start: sorted[0]) }
+        let ordered = reorders ? stamps.sorted() : stamps
+        return ordered.map { video.seconds($0, start: ordered[0]) }
+    }
+
+    /// libavcodec's `guess_correct_pts` (libavcodec/decode.c), packet by packet: a frame's
+    /// best-effort time stamp is its pts unless the pts have gone backwards more often than the
+    /// dts so far (then its dts), or the one that is present.
+    static func bestEffort(_ packets: [(pts: Int64, dts: Int64)]) -> [Int64] {
+        var faultyPTS = 0, faultyDTS = 0
+        var lastPTS = Int64.min, lastDTS = Int64.min
+        return packets.map { packet in
+            if packet.dts != Int64.min {
+                if packet.dts <= lastDTS { faultyDTS += 1 }
+                lastDTS = packet.dts
+            } else if packet.pts != Int64.min {
+                lastDTS = packet.pts
+            }
+            if packet.pts != Int64.min {
+                if packet.pts <= lastPTS { faultyPTS += 1 }
+                lastPTS = packet.pts
+            } else if packet.dts != Int64.min {
+                lastPTS = packet.dts
+            }
+            return (faultyPTS <= faultyDTS || packet.dts == Int64.min) && packet.pts != Int64.min
+                ? packet.pts : packet.dts
+        }
+    }
+
+    /// Whether the decoder may hand frames over in another order than their packets: the codec
+    /// can reorder (`AV_CODEC_PROP_REORDER`) and the stream declares a delay (B-frames), or the
+    /// delay is unknown.
+    static func mayReorder(_ video: VideoStream) -> Bool {
+        let parameters = video.stream.pointee.codecpar.pointee
+        guard let descriptor = avcodec_descriptor_get(parameters.codec_id) else { return true }
+        if descriptor.pointee.props & AV_CODEC_PROP_REORDER == 0 { return false }
+        return parameters.video_delay != 0
     }
 
     /// Decodes the stream from its start and calls `body` with each frame whose number is in

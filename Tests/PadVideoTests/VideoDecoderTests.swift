@@ -103,6 +103,33 @@ import TestSupport
     }
 }
 
+/// A stream whose time stamps go backwards (frame 2 muxed at 0.35 s, frame 3 at 0.30 s, with
+/// FFmpeg's `setts` bitstream filter): MJPEG cannot reorder, so the decoder hands frames over in
+/// packet order and frame 2 is the one stamped 0.35 s, as ffmpeg's `best_effort_timestamp` says.
+/// The listing sorted the stamps and gave frames 2 and 3 each other's times.
+@Suite struct NonMonotonicTimeTests {
+    @Test func frameTimesAreTheDecodersOwnInPacketOrder() throws {
+        let folder = try FFmpegCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/backwards.mkv"
+        try FFmpegCLI.makeClip(
+            path, frames: 6, codec: ["-c:v", "mjpeg"], extra: ["-bsf:v", "setts=pts=if(eq(N\\,2)\\,PTS+150\\,PTS)"])
+        let decoder = VideoDecoder()
+        let info = try decoder.probe(path: path)
+        let expected = [0, 0.1, 0.35, 0.3, 0.4, 0.5]
+        #expect(
+            info.frameTimes.count == 6 && zip(info.frameTimes, expected).allSatisfy { abs($0 - $1) < 1e-9 },
+            "\(info.frameTimes)")
+        var decoded: [Int: Double] = [:]
+        try decoder.decode(path: path, frames: Array(0..<6)) { decoded[$0.index] = $0.seconds }
+        #expect((0..<6).map { decoded[$0] } == info.frameTimes.map { Optional($0) })
+        #expect(VideoDecoder.bestEffort([(0, 0), (100, 100), (350, 350), (300, 300)]) == [0, 100, 350, 300])
+        // The pts go backwards and the dts do not: from the first backward pts on, libavcodec
+        // takes the dts.
+        #expect(VideoDecoder.bestEffort([(50, 0), (10, 1), (5, 2)]) == [50, 1, 2])
+    }
+}
+
 @Suite struct FrameSamplingTests {
     @Test func evenSpreadTakesTheMiddleOfEachPart() {
         // 150 frames (OULU-NPU's 5 s at 30 fps) in 10 parts of 15: middles at 7, 22, ..., 142.
