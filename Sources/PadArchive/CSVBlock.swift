@@ -99,7 +99,7 @@ package final class CSVBlock {
     @inlinable
     package func appendNumber(_ value: Double) throws {
         _ = try makeRoom(NumberText.maximumLength)
-        count += NumberText.write(value, to: base + count)
+        count += NumberText.write(value, into: UnsafeMutableBufferPointer(start: base + count, count: capacity - count))
     }
 }
 

@@ -91,7 +91,7 @@ package enum CSVFormat {
     @inlinable
     package static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
-            let n = NumberText.write(value, to: text.baseAddress!)
+            let n = NumberText.write(value, into: text)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
         }
     }
@@ -100,7 +100,7 @@ package enum CSVFormat {
     @inlinable
     package static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberText.maximumLength) { text in
-            let n = NumberText.writeInteger(value, to: text.baseAddress!)
+            let n = NumberText.writeInteger(value, into: text)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<n]))
         }
     }

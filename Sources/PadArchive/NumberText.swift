@@ -18,10 +18,26 @@ package enum NumberText {
     /// Longest text written: `-2.2250738585072014e-308` is 24 bytes.
     package static let maximumLength = 32
 
-    /// Writes ``CSVFormat/number(_:)`` of `value` at `out` (room for ``maximumLength`` bytes) and
-    /// returns the number of bytes written.
+    /// Writes ``CSVFormat/number(_:)`` of `value` at the start of `out` and returns the number of
+    /// bytes written; `out` must hold ``maximumLength`` bytes (checked: a shorter buffer stops the
+    /// program instead of writing past its end).
     @inlinable
-    package static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func write(_ value: Double, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(out.count >= maximumLength, "NumberText needs \(maximumLength) bytes, got \(out.count)")
+        return write(value, to: out.baseAddress!)
+    }
+
+    /// The decimal digits of `value` at the start of `out` (``maximumLength`` bytes, checked).
+    @inlinable
+    package static func writeInteger(_ value: Int64, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(out.count >= maximumLength, "NumberText needs \(maximumLength) bytes, got \(out.count)")
+        return writeInteger(value, to: out.baseAddress!)
+    }
+
+    /// ``write(_:into:)`` at a pointer with room for ``maximumLength`` bytes (unchecked: the
+    /// bounded entry points above check the room once).
+    @inlinable
+    static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if value.isNaN { return 0 }
         if value.isInfinite {
             var n = 0
@@ -34,9 +50,9 @@ package enum NumberText {
         return writeDescription(value, to: out)
     }
 
-    /// The decimal digits of `value` (what `String(value)` gives).
+    /// The decimal digits of `value` (what `String(value)` gives), unchecked as ``write(_:to:)``.
     @inlinable
-    package static func writeInteger(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeInteger(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var n = 0
         if value < 0 { out[0] = UInt8(ascii: "-"); n = 1 }
         return n + writeDigits(value.magnitude, to: out + n)

@@ -312,7 +312,9 @@ package enum ReportTables {
             nonisolated(unsafe) let chunks = sets[turn % 2], sizes = lengths[turn % 2]
             DispatchQueue.concurrentPerform(iterations: batch) { j in
                 let first = (firstBlock + j) * block
-                sizes[j] = rows.write(first..<min(count, first + block), to: chunks[j])
+                sizes[j] = rows.write(
+                    first..<min(count, first + block),
+                    to: UnsafeMutableBufferPointer(start: chunks[j], count: block * rowBytes))
             }
             group.wait() // the previous batch is written: its buffers are free, its error known
             if let error = failure.error { throw error }
@@ -385,9 +387,9 @@ struct CurveRows: Sendable {
         columns = names.map { columnOf[$0] }
     }
 
-    /// Writes the rows of `points` at `out` (room for their longest possible text) and returns
-    /// the number of bytes.
-    func write(_ points: Range<Int>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// Writes the rows of `points` at the start of `out` (room for their longest possible text,
+    /// checked row by row) and returns the number of bytes.
+    func write(_ points: Range<Int>, to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let row = RepeatedNumberRow(columns: 4 + columns.count)
         var values = [Double](repeating: .nan, count: 4 + columns.count)
         // One cursor per species column: each species' rate is read from its steps in point
@@ -404,7 +406,9 @@ struct CurveRows: Sendable {
                     for c in cursors.indices {
                         if cursors[c] != nil { values[4 + c] = curve.apcer(&cursors[c]!, at: k) }
                     }
-                    n += row.write(prefix: prefix, UnsafeBufferPointer(values), to: out + n)
+                    n += row.write(
+                        prefix: prefix, UnsafeBufferPointer(values), to: UnsafeMutableBufferPointer(rebasing: out[n...])
+                    )
                 }
             }
         }
@@ -440,13 +444,15 @@ final class RepeatedNumberRow {
         text.deallocate()
     }
 
-    /// Writes `prefix`, each value after a comma, and a newline at `out` (room for
-    /// `prefix.count + values.count * (slot + 1) + 1` bytes); returns the bytes written.
+    /// Writes `prefix`, each value after a comma, and a newline at the start of `room` (at least
+    /// `prefix.count + values.count * (slot + 1) + 1` bytes, checked); returns the bytes written.
     func write(
-        prefix: UnsafeBufferPointer<UInt8>, _ values: UnsafeBufferPointer<Double>, to out: UnsafeMutablePointer<UInt8>
-    )
-        -> Int
-    {
+        prefix: UnsafeBufferPointer<UInt8>, _ values: UnsafeBufferPointer<Double>,
+        to room: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        precondition(room.count >= prefix.count + values.count * (Self.slot + 1) + 1, "curve row longer than its room")
+        // Safety: the precondition above bounds every store below.
+        let out = room.baseAddress!
         if prefix.count > 0 { out.update(from: prefix.baseAddress!, count: prefix.count) }
         var n = prefix.count
         for c in 0..<min(columns, values.count) {
@@ -458,7 +464,7 @@ final class RepeatedNumberRow {
                 n += lengths[c]
                 continue
             }
-            let length = NumberText.write(values[c], to: out + n)
+            let length = NumberText.write(values[c], into: UnsafeMutableBufferPointer(rebasing: room[n...]))
             slot.update(from: out + n, count: length)
             previous[c] = bits
             lengths[c] = length
@@ -474,7 +480,7 @@ final class RepeatedNumberRow {
         var row = [UInt8](repeating: 0, count: room)
         let n = prefix.withUnsafeBufferPointer { prefix in
             values.withUnsafeBufferPointer { values in
-                row.withUnsafeMutableBufferPointer { write(prefix: prefix, values, to: $0.baseAddress!) }
+                row.withUnsafeMutableBufferPointer { write(prefix: prefix, values, to: $0) }
             }
         }
         buffer += row[0..<n]

@@ -120,3 +120,17 @@ import TestSupport
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
     }
 }
+
+/// The bounded entry points check their room: a buffer shorter than the longest number stops the
+/// program before anything is written past its end, and one of exactly that length suffices.
+@Suite struct BoundedNumberTextTests {
+    @Test func aBufferShorterThanTheLongestNumberIsRefused() async {
+        await #expect(processExitsWith: .failure) {
+            var short = [UInt8](repeating: 0, count: NumberText.maximumLength - 1)
+            _ = short.withUnsafeMutableBufferPointer { NumberText.write(0.25, into: $0) }
+        }
+        var exact = [UInt8](repeating: 0, count: NumberText.maximumLength)
+        let n = exact.withUnsafeMutableBufferPointer { NumberText.write(-2.2250738585072014e-308, into: $0) }
+        #expect(String(decoding: exact[..<n], as: UTF8.self) == "-2.2250738585072014e-308")
+    }
+}
