@@ -339,14 +339,16 @@ extension EvalRunner {
         _ archivePath: String, profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String],
         strict: Bool = false, choosesOnReportedSetWithoutCalibrationSplit: Bool = false,
         requireOutputs: Bool = false, outputScore: OutputScoreJob? = nil, aggregate: FrameAggregate? = nil,
-        attackPotential: [String: String]? = nil
+        attackPotential: [String: String]? = nil, comparisons: String? = nil,
+        comparatorThreshold: ComparatorThreshold = .fmr(EvalRunner.defaultComparatorFMR)
     ) throws -> RunOutcome {
         var requested = try outputScore.map { [try Self.outputProfile($0)] } ?? profiles
         var directionNote: ResultNote?
         // Written into the run's work folder (the spill files too), swapped into place when complete,
         // removed on an error; the archive read may not lie in the folder it would replace.
         let pipeline = try RunPipeline(
-            final: outputFolder, force: force, inputs: [archivePath] + Profile.files(profiles))
+            final: outputFolder, force: force,
+            inputs: [archivePath] + Profile.files(profiles) + (comparisons.map { [$0] } ?? []))
         let archive = try ResultArchiveReader(path: archivePath)
         guard archive.contains(RunFile.samples.name), archive.contains(RunFile.manifest.name) else {
             throw EvaluationError("\(archivePath): not a padbench run archive (no samples.csv or manifest.json)")
@@ -380,15 +382,34 @@ extension EvalRunner {
         }
         // The measuring run's timing stays valid: nothing was re-measured.
         let timingCopied = try Self.copyTiming(archive, to: pipeline.folder.work)
-        // So are its samples' labels (the writer archives labels.csv when the folder has it).
+        // So are its labels (archived when the folder has them) and comparator scores, unless given.
         try RunLabels.copy(from: archive, to: pipeline.folder.work)
+        let comparatorRule = try Self.comparisons(
+            comparisons, rule: comparatorThreshold, stored: archive, previous: previous, folder: pipeline.folder.work)
         return try pipeline.finish(decided, table: table, profiles: profiles, streamed: timingCopied) { times in
             var manifest = Self.reDecidedManifest(
                 previous, profiles: profiles, commandLine: commandLine, times: times, missingOutputs: missing)
             if let aggregate { manifest.frameAggregate = aggregate }
             if let attackPotential { manifest.attackPotential = attackPotential }
+            manifest.comparatorThreshold = comparatorRule
             return manifest
         }
+    }
+
+    /// The comparator scores of a re-decided run: the file given (`--comparisons`) with its rule,
+    /// else the stored run's `comparisons.csv` with the rule its manifest recorded, else none.
+    static func comparisons(
+        _ path: String?, rule: ComparatorThreshold, stored archive: ResultArchiveReader, previous: RunManifest,
+        folder: String
+    ) throws -> ComparatorThreshold? {
+        if let path {
+            try RunVulnerability.write(ComparisonScores.read(path: path), folder: folder)
+            return rule
+        }
+        guard archive.contains(RunFile.comparisons.name), let stored = previous.comparatorThreshold else { return nil }
+        try Data(try archive.entry(named: RunFile.comparisons.name)).write(
+            to: URL(fileURLWithPath: folder + "/" + RunFile.comparisons.name))
+        return stored
     }
 
     /// The stored run's `timing.csv` copied into the work folder (`["timing.csv"]`), or `[]` when

@@ -57,7 +57,7 @@ enum RunAnalyses {
             }
         }
         if let comparisons, let rule = manifest.comparatorThreshold {
-            let analysis = try RunVulnerability.analyse(comparisons, rule: rule, decided: decided, units: units)
+            let analysis = try VulnerabilityReport.analyse(comparisons, rule: rule, decided: decided, units: units)
             add(
                 &output, RunFile.vulnerability.name, VulnerabilityReport.table(analysis),
                 VulnerabilityReport.section(analysis))

@@ -27,7 +27,8 @@ extension StoredRun {
     /// against `presentation_decisions.csv` (one row per presentation), `frames/results.json`
     /// against `decisions.csv` (one row per frame, step 2).
     /// 4. `fairness.csv` against itself and `labels.csv` (``verifyFairness()``).
-    /// 5. each stored profile YAML against the manifest's definition hash (``verifyProfiles()``).
+    /// 5. each stored profile YAML against the manifest's definition hash (``verifyProfiles()``);
+    /// 6. `vulnerability.csv` and `epsc.csv` recomputed from `comparisons.csv` (``verifyVulnerability()``).
     /// Scores are not in `decisions.csv`: EER, AUC, `bpcer@apcer` targets and the subject
     /// bootstrap intervals are not recomputed.
     package func verify() throws {
@@ -35,6 +36,7 @@ extension StoredRun {
         try Self.checkRates(summary, file: path + ":results.json")
         try verifyFairness()
         try verifyProfiles()
+        try verifyVulnerability()
         let frames = try DecisionTally.read(self, member: RunFile.decisions.name, profiles: names)
         for profile in summary.profiles {
             try checkRows(frames.profiles[profile.name]!, profile: profile.name, path: frames.path)

@@ -42,12 +42,28 @@ extension StoredRun {
         }
         let labels = try table(RunFile.labels.name)
         let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
+        let (units, decided, member) = try analysisInputs(labels: labels)
+        let table = FairnessReport.table(
+            FairnessReport.characteristics(
+                decided, groups: groups, labels: labels, units: units, level: "presentation",
+                alpha: FairnessReport.alpha))
+        try sameBytes(
+            RunFile.fairness.name, expected: CSVWriter.encode(header: table.header, rows: table.rows),
+            from: "labels.csv and \(member)")
+    }
+
+    /// What the run's analyses are computed from, read back from the archive: its units (samples,
+    /// or presentations with the manifest's frame aggregate), and each liveness profile's (and
+    /// capture check's) decided units on its reported split from the decisions file that counts
+    /// them. `labels` (when given) must name samples of the run.
+    func analysisInputs(labels: CSVTable? = nil) throws -> (
+        units: AnalysisUnits, decided: [DecidedUnits], member: String
+    ) {
         var samples = try MeasurementTable(
             samplesCSV: archive.entry(named: RunFile.samples.name), path: path + ":" + RunFile.samples.name)
         try samples.adopt(layout: manifest.columns, path: path + ":" + RunFile.manifest.name)
-        try Self.checkLabelIDs(labels, samples: samples, file: path + ":" + RunFile.labels.name)
-        let aggregate = manifest.effectiveFrameAggregate
-        let units = try AnalysisUnits(samples, aggregate: aggregate)
+        if let labels { try Self.checkLabelIDs(labels, samples: samples, file: path + ":" + RunFile.labels.name) }
+        let units = try AnalysisUnits(samples, aggregate: manifest.effectiveFrameAggregate)
         let member = samples.hasPresentations ? RunFile.presentationDecisions.name : RunFile.decisions.name
         let wanted = summary.profiles.filter { profile in
             (profile.isLivenessDecision || profile.isCaptureOnly)
@@ -59,12 +75,12 @@ extension StoredRun {
         let decided =
             wanted.isEmpty
             ? [] : try DecidedUnits.read(archive.entry(named: member), path: path + ":" + member, into: wanted)
-        let table = FairnessReport.table(
-            FairnessReport.characteristics(
-                decided, groups: groups, labels: labels, units: units, level: "presentation",
-                alpha: FairnessReport.alpha))
-        let expected = CSVWriter.encode(header: table.header, rows: table.rows)
-        let stored = try archive.entry(named: RunFile.fairness.name)
+        return (units, decided, member)
+    }
+
+    /// A stored member against the bytes it is recomputed as; throws naming its first differing line.
+    func sameBytes(_ name: String, expected: [UInt8], from sources: String) throws {
+        let stored = try archive.entry(named: name)
         guard stored != expected else { return }
         let storedLines = stored.split(separator: 0x0A, omittingEmptySubsequences: false)
         let expectedLines = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -75,7 +91,7 @@ extension StoredRun {
             line < lines.count ? "'" + TextBytes.quote(bytes: lines[line], limit: 120) + "'" : "no line"
         }
         throw StoredRunMismatch(
-            "\(file):\(line + 1): not what labels.csv and \(member) give (stored \(text(storedLines)), "
+            "\(path):\(name):\(line + 1): not what \(sources) give (stored \(text(storedLines)), "
                 + "recomputed \(text(expectedLines)))")
     }
 

@@ -78,9 +78,6 @@ struct EvalCommand: ParsableCommand {
         if archive != nil && !scores.isEmpty { throw ValidationError("use either --archive or --scores") }
         if archive == nil && scores.isEmpty { throw ValidationError("give --scores FILE (or --archive)") }
         if let score, score.isEmpty { throw ValidationError("--score needs an output name, e.g. quality.sharpness") }
-        if comparator.comparisons != nil && archive != nil {
-            throw ValidationError("--comparisons applies to --scores only")
-        }
         if let option = inapplicableOption() ?? comparator.problem() { throw ValidationError(option) }
     }
 
@@ -123,7 +120,8 @@ struct EvalCommand: ParsableCommand {
                     archive, profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
                     strict: strict, choosesOnReportedSetWithoutCalibrationSplit: score != nil,
                     requireOutputs: score != nil, outputScore: outputScore, aggregate: aggregate,
-                    attackPotential: try attackPotential.map { try AttackPotential.read($0).levels })
+                    attackPotential: try attackPotential.map { try AttackPotential.read($0).levels },
+                    comparisons: comparator.comparisons, comparatorThreshold: comparator.threshold)
             }
             print(TerminalTables.profileTable(outcome.results))
             CommandSupport.printWarnings(outcome.results)
