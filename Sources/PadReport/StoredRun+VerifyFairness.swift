@@ -49,7 +49,7 @@ extension StoredRun {
                 alpha: FairnessReport.alpha))
         try sameBytes(
             RunFile.fairness.name, expected: CSVWriter.encode(header: table.header, rows: table.rows),
-            from: "labels.csv and \(member)")
+            from: "\(RunFile.labels.name) and \(member)")
     }
 
     /// What the run's analyses are computed from, read back from the archive: its units (samples,
