@@ -83,6 +83,8 @@ package struct BenchJob: Sendable {
     package var inputs: [String] {
         var inputs = [estimatorOptions.cascadeDirectory]
         if let model = estimatorOptions.padModelPath { inputs.append(model) }
+        // The comparator scores are read again when the run is decided: `--force` must not replace them.
+        if let comparisons { inputs.append(comparisons) }
         return inputs + Profile.files(profiles)
     }
 
