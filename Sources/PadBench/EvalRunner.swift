@@ -73,8 +73,8 @@ package struct EvalRunner: Sendable {
     }
 
     /// The comparator's FMR target when none is given: 1 in 1,000 zero-effort impostor comparisons
-    /// (bob's vulnerability analysis and FIDO both fix the comparator at an FMR target; 0.001 is
-    /// reachable with the thousands of impostor comparisons a PAD data set gives).
+    /// (a vulnerability analysis fixes the comparator at an operating point on zero-effort
+    /// impostors; an FMR of 0.001 can be reached with a thousand or more impostor comparisons).
     package static let defaultComparatorFMR = 0.001
 
     /// The output a score file becomes, and the profile that decides on it.

@@ -8,8 +8,8 @@
 ///
 /// The budget: at most 20 scans, or more for a smaller image while scans x pixels stays within
 /// 2 x 10^9 (a 12-megapixel photo may have 166), never more than libjpeg-turbo's 500. Encoders
-/// write far fewer: libjpeg's default progression has 10 scans for colour and 6 for gray,
-/// Photoshop's 3 to 5.
+/// write far fewer: libjpeg's default progression (`jpeg_simple_progression`) has 10 scans for
+/// colour and 6 for gray.
 package enum JPEGScans {
     /// Scan-pixels a progressive JPEG may cost (scans x width x height).
     package static let budget = 2_000_000_000

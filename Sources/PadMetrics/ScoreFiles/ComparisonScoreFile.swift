@@ -37,12 +37,9 @@ package struct ComparisonScores: Sendable, Equatable {
     }
 
     package var rows: [Row] = []
-    /// `generic` or `bob-vuln`.
-    package var layout: String = "generic"
 
-    package init(rows: [Row] = [], layout: String = "generic") {
+    package init(rows: [Row] = []) {
         self.rows = rows
-        self.layout = layout
     }
 
     /// The file at `path`, read and checked; every error names the file and line.
@@ -64,7 +61,7 @@ package struct ComparisonScores: Sendable, Equatable {
         }
         let bob = header.contains("probe_attack_type") && header.contains("bio_ref_subject_id")
         let columns = try Columns(header, bob: bob, path: path)
-        var scores = ComparisonScores(layout: bob ? "bob-vuln" : "generic")
+        var scores = ComparisonScores()
         scores.rows.reserveCapacity(records.count - 1)
         for record in records.dropFirst() {
             scores.rows.append(try columns.row(record, bob: bob, path: path))
