@@ -128,7 +128,7 @@ package struct BenchRunner: Sendable {
             var timing = StepTiming(steps: measurer.estimators.count, cpuTimed: measurer.cpuTimed)
             let resumed =
                 resuming
-                ? try Self.takeOver(
+                ? try JournalTakeover.takeOver(
                     folder + "/" + RunFile.samples.name, schema: schema, samples: samples,
                     into: &table, timing: &timing) : 0
             let measureStart = MonotonicClock.nanoseconds()
@@ -285,92 +285,6 @@ package struct BenchRunner: Sendable {
         }
         progress.finish()
         try samplesCSV.close()
-    }
-
-    /// Resume: the complete rows of an interrupted run's journal (`samples.csv`; a torn last row is
-    /// cut off by CSV rules, ``completeRows(_:)``) are taken over when they are the first samples of
-    /// this dataset in order (same ids, labels, splits and subjects: the table takes those from the
-    /// dataset) and the columns are this run's. A cut journal is rewritten atomically (a temporary
-    /// file renamed over it), so a failure or a kill meanwhile never loses its rows; an empty or
-    /// header-only journal resumes from sample 0. Returns how many rows were taken.
-    static func takeOver(
-        _ path: String, schema: SamplesSchema, samples: SampleList, into table: inout MeasurementTable,
-        timing: inout StepTiming
-    ) throws -> Int {
-        let read: [UInt8]
-        // A regular file, read up to the size it had when opened: a journal replaced by a FIFO or a
-        // link to an endless /proc file is refused instead of blocking or filling memory.
-        do { read = try RegularFile.read(path) } catch {
-            throw EvaluationError("\(path): cannot read the journal: \(error.message)")
-        }
-        let bytes = Array(read[..<completeRows(read)])
-        guard !bytes.isEmpty else { return 0 }
-        let journal = try CSVTable(bytes: bytes, path: path)
-        guard journal.header == schema.header else {
-            throw EvaluationError(
-                "\(path): the interrupted run measured other outputs (\(journal.header.count) columns, "
-                    + "this run \(schema.header.count)); start over with --force"
-            )
-        }
-        if journal.records.isEmpty { return 0 }
-        let taken = try MeasurementTable(samplesCSV: bytes, path: path)
-        let same = { (i: Int, sample: Sample) in
-            taken.ids[i] == sample.id && taken.labels[i] == sample.label && taken.splits[i] == sample.split
-                && taken.subject(i) == sample.subject && taken.presentation(i) == sample.presentation
-                && (taken.frameIndices.isEmpty ? -1 : Int(taken.frameIndices[i])) == (sample.frameIndex ?? -1)
-        }
-        guard taken.count <= samples.count, zip(0..<taken.count, samples).allSatisfy(same) else {
-            throw EvaluationError(
-                "\(path): the interrupted run's samples are not this dataset's "
-                    + "first samples in order; start over with --force"
-            )
-        }
-        // The outputs, labels and statuses were checked as samples.csv is read; the times are
-        // checked here, or an edited `12x` would enter the timing summaries as 0.
-        for record in journal.records {
-            for c in schema.timing + schema.cpuTiming where !record.fields[c].isEmpty && UInt64(record.fields[c]) == nil
-            {
-                throw EvaluationError(
-                    "\(path):\(record.line): \(schema.header[c]) '\(TextBytes.quote(record.fields[c]))' is not a "
-                        + "whole number of nanoseconds; start over with --force")
-            }
-        }
-        for (i, record) in journal.records.enumerated() {
-            table.append(status: taken.statuses[i], values: taken.values.map { $0[i] })
-            let ns = schema.nanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
-            let cpu = schema.cpuNanoseconds(record.fields).map { $0.nanoseconds ?? 0 }
-            timing.record(
-                decode: ns[0], steps: Array(ns.dropFirst()), cpu: cpu,
-                presentation: samples.presentationColumn?.codes[i])
-        }
-        if bytes.count < read.count { try replaceAtomically(path, with: bytes) }
-        return taken.count
-    }
-
-    /// How many leading bytes of a CSV file are whole rows: up to the last newline outside quotes
-    /// (RFC 4180: a quoted field may hold newlines, and `""` inside quotes is a quote), so a row
-    /// torn inside a quoted id that holds a newline is cut whole.
-    static func completeRows(_ bytes: [UInt8]) -> Int {
-        var quoted = false
-        var end = 0
-        for (i, byte) in bytes.enumerated() {
-            if byte == UInt8(ascii: "\"") {
-                quoted.toggle() // "" inside quotes toggles twice: still quoted
-            } else if byte == 0x0A && !quoted {
-                end = i + 1
-            }
-        }
-        return end
-    }
-
-    /// Writes `bytes` to `path` through `path.tmp`, flushed and renamed over it.
-    static func replaceAtomically(_ path: String, with bytes: [UInt8]) throws {
-        let temporary = path + ".tmp"
-        let sink = try FileSink(path: temporary)
-        try bytes.withUnsafeBytes { try sink.write($0) }
-        try sink.sync()
-        try sink.close()
-        try RunFolder.rename(temporary, path)
     }
 
     static func timingSteps(

@@ -99,6 +99,47 @@ package enum RegularFile {
         return try readAll(fd, path: path, size: size)
     }
 
+    /// The file in chunks of at most `chunkSize` bytes, in order, never more than `stat`
+    /// announced when it was opened (the same refusals as ``read(_:limit:)``): a journal of a
+    /// million rows is parsed as it is read, never held whole. Errors of `body` pass through.
+    package static func readChunks(
+        _ path: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        if let failure = check(path) { throw failure }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(path: path, message: "cannot open: \(errorText(code))", code: code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(path: path, message: "is not a regular file")
+        }
+        let size = Int(info.st_size)
+        var buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw Failure(path: path, message: "read failed: \(errorText(code))", code: code)
+            }
+            if n == 0 { return }
+            // Only what stat announced is handed over: bytes past it are refused before any is used.
+            guard total + n <= size else {
+                throw Failure(
+                    path: path,
+                    message: size == 0
+                        ? "reports a size of 0 bytes but has data (a /proc or /sys file?); not read"
+                        : "holds more than the \(size) bytes stat reported (growing while read?); not read")
+            }
+            total += n
+            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        }
+    }
+
     /// Reads `size` bytes and checks that nothing follows them.
     private static func readAll(_ fd: Int32, path: String, size: Int) throws(Failure) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: size + 1)

@@ -32,6 +32,25 @@ import Glibc
         )
     }
 
+    /// A journal is read in chunks (``RegularFile/readChunks(_:chunkSize:_:)``): the chunks make up
+    /// the file, and what `read` refuses is refused before any chunk is handed over.
+    @Test func chunksMakeUpTheFileAndRefuseWhatReadRefuses() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/chunks-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = (0..<1000).map { "row \($0),\($0 * 7)\n" }.joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var chunks: [[UInt8]] = []
+        try RegularFile.readChunks(path, chunkSize: 97) { chunks.append(Array($0)) }
+        #expect(chunks.flatMap { $0 } == Array(text.utf8))
+        #expect(chunks.dropLast().allSatisfy { $0.count == 97 })
+        var handed = 0
+        #expect(throws: RegularFile.Failure.self) {
+            try RegularFile.readChunks("/proc/self/status") { handed += $0.count }
+        }
+        #expect(handed == 0, "a file reporting 0 bytes is refused before any chunk")
+        #expect(throws: RegularFile.Failure.self) { try RegularFile.readChunks("/tmp") { _ in } }
+    }
+
     @Test func manifestWithBOMCRLFAndQuotedFieldsLoads() throws {
         let root = temporaryFolder()
         touch(root + "/a b.jpg")
