@@ -6,23 +6,6 @@ import PadMetrics
 import PadReport
 import PadText
 
-extension DecidedUnits {
-    /// One entry per liveness-decision profile or capture check (whose bona fide rejections per
-    /// group are a demographic differential of their own) of `results` with a headline, from
-    /// `path` (`decisions.csv` or `presentation_decisions.csv`); none when the file is absent.
-    static func read(_ path: String, results: [ProfileResult]) throws -> [DecidedUnits] {
-        let wanted = results.filter { ($0.isLivenessDecision || $0.profile.isCaptureOnly) && $0.headline != nil }
-        guard !wanted.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
-        return try read(
-            try RegularFile.read(path), path: path,
-            into: wanted.map {
-                DecidedUnits(
-                    profile: $0.profile.name, split: $0.split, speciesNames: $0.headline!.speciesNames,
-                    score: $0.profile.score)
-            })
-    }
-}
-
 extension RunAnalyses {
     /// `attributes.csv` rows: every numeric output against every binary attribute, on the
     /// reported split's processed units (``AnalysisUnits``: presentations when they have several
@@ -75,8 +58,8 @@ extension RunAnalyses {
         guard !outputs.isEmpty else { return [] }
         var analyses: [ErrorDiscardReport.Analysis] = []
         for decision in decided {
-            let rows = decision.ids.map { units.rowOf[$0] ?? -1 }
-            guard !rows.contains(-1) else { continue }
+            guard !decision.rows.contains(-1) else { continue }
+            let rows = decision.rows.map(Int.init)
             for output in outputs where output.name != decision.score {
                 let column = try units.table.column(units.table.columnIndex(of: output.name)!)
                 analyses.append(

@@ -35,10 +35,9 @@ enum RunAnalyses {
         // would otherwise parse ten million decisions again for nothing.
         guard labels != nil || !quality.isEmpty || comparisons != nil else { return output }
         let aggregate = manifest.effectiveFrameAggregate
-        let units = try AnalysisUnits(table, aggregate: aggregate)
-        let decisions =
-            folder + "/" + (table.hasPresentations ? PresentationLevel.decisionsMember : RunFile.decisions.name)
-        let decided = try DecidedUnits.read(decisions, results: results)
+        // Ids are looked up only for labels (given per sample id) and comparisons (given per id).
+        let units = try AnalysisUnits(table, aggregate: aggregate, indexed: labels != nil || comparisons != nil)
+        let decided = try decidedUnits(results, units: units)
         if let labels {
             let groups = labels.header.filter { $0.hasPrefix(SampleLabels.groupPrefix) }
             if !groups.isEmpty {
@@ -71,6 +70,17 @@ enum RunAnalyses {
             add(&output, RunFile.edc.name, ErrorDiscardReport.table(edc), ErrorDiscardReport.section(edc))
         }
         return output
+    }
+
+    /// Each liveness profile's and capture check's processed units on its reported split, from the
+    /// decisions the run made (``ProfileResult/decisions``), not read back from `decisions.csv`.
+    static func decidedUnits(_ results: [ProfileResult], units: AnalysisUnits) throws -> [DecidedUnits] {
+        try results.filter { ($0.isLivenessDecision || $0.profile.isCaptureOnly) && $0.headline != nil }.map {
+            guard let decisions = $0.decisions else {
+                throw EvaluationError("\($0.profile.name): the run's decisions are not at hand")
+            }
+            return try DecidedUnits($0, decisions: decisions, units: units)
+        }
     }
 
     static func add(_ output: inout Output, _ name: String, _ table: ReportTables.Table, _ section: String) {

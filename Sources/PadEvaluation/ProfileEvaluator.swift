@@ -91,16 +91,21 @@ package struct ProfileEvaluator: Sendable {
         let curves = CurveCache(keepsSorted: keepsSortedScores)
         let calibration = calibrate(profile, columns: columns, reportSplit: reportSplit, curves: curves, notes: &notes)
         let compiled = profile.compiled(columns: columns, calibratedThresholds: calibration.thresholds)
+        // The one decision pass: the tallies, decisions.csv and the run's analyses read these.
+        let decided = DecisionCodes(table: table, compiled: compiled)
         var (reported, calibrationSet): (ProfileResult.SetResult, ProfileResult.SetResult?)
         switch target {
         case .beside(let decisions):
             (reported, calibrationSet) = try scoredBesideDecisions(
                 profile, compiled, reportSplit: reportSplit, curves: curves, notCalibrated: calibration.failure,
-                decisions: decisions)
+                decisions: decisions, decided: decided)
         case .background(let decisions):
             let notCalibrated = calibration.failure
-            decisions.enqueue { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: $0) }
-            (reported, calibrationSet) = scoredSplits(profile, compiled, reportSplit: reportSplit, curves: curves)
+            decisions.enqueue {
+                try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: $0, decided: decided)
+            }
+            (reported, calibrationSet) = scoredSplits(
+                profile, compiled, reportSplit: reportSplit, curves: curves, decided: decided)
         }
         if let failure = calibration.failure {
             reported.headline = nil
@@ -125,10 +130,12 @@ package struct ProfileEvaluator: Sendable {
         if !skipped.isEmpty {
             notes.append(.skipped(outputs: skipped))
         }
-        return ProfileResult(
+        var result = ProfileResult(
             profile: profile, reported: reported, calibrationSet: calibrationSet, calibrations: calibration.records,
             thresholdSource: calibration.source, notes: notes, gatesLeftOut: leftOut,
             thresholdSign: profile.sweepsScoreNegated ? -1 : 1)
+        result.decisions = decided
+        return result
     }
 
     /// The reported split's result and the calibration (or dev) split's, scored while
@@ -137,32 +144,34 @@ package struct ProfileEvaluator: Sendable {
     /// its error, if any, is thrown once both are done.
     func scoredBesideDecisions(
         _ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache,
-        notCalibrated: String?, decisions: CSVWriter?
+        notCalibrated: String?, decisions: CSVWriter?, decided: DecisionCodes? = nil
     ) throws -> (ProfileResult.SetResult, ProfileResult.SetResult?) {
         // Safety: the writer is used by the first step only, the cache by the second; `both` returns after both.
         nonisolated(unsafe) let (writer, curves) = (decisions, curves)
         return try Parallel.both(
-            { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: writer) },
-            { self.scoredSplits(profile, compiled, reportSplit: reportSplit, curves: curves) }
+            { try self.writeDecisions(profile, compiled, notCalibrated: notCalibrated, to: writer, decided: decided) },
+            { self.scoredSplits(profile, compiled, reportSplit: reportSplit, curves: curves, decided: decided) }
         ).1
     }
 
     /// The reported split's result, and the calibration split's (or with fixed thresholds and
     /// ``reportsDevWithFixedThresholds``, dev's) when it is another split of the table.
-    func scoredSplits(_ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache)
-        -> (ProfileResult.SetResult, ProfileResult.SetResult?)
-    {
-        let reported = score(profile, compiled, split: reportSplit, curves: curves)
+    func scoredSplits(
+        _ profile: Profile, _ compiled: CompiledProfile, reportSplit: Split?, curves: CurveCache,
+        decided: DecisionCodes? = nil
+    ) -> (ProfileResult.SetResult, ProfileResult.SetResult?) {
+        let decided = decided ?? DecisionCodes(table: table, compiled: compiled)
+        let reported = score(profile, compiled, split: reportSplit, curves: curves, decided: decided)
         var calibrationSet: ProfileResult.SetResult?
         let calibrationSplits = Set(profile.calibratedGates.map { profile.gates[$0].calibration!.calibrationSplit })
         if let split = calibrationSplits.first, calibrationSplits.count == 1, split != reportSplit,
             table.splits.contains(split)
         {
-            calibrationSet = score(profile, compiled, split: split, curves: curves)
+            calibrationSet = score(profile, compiled, split: split, curves: curves, decided: decided)
         } else if reportsDevWithFixedThresholds, calibrationSplits.isEmpty, reportSplit == .eval,
             table.splits.contains(.dev)
         {
-            calibrationSet = score(profile, compiled, split: .dev, curves: curves)
+            calibrationSet = score(profile, compiled, split: .dev, curves: curves, decided: decided)
         }
         return (reported, calibrationSet)
     }
@@ -294,13 +303,15 @@ package struct ProfileEvaluator: Sendable {
     /// million rows take seconds): everything after the id is one of a few fixed texts made once
     /// per profile (``DecisionText``), so a row is its id and two copies, with no String, array
     /// or reference count touched per row.
-    func writeDecisions(_ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?)
-        throws
-    {
+    func writeDecisions(
+        _ profile: Profile, _ compiled: CompiledProfile, notCalibrated: String?, to writer: CSVWriter?,
+        decided: DecisionCodes? = nil
+    ) throws {
         guard let writer else { return }
+        let decided = decided ?? DecisionCodes(table: table, compiled: compiled)
         let text = DecisionText(profile, speciesNames: table.speciesNames, notCalibrated: notCalibrated != nil)
         let block = CSVBlock(writer: writer)
-        let values = table.values, statuses = table.statuses
+        let statuses = table.statuses
         try text.pieces.withPieces { pieces in
             try table.splits.withUnsafeBufferPointer { splits in
                 try table.speciesIndex.withUnsafeBufferPointer { species in
@@ -311,7 +322,7 @@ package struct ProfileEvaluator: Sendable {
                             guard codes[i] == ok else {
                                 return try Self.appendFailure(statuses[i], to: block)
                             }
-                            try block.append(pieces[text.tail(compiled.decide { values[$0][i] })])
+                            try block.append(pieces[text.tail(code: decided.codes[i])])
                         }
                     }
                 }
@@ -379,11 +390,11 @@ package struct ProfileEvaluator: Sendable {
             return row * classCount + Int(species) + 1
         }
 
-        /// The piece that ends a processed sample's row with this decision.
+        /// The piece that ends a processed sample's row with this decision (``DecisionCodes``:
+        /// 0 accepted, then per gate plain and NaN, in the order the tails were made).
         @inline(__always)
-        func tail(_ decision: Decision) -> Int {
-            if notCalibrated || decision.isAccepted { return firstTail }
-            return firstTail + 1 + decision.failedGate * 2 + (decision.valueWasNaN ? 1 : 0)
+        func tail(code: UInt16) -> Int {
+            notCalibrated ? firstTail : firstTail + Int(code)
         }
 
         static func escaped(_ text: String) -> [UInt8] {
@@ -438,10 +449,12 @@ package struct ProfileEvaluator: Sendable {
 
     /// Rates of a profile on one split (`nil` = all samples). `curves` holds the curves already
     /// built for this profile (calibration), reused when the swept score's set is the same.
-    func score(_ profile: Profile, _ compiled: CompiledProfile, split: Split?, curves: CurveCache? = nil)
-        -> ProfileResult.SetResult
-    {
-        let tally = self.tally(compiled, gateCount: profile.gates.count, split: split)
+    func score(
+        _ profile: Profile, _ compiled: CompiledProfile, split: Split?, curves: CurveCache? = nil,
+        decided: DecisionCodes? = nil
+    ) -> ProfileResult.SetResult {
+        let decided = decided ?? DecisionCodes(table: table, compiled: compiled)
+        let tally = self.tally(compiled, gateCount: profile.gates.count, split: split, decided: decided)
         var headline: OperatingPoint?, headlineError: String?
         if tally.decisions.processed == 0 {
             headlineError = "\(MetricsError.noScores)"
@@ -471,7 +484,7 @@ package struct ProfileEvaluator: Sendable {
     }
 
     /// One pass over the split's samples: decide each, count, and collect the swept score.
-    func tally(_ compiled: CompiledProfile, gateCount: Int, split: Split?) -> SplitTally {
+    func tally(_ compiled: CompiledProfile, gateCount: Int, split: Split?, decided: DecisionCodes) -> SplitTally {
         var tally = SplitTally(speciesNames: table.speciesNames, gateCount: gateCount)
         let values = table.values, speciesIndex = table.speciesIndex, sweeps = compiled.scoreColumn != nil
         if sweeps { tally.scores.reserveCapacity(rowCount(split: split)) }
@@ -484,7 +497,7 @@ package struct ProfileEvaluator: Sendable {
                     tally.countFailure(species: species)
                     continue
                 }
-                tally.count(compiled.decide { values[$0][i] }, species: species)
+                tally.count(decided.decision(i)!, species: species)
                 if sweeps {
                     if let score = compiled.sweptScore({ values[$0][i] }) {
                         tally.scores.append(score: score, speciesIndex: species)

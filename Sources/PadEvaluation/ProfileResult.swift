@@ -210,6 +210,10 @@ package struct ProfileResult: Sendable {
     /// lower-bona-fide (`eval --score`): thresholds are shown in the file's or output's own
     /// polarity (negated back; accepted when score <= threshold).
     package var thresholdSign: Double
+    /// The profile's decision on every row of the table it was evaluated on (samples, or for a
+    /// presentation-level result its presentations), made once by ``ProfileEvaluator``; nil for a
+    /// result read back from a stored run.
+    package var decisions: DecisionCodes?
 
     package init(
         profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],

@@ -11,7 +11,8 @@ import PadVocabulary
 package struct AnalysisUnits: Sendable {
     /// One row per unit: the run's table, or its presentations.
     package var table: MeasurementTable
-    /// Unit row by id (a presentation's id is its name, as in `presentation_decisions.csv`).
+    /// Unit row by id (a presentation's id is its name, as in `presentation_decisions.csv`);
+    /// empty when the units were made without the index (`indexed: false`).
     package var rowOf: [String: Int]
     /// The frames of each unit when units are presentations.
     package var groups: PresentationGroups?
@@ -19,9 +20,11 @@ package struct AnalysisUnits: Sendable {
     package var frames: MeasurementTable
     package var frameRowOf: [String: Int]
 
-    package init(_ frames: MeasurementTable, aggregate: FrameAggregate) throws {
+    /// `indexed`: whether ``rowOf`` and ``frameRowOf`` are built (a dictionary entry per id: tens
+    /// of bytes a sample, needed only to look up ids given in other files).
+    package init(_ frames: MeasurementTable, aggregate: FrameAggregate, indexed: Bool = true) throws {
         self.frames = frames
-        frameRowOf = Self.rowIndex(frames)
+        frameRowOf = indexed ? Self.rowIndex(frames) : [:]
         guard frames.hasPresentations else {
             (table, rowOf) = (frames, frameRowOf)
             return
@@ -29,7 +32,7 @@ package struct AnalysisUnits: Sendable {
         let groups = PresentationGroups(frames)
         self.groups = groups
         table = try Self.presentations(frames, groups: groups, aggregate: aggregate)
-        rowOf = Self.rowIndex(table)
+        rowOf = indexed ? Self.rowIndex(table) : [:]
     }
 
     /// Row by id; an id given twice (a dev score file reusing eval ids) keeps its first row, the

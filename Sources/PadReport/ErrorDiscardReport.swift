@@ -65,7 +65,11 @@ package enum ErrorDiscardReport {
                 }
                 let worst =
                     attacks.filter { $0.total > 0 }.max { $0.value < $1.value } ?? Proportion(errors: 0, total: 0)
-                return (band, Proportion(errors: rejected, total: bona.count), worst)
+                // The band's bounds are kept, not its members: an index per unit for every output
+                // and profile would outgrow the run's table.
+                var kept = band
+                kept.members = []
+                return (kept, Proportion(errors: rejected, total: bona.count), worst)
             }
         }
     }

@@ -12,7 +12,7 @@ extension FairnessReport {
         for name in groups {
             guard let byRow = try? units.label(labels, name) else { continue }
             for decision in decided {
-                let rows = decision.ids.map { units.rowOf[$0] }
+                let rows = decision.rows.map { $0 < 0 ? nil : Int($0) }
                 let counts = DemographicDifferentials.count(
                     groups: rows.map { $0.map { byRow[$0] }.flatMap { $0.isEmpty ? nil : $0 } },
                     species: decision.species, accepted: decision.accepted,

@@ -74,7 +74,9 @@ extension StoredRun {
         }
         let decided =
             wanted.isEmpty
-            ? [] : try DecidedUnits.read(archive.entry(named: member), path: path + ":" + member, into: wanted)
+            ? []
+            : try DecidedUnits.read(
+                archive.entry(named: member), path: path + ":" + member, into: wanted, rowOf: units.rowOf)
         return (units, decided, member)
     }
 

@@ -18,6 +18,9 @@ extension SubjectBootstrap.Input {
             species: [], subjects: [], accepted: [], scores: compiled.scoreColumn == nil ? nil : [],
             speciesNames: table.speciesNames)
         let values = table.values
+        // The run's own decisions when the result was made on this table (one decision pass);
+        // a stored run's result is decided here from its thresholds.
+        let decided = result.decisions.flatMap { $0.count == table.count ? $0 : nil }
         // Counted first: exact capacities (a million samples would otherwise leave up to half of
         // each array unused).
         rows = (0..<table.count).filter { (split == nil || table.splits[$0] == split) && table.statuses[$0].isOK }
@@ -28,7 +31,7 @@ extension SubjectBootstrap.Input {
         for i in rows {
             species.append(table.speciesIndex[i])
             subjects.append(table.subject(i))
-            accepted.append(compiled.decide { values[$0][i] }.isAccepted)
+            accepted.append(decided?.accepted(i) ?? compiled.decide { values[$0][i] }.isAccepted)
             if scores != nil { scores!.append(compiled.sweptScore { values[$0][i] } ?? .nan) }
         }
     }

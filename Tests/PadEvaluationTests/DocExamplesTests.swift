@@ -16,6 +16,14 @@ import TestSupport
         return path
     }
 
+    /// ``DecisionCodes``: two bytes a row, nil for a failed row.
+    @Test func decisionCodes() {
+        let codes = DecisionCodes([Decision.accepted, Decision(failedGate: 1, valueWasNaN: true), nil])
+        // codes.accepted(0) == true, codes.accepted(1) == false, codes.accepted(2) == nil
+        #expect(codes.accepted(0) == true && codes.accepted(1) == false && codes.accepted(2) == nil)
+        #expect(codes.decision(1) == Decision(failedGate: 1, valueWasNaN: true))
+    }
+
     /// ``BackgroundDecisions``: the rows of every sample, header first, once `finish()` returns.
     @Test func backgroundDecisions() throws {
         var table = MeasurementTable(columns: ["pad.score"])
