@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -17,6 +18,12 @@
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif
+
+/// Gives the heap's free pages back to the system (malloc_trim(3), glibc: the top of the heap is
+/// cut and free pages inside it are released with madvise). A run's phases free large arrays that
+/// glibc keeps for reuse, since its mmap threshold rises to the largest block freed; without this
+/// the next phase's peak stacks on the last one's garbage. Returns 1 when memory was released.
+static inline int padbench_release_free_memory(void) { return malloc_trim(0); }
 
 /// Swaps two paths atomically (renameat2(2) with RENAME_EXCHANGE, Linux 3.15). 0 or -1 and errno.
 static inline int padbench_exchange(const char *a, const char *b) {

@@ -138,6 +138,7 @@ package struct BenchRunner: Sendable {
                 journal: folder + "/" + RunFile.samples.name,
                 into: &table, timing: &timing, probe: probe)
             let measureSeconds = Double(MonotonicClock.nanoseconds() - measureStart) / 1e9
+            FreeMemory.releaseAfterPhase()
             if table.count < samples.count {
                 pipeline.suspend()
                 return Outcome(

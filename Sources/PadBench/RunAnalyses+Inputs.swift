@@ -68,6 +68,9 @@ extension RunAnalyses {
                         quality: rows.map { output.negated ? -column[$0] : column[$0] },
                         species: decision.species, accepted: decision.accepted,
                         speciesCount: decision.speciesNames.count))
+                // Each output's arrays (its column, qualities, sort orders: tens of bytes a unit)
+                // are given back before the next output's are made.
+                FreeMemory.releaseAfterPhase()
             }
         }
         return analyses

@@ -58,6 +58,7 @@ package struct RunFolderWriter: Sendable {
         // alone: computed on other cores while the presentations are decided and the curves written.
         let fingerprinting = Fingerprints.started(table)
         var frameResults = RunStatistics.withSubjectIntervals(results, table: table)
+        FreeMemory.releaseAfterPhase()
         let separating = Self.outputSeparation(table, sortedFor: frameResults)
         var results = frameResults
         var streamedFiles = streamedFiles
@@ -77,6 +78,7 @@ package struct RunFolderWriter: Sendable {
         // decisions.csv is once the pending members are.
         try members.waitForPending()
         let analyses = try RunAnalyses.compute(folder: folder, table: table, results: results, manifest: manifest)
+        FreeMemory.releaseAfterPhase()
         for member in [SampleLabels.member, RunFile.comparisons.name]
         where FileManager.default.fileExists(atPath: folder + "/" + member) {
             streamedFiles.append(member)
