@@ -53,6 +53,25 @@ import TestSupport
         #expect { try CascadeClassifier(contentsOfFile: bad) } throws: { "\($0)".contains(bad) }
     }
 
+    /// The cascade is flattened once per integral-image stride and shared (``HaarScannerCache``):
+    /// one detector over images of two sizes, in turn and twice, finds what a fresh detector
+    /// finds on each, and keeps one flattening per size.
+    @Test func oneFlatteningPerImageSizeFindsWhatAFreshDetectorFinds() throws {
+        let cascade = try CascadeClassifier(
+            contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")
+        let shared = CascadeDetector(cascade: cascade)
+        let files = ["photo_astronaut_bright.jpg", "photo_astronaut_crop.jpg", "photo_astronaut_dark.jpg"]
+        let planes = try files.map { GrayPlane(try ImageDecoder().decode(fileAt: Self.folder + "/" + $0)) }
+        let widths = Set(planes.map(\.width))
+        #expect(widths.count == 2, "two widths, two strides")
+        for plane in planes + planes {
+            let fresh = CascadeDetector(cascade: cascade).detect(in: plane, minNeighbors: 0)
+            #expect(shared.detect(in: plane, minNeighbors: 0) == fresh)
+            #expect(!fresh.isEmpty)
+        }
+        #expect(shared.haarScanners.count == widths.count)
+    }
+
     @Test func tinyFlatAndGrayImagesGiveNoDetectionsWithoutCrashing() throws {
         let cascade = try CascadeClassifier(
             contentsOfFile: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml")

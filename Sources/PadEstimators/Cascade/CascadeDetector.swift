@@ -22,6 +22,9 @@ package struct Detection: Sendable, Equatable {
 /// - raw windows are grouped by ``RectangleGrouping`` (eps 0.2, `minNeighbors`), then clipped to the image.
 package struct CascadeDetector: Sendable {
     package let cascade: CascadeClassifier
+    /// The cascade flattened per integral-image stride, shared by every copy and thread: images of
+    /// one size (a dataset's usual case) flatten it once, not once per image.
+    let haarScanners = HaarScannerCache()
 
     package init(cascade: CascadeClassifier) { self.cascade = cascade }
 
@@ -88,7 +91,9 @@ package struct CascadeDetector: Sendable {
         let largestSize = Self.scaledSize(plane, largest)
         var integral = StridedIntegral(
             width: largestSize.width, height: largestSize.height, squares: cascade.featureType == .haar)
-        var scanner = RowScanner(cascade: cascade, stride: integral.stride, positions: largestSize.width + 1)
+        var scanner = RowScanner(
+            cascade: cascade, stride: integral.stride, positions: largestSize.width + 1,
+            haar: cascade.featureType == .haar ? haarScanners.scanner(cascade, stride: integral.stride) : nil)
         let stripes = (max(largestSize.width + 1 - W, 0) + 31) / 32
         return scales.map { scale in
             let size = Self.scaledSize(plane, scale)
@@ -211,10 +216,11 @@ struct RowScanner {
     var status: [Int64]
     var factors: [Float]
 
-    init(cascade: CascadeClassifier, stride: Int, positions: Int) {
+    /// `haar`: the cascade already flattened for `stride` (``HaarScannerCache``), made here when nil.
+    init(cascade: CascadeClassifier, stride: Int, positions: Int, haar: HaarScanner? = nil) {
         windowWidth = cascade.windowWidth
         windowHeight = cascade.windowHeight
-        haar = cascade.featureType == .haar ? HaarScanner(cascade: cascade, stride: stride) : nil
+        self.haar = cascade.featureType == .haar ? haar ?? HaarScanner(cascade: cascade, stride: stride) : nil
         lbp = cascade.featureType == .lbp ? LBPEvaluator(cascade: cascade, stride: stride) : nil
         let rounded = (positions + 7) / 8 * 8 + 8
         status = [Int64](repeating: -1, count: haar == nil ? 0 : rounded)

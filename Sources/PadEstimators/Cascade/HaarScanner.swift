@@ -1,3 +1,4 @@
+import Synchronization
 /// The Haar cascade flattened for one integral-image row stride, evaluated eight windows at a
 /// time in SIMD lanes and then one window at a time for the few that survive the first stages.
 ///
@@ -7,10 +8,10 @@
 /// times the factor in float, compared with the stump threshold, the chosen leaves summed in
 /// double and compared with the stage threshold. IEEE arithmetic is lane-wise, so the vector
 /// answer equals the scalar one bit for bit; lanes only save instructions and loads.
-struct HaarScanner {
+struct HaarScanner: Sendable {
     /// One stump: three rectangles x four integral-image corner offsets (absent rectangles have
     /// weight 0), the three weights and the feature threshold, and the two leaves.
-    struct Stump {
+    struct Stump: Sendable {
         var rects: (SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>)
         var weightsAndThreshold: SIMD4<Float>
         var left: Float
@@ -32,16 +33,21 @@ struct HaarScanner {
                 Int32(y * stride + x), Int32(y * stride + x + w), Int32((y + h) * stride + x),
                 Int32((y + h) * stride + x + w))
         }
+        // Built for every image (the stride is its integral image's): no array per stump, which
+        // made the flattening a quarter of a run on small images (allocation, reference counts).
         stages = FlatStages(cascade) { stump, _ in
-            var offsets = [SIMD4<Int32>](repeating: .zero, count: 3)
+            var offsets: (SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>) = (.zero, .zero, .zero)
             var weights = SIMD4<Float>(0, 0, 0, stump.threshold)
             for (r, rect) in cascade.haarFeatures[Int(stump.feature)].enumerated() {
-                offsets[r] = corners(Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
+                let corner = corners(Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
+                switch r {
+                case 0: offsets.0 = corner
+                case 1: offsets.1 = corner
+                default: offsets.2 = corner
+                }
                 weights[r] = rect.weight
             }
-            return Stump(
-                rects: (offsets[0], offsets[1], offsets[2]), weightsAndThreshold: weights, left: stump.left,
-                right: stump.right)
+            return Stump(rects: offsets, weightsAndThreshold: weights, left: stump.left, right: stump.right)
         }
         norm = corners(1, 1, cascade.windowWidth - 2, cascade.windowHeight - 2)
         normArea = Double((cascade.windowWidth - 2) * (cascade.windowHeight - 2))
@@ -186,7 +192,7 @@ enum EverySecondColumn: LaneStep {
 
 /// A cascade's stumps in one flat array in evaluation order, with the stage boundaries and the
 /// stage thresholds as the double that OpenCV compares its double stage sums with.
-struct FlatStages<Stump> {
+struct FlatStages<Stump: Sendable>: Sendable {
     let stumps: [Stump]
     /// Stage s covers stumps starts[s] ..< starts[s + 1].
     let starts: [Int]
@@ -195,6 +201,7 @@ struct FlatStages<Stump> {
     /// `make` turns a stump (and its index in evaluation order) into the evaluator's form.
     init(_ cascade: CascadeClassifier, make: (CascadeClassifier.Stump, Int) -> Stump) {
         var stumps: [Stump] = []
+        stumps.reserveCapacity(cascade.stages.reduce(0) { $0 + $1.stumps.count })
         var starts = [0]
         for stage in cascade.stages {
             for stump in stage.stumps { stumps.append(make(stump, stumps.count)) }
@@ -223,5 +230,26 @@ enum Lanes {
     /// `f` of each lane, spelled out lane by lane.
     @inline(__always) static func map<T: SIMDScalar, R: SIMDScalar>(_ v: SIMD8<T>, _ f: (T) -> R) -> SIMD8<R> {
         SIMD8(f(v[0]), f(v[1]), f(v[2]), f(v[3]), f(v[4]), f(v[5]), f(v[6]), f(v[7]))
+    }
+}
+
+/// Flattened Haar cascades by integral-image stride, at most ``capacity`` of them (about 190 KB
+/// each for OpenCV's frontal-face cascade): flattening walks every stump and took a quarter of a
+/// run on small images when it was done per image.
+final class HaarScannerCache: Sendable {
+    static let capacity = 16
+    private let scanners = Mutex<[Int: HaarScanner]>([:])
+
+    /// Strides flattened and kept.
+    var count: Int { scanners.withLock { $0.count } }
+
+    func scanner(_ cascade: CascadeClassifier, stride: Int) -> HaarScanner {
+        if let known = scanners.withLock({ $0[stride] }) { return known }
+        let made = HaarScanner(cascade: cascade, stride: stride)
+        scanners.withLock {
+            if $0.count >= Self.capacity { $0.removeAll() }
+            $0[stride] = made
+        }
+        return made
     }
 }
