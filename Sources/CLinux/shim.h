@@ -25,6 +25,11 @@
 /// the next phase's peak stacks on the last one's garbage. Returns 1 when memory was released.
 static inline int padbench_release_free_memory(void) { return malloc_trim(0); }
 
+/// Caps the number of glibc malloc arenas (mallopt(3) M_ARENA_MAX). glibc makes up to eight per
+/// core; each thread that frees large arrays in an arena of its own keeps those pages resident,
+/// so the parallel phases of a run (one worker per core) multiplied its garbage. Returns 1 on success.
+static inline int padbench_limit_heap_arenas(int arenas) { return mallopt(M_ARENA_MAX, arenas); }
+
 /// Swaps two paths atomically (renameat2(2) with RENAME_EXCHANGE, Linux 3.15). 0 or -1 and errno.
 static inline int padbench_exchange(const char *a, const char *b) {
     return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);

@@ -29,6 +29,7 @@ struct Padbench: AsyncParsableCommand {
     /// of theirs, ends with the command (``ChildProcesses``): padbench is their subreaper and ends
     /// them before it exits.
     static func main() async {
+        FreeMemory.limitArenas()
         if let problem = ResourceLimits.problem() {
             FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             Foundation.exit(1)
