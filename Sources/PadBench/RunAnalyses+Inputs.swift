@@ -59,13 +59,14 @@ extension RunAnalyses {
         var analyses: [ErrorDiscardReport.Analysis] = []
         for decision in decided {
             guard !decision.rows.contains(-1) else { continue }
-            let rows = decision.rows.map(Int.init)
             for output in outputs where output.name != decision.score {
-                let column = try units.table.column(units.table.columnIndex(of: output.name)!)
+                // The decided units' values only (a spilled column is read block by block).
+                var quality = try units.table.column(units.table.columnIndex(of: output.name)!, rows: decision.rows)
+                if output.negated { for k in quality.indices { quality[k] = -quality[k] } }
                 analyses.append(
                     ErrorDiscardReport.Analysis(
                         profile: decision.profile, split: decision.split, output: output.name,
-                        quality: rows.map { output.negated ? -column[$0] : column[$0] },
+                        quality: quality,
                         species: decision.species, accepted: decision.accepted,
                         speciesCount: decision.speciesNames.count))
                 // Each output's arrays (its column, qualities, sort orders: tens of bytes a unit)

@@ -45,8 +45,9 @@ package enum ErrorDiscard {
         let n = quality.count
         guard n > 0 else { return [] }
         // NaN first (lowest quality), then ascending; stable so the result is deterministic.
-        let order = quality.indices.sorted {
-            let a = quality[$0], b = quality[$1]
+        // 32-bit positions: the order is the largest array made per quality output.
+        let order = (0..<Int32(n)).sorted {
+            let a = quality[Int($0)], b = quality[Int($1)]
             if a.isNaN || b.isNaN { return a.isNaN && (!b.isNaN || $0 < $1) }
             return a < b || (a == b && $0 < $1)
         }
@@ -57,17 +58,17 @@ package enum ErrorDiscard {
         for p in 0...n {
             let discarded = Double(p) / Double(n)
             if discarded > maxDiscard { break }
-            let boundary = p == 0 || p == n || !sameQuality(quality[order[p]], quality[order[p - 1]])
+            let boundary = p == 0 || p == n || !sameQuality(quality[Int(order[p])], quality[Int(order[p - 1])])
             if boundary && p < n {
                 var point = worst(kept: kept, errors: errors)
                 if p == 0 { e0 = point.error }
                 point.discarded = discarded
-                point.qualityThreshold = p == 0 ? -.infinity : quality[order[p]]
+                point.qualityThreshold = p == 0 ? -.infinity : quality[Int(order[p])]
                 point.ideal = e0.isNaN ? .nan : max(0, (e0 - discarded) / (1 - discarded))
                 points.append(point)
             }
             if p < n {
-                let i = order[p]
+                let i = Int(order[p])
                 kept[Int(group[i])] -= 1
                 if isError[i] { errors[Int(group[i])] -= 1 }
             }
@@ -124,23 +125,42 @@ package enum ErrorDiscard {
     /// the last band closed above; tied values stay in one band, the lowest whose bound they are,
     /// so a band may be empty (left out). NaN values form band 0.
     package static func deciles(quality: [Double]) -> [Band] {
-        let assessable = quality.indices.filter { !quality[$0].isNaN }.sorted { quality[$0] < quality[$1] }
-        var bands: [Band] = []
-        let missing = quality.indices.filter { quality[$0].isNaN }
-        if !missing.isEmpty { bands.append(Band(decile: 0, low: .nan, high: .nan, members: missing)) }
-        guard !assessable.isEmpty else { return bands }
-        let n = assessable.count
-        let bounds = (0..<10).map { quality[assessable[$0 * n / 10]] }
-        var members = [[Int]](repeating: [], count: 10)
-        for i in assessable {
-            var d = bounds.lastIndex { $0 <= quality[i] }!
-            while d > 0 && bounds[d - 1] == bounds[d] { d -= 1 }
-            members[d].append(i)
+        let (bands, decile) = decileOf(quality: quality)
+        var members = [[Int]](repeating: [], count: 11)
+        for i in quality.indices { members[Int(decile[i])].append(i) }
+        return bands.map { band in
+            var band = band
+            band.members = members[band.decile]
+            return band
         }
-        for d in 0..<10 where !members[d].isEmpty {
-            let values = members[d].map { quality[$0] }
-            bands.append(Band(decile: d + 1, low: values.min()!, high: values.max()!, members: members[d]))
+    }
+
+    /// ``deciles(quality:)`` without member lists: the bands (their `members` empty) and each
+    /// value's decile (0 for NaN), one byte a value instead of an index in a list.
+    package static func decileOf(quality: [Double]) -> (bands: [Band], decile: [UInt8]) {
+        var sorted = quality.filter { !$0.isNaN }
+        sorted.sort()
+        var decile = [UInt8](repeating: 0, count: quality.count)
+        var low = [Double](repeating: .infinity, count: 11), high = [Double](repeating: -.infinity, count: 11)
+        var used = [Bool](repeating: false, count: 11)
+        used[0] = quality.count > sorted.count
+        if !sorted.isEmpty {
+            let n = sorted.count
+            let bounds = (0..<10).map { sorted[$0 * n / 10] }
+            for i in quality.indices where !quality[i].isNaN {
+                var d = bounds.lastIndex { $0 <= quality[i] }!
+                while d > 0 && bounds[d - 1] == bounds[d] { d -= 1 }
+                decile[i] = UInt8(d + 1)
+                low[d + 1] = min(low[d + 1], quality[i])
+                high[d + 1] = max(high[d + 1], quality[i])
+                used[d + 1] = true
+            }
         }
-        return bands
+        let bands = (0...10).filter { used[$0] }.map {
+            $0 == 0
+                ? Band(decile: 0, low: .nan, high: .nan, members: [])
+                : Band(decile: $0, low: low[$0], high: high[$0], members: [])
+        }
+        return (bands, decile)
     }
 }

@@ -54,22 +54,26 @@ package enum ErrorDiscardReport {
             apcerMax = ErrorDiscard.curve(
                 quality: at.map { quality[$0] }, group: at.map { species[$0] }, isError: at.map { accepted[$0] },
                 groupCount: speciesCount)
-            deciles = ErrorDiscard.deciles(quality: quality).map { band in
-                let members = band.members
-                let bona = members.filter { species[$0] < 0 }
-                let rejected = bona.filter { !accepted[$0] }.count
-                var attacks = [Proportion](repeating: Proportion(errors: 0, total: 0), count: speciesCount)
-                for i in members where species[i] >= 0 {
-                    attacks[Int(species[i])].total += 1
-                    if accepted[i] { attacks[Int(species[i])].errors += 1 }
+            // Counted per band from each unit's decile (one byte a unit): no member lists.
+            let (bands, decileOf) = ErrorDiscard.decileOf(quality: quality)
+            var bona = [Proportion](repeating: Proportion(errors: 0, total: 0), count: 11)
+            var attacks = [[Proportion]](
+                repeating: [Proportion](repeating: Proportion(errors: 0, total: 0), count: speciesCount), count: 11)
+            for i in quality.indices {
+                let d = Int(decileOf[i])
+                if species[i] < 0 {
+                    bona[d].total += 1
+                    if !accepted[i] { bona[d].errors += 1 }
+                } else {
+                    attacks[d][Int(species[i])].total += 1
+                    if accepted[i] { attacks[d][Int(species[i])].errors += 1 }
                 }
+            }
+            deciles = bands.map { band in
                 let worst =
-                    attacks.filter { $0.total > 0 }.max { $0.value < $1.value } ?? Proportion(errors: 0, total: 0)
-                // The band's bounds are kept, not its members: an index per unit for every output
-                // and profile would outgrow the run's table.
-                var kept = band
-                kept.members = []
-                return (kept, Proportion(errors: rejected, total: bona.count), worst)
+                    attacks[band.decile].filter { $0.total > 0 }.max { $0.value < $1.value }
+                    ?? Proportion(errors: 0, total: 0)
+                return (band, bona[band.decile], worst)
             }
         }
     }

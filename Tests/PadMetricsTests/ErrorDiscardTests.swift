@@ -56,4 +56,21 @@ import Testing
         let tied = ErrorDiscard.deciles(quality: Array(repeating: 1.0, count: 10) + Array(repeating: 2.0, count: 10))
         #expect(tied.map(\.decile) == [1, 6] && tied.map(\.members.count) == [10, 10])
     }
+
+    /// Each value's decile as one byte (``ErrorDiscard/decileOf(quality:)``): the same bands and
+    /// bounds as the member lists, by hand on values with NaN and ties.
+    @Test func decileBytesAreTheBandsMembers() {
+        let quality = [3.0, .nan, 1, 1, 2, 9, 5, 5, 7, 0, .nan, 4]
+        let (bands, decile) = ErrorDiscard.decileOf(quality: quality)
+        // Sorted assessable: 0 1 1 2 3 4 5 5 7 9 (n = 10): bounds are the values themselves, so
+        // the tied 1s share band 2 (bound 1 at positions 1 and 2) and the 5s band 7.
+        #expect(decile == [5, 0, 2, 2, 4, 10, 7, 7, 9, 1, 0, 6])
+        #expect(bands.map(\.decile) == [0, 1, 2, 4, 5, 6, 7, 9, 10])
+        #expect(bands.allSatisfy { $0.members.isEmpty })
+        let withMembers = ErrorDiscard.deciles(quality: quality)
+        #expect(withMembers.map(\.decile) == bands.map(\.decile))
+        #expect(
+            zip(withMembers, bands).allSatisfy { $0.low.isNaN ? $1.low.isNaN : $0.low == $1.low && $0.high == $1.high })
+        for band in withMembers { #expect(band.members.allSatisfy { Int(decile[$0]) == band.decile }) }
+    }
 }
