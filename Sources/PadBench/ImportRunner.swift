@@ -21,9 +21,21 @@ import PadVocabulary
 /// sample, or a file name that matches two samples, is an error before anything is written. A
 /// sample without a record stays in every file as a failure (`missing_vendor_result`).
 /// `attackPotential` (species -> level, `--attack-potential` over the dataset manifest's column)
-/// adds APCER_AP per level to the reports, as in `bench`.
+/// adds APCER_AP per level to the reports, as in `bench`. `comparator` (a face comparator's scores,
+/// `--comparisons`, and its threshold rule) adds the whole system's rates (`vulnerability.csv`,
+/// `epsc.csv`), as `eval` and `bench` write them (``RunVulnerability``).
 package struct ImportRunner: Sendable {
     package init() {}
+
+    /// A face comparator's scores beside the import (`--comparisons`) and how its threshold is set.
+    package struct Comparator: Sendable {
+        package var path: String
+        package var threshold: ComparatorThreshold
+        package init(path: String, threshold: ComparatorThreshold = .fmr(EvalRunner.defaultComparatorFMR)) {
+            self.path = path
+            self.threshold = threshold
+        }
+    }
 
     /// A run's outcome and how many vendor results joined a sample.
     package struct Outcome: Sendable {
@@ -38,12 +50,18 @@ package struct ImportRunner: Sendable {
     package func run(
         format: VendorFormat, noDecision: NoDecisionPolicy = .fta, dataset: LoadedDataset, inputs: [String],
         profiles: [Profile], outputFolder: String, force: Bool = false, commandLine: [String] = [],
-        strict: Bool = false, attackPotential: [String: String]? = nil
+        strict: Bool = false, attackPotential: [String: String]? = nil, comparator: Comparator? = nil
     ) throws -> Outcome {
         // Written into the run's work folder, renamed into place when complete, removed on an error.
+        // The comparison file is an input: a --force onto the folder holding it is refused.
         let pipeline = try RunPipeline(
-            final: outputFolder, force: force, inputs: inputs + Profile.files(profiles), datasetRoot: dataset.root)
+            final: outputFolder, force: force,
+            inputs: inputs + Profile.files(profiles) + (comparator.map { [$0.path] } ?? []),
+            datasetRoot: dataset.root)
         let records = try VendorImporter(format: format, noDecision: noDecision).read(inputs)
+        if let comparator {
+            try RunVulnerability.write(ComparisonScores.read(path: comparator.path), folder: pipeline.folder.work)
+        }
         let byIndex = try Self.match(records, to: dataset)
         var columns = format.outputs
         if columns.isEmpty { columns = Array(Set(records.flatMap(\.values.keys))).sorted() }
@@ -61,6 +79,7 @@ package struct ImportRunner: Sendable {
             manifest.counts = RunPipeline.counts(table).merging(["records": records.count]) { a, _ in a }
             // APCER_AP per level in summary.csv, per_species.csv and the report, as bench gives it.
             manifest.attackPotential = attackPotential
+            manifest.comparatorThreshold = comparator?.threshold
             return manifest
         }
         return Outcome(run: run, matched: byIndex.count)

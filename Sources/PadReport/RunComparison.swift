@@ -20,6 +20,8 @@ import PadMetrics
 ///   so a model whose whole curve got worse is caught even when its rates at the profile's
 ///   threshold did not move. `profiles` limits the accuracy gate to named profiles; the others'
 ///   metrics are shown as not gated (JUnit `<skipped/>`).
+/// - runs with a face comparator (`vulnerability.csv` in both): IAPMR, IAPAR and the system FNMR
+///   by the same tests, paired per comparison (``VulnerabilityComparison``).
 /// Latency, per step, from every sample's stored time: the p50 and p99 ratios new / base with a
 /// distribution-free 95% interval (each quantile's order-statistic interval at 97.5%, combined);
 /// a regression only when the whole interval of the p50 or p99 ratio lies above the limit.
@@ -124,6 +126,8 @@ package struct RunComparison: Sendable {
                 let accuracy = try AccuracyComparison(base: base, new: new, paired: paired, settings: settings)
                 checks += accuracy.checks; notes += accuracy.notes; problems += accuracy.problems
                 overlays = accuracy.overlays
+                let system = try VulnerabilityComparison(base: base, new: new, paired: paired, settings: settings)
+                checks += system.checks; notes += system.notes; problems += system.problems
             }
             if settings.gate.latency {
                 let latency = try LatencyComparison(

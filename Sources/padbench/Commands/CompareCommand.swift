@@ -26,7 +26,10 @@ struct CompareCommand: ParsableCommand {
             on one side, a profile whose definition changed, or no gated metric at all exits 2. --profiles limits \
             the accuracy gate to the named profiles; the other profiles' metrics are shown, not gated (JUnit \
             <skipped/>). Fairness (runs with group.* labels, fairness.csv): FDR dropping or GARBE rising by more \
-            than --fairness-tolerance.
+            than --fairness-tolerance. The whole system (both runs made with --comparisons, vulnerability.csv): IAPMR \
+            per species and pooled, and each profile's IAPAR and system FNMR, gated with accuracy as APCER and \
+            BPCER are (McNemar on the paired comparisons; intervals on different ones with \
+            --allow-different-dataset); a run without comparisons is a note (docs/vulnerability.md).
             """
     )
 

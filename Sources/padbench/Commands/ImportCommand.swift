@@ -12,6 +12,9 @@ struct ImportCommand: ParsableCommand {
             array or JSON lines), misnap-mibi (MibiData JSON, \
             one per image named after it), idemia-status (CSV id,status with Live/Fake/NoDecision/Unknown), \
             long-csv (id,output,value). Records join samples by id, file name or file name without extension, or a presentation (a video's path, file name or stem: its result applies to every frame).
+            --comparisons FILE adds a face comparator's scores of the same presentations: the whole system's \
+            rates (IAPMR, IAPAR, system FNMR) in vulnerability.csv, as eval and bench write them \
+            (docs/vulnerability.md).
             """
     )
 
@@ -27,6 +30,11 @@ struct ImportCommand: ParsableCommand {
         name: .customLong("attack-potential"),
         help: "CSV species,attack_potential: report APCER_AP per level (the highest APCER among its species).")
     var attackPotential: String?
+    @OptionGroup var comparator: ComparatorOptions
+
+    func validate() throws {
+        if let problem = comparator.problem() { throw ValidationError(problem) }
+    }
 
     func run() throws {
         guard let formatValue = VendorFormat(rawValue: format) else {
@@ -44,7 +52,10 @@ struct ImportCommand: ParsableCommand {
             try ImportRunner().run(
                 format: formatValue, noDecision: policy, dataset: loaded, inputs: inputs,
                 profiles: profileList, outputFolder: out, force: force, commandLine: CommandLine.arguments,
-                strict: strict, attackPotential: levels)
+                strict: strict, attackPotential: levels,
+                comparator: comparator.comparisons.map {
+                    ImportRunner.Comparator(path: $0, threshold: comparator.threshold)
+                })
         }
         if !outcome.results.isEmpty { print(TerminalTables.profileTable(outcome.results)) }
         CommandSupport.printWarnings(outcome.results)
