@@ -1,5 +1,4 @@
 import PadArchive
-import PadDataset
 import PadEvaluation
 import PadMetrics
 import PadVocabulary

@@ -1,4 +1,3 @@
-import PadDataset
 import PadEvaluation
 import PadMetrics
 import PadVocabulary

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PadArchive
 @testable import PadBench
-@testable import PadDataset
 @testable import PadImage
 @testable import PadMetrics
 @testable import PadProfiles

@@ -4,7 +4,6 @@ import PadVocabulary
 import Testing
 
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 @testable import PadProfiles
 @testable import PadReport

@@ -5,6 +5,7 @@ import Testing
 
 @testable import PadBench
 @testable import PadDataset
+@testable import PadSamples
 @testable import PadEvaluation
 @testable import PadReport
 import TestSupport
