@@ -100,10 +100,18 @@ let package = Package(
             name: "PadEvaluation",
             dependencies: ["PadSamples", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        // What people and CI read: report tables, HTML pages, SVG plots, terminal tables, results.json.
         .target(
             name: "PadReport",
+            dependencies: ["PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        // Finished runs read back, verified against themselves and compared (compare, table, folds,
+        // plot); renders through PadReport, which never imports it.
+        .target(
+            name: "PadRuns",
             dependencies: [
-                "PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadSamples", "PadText", "PadVocabulary",
+                "PadArchive", "PadEvaluation", "PadMetrics", "PadProfiles", "PadReport", "PadSamples", "PadText",
+                "PadVocabulary",
             ],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
@@ -112,7 +120,7 @@ let package = Package(
                 "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadExternal", "PadImport", "PadONNX",
                 "PadProfiles", "PadSamples",
                 "PadMetrics",
-                "PadArchive", "PadEvaluation", "PadReport", "PadText", "PadVocabulary",
+                "PadArchive", "PadEvaluation", "PadReport", "PadRuns", "PadText", "PadVocabulary",
             ],
             exclude: ["README.md"]
         ),
@@ -120,7 +128,8 @@ let package = Package(
             name: "padbench",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
-                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo", "PadVocabulary",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadRuns", "PadText", "PadVideo",
+                "PadVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,11 +187,14 @@ let package = Package(
                 "PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive", "PadVocabulary", "TestSupport",
             ]),
         .testTarget(
+            name: "PadRunsTests",
+            dependencies: ["PadRuns", "PadReport", "PadMetrics", "PadArchive", "PadVocabulary", "TestSupport"]),
+        .testTarget(
             name: "PadBenchTests",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
-                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadSamples", "PadVideo", "PadVocabulary",
-                "TestSupport", "PadText",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadRuns", "PadSamples", "PadVideo",
+                "PadVocabulary", "TestSupport", "PadText",
             ],
             resources: [.copy("Fixtures")]
         ),

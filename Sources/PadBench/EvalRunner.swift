@@ -4,7 +4,7 @@ import PadSamples
 import PadEvaluation
 import PadMetrics
 import PadProfiles
-import PadReport
+import PadRuns
 import PadText
 import PadVocabulary
 import Synchronization

@@ -170,19 +170,22 @@ import Testing
         return seen
     }
 
-    /// The samples, the evaluation layer and the reports name samples through PadSamples: none of
-    /// them reaches PadDataset or an image or video codec, directly or through another target.
+    /// The samples, the evaluation layer, the reports and the stored runs name samples through
+    /// PadSamples: none of them reaches PadDataset or an image or video codec, directly or through
+    /// another target. The reports render what PadRuns computes and never reach PadRuns.
     @Test func samplesEvaluationAndReportsLinkNoCodec() throws {
         let declared = try Self.packageDependencies()
         #expect(declared["PadSamples"] == ["PadVocabulary"])
         let codecs: Set<String> = [
             "PadDataset", "PadImage", "PadVideo", "CPNG", "CTurboJPEG", "CAVFormat", "CAVCodec", "CSwScale", "CAVUtil",
         ]
-        for module in ["PadSamples", "PadEvaluation", "PadReport"] {
+        for module in ["PadSamples", "PadEvaluation", "PadReport", "PadRuns"] {
             let reached = Self.reachable(from: module, declared)
             #expect(reached.contains("PadVocabulary"), "\(module)")
             #expect(reached.isDisjoint(with: codecs), "\(module) reaches \(reached.intersection(codecs).sorted())")
             #expect(try Self.imports(of: module).isDisjoint(with: codecs), "\(module)")
         }
+        #expect(!Self.reachable(from: "PadReport", declared).contains("PadRuns"))
+        #expect(try !Self.imports(of: "PadReport").contains("PadRuns"))
     }
 }

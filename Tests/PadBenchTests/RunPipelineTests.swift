@@ -7,6 +7,7 @@ import Testing
 @testable import PadEvaluation
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 import TestSupport
 
 /// `RunPipeline`, the one life of a run: whichever way `samples.csv` reaches the archive, the

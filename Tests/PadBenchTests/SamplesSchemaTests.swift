@@ -8,6 +8,7 @@ import Testing
 @testable import PadSamples
 @testable import PadEvaluation
 @testable import PadReport
+@testable import PadRuns
 import TestSupport
 
 /// `samples.csv` has one definition (``SamplesSchema``): every run kind's writer, read back by the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadReport
+import PadRuns
 import PadText
 import PadVocabulary
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadArchive
 import PadReport
+import PadRuns
 import PadText
 
 /// `padbench folds`: mean and standard deviation of rates over fold runs (OULU-NPU protocols 3, 4).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadReport
+import PadRuns
 
 /// `padbench plot RUN... --out DIR`: the DET, the ROC and the error rates against threshold of
 /// several runs or profiles on shared axes with one legend (`det.svg`, `roc.svg`, `thresholds.svg`,

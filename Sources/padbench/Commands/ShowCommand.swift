@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadArchive
 import PadReport
+import PadRuns
 import PadText
 
 /// `padbench show ARCHIVE`: a run's results (from its typed `results.json`) on the terminal.

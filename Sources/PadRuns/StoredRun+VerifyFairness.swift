@@ -1,4 +1,5 @@
 import PadArchive
+import PadReport
 import PadSamples
 import PadEvaluation
 import PadMetrics
