@@ -82,9 +82,11 @@ let package = Package(
         .target(
             name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"],
             swiftSettings: optimisedInDebug),
-        // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
+        // Pure functions over score arrays (and timing histograms, and the seeded bootstraps over
+        // plain arrays of samples), so profiles can calibrate with them.
         .target(
-            name: "PadMetrics", dependencies: ["PadText", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            name: "PadMetrics",
+            dependencies: ["PadText", "PadVocabulary", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadProfiles",

@@ -58,7 +58,9 @@ struct AccuracyComparison {
                 continue
             }
             if let input = curves[name]?.input {
-                curveChecks(name, PairedBootstrap.compare(input, settings: settings.bootstrap), settings)
+                curveChecks(
+                    name, PairedBootstrap.compare(input, targets: ProfileResult.targets, settings: settings.bootstrap),
+                    settings)
             } else if let be = b.reported.eer, let ne = n.reported.eer {
                 checks.append(
                     .init(

@@ -199,7 +199,8 @@ extension SystemTable {
                         }
                     if let sa = swept[i], let sb = swept[j] {
                         pair.eer = PairedBootstrap.compare(
-                            PairedBootstrap.Input(base: sa, new: sb), settings: bootstrap)
+                            PairedBootstrap.Input(base: sa, new: sb), targets: ProfileResult.targets,
+                            settings: bootstrap)
                     }
                 } else {
                     pair.rates =

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PadMetrics
 import PadReport
 import PadRuns
 import PadText
