@@ -147,3 +147,23 @@ extension OverlayPlots {
         return last.hasSuffix(".tar.zst") ? String(last.dropLast(".tar.zst".count)) : last
     }
 }
+
+extension OverlayPlots {
+    /// What `padbench plot` writes, in that order: `det.svg`, `roc.svg`, `thresholds.svg`, and
+    /// `plot.html` (the three plots and the table), whose lead says what was drawn: the curves of
+    /// `runs` runs, on `split` at `level`.
+    package func plotFiles(runs: Int, split: String, level: String) -> [(name: String, text: String)] {
+        let lead = "\(curves.count) curves of \(runs) runs, split \(split), level \(level)."
+        return [
+            ("det.svg", det().render()), ("roc.svg", roc().render()), ("thresholds.svg", thresholds().render()),
+            ("plot.html", html(title: "padbench plot", lead: lead)),
+        ]
+    }
+
+    /// One note per curve drawn on top of an identical earlier one (``identicalTo``), naming both.
+    package var identicalNotes: [String] {
+        identicalTo.enumerated().compactMap { k, twin in
+            twin.map { "note: \(curves[k].label) is identical to \(curves[$0].label): drawn on top of it" }
+        }
+    }
+}
