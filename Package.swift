@@ -45,6 +45,12 @@ let package = Package(
         // The one RFC 4180 CSV reader and regular-file checks shared by every text input.
         .target(
             name: "PadText", dependencies: ["PadVocabulary"], exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        // A dataset's samples as the layers above the codecs hold them (`Sample`, `SampleList`,
+        // compact string columns, `group.*`/`attr.*` labels): no image or video codec, so evaluation
+        // and reports name samples without linking libpng, libjpeg-turbo or FFmpeg.
+        .target(
+            name: "PadSamples", dependencies: ["PadVocabulary"], exclude: ["README.md"],
+            swiftSettings: optimisedInDebug),
         .target(
             name: "PadImage", dependencies: ["CPNG", "CTurboJPEG", "PadText", "PadVocabulary"], exclude: ["README.md"],
             swiftSettings: optimisedInDebug),
@@ -53,7 +59,7 @@ let package = Package(
             name: "PadVideo", dependencies: ["CAVFormat", "CAVCodec", "CSwScale", "CAVUtil", "PadImage"],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
-            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadText", "PadVocabulary"],
+            name: "PadDataset", dependencies: ["PadImage", "PadVideo", "PadSamples", "PadText", "PadVocabulary"],
             exclude: ["README.md", "Synthesis/README.md"], swiftSettings: optimisedInDebug),
         // ONNX Runtime loaded at run time: one environment per process, one session per model.
         .target(
@@ -62,7 +68,7 @@ let package = Package(
         .target(
             name: "PadEstimators",
             dependencies: [
-                "PadImage", "PadDataset", "PadONNX", "PadText", "PadVocabulary",
+                "PadImage", "PadONNX", "PadSamples", "PadText", "PadVocabulary",
                 .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
@@ -70,15 +76,17 @@ let package = Package(
         // supervision of the processes that speak it.
         .target(
             name: "PadExternal",
-            dependencies: ["CLinux", "PadDataset", "PadEstimators", "PadImage", "PadText", "PadVocabulary"],
+            dependencies: ["CLinux", "PadEstimators", "PadImage", "PadSamples", "PadText", "PadVocabulary"],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         // Vendor SDK exports (LUNA, MiSnap, IDEMIA, long CSV) read into records; no image decoding.
         .target(
             name: "PadImport", dependencies: ["PadText", "PadVocabulary"], exclude: ["README.md"],
             swiftSettings: optimisedInDebug),
-        // Pure functions over score arrays (and timing histograms), so profiles can calibrate with them.
+        // Pure functions over score arrays (and timing histograms, and the seeded bootstraps over
+        // plain arrays of samples), so profiles can calibrate with them.
         .target(
-            name: "PadMetrics", dependencies: ["PadText", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            name: "PadMetrics",
+            dependencies: ["PadText", "PadVocabulary", .product(name: "Histogram", package: "hdrhistogram-swift")],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadProfiles",
@@ -92,21 +100,29 @@ let package = Package(
         // result; reports and the pipeline build on it, it never measures and never renders.
         .target(
             name: "PadEvaluation",
-            dependencies: ["PadDataset", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
+            dependencies: ["PadSamples", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        // What people and CI read: report tables, HTML pages, SVG plots, terminal tables, results.json.
         .target(
             name: "PadReport",
+            dependencies: ["PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadText", "PadVocabulary"],
+            exclude: ["README.md"], swiftSettings: optimisedInDebug),
+        // Finished runs read back, verified against themselves and compared (compare, table, folds,
+        // plot); renders through PadReport, which never imports it.
+        .target(
+            name: "PadRuns",
             dependencies: [
-                "PadEvaluation", "PadMetrics", "PadProfiles", "PadArchive", "PadDataset", "PadText", "PadVocabulary",
+                "PadArchive", "PadEvaluation", "PadMetrics", "PadProfiles", "PadReport", "PadSamples", "PadText",
+                "PadVocabulary",
             ],
             exclude: ["README.md"], swiftSettings: optimisedInDebug),
         .target(
             name: "PadBench",
             dependencies: [
                 "CLinux", "PadImage", "PadVideo", "PadDataset", "PadEstimators", "PadExternal", "PadImport", "PadONNX",
-                "PadProfiles",
+                "PadProfiles", "PadSamples",
                 "PadMetrics",
-                "PadArchive", "PadEvaluation", "PadReport", "PadText", "PadVocabulary",
+                "PadArchive", "PadEvaluation", "PadReport", "PadRuns", "PadText", "PadVocabulary",
             ],
             exclude: ["README.md"]
         ),
@@ -114,7 +130,8 @@ let package = Package(
             name: "padbench",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
-                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadText", "PadVideo", "PadVocabulary",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadRuns", "PadText", "PadVideo",
+                "PadVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -138,14 +155,17 @@ let package = Package(
         .testTarget(
             name: "PadImageTests", dependencies: ["PadImage", "PadVocabulary", "TestSupport"],
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "PadSamplesTests", dependencies: ["PadSamples", "PadVocabulary", "TestSupport"]),
         .testTarget(name: "PadVideoTests", dependencies: ["PadVideo", "PadImage", "TestSupport"]),
         .testTarget(
             name: "PadDatasetTests",
-            dependencies: ["PadDataset", "PadImage", "PadText", "PadVideo", "PadVocabulary", "TestSupport"]),
+            dependencies: [
+                "PadDataset", "PadImage", "PadSamples", "PadText", "PadVideo", "PadVocabulary", "TestSupport",
+            ]),
         .testTarget(
             name: "PadEstimatorsTests",
             dependencies: [
-                "PadEstimators", "PadExternal", "PadImage", "PadDataset", "PadONNX", "PadVocabulary", "TestSupport",
+                "PadEstimators", "PadExternal", "PadImage", "PadSamples", "PadONNX", "PadVocabulary", "TestSupport",
                 "CLinux",
             ],
             resources: [.copy("Fixtures")]),
@@ -160,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "PadEvaluationTests",
             dependencies: [
-                "PadEvaluation", "PadArchive", "PadDataset", "PadProfiles", "PadVocabulary", "TestSupport",
+                "PadEvaluation", "PadArchive", "PadSamples", "PadProfiles", "PadVocabulary", "TestSupport",
                 "PadMetrics",
             ]),
         .testTarget(
@@ -169,11 +189,14 @@ let package = Package(
                 "PadReport", "PadEvaluation", "PadProfiles", "PadMetrics", "PadArchive", "PadVocabulary", "TestSupport",
             ]),
         .testTarget(
+            name: "PadRunsTests",
+            dependencies: ["PadRuns", "PadReport", "PadMetrics", "PadArchive", "PadVocabulary", "TestSupport"]),
+        .testTarget(
             name: "PadBenchTests",
             dependencies: [
                 "PadBench", "PadArchive", "PadDataset", "PadEstimators", "PadEvaluation", "PadExternal", "PadImage",
-                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadVideo", "PadVocabulary",
-                "TestSupport", "PadText",
+                "PadImport", "PadMetrics", "PadProfiles", "PadReport", "PadRuns", "PadSamples", "PadVideo",
+                "PadVocabulary", "TestSupport", "PadText",
             ],
             resources: [.copy("Fixtures")]
         ),

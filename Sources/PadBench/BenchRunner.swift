@@ -1,6 +1,6 @@
 import Foundation
 import PadArchive
-import PadDataset
+import PadSamples
 import PadEstimators
 import PadEvaluation
 import PadImage

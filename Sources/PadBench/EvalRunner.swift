@@ -1,10 +1,10 @@
 import Foundation
 import PadArchive
-import PadDataset
+import PadSamples
 import PadEvaluation
 import PadMetrics
 import PadProfiles
-import PadReport
+import PadRuns
 import PadText
 import PadVocabulary
 import Synchronization

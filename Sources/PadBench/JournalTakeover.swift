@@ -1,6 +1,6 @@
 import Foundation
 import PadArchive
-import PadDataset
+import PadSamples
 import PadEvaluation
 import PadText
 import PadVocabulary

@@ -3,7 +3,7 @@ import PadArchive
 import PadEvaluation
 import PadMetrics
 import PadProfiles
-import PadReport
+import PadRuns
 import PadText
 import PadVocabulary
 

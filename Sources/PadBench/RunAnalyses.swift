@@ -1,7 +1,7 @@
 import PadProfiles
 import Foundation
 import PadArchive
-import PadDataset
+import PadSamples
 import PadEvaluation
 import PadMetrics
 import PadReport

@@ -77,7 +77,7 @@ package enum RunStatistics {
         return results.map { result in
             var result = result
             if let input = bootstrapInput(result, table: table) {
-                result.reported.subjectIntervals = SubjectBootstrap.intervals(input)
+                result.reported.subjectIntervals = SubjectBootstrap.intervals(input, targets: ProfileResult.targets)
             }
             return result
         }

@@ -1,4 +1,4 @@
-import PadDataset
+import PadSamples
 import PadEstimators
 import PadEvaluation
 import PadImage

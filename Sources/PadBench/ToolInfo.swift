@@ -1,4 +1,4 @@
-import PadReport
+import PadRuns
 
 /// The tool's name and version, recorded in every manifest and report.
 package enum ToolInfo {

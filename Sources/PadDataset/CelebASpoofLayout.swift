@@ -2,6 +2,7 @@ import Foundation
 import PadImage
 import PadText
 import PadVocabulary
+import PadSamples
 
 /// CelebA-Spoof (Zhang et al., ECCV 2020): `Data/{train,test}/<subject>/{live,spoof}/<n>.jpg|png`,
 /// a face box file `<n>_BB.txt` beside each image (`x y w h score` in a 224x224 frame of reference,

@@ -1,4 +1,5 @@
 import PadText
+import PadSamples
 
 /// Something wrong with a dataset, located by file and line (line 0 when the whole file is meant).
 package struct DatasetProblem: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import PadImage
+import PadVocabulary
 
 /// The plausibility rule for face boxes a dataset ships (manifest `x,y,w,h`, CelebA-Spoof
 /// `_BB.txt`): finite numbers, width and height above 0, and every coordinate within ±1,000,000

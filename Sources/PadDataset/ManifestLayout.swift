@@ -2,6 +2,7 @@ import Foundation
 import PadImage
 import PadText
 import PadVocabulary
+import PadSamples
 
 /// The manifest layout: `manifest.csv` with header `path,label,species,split,subject[,x,y,w,h]`
 /// and an optional `presentation` column, paths relative to the manifest's folder. Each bad line

@@ -2,6 +2,7 @@ import Foundation
 import PadText
 import PadVideo
 import PadVocabulary
+import PadSamples
 
 /// OULU-NPU (Boulkenafet et al., FG 2017), its videos (`Train_files/`, `Dev_files/`, `Test_files/`
 /// hold `Phone_Session_User_File.avi`) or frames extracted from them (`Phone_Session_User_File

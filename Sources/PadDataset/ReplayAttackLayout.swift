@@ -1,6 +1,7 @@
 import Foundation
 import PadVideo
 import PadVocabulary
+import PadSamples
 
 /// Idiap's Replay-Attack (Chingovska et al., BIOSIG 2012) and Replay-Mobile (Costa-Pazo et al.,
 /// BIOSIG 2016): `<split>/real/*.mov` bona fide and `<split>/attack/{fixed,hand}/*.mov` attacks,

@@ -1,4 +1,5 @@
 import PadVocabulary
+import PadSamples
 
 /// A deterministic part `k` of `n` of a dataset: a sample belongs to shard
 /// `fnv1a64(presentation) % n == k - 1`, so shards are disjoint, cover the dataset, a sample's shard

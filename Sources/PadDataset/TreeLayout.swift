@@ -1,6 +1,7 @@
 import Foundation
 import PadText
 import PadVocabulary
+import PadSamples
 
 /// The directory-tree layout: `[split/]bonafide/**/*.jpg` and `[split/]attack/<species>/**/*.jpg`
 /// (images or videos).

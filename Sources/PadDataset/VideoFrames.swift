@@ -1,6 +1,7 @@
 import PadImage
 import PadText
 import PadVideo
+import PadSamples
 
 /// How a dataset's videos become samples: which frames are taken and the limits each video must
 /// meet (`bench` and `dataset check`: `--frames N`, `--frame-step K`, `--max-pixels`,

@@ -1,4 +1,4 @@
-import PadDataset
+import PadSamples
 import PadImage
 import PadVocabulary
 

@@ -1,6 +1,6 @@
 import Glibc
 import PadArchive
-import PadDataset
+import PadSamples
 import PadVocabulary
 
 /// Identities of a run's data, as wrapping sums over samples of FNV-1a 64 hashes, in hex. A sum

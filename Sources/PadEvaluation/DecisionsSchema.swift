@@ -1,4 +1,3 @@
-import PadDataset
 import PadText
 
 /// The columns of `decisions.csv` and `presentation_decisions.csv`: one row per sample (or

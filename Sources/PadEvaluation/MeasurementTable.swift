@@ -1,4 +1,4 @@
-import PadDataset
+import PadSamples
 import PadVocabulary
 
 /// The measurements of a run held column by column: what deciding and scoring need, and

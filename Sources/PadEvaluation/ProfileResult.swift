@@ -112,53 +112,12 @@ package struct ProfileResult: Sendable {
         }
     }
 
-    /// A two-sided 95% interval.
-    package struct Interval: Sendable, Codable, Equatable {
-        package var low: Double
-        package var high: Double
-        package init(low: Double, high: Double) { self.low = low; self.high = high }
-    }
+    /// A two-sided 95% interval (PadMetrics' ``SubjectBootstrap/Interval``).
+    package typealias Interval = SubjectBootstrap.Interval
 
-    /// Subject-clustered bootstrap intervals of the reported set (``SubjectBootstrap``): present
-    /// when the dataset names subjects.
-    package struct SubjectIntervals: Sendable, Codable, Equatable {
-        package struct SpeciesSubjects: Sendable, Codable, Equatable {
-            package var species: String
-            package var subjects: Int
-            package init(species: String, subjects: Int) { self.species = species; self.subjects = subjects }
-        }
-        package struct TargetInterval: Sendable, Codable, Equatable {
-            package var target: Double
-            package var interval: Interval?
-            /// Replicates in which the target could be met (the interval is over these).
-            package var replicatesMet: Int
-            package init(target: Double, interval: Interval?, replicatesMet: Int) {
-                self.target = target; self.interval = interval; self.replicatesMet = replicatesMet
-            }
-        }
-        package var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
-        package var replicates: Int
-        package var seed: UInt64
-        package var bonaFideSubjects: Int
-        package var attackSubjects: [SpeciesSubjects]
-        package var apcerMax: Interval?
-        package var bpcer: Interval?
-        package var eer: Interval?
-        package var bpcerAtAPCER: [TargetInterval]
-        package init(
-            replicates: Int, seed: UInt64, bonaFideSubjects: Int, attackSubjects: [SpeciesSubjects],
-            apcerMax: Interval?, bpcer: Interval?, eer: Interval?, bpcerAtAPCER: [TargetInterval]
-        ) {
-            self.replicates = replicates; self.seed = seed; self.bonaFideSubjects = bonaFideSubjects
-            self.attackSubjects = attackSubjects; self.apcerMax = apcerMax; self.bpcer = bpcer; self.eer = eer
-            self.bpcerAtAPCER = bpcerAtAPCER
-        }
-        /// True when some stratum has fewer than two subjects (the interval cannot show
-        /// between-subject variation there).
-        package var hasSingleSubjectStratum: Bool {
-            bonaFideSubjects == 1 || attackSubjects.contains { $0.subjects == 1 }
-        }
-    }
+    /// Subject-clustered bootstrap intervals of the reported set (PadMetrics'
+    /// ``SubjectBootstrap/Intervals``): present when the dataset names subjects.
+    package typealias SubjectIntervals = SubjectBootstrap.Intervals
 
     /// The profile's rates on one split.
     package struct SetResult: Sendable {

@@ -1,5 +1,5 @@
 import PadArchive
-import PadDataset
+import PadSamples
 import PadText
 import PadVocabulary
 

@@ -1,6 +1,6 @@
 import Foundation
 import PadEstimators
-import PadDataset
+import PadSamples
 import PadImage
 
 #if canImport(Glibc)

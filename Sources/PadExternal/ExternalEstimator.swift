@@ -1,5 +1,4 @@
 import Foundation
-import PadDataset
 import PadEstimators
 import PadImage
 import PadText

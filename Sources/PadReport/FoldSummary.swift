@@ -57,25 +57,14 @@ package struct FoldSummary: Sendable {
         }
     }
 
-    package init(runs: [StoredRun]) throws {
-        guard runs.count >= 2 else { throw ComparisonError("give at least two fold runs") }
-        var seen: [String: String] = [:]
-        for run in runs {
-            try run.verify()
-            let m = run.manifest
-            let identity = "\(m.dataset.fingerprint) \(m.dataset.outputsFingerprint ?? "") \(m.times.started)"
-            if let first = seen[identity] {
-                throw ComparisonError("\(run.path) is the same run as \(first); give each fold once")
-            }
-            seen[identity] = run.path
+    /// The statistics over `summaries`, one per fold, in the order given. Every summary has the
+    /// same profiles: `FoldSummary(runs:)` (PadRuns) checks that, verifies each run and refuses a
+    /// run given twice before it calls this.
+    package init(summaries: [RunSummary]) {
+        let byRun = summaries.map { summary in
+            Dictionary(summary.profiles.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         }
-        let byRun = runs.map { run in
-            Dictionary(run.summary.profiles.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        }
-        let profiles = byRun[0].keys.sorted()
-        for (run, rows) in zip(runs, byRun) where Set(rows.keys) != Set(profiles) {
-            throw ComparisonError("\(run.path): profiles \(rows.keys.sorted()) differ from \(profiles)")
-        }
+        let profiles = byRun.first?.keys.sorted() ?? []
         var statistics: [Statistic] = []
         for profile in profiles {
             for metric in Self.metrics {

@@ -34,6 +34,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
     package struct SpeciesRate: Codable, Sendable, Equatable {
         package var species: String
         package var apcer: Rate
+        package init(species: String, apcer: Rate) { self.species = species; self.apcer = apcer }
     }
 
     package struct TargetSummary: Codable, Sendable, Equatable {

@@ -127,8 +127,8 @@ extension SystemTable {
             }
             guard let rise = m.rise, let low = m.lowerBound else { return "undefined in a row or in every replicate" }
             return
-                "second - first \(AccuracyComparison.pp(rise)), one-sided \(level)% interval "
-                + "[\(AccuracyComparison.pp(low)), +inf) (\(result.bonaFideUnits) bona fide and \(result.attackUnits) "
+                "second - first \(RateText.percentagePoints(rise)), one-sided \(level)% interval "
+                + "[\(RateText.percentagePoints(low)), +inf) (\(result.bonaFideUnits) bona fide and \(result.attackUnits) "
                 + "attack \(result.unitKind)): \(m.significant ? "second higher beyond chance" : "no conclusion")"
         }
         guard !pair.paired else { return nil }

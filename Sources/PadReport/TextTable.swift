@@ -56,6 +56,9 @@ package enum RateText {
         return "\(percent(Double(errors) / Double(total))) (\(errors)/\(total))"
     }
 
+    /// A difference of rates in percentage points with its sign: `+2.10 pp`.
+    package static func percentagePoints(_ x: Double) -> String { (x >= 0 ? "+" : "") + fixed(x * 100, 2) + " pp" }
+
     /// `[1.0%, 7.1%]`
     package static func percentInterval(_ low: Double, _ high: Double) -> String {
         "[\(percent(low)), \(percent(high))]"

@@ -160,4 +160,32 @@ import Testing
             #expect(try !Self.imports(of: module).contains("PadDataset"), "\(module)")
         }
     }
+
+    /// Every target `module` reaches through Package.swift, directly or through other targets.
+    static func reachable(from module: String, _ declared: [String: Set<String>]) -> Set<String> {
+        var seen: Set<String> = [], stack = [module]
+        while let next = stack.popLast() {
+            for dependency in declared[next] ?? [] where seen.insert(dependency).inserted { stack.append(dependency) }
+        }
+        return seen
+    }
+
+    /// The samples, the evaluation layer, the reports and the stored runs name samples through
+    /// PadSamples: none of them reaches PadDataset or an image or video codec, directly or through
+    /// another target. The reports render what PadRuns computes and never reach PadRuns.
+    @Test func samplesEvaluationAndReportsLinkNoCodec() throws {
+        let declared = try Self.packageDependencies()
+        #expect(declared["PadSamples"] == ["PadVocabulary"])
+        let codecs: Set<String> = [
+            "PadDataset", "PadImage", "PadVideo", "CPNG", "CTurboJPEG", "CAVFormat", "CAVCodec", "CSwScale", "CAVUtil",
+        ]
+        for module in ["PadSamples", "PadEvaluation", "PadReport", "PadRuns"] {
+            let reached = Self.reachable(from: module, declared)
+            #expect(reached.contains("PadVocabulary"), "\(module)")
+            #expect(reached.isDisjoint(with: codecs), "\(module) reaches \(reached.intersection(codecs).sorted())")
+            #expect(try Self.imports(of: module).isDisjoint(with: codecs), "\(module)")
+        }
+        #expect(!Self.reachable(from: "PadReport", declared).contains("PadRuns"))
+        #expect(try !Self.imports(of: "PadReport").contains("PadRuns"))
+    }
 }

@@ -6,6 +6,7 @@ import Testing
 @testable import PadImage
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 
 @Suite struct BenchRunnerTests {
     /// Each sample's thread share: the CPUs divided among the samples that can be in flight.

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import PadArchive
 @testable import PadBench
-@testable import PadDataset
 @testable import PadImage
 @testable import PadMetrics
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 
 @Suite struct CompareTests {
     /// A generic score file of 20 bona fide (0.55, 0.6, ...) and 20 print attacks (0.05 ... ),

@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadDataset
+import PadSamples
 import PadEstimators
 import PadEvaluation
 import PadMetrics

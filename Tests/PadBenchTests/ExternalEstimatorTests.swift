@@ -3,9 +3,11 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadExternal
 @testable import PadImage
+import PadVocabulary
 
 /// The external-estimator protocol with examples/external/pad_estimator.py, which misbehaves on
 /// purpose for ids containing crash, hang, garbage or wrongid.

@@ -3,6 +3,7 @@ import Testing
 @testable import PadArchive
 @testable import PadBench
 @testable import PadReport
+@testable import PadRuns
 
 /// The latency half of `compare` on synthetic per-sample timings: it must fail on a real slowdown
 /// and pass on an unchanged or mildly slower run, and must not gate what the sample cannot bound.

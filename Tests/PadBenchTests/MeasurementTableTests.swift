@@ -2,7 +2,7 @@ import Foundation
 import PadVocabulary
 import Testing
 @testable import PadBench
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEvaluation
 import PadProfiles
 

@@ -8,6 +8,7 @@ import PadEstimators
 @testable import PadImage
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 
 @Suite struct MergeTests {
     /// Image `i` of a merge fixture: even numbers are bona fide (sharper, more contrast).

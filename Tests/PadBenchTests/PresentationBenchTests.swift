@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PadArchive
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 @testable import PadProfiles
 

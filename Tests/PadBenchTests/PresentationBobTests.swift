@@ -4,6 +4,7 @@ import PadBench
 import PadEvaluation
 import PadMetrics
 import PadReport
+import PadRuns
 import Testing
 
 /// bob's per-frame score files counted per presentation: every expected value was computed once

@@ -4,7 +4,6 @@ import PadVocabulary
 import Testing
 
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 import PadMetrics
 @testable import PadProfiles

@@ -5,6 +5,7 @@ import Foundation
 @testable import PadImage
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 import Testing
 
 /// A bench run on a manifest with `group.sex` and `attr.blurry` columns writes labels.csv,

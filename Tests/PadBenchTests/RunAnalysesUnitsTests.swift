@@ -8,6 +8,7 @@ import Testing
 @testable import PadImage
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 
 /// issue 30: the analyses count what ISO/IEC 30107-3 counts, presentations, and discard by
 /// capture quality only. On main at 8063f82 edc.csv and attributes.csv counted frames, a

@@ -7,6 +7,7 @@ import Testing
 @testable import PadMetrics
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 
 /// issue 30: every kind of run carries the samples' labels (labels.csv) and so writes the same
 /// fairness.csv and attributes.csv as the bench it stands for: `eval --archive` and `merge` of a

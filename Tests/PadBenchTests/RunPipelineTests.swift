@@ -4,10 +4,10 @@ import PadVocabulary
 import Testing
 
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 @testable import PadProfiles
 @testable import PadReport
+@testable import PadRuns
 import TestSupport
 
 /// `RunPipeline`, the one life of a run: whichever way `samples.csv` reaches the archive, the

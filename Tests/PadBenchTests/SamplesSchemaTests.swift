@@ -5,8 +5,10 @@ import Testing
 
 @testable import PadBench
 @testable import PadDataset
+@testable import PadSamples
 @testable import PadEvaluation
 @testable import PadReport
+@testable import PadRuns
 import TestSupport
 
 /// `samples.csv` has one definition (``SamplesSchema``): every run kind's writer, read back by the

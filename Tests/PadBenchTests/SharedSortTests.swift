@@ -2,7 +2,6 @@ import Foundation
 import PadVocabulary
 import Testing
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 @testable import PadMetrics
 import PadProfiles

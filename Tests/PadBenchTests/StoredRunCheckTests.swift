@@ -4,6 +4,7 @@ import Testing
 @testable import PadBench
 @testable import PadMetrics
 @testable import PadReport
+@testable import PadRuns
 
 /// Stored runs are checked, not trusted: each archive edit of issue 25 is refused by
 /// ``StoredRun/verify()`` (and so by `compare`, `show` and `folds`) with the number that disagrees.

@@ -3,7 +3,6 @@ import PadVocabulary
 import Testing
 @testable import PadArchive
 @testable import PadBench
-@testable import PadDataset
 @testable import PadEvaluation
 import PadText
 

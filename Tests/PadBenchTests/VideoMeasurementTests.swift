@@ -3,7 +3,7 @@ import Synchronization
 import PadVocabulary
 import Testing
 @testable import PadBench
-import PadDataset
+import PadSamples
 import PadEstimators
 import PadEvaluation
 import PadImage

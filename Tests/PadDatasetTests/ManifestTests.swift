@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import PadDataset
+@testable import PadSamples
 @testable import PadImage
+import PadVocabulary
 
 @Suite struct ManifestTests {
     @Test func badLinesAreNamedWithTheirLineAndGoodLinesStillLoad() throws {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import PadDataset
 @testable import PadImage
 import TestSupport
 

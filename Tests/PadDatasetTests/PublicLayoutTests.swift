@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PadDataset
 @testable import PadImage
+import PadVocabulary
 
 /// Layout-faithful fixtures built from the published conventions (datasets/README.md).
 @Suite struct PublicLayoutTests {

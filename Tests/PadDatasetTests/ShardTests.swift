@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadDataset
+@testable import PadSamples
 @testable import PadImage
 
 @Suite struct ShardTests {

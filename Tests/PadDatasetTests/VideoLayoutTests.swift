@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadDataset
+@testable import PadSamples
 import PadImage
 import PadVideo
 import TestSupport

@@ -3,6 +3,7 @@ import Testing
 @testable import PadEstimators
 @testable import PadImage
 import TestSupport
+import PadVocabulary
 
 /// Detections compared with OpenCV 4.14's `CascadeClassifier.detectMultiScale2` on the same
 /// photos (Fixtures/cascade/make_expected.py wrote the photos and expected.json).

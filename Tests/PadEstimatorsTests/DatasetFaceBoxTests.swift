@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadImage
+import PadVocabulary
 
 /// Dataset face boxes never reach an Int conversion out of range.
 @Suite struct DatasetFaceBoxTests {

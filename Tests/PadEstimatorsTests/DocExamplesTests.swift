@@ -1,11 +1,12 @@
 import CLinux
 import Foundation
 import Testing
-import PadDataset
+import PadSamples
 @testable import PadEstimators
 @testable import PadExternal
 import PadImage
 import TestSupport
+import PadVocabulary
 
 /// The examples the PadEstimators doc comments point to, compiled and checked here.
 @Suite struct PadEstimatorsDocExamples {

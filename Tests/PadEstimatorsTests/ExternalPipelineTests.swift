@@ -1,7 +1,8 @@
 import Foundation
+import PadVocabulary
 import Testing
 
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadExternal
 @testable import PadImage

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadExternal
 @testable import PadImage

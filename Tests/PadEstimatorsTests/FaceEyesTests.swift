@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadImage
+import PadVocabulary
 
 /// Face and eye outputs against the same procedure run with OpenCV (Fixtures/cascade/make_expected.py,
 /// section "estimators").

@@ -1,5 +1,5 @@
 import Foundation
-import PadDataset
+import PadSamples
 import PadImage
 import PadVocabulary
 import Testing

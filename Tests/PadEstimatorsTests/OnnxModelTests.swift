@@ -1,10 +1,11 @@
 import Foundation
-import PadDataset
+import PadSamples
 import PadImage
 import PadONNX
 import Testing
 
 @testable import PadEstimators
+import PadVocabulary
 
 /// ``OnnxModelEstimator`` and ``OnnxModelSpec``: a user's network declared by a spec file.
 @Suite struct OnnxModelTests {

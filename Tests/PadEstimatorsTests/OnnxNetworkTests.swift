@@ -1,11 +1,12 @@
 import Foundation
-import PadDataset
+import PadSamples
 import PadImage
 import PadONNX
 import Testing
 
 @testable import PadEstimators
 import TestSupport
+import PadVocabulary
 
 /// The image's pixels as RGB bytes (a gray image's value three times), as OpenCV's 3-channel arrays hold them.
 func rgbBytes(_ image: Image) -> [UInt8] {

@@ -1,7 +1,7 @@
 import Foundation
 import PadVocabulary
 import Testing
-@testable import PadDataset
+@testable import PadSamples
 @testable import PadEstimators
 @testable import PadImage
 

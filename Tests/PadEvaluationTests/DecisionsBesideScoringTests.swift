@@ -1,6 +1,5 @@
 import Foundation
 import PadArchive
-import PadDataset
 import PadMetrics
 import PadProfiles
 import PadVocabulary

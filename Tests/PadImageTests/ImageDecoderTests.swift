@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadImage
+import PadVocabulary
 
 @Suite struct BoxTests {
     @Test func iouOfHalfOverlappingBoxes() {

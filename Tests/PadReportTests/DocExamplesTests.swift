@@ -41,11 +41,3 @@ import PadMetrics
         #expect(table.rows[0].contains("1") && table.rows[0].contains("0"))
     }
 }
-
-/// ``FoldSummary``'s page: compiled only (it needs stored runs and writes into the working
-/// directory); `CompareTests` builds fold summaries from real runs.
-enum PadReportFoldsDocExample {
-    static func write(runs: [StoredRun], paths: [String]) throws {
-        try FoldSummary(runs: runs).html(runPaths: paths).write(toFile: "folds.html", atomically: true, encoding: .utf8)
-    }
-}

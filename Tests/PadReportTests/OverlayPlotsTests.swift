@@ -60,4 +60,26 @@ import Testing
         #expect(OverlayPlots.label(of: "reports/new/results.tar.zst") == "new")
         #expect(OverlayPlots.label(of: "/tmp/base.tar.zst") == "base")
     }
+
+    /// The ROC overlay the table page draws: the chance diagonal, then one line per curve from
+    /// (1, 1) to (0, 0), the legend giving the area of ``ROCCurve`` (the AUC), no label over another.
+    @Test func rocOverlayDrawsEveryCurveWithItsArea() throws {
+        let curves = try [0, 0.3].map { try OverlayPlotsTests.curve(shift: $0) }
+        let plots = OverlayPlots(curves: [
+            .init(label: "base", curve: curves[0]), .init(label: "new", curve: curves[1]),
+        ])
+        let roc = plots.roc()
+        // The chance diagonal (AUC 0.5) is drawn first, then one line per curve.
+        let drawn = roc.series.filter { !$0.name.hasPrefix("chance") }
+        #expect(roc.series.count == 3 && drawn.count == 2)
+        for (series, curve) in zip(drawn, curves) {
+            let area = try ROCCurve(curve).area
+            // From everything accepted to nothing accepted.
+            #expect(series.points.first! == (1, 1) && series.points.last! == (0, 0))
+            #expect(series.name.hasSuffix(", AUC \(RateText.fixed(area, 4))"), "\(series.name)")
+        }
+        let page = SVGReader.read(roc.render())
+        #expect(page.polylines.count == 3)
+        #expect(page.overlaps().isEmpty, "overlapping labels: \(page.overlaps())")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadVocabulary
 
 /// A linear-light-agnostic RGB float image (values 0...255) used while synthesising, so that
 /// every stage works without rounding until the final JPEG.

@@ -1,5 +1,6 @@
 import PadImage
 import PadText
+import PadVocabulary
 
 /// One grouped detection: a box in image pixels and how many raw windows support it.
 package struct Detection: Sendable, Equatable {

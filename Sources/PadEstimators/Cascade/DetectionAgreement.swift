@@ -1,4 +1,5 @@
 import PadImage
+import PadVocabulary
 
 /// How far a second, independently trained cascade agrees with each detection of the first: the
 /// face detector's confidence, and what decides whether a detection is counted as a face.

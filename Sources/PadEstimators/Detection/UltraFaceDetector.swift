@@ -1,5 +1,6 @@
 import PadImage
 import PadONNX
+import PadVocabulary
 
 /// A face found by a detector: its box in image pixels and the detector's confidence (0-1).
 package struct DetectedFace: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PadImage
+import PadVocabulary
 
 /// The colour order a network takes its input in.
 package enum ChannelOrder: String, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadVocabulary
 
 /// Colour texture features (Boulkenafet, Komulainen, Hadid, "Face anti-spoofing based on color
 /// texture analysis", ICIP 2015): uniform LBP(8,1) histograms (59 bins, not rotation invariant) of

@@ -1,5 +1,6 @@
 import Foundation
 import PadImage
+import PadVocabulary
 
 /// Image Distortion Analysis features (Wen, Han, Jain, "Face Spoof Detection With Image Distortion
 /// Analysis", IEEE TIFS 10(4), 2015): 121 numbers on the face crop (64x64, as

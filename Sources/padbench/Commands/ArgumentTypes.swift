@@ -6,6 +6,7 @@ import PadEstimators
 import PadEvaluation
 import PadMetrics
 import PadReport
+import PadRuns
 import PadVideo
 
 // Typed command-line values: ArgumentParser rejects a bad value as a usage error (exit 64) with

@@ -6,7 +6,7 @@ import PadEstimators
 import PadEvaluation
 import PadMetrics
 import PadProfiles
-import PadReport
+import PadRuns
 
 /// A failure at run time (a missing file, bad data, a profile with a typo): one line on standard
 /// error and exit 1, never the usage text. Exit 64 (ArgumentParser's `ValidationError`) is only

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import PadMetrics
 import PadReport
+import PadRuns
 import PadText
 import PadVocabulary
 

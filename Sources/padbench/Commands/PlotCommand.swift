@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PadReport
+import PadRuns
 
 /// `padbench plot RUN... --out DIR`: the DET, the ROC and the error rates against threshold of
 /// several runs or profiles on shared axes with one legend (`det.svg`, `roc.svg`, `thresholds.svg`,
@@ -59,19 +60,13 @@ struct PlotCommand: ParsableCommand {
         }
         try CommandSupport.atRunTime {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try plots.det().render().write(toFile: out + "/det.svg", atomically: true, encoding: .utf8)
-            try plots.roc().render().write(toFile: out + "/roc.svg", atomically: true, encoding: .utf8)
-            try plots.thresholds().render().write(toFile: out + "/thresholds.svg", atomically: true, encoding: .utf8)
-            let lead = "\(plots.curves.count) curves of \(runs.count) runs, split \(split), level \(level)."
-            try plots.html(title: "padbench plot", lead: lead).write(
-                toFile: out + "/plot.html", atomically: true, encoding: .utf8)
+            for file in plots.plotFiles(runs: runs.count, split: split, level: level) {
+                try file.text.write(toFile: out + "/" + file.name, atomically: true, encoding: .utf8)
+            }
         }
         print(
             "wrote \(out)/det.svg, \(out)/roc.svg, \(out)/thresholds.svg and \(out)/plot.html "
                 + "(\(plots.curves.count) curves)")
-        for (k, twin) in plots.identicalTo.enumerated() {
-            guard let twin else { continue }
-            print("note: \(plots.curves[k].label) is identical to \(plots.curves[twin].label): drawn on top of it")
-        }
+        for note in plots.identicalNotes { print(note) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PadArchive
 import PadReport
+import PadRuns
 import PadVocabulary
 
 /// `padbench table RUN... --out DIR`: several systems ranked on one page (`table.html`,

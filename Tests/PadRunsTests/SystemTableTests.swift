@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import PadMetrics
 @testable import PadReport
+@testable import PadRuns
 
 /// `padbench table`: the ranking and the pairwise McNemar tests worked by hand, and each pair's
 /// tests against what `compare` (``RunComparison``) gives for the same two runs.
@@ -107,7 +108,7 @@ import TestSupport
             let rise = try #require(eer.rise), low = try #require(eer.lowerBound)
             #expect(
                 there.detail.contains(
-                    "new - base \(AccuracyComparison.pp(rise)), one-sided 95% interval [\(AccuracyComparison.pp(low)), +inf)"
+                    "new - base \(RateText.percentagePoints(rise)), one-sided 95% interval [\(RateText.percentagePoints(low)), +inf)"
                 ), "\(there.detail)")
         }
         // The worst row's replay APCER rises beyond chance against the best: 6 of 10 replay attacks
@@ -118,28 +119,6 @@ import TestSupport
         let replay = try #require(extremes.rates.first { $0.metric == "apcer[replay]" }?.mcnemar)
         #expect(replay.firstOnlyWrong == 0 && replay.secondOnlyWrong == 6)
         #expect(abs(replay.pSecondWorse - 1.0 / 64) < 1e-12)
-    }
-
-    /// The ROC overlay the table page draws: the chance diagonal, then one line per curve from
-    /// (1, 1) to (0, 0), the legend giving the area of ``ROCCurve`` (the AUC), no label over another.
-    @Test func rocOverlayDrawsEveryCurveWithItsArea() throws {
-        let curves = try [0, 0.3].map { try OverlayPlotsTests.curve(shift: $0) }
-        let plots = OverlayPlots(curves: [
-            .init(label: "base", curve: curves[0]), .init(label: "new", curve: curves[1]),
-        ])
-        let roc = plots.roc()
-        // The chance diagonal (AUC 0.5) is drawn first, then one line per curve.
-        let drawn = roc.series.filter { !$0.name.hasPrefix("chance") }
-        #expect(roc.series.count == 3 && drawn.count == 2)
-        for (series, curve) in zip(drawn, curves) {
-            let area = try ROCCurve(curve).area
-            // From everything accepted to nothing accepted.
-            #expect(series.points.first! == (1, 1) && series.points.last! == (0, 0))
-            #expect(series.name.hasSuffix(", AUC \(RateText.fixed(area, 4))"), "\(series.name)")
-        }
-        let page = SVGReader.read(roc.render())
-        #expect(page.polylines.count == 3)
-        #expect(page.overlaps().isEmpty, "overlapping labels: \(page.overlaps())")
     }
 
     /// `padbench eval` (the executable beside the test bundle) of 20 bona fide and 10 print and 10

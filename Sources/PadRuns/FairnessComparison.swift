@@ -1,4 +1,5 @@
 import PadArchive
+import PadReport
 import PadVocabulary
 
 /// The demographic-differentials part of ``RunComparison`` (`compare --gate fairness`, and `all`

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PadDataset
+@testable import PadSamples
 
 /// Interning an array (score files' presentations: a concrete loop with its lookup sized by the
 /// number of runs) numbers strings exactly as interning any sequence of them, one at a time.

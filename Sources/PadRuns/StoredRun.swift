@@ -1,6 +1,7 @@
 import Foundation
 import PadArchive
 import PadEvaluation
+import PadReport
 import PadText
 import PadVocabulary
 

@@ -1,7 +1,3 @@
-import PadArchive
-import PadDataset
-import PadEvaluation
-import PadMetrics
 import PadVocabulary
 
 /// Paired bootstrap of the curve metrics of two runs on the same samples: the gate of `compare`
@@ -16,8 +12,8 @@ import PadVocabulary
 /// - each replicate draws m units with replacement from each stratum's m units, ONCE, and applies
 ///   the same draw to both runs' scores (the pairing: both runs see the same people);
 /// - per replicate and run: the exact error curve of the swept score, its EER (``EqualErrorRate``)
-///   and BPCER at APCER = x for each target x of ``ProfileResult/targets`` (bob.pad.base's rule,
-///   ``ThresholdCriterion/bpcerAtAPCER(_:)``); the difference d = new - base; a replicate where a
+///   and BPCER at APCER = x for each target x given (a run's `ProfileResult.targets`; bob.pad.base's
+///   rule, ``ThresholdCriterion/bpcerAtAPCER(_:)``); the difference d = new - base; a replicate where a
 ///   metric is undefined in either run is left out of that metric;
 /// - one-sided interval at confidence c: the sorted differences d(1) <= ... <= d(n) give the lower
 ///   bound L = d(floor((1 - c) n) + 1) (percentile bootstrap, Efron & Tibshirani 1993, ch. 13);
@@ -48,7 +44,8 @@ package enum PairedBootstrap {
         package init() {}
     }
 
-    /// One profile's reported samples in both runs, aligned (entry i is the same sample).
+    /// One profile's reported samples in both runs, aligned (entry i is the same sample); PadRuns
+    /// builds one from two stored runs' swept scores.
     package struct Input: Sendable {
         /// -1 bona fide, else an index into `speciesNames`.
         package var species: [Int32]
@@ -67,7 +64,7 @@ package enum PairedBootstrap {
 
     /// One metric: point estimates on all samples and the one-sided bound of new - base.
     package struct Metric: Sendable, Codable, Equatable {
-        /// `eer` or `bpcer@apcer=0.05`.
+        /// `eer` or `bpcer@apcer=0.05` (``ThresholdCriterion``'s name of the target).
         package var name: String
         package var base: Double?
         package var new: Double?
@@ -96,14 +93,15 @@ package enum PairedBootstrap {
         package var tooFewUnits: Bool { smallestUnits < settings.minimumUnits }
     }
 
-    package static func compare(_ input: Input, settings: Settings = Settings()) -> Result {
+    /// The paired bootstrap of `input`: the EER, then BPCER at each of `targets` (in that order).
+    package static func compare(_ input: Input, targets: [Double], settings: Settings = Settings()) -> Result {
         let clusterInput = SubjectBootstrap.Input(
             species: input.species, subjects: input.subjects, accepted: [], scores: nil,
             speciesNames: input.speciesNames)
         let (strata, order) = SubjectBootstrap.clusters(clusterInput)
         let all = strata.map { Array($0.indices) }
-        let basePoint = metrics(curve(strata, all, clusterInput, order) { input.base[$0] })
-        let newPoint = metrics(curve(strata, all, clusterInput, order) { input.new[$0] })
+        let basePoint = metrics(curve(strata, all, clusterInput, order) { input.base[$0] }, targets: targets)
+        let newPoint = metrics(curve(strata, all, clusterInput, order) { input.new[$0] }, targets: targets)
         let stratumNames = ["bonafide"] + order.map { input.speciesNames[$0] }
         let smallest = strata.indices.filter { !strata[$0].isEmpty }.min { strata[$0].count < strata[$1].count }
         let smallestUnits = smallest.map { strata[$0].count } ?? 0
@@ -115,13 +113,13 @@ package enum PairedBootstrap {
         let replicates = smallestUnits < settings.minimumUnits ? 0 : settings.replicates
         for _ in 0..<replicates {
             let drawn = strata.map { units in (0..<units.count).map { _ in SubjectBootstrap.draw(&rng, units.count) } }
-            let b = metrics(curve(strata, drawn, clusterInput, order) { input.base[$0] })
-            let n = metrics(curve(strata, drawn, clusterInput, order) { input.new[$0] })
+            let b = metrics(curve(strata, drawn, clusterInput, order) { input.base[$0] }, targets: targets)
+            let n = metrics(curve(strata, drawn, clusterInput, order) { input.new[$0] }, targets: targets)
             for k in differences.indices {
                 if let bk = b[k], let nk = n[k] { differences[k].append(nk - bk) }
             }
         }
-        let names = ["eer"] + ProfileResult.targets.map { "bpcer@apcer=\(CSVFormat.number($0))" }
+        let names = ["eer"] + targets.map { ThresholdCriterion.bpcerAtAPCER($0).description }
         return Result(
             settings: settings, bonaFideUnits: strata[0].count,
             attackUnits: strata.dropFirst().reduce(0) { $0 + $1.count },
@@ -144,11 +142,11 @@ package enum PairedBootstrap {
     }
 
     /// EER, then BPCER at each APCER target; nil where undefined (no curve, target out of reach).
-    static func metrics(_ curve: ErrorCurve?) -> [Double?] {
-        guard let curve else { return [Double?](repeating: nil, count: 1 + ProfileResult.targets.count) }
+    static func metrics(_ curve: ErrorCurve?, targets: [Double]) -> [Double?] {
+        guard let curve else { return [Double?](repeating: nil, count: 1 + targets.count) }
         let eer = (try? EqualErrorRate(curve)).map(\.value).flatMap { $0.isFinite ? $0 : nil }
         return [eer]
-            + ProfileResult.targets.map { x in
+            + targets.map { x in
                 guard let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet else {
                     return nil
                 }

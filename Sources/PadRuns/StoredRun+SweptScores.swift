@@ -2,6 +2,7 @@ import PadArchive
 import PadEvaluation
 import PadMetrics
 import PadProfiles
+import PadReport
 import PadVocabulary
 
 extension StoredRun {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import PadMetrics
-@testable import PadReport
 
 /// The paired bootstrap of `compare`: point estimates worked by hand, the resampling against a
 /// direct computation written apart from it (its own SplitMix64 and draws, one shared draw per
@@ -29,20 +28,26 @@ import Testing
     /// BPCER@APCER = x < 1/4: no attack score v has #(>= v)/4 <= x, so the threshold is the next
     /// double above 0.65 (APCER 0), where 0.4 and 0.6 are rejected: BPCER 2/4 in both runs.
     @Test func handWorkedCaseAndFixedSeed() throws {
-        let result = PairedBootstrap.compare(Self.input, settings: Self.threeUnits)
+        let result = PairedBootstrap.compare(
+            Self.input, targets: SubjectBootstrapTests.targets, settings: Self.threeUnits)
         let eer = try #require(result.metrics.first { $0.name == "eer" })
         #expect(eer.base == 0.25 && eer.new == 0.5 && eer.rise == 0.25)
         #expect(result.metrics.map(\.name) == ["eer", "bpcer@apcer=0.01", "bpcer@apcer=0.05", "bpcer@apcer=0.1"])
         for target in result.metrics.dropFirst() { #expect(target.base == 0.5 && target.new == 0.5) }
         #expect(result.bonaFideUnits == 3 && result.attackUnits == 3)
         // The same seed gives the same numbers; another seed draws other replicates.
-        #expect(PairedBootstrap.compare(Self.input, settings: Self.threeUnits) == result)
+        #expect(
+            PairedBootstrap.compare(Self.input, targets: SubjectBootstrapTests.targets, settings: Self.threeUnits)
+                == result)
         var other = Self.threeUnits
         other.seed = 1
-        #expect(PairedBootstrap.compare(Self.input, settings: other).settings.seed == 1)
+        #expect(
+            PairedBootstrap.compare(Self.input, targets: SubjectBootstrapTests.targets, settings: other).settings.seed
+                == 1)
         #expect(eer.lowerBound == Self.referenceLowerBound(seed: PairedBootstrap.seed))
         #expect(
-            PairedBootstrap.compare(Self.input, settings: other).metrics[0].lowerBound
+            PairedBootstrap.compare(Self.input, targets: SubjectBootstrapTests.targets, settings: other).metrics[0]
+                .lowerBound
                 == Self.referenceLowerBound(seed: 1))
     }
 
@@ -74,7 +79,7 @@ import Testing
         let same = PairedBootstrap.Input(
             species: Self.species, subjects: Self.subjects, speciesNames: ["print"], base: Self.base.map { $0 },
             new: Self.base.map { $0 })
-        let result = PairedBootstrap.compare(same, settings: Self.threeUnits)
+        let result = PairedBootstrap.compare(same, targets: SubjectBootstrapTests.targets, settings: Self.threeUnits)
         #expect(result.metrics.allSatisfy { $0.lowerBound == 0 && !$0.significant && $0.rise == 0 })
         #expect(result.metrics.allSatisfy { $0.replicatesUsed == 1000 })
     }
@@ -83,7 +88,7 @@ import Testing
     /// reported, no replicate is drawn, no bound is given, nothing is significant; the smallest
     /// stratum and the kind of unit are named. Without subjects the units are presentations.
     @Test func tooFewUnitsDrawNoReplicate() {
-        let result = PairedBootstrap.compare(Self.input)
+        let result = PairedBootstrap.compare(Self.input, targets: SubjectBootstrapTests.targets)
         #expect(result.tooFewUnits && result.smallestUnits == 3 && result.smallestStratum == "bonafide")
         #expect(result.unitKind == "subjects")
         #expect(result.metrics[0].base == 0.25 && result.metrics[0].new == 0.5)
@@ -93,12 +98,13 @@ import Testing
         let one = PairedBootstrap.Input(
             species: Self.species, subjects: ["A", "A", "A", "A", "D", "D", "D", "D"], speciesNames: ["print"],
             base: Self.base.map { $0 }, new: Self.new.map { $0 })
-        let single = PairedBootstrap.compare(one, settings: Self.threeUnits)
+        let single = PairedBootstrap.compare(one, targets: SubjectBootstrapTests.targets, settings: Self.threeUnits)
         #expect(single.tooFewUnits && single.smallestUnits == 1)
         let presentations = PairedBootstrap.Input(
             species: Self.species, subjects: Array(repeating: "", count: 8), speciesNames: ["print"],
             base: Self.base.map { $0 }, new: Self.new.map { $0 })
-        let byPresentation = PairedBootstrap.compare(presentations, settings: Self.threeUnits)
+        let byPresentation = PairedBootstrap.compare(
+            presentations, targets: SubjectBootstrapTests.targets, settings: Self.threeUnits)
         #expect(byPresentation.unitKind == "presentations" && byPresentation.smallestUnits == 4)
         #expect(!byPresentation.tooFewUnits && byPresentation.metrics[0].replicatesUsed == 1000)
     }

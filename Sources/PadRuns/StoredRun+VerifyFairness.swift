@@ -1,5 +1,6 @@
 import PadArchive
-import PadDataset
+import PadReport
+import PadSamples
 import PadEvaluation
 import PadMetrics
 import PadProfiles

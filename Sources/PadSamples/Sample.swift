@@ -1,4 +1,3 @@
-import PadImage
 import PadVocabulary
 
 /// One labelled image of a dataset: a still image, or one frame of a video or burst.

@@ -1,6 +1,3 @@
-import PadDataset
-import PadEvaluation
-import PadMetrics
 import PadVocabulary
 
 /// Subject-clustered percentile bootstrap intervals: samples of one person are not independent,
@@ -19,7 +16,8 @@ import PadVocabulary
 ///   all their samples (a subject drawn twice counts twice);
 /// - statistics per replicate: APCER_max = max over species of accepted / total and BPCER =
 ///   rejected / total at the profile's decisions (thresholds held fixed); EER and BPCER at each
-///   APCER target from the replicate's exact curve of the swept score (same rules as the run);
+///   APCER target given (a run's `ProfileResult.targets`) from the replicate's exact curve of the
+///   swept score (same rules as the run);
 ///   a target out of reach in a replicate leaves that replicate out of its interval;
 /// - interval: the sorted finite replicate values v(1) <= ... <= v(n) give
 ///   [v(floor(0.025 n) + 1), v(ceil(0.975 n))] (percentile interval; n = 1000: the 26th and the
@@ -30,7 +28,56 @@ package enum SubjectBootstrap {
     package static let replicates = 1000
     package static let seed: UInt64 = 30107
 
-    /// The reported set of one profile, one entry per processed sample.
+    /// A two-sided 95% interval.
+    package struct Interval: Sendable, Codable, Equatable {
+        package var low: Double
+        package var high: Double
+        package init(low: Double, high: Double) { self.low = low; self.high = high }
+    }
+
+    /// The intervals of one profile's reported set, as `results.json` records them
+    /// (`ProfileResult.SubjectIntervals`).
+    package struct Intervals: Sendable, Codable, Equatable {
+        package struct SpeciesSubjects: Sendable, Codable, Equatable {
+            package var species: String
+            package var subjects: Int
+            package init(species: String, subjects: Int) { self.species = species; self.subjects = subjects }
+        }
+        package struct TargetInterval: Sendable, Codable, Equatable {
+            package var target: Double
+            package var interval: Interval?
+            /// Replicates in which the target could be met (the interval is over these).
+            package var replicatesMet: Int
+            package init(target: Double, interval: Interval?, replicatesMet: Int) {
+                self.target = target; self.interval = interval; self.replicatesMet = replicatesMet
+            }
+        }
+        package var method = "subject-clustered percentile bootstrap, strata bona fide and each species"
+        package var replicates: Int
+        package var seed: UInt64
+        package var bonaFideSubjects: Int
+        package var attackSubjects: [SpeciesSubjects]
+        package var apcerMax: Interval?
+        package var bpcer: Interval?
+        package var eer: Interval?
+        package var bpcerAtAPCER: [TargetInterval]
+        package init(
+            replicates: Int, seed: UInt64, bonaFideSubjects: Int, attackSubjects: [SpeciesSubjects],
+            apcerMax: Interval?, bpcer: Interval?, eer: Interval?, bpcerAtAPCER: [TargetInterval]
+        ) {
+            self.replicates = replicates; self.seed = seed; self.bonaFideSubjects = bonaFideSubjects
+            self.attackSubjects = attackSubjects; self.apcerMax = apcerMax; self.bpcer = bpcer; self.eer = eer
+            self.bpcerAtAPCER = bpcerAtAPCER
+        }
+        /// True when some stratum has fewer than two subjects (the interval cannot show
+        /// between-subject variation there).
+        package var hasSingleSubjectStratum: Bool {
+            bonaFideSubjects == 1 || attackSubjects.contains { $0.subjects == 1 }
+        }
+    }
+
+    /// The reported set of one profile, one entry per processed sample (PadEvaluation builds one
+    /// from a profile's result and its table).
     package struct Input: Sendable {
         /// -1 bona fide, else index into `speciesNames`.
         package var species: [Int32]
@@ -40,7 +87,8 @@ package enum SubjectBootstrap {
         /// The swept score (NaN = rejected at every threshold); nil when the profile has none.
         package var scores: [Double]?
         package var speciesNames: [String]
-        /// The table row of each entry (filled by ``init(_:table:)``; empty otherwise).
+        /// The table row of each entry (filled by PadEvaluation's `init(_:table:split:)`; empty
+        /// otherwise).
         package var rows: [Int] = []
         package init(species: [Int32], subjects: [String], accepted: [Bool], scores: [Double]?, speciesNames: [String])
         {
@@ -76,10 +124,11 @@ package enum SubjectBootstrap {
         Int(rng.next().multipliedFullWidth(by: UInt64(m)).high)
     }
 
+    /// The intervals of `input`, BPCER at each of `targets` among them (in that order).
     package static func intervals(
-        _ input: Input, replicates: Int = SubjectBootstrap.replicates,
+        _ input: Input, targets: [Double], replicates: Int = SubjectBootstrap.replicates,
         seed: UInt64 = SubjectBootstrap.seed
-    ) -> ProfileResult.SubjectIntervals {
+    ) -> Intervals {
         let (strata, order) = clusters(input)
         // Per cluster: (errors, total) at the profile's decisions (bona fide: rejected; attack: accepted).
         let counts = strata.enumerated().map { k, clusters in
@@ -87,7 +136,7 @@ package enum SubjectBootstrap {
         }
         var rng = SplitMix64(seed: seed)
         var apcerMax: [Double] = [], bpcer: [Double] = [], eer: [Double] = []
-        var targets = [[Double]](repeating: [], count: ProfileResult.targets.count)
+        var atTargets = [[Double]](repeating: [], count: targets.count)
         for _ in 0..<replicates {
             var drawn = [[Int]](repeating: [], count: strata.count)
             for k in strata.indices {
@@ -108,20 +157,20 @@ package enum SubjectBootstrap {
                 continue
             }
             if let e = try? EqualErrorRate(curve) { eer.append(e.value) }
-            for (t, x) in ProfileResult.targets.enumerated() {
+            for (t, x) in targets.enumerated() {
                 if let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet {
-                    targets[t].append(curve.bpcer(choice.point))
+                    atTargets[t].append(curve.bpcer(choice.point))
                 }
             }
         }
-        return ProfileResult.SubjectIntervals(
+        return Intervals(
             replicates: replicates, seed: seed, bonaFideSubjects: strata[0].count,
             attackSubjects: order.enumerated().filter { !strata[$0.offset + 1].isEmpty }
                 .map { .init(species: input.speciesNames[$0.element], subjects: strata[$0.offset + 1].count) },
             apcerMax: percentile(apcerMax), bpcer: percentile(bpcer), eer: input.scores == nil ? nil : percentile(eer),
             bpcerAtAPCER: input.scores == nil
                 ? []
-                : zip(ProfileResult.targets, targets).map {
+                : zip(targets, atTargets).map {
                     .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
                 })
     }
@@ -133,7 +182,7 @@ package enum SubjectBootstrap {
     }
 
     /// [v(floor(0.025 n) + 1), v(ceil(0.975 n))] of the sorted finite values; nil when none.
-    package static func percentile(_ values: [Double]) -> ProfileResult.Interval? {
+    package static func percentile(_ values: [Double]) -> Interval? {
         let sorted = values.filter(\.isFinite).sorted()
         guard !sorted.isEmpty else { return nil }
         let n = Double(sorted.count)

@@ -1,6 +1,7 @@
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadReport
 import PadVocabulary
 
 /// The latency half of ``RunComparison``: per timed step, every sample's stored nanoseconds on

@@ -1,6 +1,7 @@
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadReport
 import PadVocabulary
 
 /// A stored run that disagrees with itself: `results.json` against its own counts or against

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 @testable import PadMetrics
-@testable import PadReport
 
 /// The subject bootstrap against a direct computation written apart from it: its own SplitMix64,
 /// its own 128-bit multiply for the draws, and plain arithmetic; plus the exact bootstrap
 /// distribution by enumerating all 27 ordered draws of 3 subjects.
 @Suite struct SubjectBootstrapTests {
+    /// The APCER targets every run reports (`ProfileResult.targets`).
+    static let targets = [0.01, 0.05, 0.1]
+
     /// Bona fide subjects a (2 samples, 1 rejected), b (3 samples, 0 rejected), c (1 sample,
     /// rejected); print subjects d (2 of 2 accepted), e (0 of 3), f (1 of 1). Scores: accepted
     /// samples score 0.6-0.9, rejected ones 0.1-0.4.
@@ -58,7 +60,7 @@ import Testing
             for c in at { for i in atSamples[c] { set.append(score: Self.input.scores![i], species: "print") } }
             eer.append(try EqualErrorRate(try ErrorCurve(set)).value)
         }
-        let result = SubjectBootstrap.intervals(Self.input)
+        let result = SubjectBootstrap.intervals(Self.input, targets: Self.targets)
         let (bLow, bHigh) = Self.percentile(bpcer), (aLow, aHigh) = Self.percentile(apcer),
             (eLow, eHigh) = Self.percentile(eer)
         #expect(result.bpcer == .init(low: bLow, high: bHigh))
@@ -67,7 +69,7 @@ import Testing
         #expect(result.bonaFideSubjects == 3 && result.attackSubjects == [.init(species: "print", subjects: 3)])
         #expect(result.replicates == 1000 && result.seed == 30107)
         // Reproducible: the same call gives the same intervals.
-        #expect(SubjectBootstrap.intervals(Self.input) == result)
+        #expect(SubjectBootstrap.intervals(Self.input, targets: Self.targets) == result)
     }
 
     /// All 27 ordered draws of 3 subjects are equally likely: the exact bootstrap distribution of
@@ -81,7 +83,7 @@ import Testing
             func quantile(_ q: Double) -> Double { values[Int((q * 27).rounded(.up)) - 1] }
             return (quantile(0.025), quantile(0.975))
         }
-        let result = SubjectBootstrap.intervals(Self.input)
+        let result = SubjectBootstrap.intervals(Self.input, targets: Self.targets)
         let (bLow, bHigh) = exactQuantiles(Self.bonaFide), (aLow, aHigh) = exactQuantiles(Self.print)
         // BPCER: each extreme is one outcome in 27 (3.7% > 2.5%): 0 (b,b,b) and 1 (c,c,c).
         #expect(bLow == 0 && bHigh == 1)
@@ -93,7 +95,7 @@ import Testing
         let input = SubjectBootstrap.Input(
             species: [-1, -1, 0, 0], subjects: ["a", "a", "b", "b"], accepted: [true, false, true, false],
             scores: nil, speciesNames: ["replay"])
-        let result = SubjectBootstrap.intervals(input)
+        let result = SubjectBootstrap.intervals(input, targets: Self.targets)
         #expect(result.bpcer == .init(low: 0.5, high: 0.5) && result.apcerMax == .init(low: 0.5, high: 0.5))
         #expect(result.hasSingleSubjectStratum && result.eer == nil && result.bpcerAtAPCER.isEmpty)
     }

@@ -1,4 +1,4 @@
-import PadEvaluation
+import PadMetrics
 import PadProfiles
 import PadVocabulary
 

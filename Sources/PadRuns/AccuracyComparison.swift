@@ -1,6 +1,7 @@
 import PadArchive
 import PadEvaluation
 import PadMetrics
+import PadReport
 import PadVocabulary
 
 /// The accuracy half of ``RunComparison``: per profile, APCER per species and BPCER on the
@@ -57,7 +58,9 @@ struct AccuracyComparison {
                 continue
             }
             if let input = curves[name]?.input {
-                curveChecks(name, PairedBootstrap.compare(input, settings: settings.bootstrap), settings)
+                curveChecks(
+                    name, PairedBootstrap.compare(input, targets: ProfileResult.targets, settings: settings.bootstrap),
+                    settings)
             } else if let be = b.reported.eer, let ne = n.reported.eer {
                 checks.append(
                     .init(
@@ -147,14 +150,11 @@ struct AccuracyComparison {
                 .init(
                     name: name, base: b, new: n, regressed: regressed, gated: true, test: "paired-bootstrap",
                     detail:
-                        "new - base \(Self.pp(rise)), one-sided \(level)% interval [\(Self.pp(low)), +inf) "
+                        "new - base \(RateText.percentagePoints(rise)), one-sided \(level)% interval [\(RateText.percentagePoints(low)), +inf) "
                         + "(\(how), \(m.replicatesUsed) used)"
                         + "\(rise > settings.rateTolerance && !regressed ? "; rise not significant" : "")"))
         }
     }
-
-    /// A difference of rates in percentage points with its sign: `+2.10 pp`.
-    static func pp(_ x: Double) -> String { (x >= 0 ? "+" : "") + RateText.fixed(x * 100, 2) + " pp" }
 
     /// One rate compared on both sides: missing on one side is a problem, on both a note.
     mutating func present(_ name: String, _ b: RunSummary.Rate?, _ n: RunSummary.Rate?) -> (

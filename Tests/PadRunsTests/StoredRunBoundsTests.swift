@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import PadArchive
-@testable import PadReport
+import PadRuns
 import TestSupport
 
 /// JSON members of an archive are read under a limit far below the 1 GiB member limit (issue

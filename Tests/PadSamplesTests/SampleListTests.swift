@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import PadDataset
-@testable import PadImage
+@testable import PadSamples
+import PadVocabulary
 
 /// The compact sample storage gives back exactly the samples appended (ids, paths, labels,
-/// splits, subjects, boxes), and finds duplicate ids as a dictionary would.
+/// splits, subjects, boxes).
 @Suite struct SampleListTests {
     static let samples = [
         Sample(id: "a.jpg", path: "/data/a.jpg", label: .bonaFide, split: .train, subject: "s1"),
@@ -30,19 +30,6 @@ import Testing
         #expect(Array(odd) == [Self.samples[1], Self.samples[3]])
         #expect(list.sortedByID().map(\.id) == Self.samples.map(\.id).sorted())
         #expect(Array(list.sortedByID()) == Self.samples.sorted { $0.id < $1.id })
-    }
-
-    @Test func idIndexFindsEveryDuplicateAcrossGrowth() {
-        var list = SampleList(root: "/r")
-        var index = IDIndex()
-        // 3000 ids (the index grows from 1024 slots several times), then each one again.
-        for i in 0..<3000 {
-            #expect(index.firstOrInsert("d\(i / 1000)/\(i).jpg", next: list.count, in: list) == nil)
-            list.append(Sample(id: "d\(i / 1000)/\(i).jpg", path: "/r/d\(i / 1000)/\(i).jpg", label: .bonaFide))
-        }
-        for i in stride(from: 0, to: 3000, by: 7) {
-            #expect(index.firstOrInsert("d\(i / 1000)/\(i).jpg", next: list.count, in: list) == i)
-        }
     }
 
     @Test func stringColumnsAndInternedStrings() {
