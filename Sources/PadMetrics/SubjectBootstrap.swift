@@ -134,6 +134,9 @@ package enum SubjectBootstrap {
         let counts = strata.enumerated().map { k, clusters in
             clusters.map { c in (c.filter { input.accepted[$0] == (k > 0) }.count, c.count) }
         }
+        let presorted = input.scores.map {
+            PresortedStrata(strata, scores: $0, speciesNames: input.speciesNames, order: order)
+        }
         var rng = SplitMix64(seed: seed)
         var apcerMax: [Double] = [], bpcer: [Double] = [], eer: [Double] = []
         var atTargets = [[Double]](repeating: [], count: targets.count)
@@ -153,9 +156,7 @@ package enum SubjectBootstrap {
                 let (e, n) = drawn[0].reduce((0, 0)) { ($0.0 + counts[0][$1].0, $0.1 + counts[0][$1].1) }
                 bpcer.append(Double(e) / Double(n))
             }
-            guard let scores = input.scores, let curve = replicateCurve(strata, drawn, scores, input, order) else {
-                continue
-            }
+            guard let presorted, let curve = presorted.curve(drawn) else { continue }
             if let e = try? EqualErrorRate(curve) { eer.append(e.value) }
             for (t, x) in targets.enumerated() {
                 if let choice = try? ThresholdCriterion.bpcerAtAPCER(x).choose(on: curve), choice.targetMet {
@@ -173,12 +174,6 @@ package enum SubjectBootstrap {
                 : zip(targets, atTargets).map {
                     .init(target: $0, interval: percentile($1), replicatesMet: $1.count)
                 })
-    }
-
-    static func replicateCurve(
-        _ strata: [[[Int]]], _ drawn: [[Int]], _ scores: [Double], _ input: Input, _ order: [Int]
-    ) -> ErrorCurve? {
-        PairedBootstrap.curve(strata, drawn, input, order) { scores[$0] }
     }
 
     /// [v(floor(0.025 n) + 1), v(ceil(0.975 n))] of the sorted finite values; nil when none.

@@ -80,19 +80,8 @@ package enum RegularFile {
     /// yields more (a `/proc` or `/sys` file reports size 0 and may be endless, like
     /// `/proc/self/pagemap`, or a file growing while read) is refused after one byte too many.
     package static func read(_ path: String, limit: Int = Int.max) throws(Failure) -> [UInt8] {
-        if let failure = check(path) { throw failure }
-        // O_NONBLOCK: should the file be swapped for a FIFO after stat, open does not hang.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            throw Failure(path: path, message: "cannot open: \(errorText(code))", code: code)
-        }
+        let (fd, size) = try openRegular(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw Failure(path: path, message: "is not a regular file")
-        }
-        let size = Int(info.st_size)
         guard size <= limit else {
             throw Failure(path: path, message: "is \(size) bytes, above the limit of \(limit)")
         }
@@ -105,18 +94,8 @@ package enum RegularFile {
     package static func readChunks(
         _ path: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        if let failure = check(path) { throw failure }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            throw Failure(path: path, message: "cannot open: \(errorText(code))", code: code)
-        }
+        let (fd, size) = try openRegular(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw Failure(path: path, message: "is not a regular file")
-        }
-        let size = Int(info.st_size)
         var buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
         var total = 0
         while true {
@@ -138,6 +117,24 @@ package enum RegularFile {
             total += n
             try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
+    }
+
+    /// `path` opened for reading once it is checked to be a regular file (before the open, and
+    /// again on the descriptor), with the size `fstat` gives. The caller closes the descriptor.
+    private static func openRegular(_ path: String) throws(Failure) -> (fd: Int32, size: Int) {
+        if let failure = check(path) { throw failure }
+        // O_NONBLOCK: should the file be swapped for a FIFO after stat, open does not hang.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(path: path, message: "cannot open: \(errorText(code))", code: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw Failure(path: path, message: "is not a regular file")
+        }
+        return (fd, Int(info.st_size))
     }
 
     /// Reads `size` bytes and checks that nothing follows them.

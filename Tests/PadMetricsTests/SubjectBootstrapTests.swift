@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PadMetrics
+import PadVocabulary
 
 /// The subject bootstrap against a direct computation written apart from it: its own SplitMix64,
 /// its own 128-bit multiply for the draws, and plain arithmetic; plus the exact bootstrap
@@ -117,5 +118,47 @@ import Testing
         #expect(SubjectBootstrap.percentile(Array(values)) == .init(low: 26, high: 975))
         #expect(SubjectBootstrap.percentile([.nan, 3]) == .init(low: 3, high: 3))
         #expect(SubjectBootstrap.percentile([]) == nil)
+    }
+
+    /// A replicate's curve from the scores sorted once (``SubjectBootstrap/PresortedStrata``) is
+    /// the curve of the drawn samples gathered and sorted (``PairedBootstrap``'s), point for point,
+    /// on 600 samples of 3 species and 40 subjects with ties, NaN scores, -0 and +0, and subjects
+    /// that give several classes; each of 50 replicates drawn with repeats. Thresholds are equal as
+    /// numbers: a zero threshold may carry the other sign, since below 4,096 scores RadixSort
+    /// falls back to a comparison sort that leaves -0 and +0 in gathering order; the bootstrap
+    /// reads only rates.
+    @Test func presortedReplicateCurvesEqualSortedOnes() {
+        var rng = SplitMix64(seed: 7)
+        let names = ["replay", "print", "mask"]
+        var species: [Int32] = [], subjects: [String] = [], scores: [Double] = []
+        for i in 0..<600 {
+            species.append(Int32(rng.next() % 4) - 1)
+            subjects.append(i % 7 == 0 ? "" : "s\(rng.next() % 40)")
+            let r = rng.next() % 100
+            scores.append(r < 5 ? .nan : r < 8 ? -0.0 : r < 11 ? 0.0 : Double(r % 23) / 7 - 1.5)
+        }
+        let input = SubjectBootstrap.Input(
+            species: species, subjects: subjects, accepted: species.map { $0 < 0 }, scores: scores,
+            speciesNames: names)
+        let (strata, order) = SubjectBootstrap.clusters(input)
+        let presorted = SubjectBootstrap.PresortedStrata(strata, scores: scores, speciesNames: names, order: order)
+        for _ in 0..<50 {
+            let drawn = strata.map { clusters in
+                (0..<clusters.count).map { _ in Int(rng.next() % UInt64(clusters.count)) }
+            }
+            let a = presorted.curve(drawn), b = PairedBootstrap.curve(strata, drawn, input, order) { scores[$0] }
+            #expect((a == nil) == (b == nil))
+            guard let a, let b else { continue }
+            #expect(a.speciesNames == b.speciesNames && a.count == b.count)
+            #expect(a.bonaFideCount == b.bonaFideCount && a.attackCounts == b.attackCounts)
+            var differing = 0
+            for p in 0..<a.count {
+                let same = a.thresholds[p] == b.thresholds[p] && a.bpcer(p) == b.bpcer(p)
+                let rates = a.apcerMax(p).value == b.apcerMax(p).value
+                let species = (0..<names.count).allSatisfy { (s: Int) -> Bool in a.apcer(s, p) == b.apcer(s, p) }
+                if !(same && rates && species) { differing += 1 }
+            }
+            #expect(differing == 0)
+        }
     }
 }
