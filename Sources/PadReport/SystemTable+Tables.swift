@@ -139,6 +139,20 @@ extension SystemTable {
 
     /// The terminal's main table: rank, system, EER, BPCER at each target, APCER_max, BPCER,
     /// AUC and latency, each number with its interval.
+    /// What `padbench table` prints: the ranked table, APCER per species at each operating point,
+    /// the pairwise tests and the notes (the command adds where it wrote the files).
+    package var terminalText: String {
+        var lines = [terminalTable.render()]
+        if !species.isEmpty { lines.append("\nAPCER per species at each operating point:\n" + speciesTable.render()) }
+        if !pairs.isEmpty {
+            lines.append(
+                "\npairwise (discordant a / b: wrong in the first only / the second only; no multiple-comparison "
+                    + "correction):\n" + pairsTable.render())
+        }
+        lines += notes.map { "note: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
     package var terminalTable: TextTable {
         let header =
             ["rank", "system", "EER [95% CI]"]

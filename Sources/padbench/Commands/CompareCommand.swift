@@ -183,25 +183,6 @@ struct CompareCommand: ParsableCommand {
         if comparison.regressed { throw ExitCode(1) }
     }
 
-    /// The terminal view: one row per checked metric, the notes, the bootstrap's settings, the verdict.
-    static func printTable(_ comparison: RunComparison) {
-        let rows = comparison.checks.map {
-            [
-                $0.regressed ? "REGRESSED" : ($0.gated ? "ok" : "info"), $0.name, RateText.fixed($0.base, 4),
-                RateText.fixed($0.new, 4), $0.test, $0.detail,
-            ]
-        }
-        print(TextTable(header: ["verdict", "metric", "base", "new", "test", "detail"], rows: rows).render())
-        for line in comparison.notes { print("note: \(line)") }
-        if let b = comparison.bootstrap {
-            print(
-                "paired bootstrap: \(b.replicates) replicates, seed \(b.seed), "
-                    + "one-sided \(RateText.fixed(b.confidence * 100, 1))% interval of new - base, "
-                    + "gated from \(b.minimumUnits) units per stratum")
-        }
-        let regressions = comparison.checks.filter(\.regressed)
-        print(
-            regressions.isEmpty
-                ? "\nno regression" : "\nREGRESSION: \(regressions.map(\.name).joined(separator: ", "))")
-    }
+    /// The terminal view (``RunComparison/terminalText``, rendered by PadReport).
+    static func printTable(_ comparison: RunComparison) { print(comparison.terminalText) }
 }

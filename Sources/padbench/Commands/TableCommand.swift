@@ -86,16 +86,7 @@ struct TableCommand: ParsableCommand {
                     to: URL(fileURLWithPath: out + "/" + name), options: .atomic)
             }
         }
-        print(table.terminalTable.render())
-        if !table.species.isEmpty {
-            print("\nAPCER per species at each operating point:\n" + table.speciesTable.render())
-        }
-        if !table.pairs.isEmpty {
-            print(
-                "\npairwise (discordant a / b: wrong in the first only / the second only; no multiple-comparison "
-                    + "correction):\n" + table.pairsTable.render())
-        }
-        for note in table.notes { print("note: \(note)") }
+        print(table.terminalText)
         print("\nwrote \(out)/table.html, \(out)/table.csv and \(out)/pairs.csv (\(table.rows.count) rows)")
     }
 }
