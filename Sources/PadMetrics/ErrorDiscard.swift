@@ -111,32 +111,19 @@ package enum ErrorDiscard {
         return e0 >= 1 ? f : f + (1 - e0) * log1p(-f)
     }
 
-    /// One quality band of ``deciles(quality:)``: presentations with quality in [low, high]
+    /// One quality band of ``decileOf(quality:)``: presentations with quality in [low, high]
     /// (`low` NaN: the band of presentations whose quality is not assessable).
     package struct Band: Sendable, Equatable {
         package var decile: Int
         package var low: Double
         package var high: Double
-        package var members: [Int]
     }
 
     /// Quality deciles over all `quality` values: band d (1...10) holds the values in
     /// [b_d, b_{d+1}), b_d = the value at sorted position ⌊(d−1)·N/10⌋ (N the assessable values),
     /// the last band closed above; tied values stay in one band, the lowest whose bound they are,
-    /// so a band may be empty (left out). NaN values form band 0.
-    package static func deciles(quality: [Double]) -> [Band] {
-        let (bands, decile) = decileOf(quality: quality)
-        var members = [[Int]](repeating: [], count: 11)
-        for i in quality.indices { members[Int(decile[i])].append(i) }
-        return bands.map { band in
-            var band = band
-            band.members = members[band.decile]
-            return band
-        }
-    }
-
-    /// ``deciles(quality:)`` without member lists: the bands (their `members` empty) and each
-    /// value's decile (0 for NaN), one byte a value instead of an index in a list.
+    /// so a band may be empty (left out). NaN values form band 0. Returns the bands present and
+    /// each value's decile (0 for NaN): one byte a value, no index list per band.
     package static func decileOf(quality: [Double]) -> (bands: [Band], decile: [UInt8]) {
         var sorted = quality.filter { !$0.isNaN }
         sorted.sort()
@@ -158,8 +145,8 @@ package enum ErrorDiscard {
         }
         let bands = (0...10).filter { used[$0] }.map {
             $0 == 0
-                ? Band(decile: 0, low: .nan, high: .nan, members: [])
-                : Band(decile: $0, low: low[$0], high: high[$0], members: [])
+                ? Band(decile: 0, low: .nan, high: .nan)
+                : Band(decile: $0, low: low[$0], high: high[$0])
         }
         return (bands, decile)
     }

@@ -48,17 +48,22 @@ import Testing
     /// Deciles: 20 values, two per band; a NaN band of its own; ties stay in one band.
     @Test func decilesByValue() {
         let quality = (0..<20).map { Double($0) } + [.nan]
-        let bands = ErrorDiscard.deciles(quality: quality)
+        let (bands, decile) = ErrorDiscard.decileOf(quality: quality)
         #expect(bands.map(\.decile) == Array(0...10))
-        #expect(bands[1].members == [0, 1] && bands[10].members == [18, 19] && bands[0].members == [20])
+        let expected: [UInt8] = (0..<20).map { (i: Int) -> UInt8 in UInt8(i / 2 + 1) } + [0]
+        #expect(decile == expected)
+        #expect(bands[1].low == 0 && bands[1].high == 1 && bands[10].low == 18 && bands[10].high == 19)
         // Bounds 1,1,1,1,1,2,2,2,2,2: every 1 falls in band 1, every 2 in band 6 (the lowest band
         // whose bound it is).
-        let tied = ErrorDiscard.deciles(quality: Array(repeating: 1.0, count: 10) + Array(repeating: 2.0, count: 10))
-        #expect(tied.map(\.decile) == [1, 6] && tied.map(\.members.count) == [10, 10])
+        let tied = ErrorDiscard.decileOf(
+            quality: Array(repeating: 1.0, count: 10) + Array(repeating: 2.0, count: 10))
+        #expect(tied.bands.map(\.decile) == [1, 6])
+        let tiedExpected: [UInt8] = Array(repeating: 1, count: 10) + Array(repeating: 6, count: 10)
+        #expect(tied.decile == tiedExpected)
     }
 
-    /// Each value's decile as one byte (``ErrorDiscard/decileOf(quality:)``): the same bands and
-    /// bounds as the member lists, by hand on values with NaN and ties.
+    /// Each value's decile as one byte (``ErrorDiscard/decileOf(quality:)``), with the bands'
+    /// bounds, by hand on values with NaN and ties.
     @Test func decileBytesAreTheBandsMembers() {
         let quality = [3.0, .nan, 1, 1, 2, 9, 5, 5, 7, 0, .nan, 4]
         let (bands, decile) = ErrorDiscard.decileOf(quality: quality)
@@ -66,11 +71,8 @@ import Testing
         // the tied 1s share band 2 (bound 1 at positions 1 and 2) and the 5s band 7.
         #expect(decile == [5, 0, 2, 2, 4, 10, 7, 7, 9, 1, 0, 6])
         #expect(bands.map(\.decile) == [0, 1, 2, 4, 5, 6, 7, 9, 10])
-        #expect(bands.allSatisfy { $0.members.isEmpty })
-        let withMembers = ErrorDiscard.deciles(quality: quality)
-        #expect(withMembers.map(\.decile) == bands.map(\.decile))
-        #expect(
-            zip(withMembers, bands).allSatisfy { $0.low.isNaN ? $1.low.isNaN : $0.low == $1.low && $0.high == $1.high })
-        for band in withMembers { #expect(band.members.allSatisfy { Int(decile[$0]) == band.decile }) }
+        // Each band spans its own values: band 2 is [1, 1], band 7 [5, 5], band 5 [3, 3].
+        #expect(bands[2].low == 1 && bands[2].high == 1 && bands[6].low == 5 && bands[6].high == 5)
+        #expect(bands[4].low == 3 && bands[4].high == 3 && bands[0].low.isNaN)
     }
 }
