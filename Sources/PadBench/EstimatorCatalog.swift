@@ -128,9 +128,10 @@ package enum EstimatorCatalog {
         return EstimatorRegistry(entries: entries)
     }
 
-    /// Names an external estimator cannot take: the built-in estimators, and the timing steps
+    /// Names an external estimator cannot take: the built-in estimators, the timing steps
     /// every run records (`decode`, `sample_total`), whose columns (`decode_ns`, ...) and
-    /// `timing.csv` rows an external of that name would duplicate.
+    /// `timing.csv` rows an external of that name would duplicate. (`fused`, the prefix of a
+    /// profile's fused score, is refused too.)
     package static let reservedStepNames = ["decode", "sample_total"]
 
     /// Why `name` cannot name an external estimator (`--external NAME=COMMAND`) or an ONNX model
@@ -146,6 +147,10 @@ package enum EstimatorCatalog {
                 "external estimator name '\(TextBytes.quote(name, limit: 80))' must be lower-case letters, digits or _"
         }
         let builtIn = registry.entries.map(\.name) + (withPadModel ? ["pad"] : [])
+        if name == "fused" {
+            return "external estimator name 'fused' is reserved for a profile's fused score (fused.<name>); "
+                + "choose another name"
+        }
         if builtIn.contains(name) || reservedStepNames.contains(name) {
             return "external estimator name '\(name)' is taken by padbench's own "
                 + (builtIn.contains(name) ? "estimator" : "timing step") + " '\(name)'; choose another name"

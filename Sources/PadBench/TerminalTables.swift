@@ -156,6 +156,8 @@ extension TerminalTables {
             lines += r.notes.filter { note in
                 switch note {
                 case .gatesLeftOut, .approximated, .skipped, .attackHighScores, .presentations: false
+                // A fused score that trained is information; one that could not train is a warning.
+                case .fusion(_, let outcome): outcome.trained == nil
                 default: true
                 }
             }
@@ -164,13 +166,17 @@ extension TerminalTables {
         }
     }
 
-    /// What a normal run's rates count (a video dataset's presentations and their frame rule):
-    /// information, not a warning; one line per profile.
+    /// What a normal run's rates count (a video dataset's presentations and their frame rule) and
+    /// the weights a fused score was trained with: information, not a warning; one line per note.
     package static func information(_ results: [ProfileResult]) -> [String] {
         results.flatMap { r in
-            r.notes.filter { if case .presentations = $0 { true } else { false } }.map {
-                "profile \(r.profile.name): \($0.text)"
-            }
+            r.notes.filter { note in
+                switch note {
+                case .presentations: true
+                case .fusion(_, let outcome): outcome.trained != nil
+                default: false
+                }
+            }.map { "profile \(r.profile.name): \($0.text)" }
         }
     }
 }

@@ -113,6 +113,19 @@ package struct MeasurementTable: Sendable {
         sharesSampleColumns = true
     }
 
+    /// The table with one more column, held in memory (a profile's fused score, derived when the
+    /// profile is decided). The other columns are shared, not copied; the fingerprint sum is kept:
+    /// a derived column is no measurement.
+    package func addingColumn(_ key: ColumnKey, values column: [Double]) -> MeasurementTable {
+        precondition(column.count == count && columnIndex[key.header] == nil, "one new value per row")
+        var table = self
+        table.columnIndex[key.header] = columns.count
+        table.columns.append(key.header)
+        table.keys.append(key)
+        table.values.append(column)
+        return table
+    }
+
     /// True when column `c` is held in memory (``values```[c]`); false for a spilled column.
     package func isInMemory(_ c: Int) -> Bool { spill?.holds(c) != true }
 

@@ -34,16 +34,23 @@ package struct PresentationLevel: Sendable {
             let profile = frameResult.profile
             let thresholds = Dictionary(
                 frameResult.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })
+            // A fused score is a column of the frame table, aggregated over frames like a measured
+            // score (the frames' fused scores, with the weights trained on frames).
+            let frames = try frameEvaluator.tableWithFusedScore(profile, frameResult.fusion)
             let compiled = profile.compiled(
-                columns: frameEvaluator.columnNames(for: profile), calibratedThresholds: thresholds)
+                columns: ProfileEvaluator(table: frames).columnNames(for: profile), calibratedThresholds: thresholds)
             let presentations = PresentationTable.make(
-                table, groups: groups, profile: profile, compiled: compiled, aggregate: aggregate)
+                frames, groups: groups, profile: profile, compiled: compiled, aggregate: aggregate)
             let evaluator = ProfileEvaluator(
                 table: presentations,
                 choosesOnReportedSetWithoutCalibrationSplit: choosesOnReportedSetWithoutCalibrationSplit)
             var result = try evaluator.evaluate(profile, decisions: decisions)
             result.thresholdSign = frameResult.thresholdSign
             result.notes += frameResult.notes.filter { $0 == .attackHighScores }
+            if let fusion = profile.fusion, let outcome = frameResult.fusion {
+                result.fusion = outcome
+                result.notes.insert(.fusion(fusion, outcome), at: 0)
+            }
             result.notes.append(
                 .presentations(
                     rule: profile.framesRule, aggregate: aggregate, outputs: profile.frameOutputs,

@@ -15,7 +15,7 @@ import PadVocabulary
 /// a score nobody measured is reported in the result (notes, empty rates), and every file is
 /// still written.
 package struct ProfileEvaluator: Sendable {
-    package let table: MeasurementTable
+    package internal(set) var table: MeasurementTable
     /// For score files (`eval --scores`): with no calibration split in the data, choose the
     /// threshold on the reported set itself and say so. For datasets a calibrated profile without
     /// its calibration split is reported as not calibrated instead.
@@ -85,6 +85,9 @@ package struct ProfileEvaluator: Sendable {
     }
 
     func evaluate(_ profile: Profile, decisions target: DecisionsTarget) throws -> ProfileResult {
+        if let fusion = profile.fusion, !columnNames(for: profile).contains(fusion.name) {
+            return try evaluateFused(profile, fusion, decisions: target)
+        }
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
         var notes: [ResultNote] = []

@@ -173,6 +173,8 @@ package struct ProfileResult: Sendable {
     /// presentation-level result its presentations), made once by ``ProfileEvaluator``; nil for a
     /// result read back from a stored run.
     package var decisions: DecisionCodes?
+    /// The fused score's training (``FusionOutcome``) when the profile's score is fused.
+    package var fusion: FusionOutcome?
 
     package init(
         profile: Profile, reported: SetResult, calibrationSet: SetResult? = nil, calibrations: [Calibration],

@@ -26,6 +26,8 @@ package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
     case attackHighScores
     /// `eval --score OUTPUT`: the direction the output is decided in, and why.
     case direction(output: String, direction: String, why: String, lowerBonaFide: Bool)
+    /// A fused swept score: how it was trained, with its weights, or why it could not be.
+    case fusion(FusedScore, FusionOutcome)
     /// A presentation-level result: what its rates count.
     case presentations(
         rule: FramesRule, aggregate: FrameAggregate, outputs: [String: FrameAggregate] = [:], presentations: Int,
@@ -55,6 +57,8 @@ package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
         case calibratedOnTrainSplit(output: String)
         /// A gate calibrated on the very samples a model of the run was trained on.
         case calibratedOnTrainingData(output: String, split: String, model: String)
+        /// A fused score trained on the set its rates are reported on (a score file without dev).
+        case fusedOnReportedSet(score: String, split: String)
     }
 
     /// Why a calibrated gate's threshold is in doubt.
@@ -100,6 +104,7 @@ package enum ResultNote: Sendable, Equatable, CustomStringConvertible {
         case .direction(let output, let direction, let why, let lower):
             "\(output) decided \(direction) (\(why))"
                 + (lower ? ": accepted when value <= threshold, thresholds in its own units" : "")
+        case .fusion(let fusion, let outcome): outcome.note(fusion)
         case .presentations(let rule, let aggregate, let outputs, let presentations, let frames):
             "counted in presentations: \(presentations) presentations of \(frames) frames, decided by "
                 + (rule == .aggregate
@@ -133,6 +138,9 @@ extension ResultNote.SanityCheck {
         case .calibratedOnTrainingData(let output, let split, let model):
             "gate on \(output) calibrated on \(split), the samples the model of \(model) was trained on: its "
                 + "threshold is optimistic"
+        case .fusedOnReportedSet(let score, let split):
+            "fused score \(score) trained on \(split), the reported set itself (no dev split): its rates are "
+                + "optimistic"
         }
     }
 

@@ -9,6 +9,9 @@ extension SubjectBootstrap.Input {
     /// than the reported one (`all` = every sample).
     package init?(_ result: ProfileResult, table: MeasurementTable, split splitName: String? = nil) {
         guard result.reported.headline != nil else { return nil }
+        // A fused score is derived again with the run's weights: the table holds measurements only.
+        guard let table = try? ProfileEvaluator(table: table).tableWithFusedScore(result.profile, result.fusion)
+        else { return nil }
         let columns = ProfileEvaluator(table: table).columnNames(for: result.profile)
         let thresholds = Dictionary(
             result.calibrations.map { ($0.gate, $0.threshold) }, uniquingKeysWith: { a, _ in a })

@@ -13,8 +13,12 @@ package struct Profile: Sendable, Equatable {
     package var description: String
     /// Which SDK and document version the profile is shaped after.
     package var source: String
-    /// The output that curves and EER sweep (higher = more bona fide), if any.
+    /// The output that curves and EER sweep (higher = more bona fide), if any: a measured output,
+    /// or the name of ``fusion``'s fused score.
     package var score: String?
+    /// How ``score`` is made from several outputs when it is a fused score (`score: {fusion: ...}`);
+    /// nil when the score is a measured output.
+    package var fusion: FusedScore?
     package var gates: [Gate]
     /// Estimator options the profile asks for (`face.use_dataset_box`).
     package var useDatasetFaceBox: Bool
@@ -60,12 +64,14 @@ package struct Profile: Sendable, Equatable {
         profiles.map(\.origin).filter { !$0.isEmpty && !$0.hasPrefix("builtin:") }
     }
 
-    /// Outputs the active (not skipped) gates and the score read.
+    /// Measured outputs the active (not skipped) gates and the score read: a fused score stands
+    /// for the outputs it fuses.
     package var requiredOutputs: [String] {
         var names = gates.filter { !$0.isSkipped }.flatMap {
             [$0.output] + ($0.approximation.map { [$0.output] } ?? [])
         }
         if let score { names.append(score) }
+        if let fusion { names = names.flatMap { $0 == fusion.name ? fusion.outputs : [$0] } }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
@@ -82,8 +88,11 @@ package struct Profile: Sendable, Equatable {
 
     /// Active gates a run with these outputs cannot decide: neither the gate's output nor its
     /// approximation's output is measured (the same rule ``CompiledProfile`` applies), by index.
+    /// A gate on the fused score counts as measured when every fused output is.
     package func leftOutGates(measured: Set<String>) -> [Int] {
-        gates.indices.filter { i in
+        var measured = measured
+        if let fusion, fusion.outputs.allSatisfy(measured.contains) { measured.insert(fusion.name) }
+        return gates.indices.filter { i in
             let gate = gates[i]
             return !gate.isSkipped && !measured.contains(gate.output)
                 && !(gate.approximation.map { measured.contains($0.output) } ?? false)
@@ -278,6 +287,8 @@ extension Profile {
     /// differently, so `compare` refuses to gate them.
     package var definitionHash: String {
         var text = "score=\(score ?? "")|dataset_box=\(useDatasetFaceBox)"
+        // Only a fused score changes the hash (profiles with a measured score keep theirs).
+        if let fusion { text += "|fusion=\(fusion.text): \(fusion.name)" }
         // Only a rule that is written changes the hash (profiles without `frames:` keep theirs).
         if let frames, frames != .aggregate { text += "|frames=\(frames.text)" }
         for (output, rule) in frameOutputs.sorted(by: { $0.key < $1.key }) {

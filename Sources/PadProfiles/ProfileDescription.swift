@@ -6,7 +6,9 @@ package enum ProfileDescription {
         var lines = [
             "\(profile.name): \(profile.description)", "source: \(profile.source)", "origin: \(profile.origin)",
         ]
-        if let score = profile.score { lines.append("swept score: \(score)") }
+        if let score = profile.score {
+            lines.append("swept score: \(score)" + (profile.fusion.map { " (\($0.text))" } ?? ""))
+        }
         if profile.useDatasetFaceBox { lines.append("face: dataset boxes") }
         lines.append("frames (a presentation of several frames): \(profile.framesText)")
         lines.append("gates (a sample is accepted when every active gate passes):")

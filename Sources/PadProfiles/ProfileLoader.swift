@@ -45,9 +45,11 @@ package struct ProfileLoader: Sendable {
         let references =
             profile.gates.filter { !$0.isSkipped }.flatMap { gate in
                 [(gate.output, gate.line)] + (gate.approximation.map { [($0.output, gate.line)] } ?? [])
-            } + (profile.score.map { [($0, 0)] } ?? [])
+            } + (profile.score.map { [($0, 0)] } ?? []) + (profile.fusion?.outputs.map { ($0, 0) } ?? [])
         for (name, line) in references
-        where catalogue[name] == nil && !(acceptsOtherPrefixes && Self.isRunOutput(name, catalogue: catalogue)) {
+        where name != profile.fusion?.name && catalogue[name] == nil
+            && !(acceptsOtherPrefixes && Self.isRunOutput(name, catalogue: catalogue))
+        {
             throw ProfileError(file: profile.origin, line: line, column: 0, Self.unknownOutputMessage(name, catalogue))
         }
         return profile
@@ -168,7 +170,7 @@ package struct ProfileLoader: Sendable {
     }
 
     private func parse(yaml text: String, file: String, into findings: inout Findings) -> Profile? {
-        let context = Context(file: file)
+        var context = Context(file: file)
         guard let root = findings.attempt({ () throws(ProfileError) -> Node in try Self.compose(text, file: file) })
         else { return nil }
         guard let mapping = root.mapping else {
@@ -184,14 +186,22 @@ package struct ProfileLoader: Sendable {
         let source = findings.attempt { () throws(ProfileError) in
             try context.string(mapping, "source", required: true)
         }
-        var score: String?
+        var score: String?, fusion: FusedScore?
         if let scoreNode = mapping["score"] {
-            score = findings.attempt { () throws(ProfileError) -> String in
-                guard let text = scoreNode.string else {
-                    throw context.error(scoreNode, "score must be an output name")
+            if scoreNode.mapping != nil {
+                fusion = findings.attempt { () throws(ProfileError) in try parseFusion(scoreNode, context: context) }
+                score = fusion?.name
+                // The gates may name the fused score; a broken `score:` must not add an error per gate.
+                context.fusedName = fusion?.name ?? Self.fusedNameWritten(scoreNode)
+            } else {
+                score = findings.attempt { () throws(ProfileError) -> String in
+                    guard let text = scoreNode.string else {
+                        throw context.error(
+                            scoreNode, "score must be an output name or a fusion (name, fusion, outputs)")
+                    }
+                    try checkOutput(text, node: scoreNode, context: context)
+                    return text
                 }
-                try checkOutput(text, node: scoreNode, context: context)
-                return text
             }
         }
         let useDatasetBox = findings.attempt { () throws(ProfileError) in try parseOptions(mapping, context: context) }
@@ -206,6 +216,7 @@ package struct ProfileLoader: Sendable {
         var profile = Profile(
             name: name, description: description, source: source, score: score, gates: gates,
             useDatasetFaceBox: useDatasetBox, yaml: text, origin: file)
+        profile.fusion = fusion
         profile.frames = frames?.rule
         profile.frameOutputs = frames?.outputs ?? [:]
         return profile
@@ -293,6 +304,59 @@ package struct ProfileLoader: Sendable {
             return nil
         }
         return gates
+    }
+
+    static let fusionKeys: Set<String> = ["name", "fusion", "outputs", "on"]
+
+    /// `score: {name: fused.x, fusion: mean | logistic, outputs: [a, b, ...], on: dev}`: a fused
+    /// swept score (``FusedScore``). Its name is under `fused.`; at least two outputs, each a
+    /// measured output (checked against the catalogue like a gate's), none repeated.
+    private func parseFusion(_ node: Node, context: Context) throws(ProfileError) -> FusedScore {
+        let map = node.mapping!
+        try context.checkKeys(map, allowed: Self.fusionKeys, what: "score")
+        let name = try context.string(map, "name", required: true)
+        let nameNode = map["name"]!
+        let plain = name.dropFirst(FusedScore.prefix.count)
+        guard name.hasPrefix(FusedScore.prefix), OutputDescriptor.nameProblem(String(plain)) == nil else {
+            throw context.error(
+                nameNode,
+                "a fused score's name is `fused.` and letters, digits, '_' or '-' (fused.liveness), not "
+                    + "'\(TextBytes.quote(name))'")
+        }
+        let methodText = try context.string(map, "fusion", required: true)
+        guard let method = FusionMethod(rawValue: methodText) else {
+            throw context.error(
+                map["fusion"]!, "`fusion` must be mean or logistic, not '\(TextBytes.quote(methodText))'")
+        }
+        guard let outputsNode = map["outputs"] else {
+            throw context.error(node, "missing `outputs` (the outputs to fuse, at least two)")
+        }
+        guard let list = outputsNode.sequence, list.count >= 2 else {
+            throw context.error(outputsNode, "`outputs` must be a list of at least two outputs to fuse")
+        }
+        var outputs: [String] = []
+        for item in list {
+            guard let output = item.string else {
+                throw context.error(item, "each fused output must be an output name")
+            }
+            guard !output.hasPrefix(FusedScore.prefix) else {
+                throw context.error(
+                    item, "a fused score cannot fuse another fused score (`\(TextBytes.quote(output))`)")
+            }
+            guard !outputs.contains(output) else {
+                throw context.error(item, "`\(TextBytes.quote(output))` is fused twice")
+            }
+            try checkOutput(output, node: item, context: context)
+            outputs.append(output)
+        }
+        return FusedScore(
+            name: name, method: method, outputs: outputs, trainingSplit: try context.split(map, "on") ?? .dev)
+    }
+
+    /// The `name:` a broken fusion mapping gives, when it is a `fused.` name.
+    static func fusedNameWritten(_ node: Node) -> String? {
+        guard let name = node.mapping?["name"]?.string, name.hasPrefix(FusedScore.prefix) else { return nil }
+        return name
     }
 
     /// `frames: {decide: aggregate | best_shot | k_of_n, k:, n:, outputs: {OUTPUT: mean|median|min|max}}`
@@ -559,6 +623,16 @@ package struct ProfileLoader: Sendable {
     }
 
     private func checkOutput(_ name: String, node: Node, context: Context) throws(ProfileError) {
+        if name.hasPrefix(FusedScore.prefix) {
+            guard name == context.fusedName else {
+                throw context.error(
+                    node,
+                    "`\(TextBytes.quote(name))` is no fused score of this profile: `fused.` names the score a "
+                        + "profile's `score: {name:, fusion:, outputs:}` defines"
+                        + (context.fusedName.map { " (this profile's is `\($0)`)" } ?? ""))
+            }
+            return
+        }
         guard let catalogue, catalogue[name] == nil else { return }
         if acceptsOtherPrefixes && Self.isRunOutput(name, catalogue: catalogue) { return }
         throw context.error(node, Self.unknownOutputMessage(name, catalogue))
@@ -603,6 +677,9 @@ package struct ProfileLoader: Sendable {
     /// Typed accessors that turn Yams nodes into values or located errors.
     struct Context {
         let file: String
+        /// The name of the profile's fused score, once `score:` is read: the one `fused.` name
+        /// its gates may use.
+        var fusedName: String?
 
         func error(_ node: Node, _ message: String) -> ProfileError {
             ProfileError(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message)

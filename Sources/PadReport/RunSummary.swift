@@ -118,6 +118,9 @@ package struct RunSummary: Codable, Sendable, Equatable {
         /// before the field (read as false).
         package var captureOnly: Bool?
         package var isCaptureOnly: Bool { captureOnly ?? false }
+        /// A fused swept score's training: split, z-normalisation, weights and intercept (absent
+        /// for a measured score).
+        package var fusion: FusionOutcome?
     }
 
     package var schema: Int
@@ -133,7 +136,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
                 calibrationTargetsMet: r.calibrations.allSatisfy(\.targetMet),
                 reported: Self.set(r.reported, r), calibrationSet: r.calibrationSet.map { Self.set($0, r) },
                 gatesLeftOut: r.gatesLeftOut, isLivenessDecision: r.isLivenessDecision, notes: r.notes.map(\.text),
-                captureOnly: r.profile.isCaptureOnly)
+                captureOnly: r.profile.isCaptureOnly, fusion: r.fusion)
         }
     }
 

@@ -58,6 +58,12 @@ package struct OutputDescriptor: Sendable, Hashable, Codable {
         guard parts.count == 2 else {
             return "output '\(MessageText.quote(name))' must be <estimator>.<name> (one dot)"
         }
+        // A profile's fused score is named `fused.<name>` (PadProfiles' FusedScore): no measured
+        // output may take the prefix, or a stored column could stand in for a derived one.
+        guard parts[0] != "fused" else {
+            return
+                "output '\(MessageText.quote(name))': the estimator name `fused` is reserved for a profile's fused score"
+        }
         return parts.lazy.compactMap { nameProblem(String($0)) }.first
     }
 

@@ -56,6 +56,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
     }
 
+    /// `fused.*` names a profile's fused score: no external estimator may declare outputs under it.
+    @Test func externalNamedFusedIsRefused() throws {
+        let out = CommandLineTests.folder() + "/run"
+        let r = try Self.run([
+            "bench", "--dataset", "datasets/sample", "--external", "fused=python3 examples/external/pad_estimator.py",
+            "--quiet", "--out", out,
+        ])
+        #expect(r.status == 64, "\(r.err)")
+        #expect(r.err.contains("external estimator name 'fused' is reserved for a profile's fused score"), "\(r.err)")
+        #expect(
+            !FileManager.default.fileExists(atPath: out + ".partial") && !FileManager.default.fileExists(atPath: out))
+    }
+
     /// An external whose describe lists an output twice crashed bench and stranded a `.partial`.
     @Test func externalDescribingAnOutputTwiceIsOneErrorAndNoPartial() throws {
         let folder = CommandLineTests.folder()

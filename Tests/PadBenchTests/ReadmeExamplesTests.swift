@@ -50,6 +50,20 @@ import TestSupport
         return outcome.table.column(named: output)?[row]
     }
 
+    /// Every example profile loads against padbench's own outputs and is shown verbatim in the manual.
+    @Test func exampleProfilesLoadAndAreShown() throws {
+        let folder = Self.root + "/examples/profiles"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }
+        #expect(files.contains("minifasnet-fused.yaml"))
+        for file in files {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            #expect(
+                Self.manual.contains("```yaml\n\(text)```"), "no page of the manual shows examples/profiles/\(file)")
+            let profile = try ProfileLoader(catalogue: EstimatorCatalog.knownOutputs()).load(file: folder + "/" + file)
+            #expect(profile.fusion == nil || profile.score == profile.fusion?.name)
+        }
+    }
+
     @Test func lunaOSLArrayAndJSONLines() throws {
         let array = try Self.imported(.lunaOSL, "imports/luna-osl.json", profiles: ["luna-osl"])
         #expect(array.matched == 2)
