@@ -7,7 +7,10 @@ OUT          ?=
 MODEL        ?=
 EXTERNAL     ?=
 GATE         ?=
-RELEASE_BIN  := .build/release/padbench
+# Where the release build goes: SwiftPM's default, or (CI) a folder of its own, so that it can
+# compile while the debug build's tests run (two SwiftPM processes cannot share one scratch folder).
+RELEASE_SCRATCH ?= .build
+RELEASE_BIN  := $(RELEASE_SCRATCH)/release/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
                 opencv-data libdlib-data pkg-config zstd python3 python3-venv
 # ONNX Runtime's C library comes from PyPI's wheel (Debian has no package): a project-local virtual
@@ -40,7 +43,7 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH)
 
 ## test: the test suites, debug build (the library modules optimised: Package.swift). Locally the long
 ## equality suites (trait `.thorough`) are skipped; with CI=true, PADBENCH_TESTS=all or `make test-all`
@@ -116,7 +119,7 @@ benchmark: release
 	./Benchmarks/run.sh
 
 clean:
-	rm -rf .build reports/*/
+	rm -rf .build .build-ci-release reports/*/
 
 ## regress: bench DATASET with PROFILES (MODEL=, EXTERNAL=, GATE= passed on) and compare it with the
 ## baseline archive BASE; fails on a regression or when the runs cannot be compared (make exits 2 for
