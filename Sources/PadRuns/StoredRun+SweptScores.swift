@@ -54,7 +54,8 @@ extension StoredRun {
                     continue
                 }
                 guard let input = SubjectBootstrap.Input(decided, table: rows, split: split), input.scores != nil,
-                    Self.sameEER(decided.reported.scoreMetrics?.eer.value, stored.reported.eer)
+                    Self.sameEER(decided.reported.scoreMetrics?.eer.value, stored.reported.eer),
+                    Self.sameFusion(decided.fusion, stored.fusion)
                 else { continue }
                 found = SweptScores(ids: input.rows.map { rows.ids[$0] }, input: input)
             }
@@ -62,7 +63,9 @@ extension StoredRun {
             guard let found else {
                 throw StoredRunMismatch(
                     "\(path): profile \(name): the EER recomputed from samples.csv is not the one results.json "
-                        + "reports (\(stored.reported.eer.map { "\($0)" } ?? "none")); the archive was edited")
+                        + "reports (\(stored.reported.eer.map { "\($0)" } ?? "none"))"
+                        + (stored.fusion == nil ? "" : ", or its fused score's weights differ")
+                        + "; the archive was edited")
             }
             result[name] = found
         }
@@ -81,6 +84,22 @@ extension StoredRun {
             table, frameResults: [frames], aggregate: aggregate, choosesOnReportedSetWithoutCalibrationSplit: onReported
         )
         return (level.tables[0], level.results[0])
+    }
+
+    /// The fusion trained again equals the one results.json records (the numbers to 1e-12
+    /// relative: JSON text need not round-trip the last bit).
+    static func sameFusion(_ recomputed: FusionOutcome?, _ stored: FusionOutcome?) -> Bool {
+        guard let recomputed, let stored else { return recomputed == nil && stored == nil }
+        guard let a = recomputed.trained, let b = stored.trained else {
+            return recomputed.trained == nil && stored.trained == nil && recomputed.split == stored.split
+        }
+        func close(_ x: [Double], _ y: [Double]) -> Bool {
+            x.count == y.count && zip(x, y).allSatisfy { abs($0 - $1) <= 1e-12 * max(1, abs($1)) }
+        }
+        return recomputed.split == stored.split && a.method == b.method && a.outputNames == b.outputNames
+            && close(a.weights + [a.intercept], b.weights + [b.intercept])
+            && close(a.normalisations.map(\.mean), b.normalisations.map(\.mean))
+            && close(a.normalisations.map(\.scale), b.normalisations.map(\.scale))
     }
 
     static func sameEER(_ recomputed: Double?, _ stored: Double?) -> Bool {

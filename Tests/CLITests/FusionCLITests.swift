@@ -121,6 +121,16 @@ import Testing
                 .isEqual(to: profile["reported"] as? [String: Any] ?? [:]))
         let compare = try CLI.run(["compare", dir + "/run", dir + "/again"])
         #expect(compare.status == 0, "\(compare.out)\(compare.err)")
+
+        // Recorded weights that are not the ones the measurements train: the archive was edited.
+        let edited = dir + "/edited.tar.zst"
+        try StoredRunCLITests.edited(dir + "/run/results.tar.zst", "results.json", edited) { text in
+            text.replacingOccurrences(of: "\(weights[0])", with: "\(weights[0] * 2)")
+        }
+        let refused = try CLI.run(["compare", dir + "/run", edited])
+        #expect(refused.status == 2, "\(refused.out)\(refused.err)")
+        #expect(
+            refused.err.hasSuffix("or its fused score's weights differ; the archive was edited\n"), "\(refused.err)")
     }
 
     /// Wrong files are named: a fused output the export lacks, and an export claiming `fused.*`.
