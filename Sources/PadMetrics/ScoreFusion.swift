@@ -228,14 +228,20 @@ enum LogisticRegressionNewton {
     static func fit(columns: [[Double]], labels: [Bool], inverseRegularisation c: Double) throws(FusionError) -> (
         weights: [Double], intercept: Double
     ) {
-        let d = columns.count, n = labels.count
-        // Row-major with a trailing 1 for the intercept.
-        let rows = (0..<n).map { i in columns.map { $0[i] } + [1] }
+        let d = columns.count, n = labels.count, width = d + 1
+        // One flat row-major matrix with a trailing 1 per row for the intercept: an array per row
+        // would cost a heap block each (a million dev samples, tens of megabytes more).
+        var flat = [Double](repeating: 1, count: n * width)
+        for j in 0..<d {
+            for i in 0..<n { flat[i * width + j] = columns[j][i] }
+        }
+        let rows = flat
+        func row(_ i: Int) -> ArraySlice<Double> { rows[(i * width)..<((i + 1) * width)] }
         let targets = labels.map { $0 ? 1.0 : 0.0 }
         func objective(_ theta: [Double]) -> Double {
             var loss = 0.0
             for i in 0..<n {
-                let z = dot(rows[i], theta)
+                let z = dot(row(i), theta)
                 loss += softplus(labels[i] ? -z : z)
             }
             return 0.5 * (0..<d).reduce(0) { $0 + theta[$1] * theta[$1] } + c * loss
@@ -248,11 +254,12 @@ enum LogisticRegressionNewton {
             var hessian = [[Double]](repeating: [Double](repeating: 0, count: d + 1), count: d + 1)
             for j in 0..<d { hessian[j][j] = 1 }
             for i in 0..<n {
-                let p = logistic(dot(rows[i], theta))
+                let x = row(i), base = x.startIndex
+                let p = logistic(dot(x, theta))
                 let residual = c * (p - targets[i]), weight = c * p * (1 - p)
                 for j in 0...d {
-                    gradient[j] += residual * rows[i][j]
-                    for l in 0...j { hessian[j][l] += weight * rows[i][j] * rows[i][l] }
+                    gradient[j] += residual * x[base + j]
+                    for l in 0...j { hessian[j][l] += weight * x[base + j] * x[base + l] }
                 }
             }
             let step = solveCholesky(hessian, gradient.map { -$0 })
@@ -288,7 +295,7 @@ enum LogisticRegressionNewton {
         t > 0 ? t + log1p(exp(-t)) : log1p(exp(t))
     }
 
-    static func dot(_ a: [Double], _ b: [Double]) -> Double {
+    static func dot<A: Collection<Double>>(_ a: A, _ b: [Double]) -> Double {
         zip(a, b).reduce(0) { $0 + $1.0 * $1.1 }
     }
 
