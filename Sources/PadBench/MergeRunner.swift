@@ -16,8 +16,10 @@ import PadVocabulary
 /// let merged = try MergeRunner().merge(["s1/results.tar.zst", "s2/results.tar.zst"], outputFolder: "reports/all")
 /// ```
 /// Refused with a clear error: archives that are not bench runs, a missing or repeated shard, or
-/// shards that differ in profiles, estimators (name, version, parameters), conventions or attack
-/// potential levels. `attackPotential` (`--attack-potential`) goes over the shards' levels.
+/// shards that differ in profiles, estimators (name, version, parameters), conventions, attack
+/// potential levels or face comparator (``checkComparators(_:)``; shards benched with one
+/// `--comparisons` file give the merged run `comparisons.csv`, `vulnerability.csv` and
+/// `epsc.csv`). `attackPotential` (`--attack-potential`) goes over the shards' levels.
 package struct MergeRunner: Sendable {
     package init() {}
 
@@ -56,6 +58,11 @@ package struct MergeRunner: Sendable {
             parsed, runOutputs: ProfileCheck.descriptors(for: merged.keys), strict: false)
         try rows.writeSamples(header: rows.header, to: pipeline.folder.work + "/" + RunFile.samples.name)
         try RunLabels.write(try Self.mergedLabels(shards, table: merged), table: merged, folder: pipeline.folder.work)
+        // The comparator scores with the shards' rule (the manifest's conventions): the analyses
+        // compute vulnerability.csv and epsc.csv on the merged decisions.
+        if let comparisons = try Self.sharedComparisons(shards) {
+            try Data(comparisons).write(to: URL(fileURLWithPath: pipeline.folder.work + "/" + RunFile.comparisons.name))
+        }
         let timing = Self.timing(shards, rows.timing)
         rows = MergedRows(table: merged) // the row locations are not needed any more
         let decided = try pipeline.decide(profiles, with: ProfileEvaluator(table: merged), samples: .written)
@@ -133,6 +140,7 @@ package struct MergeRunner: Sendable {
                 )
             }
         }
+        try checkComparators(shards)
         for (path, m) in zip(shards.paths, manifests).dropFirst() {
             guard m.profiles == first.profiles else {
                 throw EvaluationError("\(path): profiles \(m.profiles) differ from \(first.profiles)")

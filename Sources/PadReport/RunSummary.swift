@@ -29,6 +29,10 @@ package struct RunSummary: Codable, Sendable, Equatable {
             (ciLow, ciHigh) = p.interval
         }
         package var proportion: Proportion { Proportion(errors: errors, total: total) }
+        /// A rate as a stored table holds it (value and interval read, not computed again).
+        package init(errors: Int, total: Int, value: Double, ciLow: Double, ciHigh: Double) {
+            self.errors = errors; self.total = total; self.value = value; self.ciLow = ciLow; self.ciHigh = ciHigh
+        }
     }
 
     package struct SpeciesRate: Codable, Sendable, Equatable {

@@ -17,7 +17,12 @@ extension SystemTable {
             "<p class=\"lead\">Ranked by EER on each row's reported split (ties by BPCER@APCER="
             + "\(targets.first.map { HTMLPage.e(RateText.percent($0)) } ?? "-")); rates at each profile's operating "
             + "point with their 95% Clopper-Pearson intervals, EER and BPCER@APCER with the run's subject-bootstrap "
-            + "95% interval when it stored one.</p>\n"
+            + "95% interval when it stored one."
+            + (hasSystemRates
+                ? " IAPMR (the face comparator alone, all species pooled), IAPAR and system FNMR (the profile "
+                    + "with the comparator) at each run's comparator threshold, as its vulnerability.csv holds them; "
+                    + "- for a run without comparisons." : "")
+            + "</p>\n"
         body += "<h2>Systems</h2>\n" + systemsHTML()
         let plots = self.plots
         if !plots.curves.isEmpty {
@@ -51,6 +56,7 @@ extension SystemTable {
         let header =
             ["rank", "system", "EER"] + targets.map { "BPCER@APCER=\(RateText.percent($0))" }
             + ["APCER_max", "BPCER"] + species.map { "APCER[\($0)]" } + ["AUC", "p50 latency (\u{00B5}s)"]
+            + (hasSystemRates ? Self.systemHeaders : [])
         let body = rows.map { row -> [String] in
             let set = row.reported
             let eer = row.intervals?.eer
@@ -75,7 +81,7 @@ extension SystemTable {
                     latency.map { RateText.fixed($0.p50, 1) } ?? "-",
                     latency?.interval.map { "[\(RateText.fixed($0.low, 1)), \(RateText.fixed($0.high, 1))]" }),
             ]
-            return cells
+            return cells + (hasSystemRates ? Self.systemCells(row.system) : [])
         }
         return HTMLPage.rawTable(header, body, numeric: Set(2..<header.count))
     }

@@ -4,7 +4,8 @@ import PadMetrics
 
 extension SystemTable {
     /// `table.csv`: one row per system, best first, rank column first; rates as fractions with
-    /// every digit, counts and interval bounds in columns of their own, empty where undefined.
+    /// every digit, counts and interval bounds in columns of their own, empty where undefined. When
+    /// a run has comparisons, the whole-system columns (``systemColumns``) come before the run's path.
     package var csv: ReportTables.Table {
         var header = [
             "rank", "label", "profile", "split", "bona_fide", "attacks", "eer", "eer_ci_low", "eer_ci_high",
@@ -15,7 +16,8 @@ extension SystemTable {
         }
         header += Self.rateColumns("bpcer") + Self.rateColumns("apcer_max") + ["apcer_max_species"]
         header += species.flatMap { Self.rateColumns("apcer[\($0)]") }
-        header += ["auc", "latency_p50_us", "latency_p50_ci_low_us", "latency_p50_ci_high_us", "run"]
+        header += ["auc", "latency_p50_us", "latency_p50_ci_low_us", "latency_p50_ci_high_us"]
+        header += (hasSystemRates ? Self.systemColumns : []) + ["run"]
         return (header, rows.map(csvRow))
     }
 
@@ -47,10 +49,11 @@ extension SystemTable {
         fields += Self.rateFields(set.bpcer) + Self.rateFields(set.apcerMax) + [set.apcerMaxSpecies]
         fields += species.flatMap { Self.rateFields(row.apcer($0)) }
         let latency = row.latency
-        return fields + [
+        fields += [
             Self.number(set.auc), Self.number(latency?.p50), Self.number(latency?.interval?.low),
-            Self.number(latency?.interval?.high), row.path,
+            Self.number(latency?.interval?.high),
         ]
+        return fields + (hasSystemRates ? Self.systemFields(row.system) : []) + [row.path]
     }
 
     /// `pairs.csv`: one row per pair and metric, in pair order: the test, its counts and p-values
@@ -140,10 +143,16 @@ extension SystemTable {
     /// The terminal's main table: rank, system, EER, BPCER at each target, APCER_max, BPCER,
     /// AUC and latency, each number with its interval.
     /// What `padbench table` prints: the ranked table, APCER per species at each operating point,
-    /// the pairwise tests and the notes (the command adds where it wrote the files).
+    /// the whole system's rates when a run has comparisons, the pairwise tests and the notes (the
+    /// command adds where it wrote the files).
     package var terminalText: String {
         var lines = [terminalTable.render()]
         if !species.isEmpty { lines.append("\nAPCER per species at each operating point:\n" + speciesTable.render()) }
+        if hasSystemRates {
+            lines.append(
+                "\nwhole system with a face comparator (vulnerability.csv; IAPMR all species pooled, IAPAR and "
+                    + "system FNMR at the profile's operating point):\n" + systemTable.render())
+        }
         if !pairs.isEmpty {
             lines.append(
                 "\npairwise (discordant a / b: wrong in the first only / the second only; no multiple-comparison "

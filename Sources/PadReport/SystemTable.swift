@@ -14,8 +14,9 @@ import PadVocabulary
 /// each APCER target (bob.pad.base's rule, `bpcerAtAPCER`, with its interval), APCER per species,
 /// APCER_max and BPCER at the profile's operating point (95% Clopper-Pearson), AUC, and the p50
 /// per-sample latency of `timing.csv`'s `sample_total` row (with the order-statistic interval of
-/// `samples.csv`'s per-sample times). Ranked by EER, ties by BPCER at the first target, then by
-/// the order given; an undefined number ranks after every defined one, and rows equal on both
+/// `samples.csv`'s per-sample times), and for a run with a face comparator the whole system's
+/// rates its `vulnerability.csv` holds (``SystemRates``). Ranked by EER, ties by BPCER at the
+/// first target, then by the order given; an undefined number ranks after every defined one, and rows equal on both
 /// share a rank (1, 2, 2, 4). Each pair of rows is tested as `compare` tests two runs
 /// (``Pair``). PadRuns builds the table from the stored runs (`SystemTable(runs:profiles:bootstrap:)`);
 /// this module holds its rows and pairs and renders them (page, CSVs, terminal tables).
@@ -40,12 +41,14 @@ package struct SystemTable: Sendable {
         package var latency: Latency?
         /// The exact error curve of the swept score (nil without one), for the DET and the ROC.
         package var curve: ErrorCurve?
+        /// The whole system's rates with the run's face comparator (nil: a run without `--comparisons`).
+        package var system: SystemRates?
         package init(
             rank: Int, label: String, path: String, profile: RunSummary.ProfileSummary, fingerprint: String,
-            latency: Latency?, curve: ErrorCurve?
+            latency: Latency?, curve: ErrorCurve?, system: SystemRates? = nil
         ) {
             self.rank = rank; self.label = label; self.path = path; self.profile = profile
-            self.fingerprint = fingerprint; self.latency = latency; self.curve = curve
+            self.fingerprint = fingerprint; self.latency = latency; self.curve = curve; self.system = system
         }
         package var reported: RunSummary.SetSummary { profile.reported }
 

@@ -5,7 +5,8 @@ import PadReport
 import PadVocabulary
 
 /// How `padbench table` builds its ``SystemTable`` from stored runs: every run verified, one row
-/// per (run, profile) ranked, every pair of rows tested as `compare` tests two runs.
+/// per (run, profile) ranked, with the whole system's rates of the run's `vulnerability.csv`
+/// (``vulnerability(_:label:)``), every pair of rows tested as `compare` tests two runs.
 extension SystemTable {
     /// A wrong command line that shows only once the runs are read: a profile none of them has,
     /// or fewer than two rows (exit 64).
@@ -22,7 +23,7 @@ extension SystemTable {
         for entry in runs { try entry.run.verify() }
         let picked = try Self.pick(runs.map(\.run), profiles: wanted)
         var rows: [Row] = [], swept: [StoredRun.SweptScores?] = [], runOf: [Int] = []
-        var notes: [String] = []
+        var notes: [String] = [], comparators: [(label: String, stored: StoredVulnerability?)] = []
         let labels = Self.labels(runs.map(\.label), picked)
         for (r, entry) in runs.enumerated() {
             if picked[r].isEmpty {
@@ -33,12 +34,14 @@ extension SystemTable {
             }
             let scores = try entry.run.sweptScores(profiles: picked[r].filter { $0.score != nil }.map(\.name))
             let latency = try Self.latency(entry.run)
+            comparators.append((entry.label, try Self.vulnerability(entry.run, label: entry.label)))
             for (k, profile) in picked[r].enumerated() {
                 rows.append(
                     Row(
                         rank: 0, label: labels[r][k], path: entry.run.path, profile: profile,
                         fingerprint: entry.run.manifest.dataset.fingerprint, latency: latency,
-                        curve: scores[profile.name]?.curve))
+                        curve: scores[profile.name]?.curve,
+                        system: comparators.last?.stored?.system(profile: profile.name)))
                 swept.append(scores[profile.name])
                 runOf.append(r)
             }
@@ -57,7 +60,7 @@ extension SystemTable {
             ranked.rank = ranks[k]
             return ranked
         }
-        notes += ranked.compactMap(Self.decisionNote)
+        notes += ranked.compactMap(Self.decisionNote) + Self.vulnerabilityNotes(comparators)
         notes += ranked.filter { $0.reported.subjectBootstrap != nil && $0.intervals == nil }.map {
             "\($0.label): no EER or BPCER@APCER interval: a class has a single subject, and resampling one "
                 + "subject gives the same set every time"

@@ -15,11 +15,13 @@ struct TableCommand: ParsableCommand {
             One row per run and profile with a swept score (or per profile --profiles names), ranked by EER \
             (ties by BPCER at the first APCER target): EER and BPCER@APCER with the run's subject-bootstrap \
             interval, APCER per species, APCER_max and BPCER at the operating point with 95% Clopper-Pearson \
-            intervals, AUC, and the p50 per-sample latency. Each pair of rows on the same samples (equal \
-            dataset fingerprints) is tested as compare tests it: exact McNemar on the paired decisions for BPCER \
-            and each species' APCER, paired bootstrap of the EER difference; pairs on different samples compare \
-            their 95% intervals. Every run is verified first (exit 2 when one disagrees with itself). Writes \
-            DIR/table.html (the table, a DET and a ROC of every row, the tests), DIR/table.csv (one row per \
+            intervals, AUC, and the p50 per-sample latency; for runs with vulnerability.csv (--comparisons), \
+            the comparator's pooled IAPMR, the profile's IAPAR and system FNMR with their intervals and the \
+            comparator threshold, as the run stored them ("-" for a run without comparisons). Each pair of \
+            rows on the same samples (equal dataset fingerprints) is tested as compare tests it: exact McNemar \
+            on the paired decisions for BPCER and each species' APCER, paired bootstrap of the EER \
+            difference; pairs on different samples compare their 95% intervals. Every run is verified first \
+            (exit 2 when one disagrees with itself). Writes DIR/table.html (the table, a DET and a ROC of every row, the tests), DIR/table.csv (one row per \
             system) and DIR/pairs.csv (one row per pair and metric).
             """
     )
