@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "PadEvaluationTests",
             dependencies: [
-                "PadEvaluation", "PadArchive", "PadSamples", "PadProfiles", "PadVocabulary", "TestSupport",
+                "PadEvaluation", "PadArchive", "PadSamples", "PadProfiles", "PadText", "PadVocabulary", "TestSupport",
                 "PadMetrics",
             ]),
         .testTarget(

@@ -7,7 +7,6 @@ import PadProfiles
 import PadRuns
 import PadText
 import PadVocabulary
-import Synchronization
 
 /// `padbench eval`: score imported score files, or re-decide profiles on a stored archive.
 /// Never runs an estimator.
@@ -495,26 +494,4 @@ extension EvalRunner {
 package func releasedInBackground<T: Sendable>(_ value: consuming T) {
     let value = value
     DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
-}
-
-/// One piece of work run on a global queue while the caller goes on; ``wait()`` returns its
-/// result once it is done, or rethrows its error. The result is written by the work alone and
-/// read only after the group has been left.
-final class BackgroundWork<Value: Sendable>: Sendable {
-    private let group = DispatchGroup()
-    private let outcome = Mutex<Result<Value, Error>?>(nil)
-
-    init(_ work: @escaping @Sendable () throws -> Value) {
-        group.enter()
-        DispatchQueue.global().async {
-            let result = Result { try work() }
-            self.outcome.withLock { $0 = result }
-            self.group.leave()
-        }
-    }
-
-    func wait() throws -> Value {
-        group.wait()
-        return try outcome.withLock { $0! }.get()
-    }
 }

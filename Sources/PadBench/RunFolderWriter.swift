@@ -207,9 +207,9 @@ package struct RunFolderWriter: Sendable {
     /// `outputs.csv`'s rows, computed on another core. Its rows are the table's (frames), so it
     /// reuses the sorted scores of any of `sortedFor` (the frame-level results) that swept them.
     private static func outputSeparation(_ table: MeasurementTable, sortedFor: [ProfileResult])
-        -> BackgroundWork<[OutputSeparation.Row]>
+        -> BackgroundValue<[OutputSeparation.Row]>
     {
-        BackgroundWork { try RunStatistics.outputSeparation(table, results: sortedFor) }
+        BackgroundValue { try RunStatistics.outputSeparation(table, results: sortedFor) }
     }
 
     /// `curves.csv` (the biggest report), compressed for the archive as it is written.
@@ -234,9 +234,9 @@ package struct RunFolderWriter: Sendable {
         /// million ids), and the wait for them. The data fingerprint is the samples' sum plus the
         /// presentations' (``DatasetFingerprint/of(_:presentations:)``), added here.
         static func started(_ table: MeasurementTable) -> @Sendable () throws -> Fingerprints {
-            let presentations = BackgroundWork { DatasetFingerprint.presentations(table) }
-            let samples = BackgroundWork { DatasetFingerprint.of(table, presentations: nil) }
-            let outputs = BackgroundWork { DatasetFingerprint.outputs(table) }
+            let presentations = BackgroundValue { DatasetFingerprint.presentations(table) }
+            let samples = BackgroundValue { DatasetFingerprint.of(table, presentations: nil) }
+            let outputs = BackgroundValue { DatasetFingerprint.outputs(table) }
             return {
                 let part = try presentations.wait(), samples = try samples.wait()
                 let data = part.flatMap { DatasetFingerprint.combine([samples, $0]) } ?? samples

@@ -4,6 +4,7 @@ import PadEvaluation
 import PadMetrics
 import PadProfiles
 import PadReport
+import PadText
 import PadVocabulary
 
 /// The life of every run (`bench`, `eval --scores`, `eval --archive`, `import`, `merge`): its
@@ -47,13 +48,20 @@ struct RunPipeline: ~Copyable {
         var pending: [() throws -> CompressedMember] = []
     }
 
-    /// A compressed member whose rows a ``BackgroundDecisions`` is writing.
+    /// A compressed member whose rows are written on a ``BackgroundLane`` that owns its writer.
     struct PendingMember {
-        let decisions: BackgroundDecisions
+        let decisions: BackgroundLane<CSVWriter>
         let member: ArchiveMemberWriter
 
+        /// Waits for the rows and closes the writer (ending the member's frame) unless a write
+        /// failed; throws the first error. Once only: a second call would close the writer again.
+        func closed() throws {
+            decisions.enqueue { try $0.close() }
+            try decisions.wait()
+        }
+
         func finished() throws -> CompressedMember {
-            try decisions.finish()
+            try closed()
             return try member.finished()
         }
     }
@@ -88,10 +96,11 @@ struct RunPipeline: ~Copyable {
         case .background(let work):
             // samples.csv is written on another core from the start; decisions.csv from the moment
             // the profile is calibrated until the run folder's writer needs it.
-            let background = BackgroundWork(work)
+            let background = BackgroundValue(work)
             let decisionsMember = try writer.member(RunFile.decisions.name, rows: rows)
-            let pending = PendingMember(
-                decisions: BackgroundDecisions(CSVWriter(member: decisionsMember)), member: decisionsMember)
+            // Safety: the writer writes into `decisionsMember`, which is finished only after the lane has closed it.
+            nonisolated(unsafe) let decisionsWriter = CSVWriter(member: decisionsMember)
+            let pending = PendingMember(decisions: BackgroundLane(decisionsWriter), member: decisionsMember)
             // Neither is waited for here: the run goes on to the presentations and the reports,
             // and the run folder's writer waits for both before the analyses and the archive.
             do {
@@ -100,7 +109,7 @@ struct RunPipeline: ~Copyable {
             } catch {
                 // No write may go on into a folder that is about to be removed.
                 _ = try? background.wait()
-                try? pending.decisions.finish()
+                try? pending.closed()
                 throw error
             }
         }

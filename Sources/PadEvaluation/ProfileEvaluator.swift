@@ -62,11 +62,19 @@ package struct ProfileEvaluator: Sendable {
         }
     }
 
-    /// `evaluate(_:decisions:)` with `decisions.csv` written in the background: each
-    /// profile's rows are queued once it is calibrated, and the caller goes on as soon as the last
-    /// profile is scored (``BackgroundDecisions/finish()`` waits for the rows). The same rows in
-    /// the same order.
-    package func evaluate(_ profiles: [Profile], decisions: BackgroundDecisions) throws -> [ProfileResult] {
+    /// `evaluate(_:decisions:)` with `decisions.csv` written in the background, on the lane that
+    /// owns its writer: each profile's rows are enqueued once it is calibrated, and the caller goes
+    /// on as soon as the last profile is scored. The caller then enqueues the writer's `close()`
+    /// and calls ``BackgroundLane/wait()``, which throws the first write error (nothing after it
+    /// is written). The same rows in the same order.
+    ///
+    /// ```swift
+    /// let decisions = BackgroundLane(try CSVWriter(path: folder + "/decisions.csv"))
+    /// let results = try evaluator.evaluate(profiles, decisions: decisions)
+    /// decisions.enqueue { try $0.close() }
+    /// try decisions.wait()  // the rows written and the file closed, or the first write error
+    /// ```
+    package func evaluate(_ profiles: [Profile], decisions: BackgroundLane<CSVWriter>) throws -> [ProfileResult] {
         decisions.enqueue { try $0.writeRow(Self.decisionsHeader) }
         return try profiles.map { try evaluate($0, decisions: .background(decisions)) }
     }
@@ -77,7 +85,7 @@ package struct ProfileEvaluator: Sendable {
     /// queued on a background writer, or nowhere.
     enum DecisionsTarget {
         case beside(CSVWriter?)
-        case background(BackgroundDecisions)
+        case background(BackgroundLane<CSVWriter>)
     }
 
     func evaluate(_ profile: Profile, decisions: CSVWriter?) throws -> ProfileResult {

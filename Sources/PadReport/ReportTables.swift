@@ -3,7 +3,7 @@ import Foundation
 import PadArchive
 import PadEvaluation
 import PadMetrics
-import Synchronization
+import PadText
 
 /// The CSV reports of a run as header + rows, shared by `bench`, `eval` and `merge` so that the
 /// same columns mean the same thing everywhere.
@@ -284,11 +284,11 @@ package enum ReportTables {
 
     /// Writes `count` curve rows in blocks of `block` rows: each batch of blocks (one per worker) is
     /// formatted on the workers into one of two sets of buffers while the previous batch is
-    /// written (file and compressor) on a serial queue of its own, so formatting and writing
-    /// overlap instead of taking turns. Batches are written in order; a write error stops the
-    /// loop and is rethrown. The buffers (one per worker per set, sized once for the longest rows
-    /// and reused: growing and freeing tens of megabytes per block faulted in fresh pages each
-    /// time) are freed when all writes have finished.
+    /// written (file and compressor) on a ``BackgroundLane`` that owns the writer, so formatting
+    /// and writing overlap instead of taking turns. Batches are written in order; a write error
+    /// stops the loop and is rethrown. The buffers (one per worker per set, sized once for the
+    /// longest rows and reused: growing and freeing tens of megabytes per block faulted in fresh
+    /// pages each time) are freed when all writes have finished.
     static func writeBlocks(
         of rows: CurveRows, count: Int, rowBytes: Int, workers: Int, block: Int, into writer: CSVWriter
     ) throws {
@@ -296,19 +296,19 @@ package enum ReportTables {
             (0..<workers).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: block * rowBytes) }
         }
         let lengths = (0..<2).map { _ in UnsafeMutablePointer<Int>.allocate(capacity: workers) }
-        let queue = DispatchQueue(label: "curves.csv writer"), group = DispatchGroup(), failure = WriteFailure()
+        // Safety: the writer is used by the lane's items alone until the last `lane.wait()`, after which the caller has it.
+        nonisolated(unsafe) let output = writer
+        let lane = BackgroundLane(output)
         defer {
-            group.wait()
+            try? lane.wait()
             for set in sets { for chunk in set { chunk.deallocate() } }
             for set in lengths { set.deallocate() }
         }
-        // Safety: the writer is used on `queue` alone until the last `group.wait()`, after which the caller has it.
-        nonisolated(unsafe) let output = writer
         let blocks = (count + block - 1) / block
         var next = 0, turn = 0
         while next < blocks {
             let batch = min(workers, blocks - next), firstBlock = next
-            // Safety: step j writes only chunks[j] and sizes[j]; a set is reused or freed only after `group.wait()`.
+            // Safety: step j writes only chunks[j] and sizes[j]; a set is reused or freed only after `lane.wait()`.
             nonisolated(unsafe) let chunks = sets[turn % 2], sizes = lengths[turn % 2]
             DispatchQueue.concurrentPerform(iterations: batch) { j in
                 let first = (firstBlock + j) * block
@@ -316,30 +316,16 @@ package enum ReportTables {
                     first..<min(count, first + block),
                     to: UnsafeMutableBufferPointer(start: chunks[j], count: block * rowBytes))
             }
-            group.wait() // the previous batch is written: its buffers are free, its error known
-            if let error = failure.error { throw error }
-            queue.async(group: group) {
-                do {
-                    for j in 0..<batch {
-                        try output.writeRaw(UnsafeRawBufferPointer(start: chunks[j], count: sizes[j]))
-                    }
-                } catch { failure.error = error }
+            try lane.wait() // the previous batch is written: its buffers are free, its error thrown
+            lane.enqueue { output in
+                for j in 0..<batch {
+                    try output.writeRaw(UnsafeRawBufferPointer(start: chunks[j], count: sizes[j]))
+                }
             }
             next += batch
             turn += 1
         }
-        group.wait()
-        if let error = failure.error { throw error }
-    }
-
-    /// The first error of ``writeBlocks(of:count:rowBytes:workers:block:into:)``'s writing queue: set
-    /// by a queued write, read after the group has waited for it.
-    final class WriteFailure: Sendable {
-        private let value = Mutex<Error?>(nil)
-        var error: Error? {
-            get { value.withLock { $0 } }
-            set { value.withLock { $0 = newValue } }
-        }
+        try lane.wait()
     }
 
     /// One row per timed step: decode, each estimator, and the whole sample.

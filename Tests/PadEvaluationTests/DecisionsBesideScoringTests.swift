@@ -2,6 +2,7 @@ import Foundation
 import PadArchive
 import PadMetrics
 import PadProfiles
+import PadText
 import PadVocabulary
 import Testing
 
@@ -124,7 +125,7 @@ import Testing
         #expect(withFile.calibrations.map(\.threshold) == without.calibrations.map(\.threshold))
     }
 
-    /// `decisions.csv` written in the background (``BackgroundDecisions``: score files, where the
+    /// `decisions.csv` written in the background (on a ``BackgroundLane``: score files, where the
     /// run goes on to the presentations while the rows are written): the bytes and results of the
     /// writer given to `evaluate`, for two profiles one after the other (rows in profile order),
     /// one of them calibrated on dev.
@@ -143,10 +144,11 @@ import Testing
         let beside = try CSVWriter(path: besidePath)
         let besideResults = try evaluator.evaluate(profiles, decisions: beside)
         try beside.close()
-        let background = BackgroundDecisions(try CSVWriter(path: backgroundPath))
+        let background = BackgroundLane(try CSVWriter(path: backgroundPath))
         let backgroundResults = try evaluator.evaluate(profiles, decisions: background)
-        try background.finish()
-        try background.finish() // once only: a second call returns at once
+        background.enqueue { try $0.close() }
+        try background.wait()
+        try background.wait() // nothing enqueued since: returns at once
         let written = try Data(contentsOf: URL(fileURLWithPath: backgroundPath))
         #expect(written == (try Data(contentsOf: URL(fileURLWithPath: besidePath))))
         #expect(String(decoding: written, as: UTF8.self).split(separator: "\n").count == 60_001)
@@ -157,16 +159,16 @@ import Testing
     }
 
     /// A write that fails (the disk full, here: the writer closed under it) stops the background
-    /// rows and is thrown by `finish()`, not lost.
-    @Test func aBackgroundWriteErrorIsThrownByFinish() throws {
+    /// rows and is thrown by `wait()`, not lost.
+    @Test func aBackgroundWriteErrorIsThrownByWait() throws {
         let evaluator = ProfileEvaluator(table: Self.table())
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try CSVWriter(path: path)
         try writer.close()
-        let background = BackgroundDecisions(writer)
+        let background = BackgroundLane(writer)
         _ = try evaluator.evaluate([try Self.profile()], decisions: background)
-        #expect(throws: (any Error).self) { try background.finish() }
+        #expect(throws: (any Error).self) { try background.wait() }
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import PadArchive
 import PadSamples
 import PadProfiles
+import PadText
 import Testing
 
 @testable import PadEvaluation
@@ -24,7 +25,8 @@ import TestSupport
         #expect(codes.decision(1) == Decision(failedGate: 1, valueWasNaN: true))
     }
 
-    /// ``BackgroundDecisions``: the rows of every sample, header first, once `finish()` returns.
+    /// ``ProfileEvaluator/evaluate(_:decisions:)`` on a ``BackgroundLane``: the rows of every
+    /// sample, header first, once `wait()` returns.
     @Test func backgroundDecisions() throws {
         var table = MeasurementTable(columns: ["pad.score"])
         table.append(id: "a.jpg", label: .bonaFide, split: .eval, status: .ok, values: [0.9])
@@ -38,9 +40,10 @@ import TestSupport
         ]
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let decisions = BackgroundDecisions(try CSVWriter(path: folder + "/decisions.csv"))
+        let decisions = BackgroundLane(try CSVWriter(path: folder + "/decisions.csv"))
         let results = try evaluator.evaluate(profiles, decisions: decisions)
-        try decisions.finish() // waits for the rows, closes the file, throws the first write error
+        decisions.enqueue { try $0.close() }
+        try decisions.wait() // the rows written and the file closed, or the first write error
         let rows = try String(contentsOfFile: folder + "/decisions.csv", encoding: .utf8).split(separator: "\n")
         #expect(rows.count == 3 && rows[1].hasPrefix("a.jpg,pad,eval,bonafide,,ok,1"))
         #expect(results[0].reported.bonaFideCount == 1)

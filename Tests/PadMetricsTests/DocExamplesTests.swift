@@ -1,6 +1,7 @@
 import Foundation
 import PadText
 import Testing
+import TestSupport
 
 @testable import PadMetrics
 
@@ -108,6 +109,25 @@ import Testing
         let (curve, negated) = try Parallel.both({ try ErrorCurve(set) }, { SortedScores(set).negated() })
         #expect(curve.thresholds.prefix(5) == [0.1, 0.2, 0.6, 0.7, 0.9])
         #expect(try ErrorCurve(sorted: negated).thresholds.prefix(5) == [-0.9, -0.7, -0.6, -0.2, -0.1])
+    }
+
+    /// ``BackgroundLane``: the rows written in the order enqueued, and the file closed.
+    @Test func backgroundLane() throws {
+        let path = TestFolder.root + "/lane-\(UUID().uuidString).csv"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let lane = BackgroundLane(try FileHandle(forWritingTo: URL(fileURLWithPath: path)))
+        lane.enqueue { try $0.write(contentsOf: Array("id,score\n".utf8)) }
+        lane.enqueue { try $0.write(contentsOf: Array("a.jpg,0.9\n".utf8)) }
+        lane.enqueue { try $0.close() }
+        try lane.wait() // both rows written in order and the file closed, or the first error
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "id,score\na.jpg,0.9\n")
+    }
+
+    /// ``BackgroundValue``: the sum, computed on another thread.
+    @Test func backgroundValue() throws {
+        let sum = BackgroundValue { (1...100).reduce(0, +) }
+        let total = try sum.wait() // 5050, computed on another thread
+        #expect(total == 5050)
     }
 
     /// ``ScoreFileReader``: compiled only (the paths are relative to a working directory).
