@@ -203,10 +203,8 @@ package struct BenchRunner: Sendable {
         var decided = try pipeline.decide(job.profiles, with: ProfileEvaluator(table: table), samples: .written)
         decided.results = Self.flagCalibrationOnTrainingData(
             decided.results, samples: job.dataset.samples, estimators: manifest(pipeline.times()).estimators)
-        let wallSeconds = pipeline.wallSeconds
-        let run = try pipeline.finish(
-            decided, table: table, profiles: job.profiles, timing: steps, wallSeconds: wallSeconds, manifest: manifest)
-        return (run.results, wallSeconds)
+        let run = try pipeline.finish(decided, table: table, profiles: job.profiles, timing: steps, manifest: manifest)
+        return (run.results, run.wallSeconds)
     }
 
     /// A sanity warning on each calibration made on the very samples a model of the run was trained

@@ -72,7 +72,9 @@ package struct MergeRunner: Sendable {
             manifest.attackPotential = (manifest.attackPotential ?? [:]).merging(attackPotential) { _, given in given }
         }
         // The shards' times, not the merge's: the run is theirs.
-        return try pipeline.finish(decided, table: merged, profiles: profiles, timing: timing) { _ in manifest }
+        return try pipeline.finish(decided, table: merged, profiles: profiles, timing: timing, ownTimes: false) { _ in
+            manifest
+        }
     }
 
     /// Reads each archive: a bench run, with profiles equal to other shards' of the same name.

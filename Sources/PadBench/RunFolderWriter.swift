@@ -46,7 +46,7 @@ package struct RunFolderWriter: Sendable {
         manifest: RunManifest, table: MeasurementTable, results: [ProfileResult],
         timing: [TimingStep],
         profiles: [Profile], streamedFiles: [String], precompressed: [CompressedMember] = [],
-        pending: [() throws -> CompressedMember] = []
+        pending: [() throws -> CompressedMember] = [], finishedAt: (() -> RunManifest.Times)? = nil
     ) throws -> Written {
         // Members still being written (decisions.csv of score files) are waited for on every path:
         // none may still write into the folder when it is committed or removed.
@@ -83,6 +83,10 @@ package struct RunFolderWriter: Sendable {
         where FileManager.default.fileExists(atPath: folder + "/" + member) {
             streamedFiles.append(member)
         }
+        // The run's times once its statistics are done (a subject bootstrap of a million scores
+        // takes tens of seconds): what the report and the manifest say is the run's own wall time,
+        // up to writing the reports and the archive.
+        if let finishedAt { manifest.times = finishedAt() }
         let reports =
             try Self.reportFiles(results, outputs: outputs, timing: timing, manifest: manifest, analyses: analyses)
             + (try Self.frameAndMetricsFiles(results, frameResults: frameResults, manifest: manifest))
@@ -92,11 +96,12 @@ package struct RunFolderWriter: Sendable {
         let archivePath = try archive(
             manifest: manifestBytes, rows: table.count, streamedFiles: streamedFiles, precompressed: members.finished,
             curves: curves, reports: reports, profiles: profiles)
-        return Written(archivePath: archivePath, results: table.hasPresentations ? results : given)
+        return Written(
+            archivePath: archivePath, results: table.hasPresentations ? results : given, times: manifest.times)
     }
 
     /// The zstd frames of members compressed while they were written, and those still being
-    /// written (``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:pending:)``'s
+    /// written (``write(manifest:table:results:timing:profiles:streamedFiles:precompressed:pending:finishedAt:)``'s
     /// `pending`), waited for once. Each must be among the streamed files, or the archive would
     /// leave it out.
     final class CompressedMembers {
@@ -161,6 +166,8 @@ package struct RunFolderWriter: Sendable {
     package struct Written: Sendable {
         package var archivePath: String
         package var results: [ProfileResult]
+        /// The manifest's times as written.
+        package var times: RunManifest.Times
     }
 
     /// The headline results of a run whose table has presentations of several frames: each profile

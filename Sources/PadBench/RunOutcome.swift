@@ -7,11 +7,16 @@ package struct RunOutcome: Sendable {
     package var archivePath: String
     package var results: [ProfileResult]
     package var table: MeasurementTable
+    /// The run's wall time as its manifest records it (``RunPipeline/finish(_:table:profiles:timing:streamed:ownTimes:manifest:)``).
+    package var wallSeconds: Double
 
-    package init(folder: String, archivePath: String, results: [ProfileResult], table: MeasurementTable) {
+    package init(
+        folder: String, archivePath: String, results: [ProfileResult], table: MeasurementTable, wallSeconds: Double = 0
+    ) {
         self.folder = folder
         self.archivePath = archivePath
         self.results = results
         self.table = table
+        self.wallSeconds = wallSeconds
     }
 }

@@ -15,10 +15,10 @@ import PadVocabulary
 ///
 /// A command opens the pipeline (``init(final:force:resume:resumable:inputs:datasetRoot:started:startNanoseconds:)``),
 /// makes its table in the work folder, then calls ``decide(_:with:samples:)`` and
-/// ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``; an error thrown in between
+/// ``finish(_:table:profiles:timing:streamed:ownTimes:manifest:)``; an error thrown in between
 /// leaves the folder to ``RunFolder``'s rule (a one-go run's work folder is removed, a bench's kept).
 ///
-/// Non-copyable because it owns the ``RunFolder``: ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)``
+/// Non-copyable because it owns the ``RunFolder``: ``finish(_:table:profiles:timing:streamed:ownTimes:manifest:)``
 /// and ``suspend()`` consume it, so a run is committed or suspended once.
 struct RunPipeline: ~Copyable {
     let folder: RunFolder
@@ -43,7 +43,7 @@ struct RunPipeline: ~Copyable {
         var results: [ProfileResult]
         var precompressed: [CompressedMember]
         /// Members still being written (score files: `samples.csv` and `decisions.csv`), each
-        /// waited for by ``finish(_:table:profiles:timing:streamed:wallSeconds:manifest:)`` before
+        /// waited for by ``finish(_:table:profiles:timing:streamed:ownTimes:manifest:)`` before
         /// anything reads it or the archive takes it.
         var pending: [() throws -> CompressedMember] = []
     }
@@ -132,10 +132,14 @@ struct RunPipeline: ~Copyable {
 
     /// The manifest's times: started, now, and the wall time given (or since the start).
     func times(wallSeconds: Double? = nil) -> RunManifest.Times {
+        Self.times(started: started, startNanoseconds: startNanoseconds, wallSeconds: wallSeconds)
+    }
+
+    static func times(started: Date, startNanoseconds: UInt64, wallSeconds: Double? = nil) -> RunManifest.Times {
         let format = ISO8601DateFormatter()
         return .init(
             started: format.string(from: started), finished: format.string(from: Date()),
-            wallSeconds: wallSeconds ?? self.wallSeconds)
+            wallSeconds: wallSeconds ?? Double(MonotonicClock.nanoseconds() - startNanoseconds) / 1e9)
     }
 
     /// The counts every manifest has: samples, ok and failed.
@@ -145,20 +149,25 @@ struct RunPipeline: ~Copyable {
 
     /// Writes the reports, the manifest (made by `manifest` from the run's times) and the archive,
     /// then commits. `streamed`: files the command put in the work folder besides `samples.csv`
-    /// and `decisions.csv` (a stored run's `timing.csv`).
+    /// and `decisions.csv` (a stored run's `timing.csv`). The manifest's `finished` and wall time
+    /// are taken once the run's statistics are done, just before the reports are written, unless
+    /// `ownTimes` (merge: the shards' times are the job's).
     consuming func finish(
         _ decided: Decided, table: MeasurementTable, profiles: [Profile], timing: [TimingStep] = [],
-        streamed: [String] = [], wallSeconds: Double? = nil, manifest: (RunManifest.Times) -> RunManifest
+        streamed: [String] = [], ownTimes: Bool = true, manifest: (RunManifest.Times) -> RunManifest
     ) throws -> RunOutcome {
-        let results = try writer.write(
-            manifest: manifest(times(wallSeconds: wallSeconds)), table: table, results: decided.results,
+        let (started, startNanoseconds) = (self.started, self.startNanoseconds)
+        let written = try writer.write(
+            manifest: manifest(times()), table: table, results: decided.results,
             timing: timing, profiles: profiles,
             streamedFiles: [RunFile.samples.name, RunFile.decisions.name] + streamed,
-            precompressed: decided.precompressed, pending: decided.pending
-        ).results
+            precompressed: decided.precompressed, pending: decided.pending,
+            finishedAt: ownTimes ? { Self.times(started: started, startNanoseconds: startNanoseconds) } : nil)
         let (final, archivePath) = (folder.final, folder.archivePath)
         try folder.commit()
-        return RunOutcome(folder: final, archivePath: archivePath, results: results, table: table)
+        return RunOutcome(
+            folder: final, archivePath: archivePath, results: written.results, table: table,
+            wallSeconds: written.times.wallSeconds)
     }
 
     /// Keeps the work folder (an interrupted bench, to resume) and releases the lock.
