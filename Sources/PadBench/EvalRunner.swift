@@ -493,5 +493,6 @@ extension EvalRunner {
 /// (pass it with `consume`), or its own release may be the last.
 package func releasedInBackground<T: Sendable>(_ value: consuming T) {
     let value = value
-    DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
+    // Never waited for: the work item holds the last reference until it runs.
+    _ = BackgroundValue { withExtendedLifetime(value) {} }
 }
