@@ -6,11 +6,22 @@ extension ProfileEvaluator {
     /// the table with its fused column added: the fusion is trained first (``FusionOutcome``), on
     /// its `on:` split, or, for score files without that split
     /// (``choosesOnReportedSetWithoutCalibrationSplit``), on the reported set with a check note; a
-    /// dataset without the split gets no fusion and no rates, as an uncalibrated gate does.
+    /// dataset without the split gets no fusion and no rates, as an uncalibrated gate does. When the
+    /// run did not measure every fused output, the fused score is unmeasured: its gates are left out
+    /// and listed, as a gate on any output the run lacks (``PadProfiles/Profile/leftOutGates(measured:)``).
     func evaluateFused(_ profile: Profile, _ fusion: FusedScore, decisions target: DecisionsTarget) throws
         -> ProfileResult
     {
         let columns = columnNames(for: profile)
+        if let missing = fusion.outputs.first(where: { !columns.contains($0) }) {
+            let outcome = FusionOutcome(
+                split: fusion.trainingSplit.rawValue, trained: nil,
+                failure: "fused output \(missing) was not measured in this run")
+            var result = try evaluateOnColumns(profile, decisions: target)
+            result.fusion = outcome
+            result.notes.insert(.fusion(fusion, outcome), at: 0)
+            return result
+        }
         let outcome: FusionOutcome
         var onReported = false
         if table.splits.contains(fusion.trainingSplit) {
@@ -24,7 +35,7 @@ extension ProfileEvaluator {
         }
         var derived = self
         derived.table = try tableWithFusedScore(profile, outcome)
-        var result = try derived.evaluate(profile, decisions: target)
+        var result = try derived.evaluateOnColumns(profile, decisions: target)
         result.fusion = outcome
         result.notes.insert(.fusion(fusion, outcome), at: 0)
         if onReported && outcome.trained != nil {
@@ -44,7 +55,9 @@ extension ProfileEvaluator {
     /// presentation table made from a fused frame table carries it).
     package func tableWithFusedScore(_ profile: Profile, _ outcome: FusionOutcome?) throws -> MeasurementTable {
         let columns = columnNames(for: profile)
-        guard let fusion = profile.fusion, let outcome, !columns.contains(fusion.name) else { return table }
+        guard let fusion = profile.fusion, let outcome, !columns.contains(fusion.name),
+            fusion.outputs.allSatisfy(columns.contains)
+        else { return table }
         let key = ColumnKey(
             estimator: "fused", output: String(fusion.name.dropFirst(FusedScore.prefix.count)),
             variant: profile.variant)

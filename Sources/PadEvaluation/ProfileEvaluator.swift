@@ -96,6 +96,12 @@ package struct ProfileEvaluator: Sendable {
         if let fusion = profile.fusion, !columnNames(for: profile).contains(fusion.name) {
             return try evaluateFused(profile, fusion, decisions: target)
         }
+        return try evaluateOnColumns(profile, decisions: target)
+    }
+
+    /// The profile decided on the table's columns as they are (a fused score's column added
+    /// already, or left out as unmeasured).
+    func evaluateOnColumns(_ profile: Profile, decisions target: DecisionsTarget) throws -> ProfileResult {
         let columns = columnNames(for: profile)
         let reportSplit = self.reportSplit
         var notes: [ResultNote] = []

@@ -87,6 +87,28 @@ import Testing
         #expect(scores.reported.headline != nil)
     }
 
+    /// A fused output the run did not measure leaves the fused score unmeasured: its gate is left
+    /// out and listed like a gate on any output the run lacks, and the other gates still decide.
+    @Test func anUnmeasuredFusedOutputLeavesTheFusedGateOut() throws {
+        let profile = try ProfileLoader().load(
+            yaml: """
+                name: f
+                source: test
+                score: {name: fused.xz, fusion: mean, outputs: [a.x, c.z]}
+                gates:
+                  - {output: fused.xz, op: ge, value: 0}
+                  - {output: b.y, op: ge, value: 15, code: LOW}
+                """, file: "f.yaml")
+        let result = try ProfileEvaluator(table: Self.table()).evaluate([profile])[0]
+        #expect(result.gatesLeftOut == ["fused.xz"])
+        #expect(result.fusion?.failure == "fused output c.z was not measured in this run")
+        #expect(result.reported.scoreMetrics == nil)
+        // b.y >= 15 alone on eval: bona fide 30 accepted and NaN rejected, attack 10 rejected.
+        let headline = try #require(result.reported.headline)
+        #expect(headline.bpcer.errors == 1 && headline.bpcer.total == 2 && headline.apcerMax.errors == 0)
+        #expect(profile.leftOutGates(measured: ["a.x", "b.y"]) == [0])
+    }
+
     /// Logistic fusion on one class cannot train: said, not crashed.
     @Test func oneClassOnDevIsReported() throws {
         var table = MeasurementTable(columns: ["a.x", "b.y"])
