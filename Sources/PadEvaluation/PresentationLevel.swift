@@ -47,7 +47,8 @@ package struct PresentationLevel: Sendable {
             var result = try evaluator.evaluate(profile, decisions: decisions)
             result.thresholdSign = frameResult.thresholdSign
             result.notes += frameResult.notes.filter { $0 == .attackHighScores }
-            if let fusion = profile.fusion, let outcome = frameResult.fusion {
+            // The frames' fusion, unless deciding the presentations said already why there is none.
+            if let fusion = profile.fusion, let outcome = frameResult.fusion, result.fusion == nil {
                 result.fusion = outcome
                 result.notes.insert(.fusion(fusion, outcome), at: 0)
             }

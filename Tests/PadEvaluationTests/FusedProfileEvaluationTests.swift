@@ -152,4 +152,29 @@ import Testing
         #expect(abs(fused[v] - expected) < 1e-15)
         #expect(level.results[0].fusion == frames[0].fusion)
     }
+
+    /// Presentations of a run that lacks a fused output say so once, as the frames do.
+    @Test func presentationsOfAnUnmeasuredFusionCarryOneNote() throws {
+        var table = MeasurementTable(columns: ["a.x", "b.y"])
+        for (i, id) in ["v#0", "v#1", "w#0"].enumerated() {
+            table.append(
+                id: id, label: i < 2 ? .bonaFide : .attack(species: "print"), split: .dev, status: .ok,
+                values: [Double(i), 20])
+            table.setLastPresentation(String(id.prefix(1)), frameIndex: nil)
+        }
+        let profile = try ProfileLoader().load(
+            yaml: """
+                name: f
+                source: test
+                score: {name: fused.xz, fusion: mean, outputs: [a.x, c.z]}
+                gates:
+                  - {output: b.y, op: ge, value: 15}
+                  - {output: fused.xz, op: ge, value: 0}
+                """, file: "f.yaml")
+        let frames = try ProfileEvaluator(table: table).evaluate([profile])
+        let level = try PresentationLevel.evaluate(table, frameResults: frames, aggregate: .mean)
+        let notes = level.results[0].notes.filter { if case .fusion = $0 { true } else { false } }
+        #expect(notes.count == 1 && level.results[0].fusion?.failure == "fused output c.z was not measured in this run")
+        #expect(level.results[0].gatesLeftOut == ["fused.xz"])
+    }
 }
