@@ -87,18 +87,23 @@ import Testing
         #expect(scores.reported.headline != nil)
     }
 
-    /// A fused output the run did not measure leaves the fused score unmeasured: its gate is left
-    /// out and listed like a gate on any output the run lacks, and the other gates still decide.
-    @Test func anUnmeasuredFusedOutputLeavesTheFusedGateOut() throws {
-        let profile = try ProfileLoader().load(
+    /// b.y >= 15, and a mean fusion of a.x with c.z, an output no table here has, >= 0.
+    static func unmeasuredFusion() throws -> Profile {
+        try ProfileLoader().load(
             yaml: """
                 name: f
                 source: test
                 score: {name: fused.xz, fusion: mean, outputs: [a.x, c.z]}
                 gates:
-                  - {output: fused.xz, op: ge, value: 0}
                   - {output: b.y, op: ge, value: 15, code: LOW}
+                  - {output: fused.xz, op: ge, value: 0}
                 """, file: "f.yaml")
+    }
+
+    /// A fused output the run did not measure leaves the fused score unmeasured: its gate is left
+    /// out and listed like a gate on any output the run lacks, and the other gates still decide.
+    @Test func anUnmeasuredFusedOutputLeavesTheFusedGateOut() throws {
+        let profile = try Self.unmeasuredFusion()
         let result = try ProfileEvaluator(table: Self.table()).evaluate([profile])[0]
         #expect(result.gatesLeftOut == ["fused.xz"])
         #expect(result.fusion?.failure == "fused output c.z was not measured in this run")
@@ -106,7 +111,7 @@ import Testing
         // b.y >= 15 alone on eval: bona fide 30 accepted and NaN rejected, attack 10 rejected.
         let headline = try #require(result.reported.headline)
         #expect(headline.bpcer.errors == 1 && headline.bpcer.total == 2 && headline.apcerMax.errors == 0)
-        #expect(profile.leftOutGates(measured: ["a.x", "b.y"]) == [0])
+        #expect(profile.leftOutGates(measured: ["a.x", "b.y"]) == [1])
     }
 
     /// Logistic fusion on one class cannot train: said, not crashed.
@@ -162,15 +167,7 @@ import Testing
                 values: [Double(i), 20])
             table.setLastPresentation(String(id.prefix(1)), frameIndex: nil)
         }
-        let profile = try ProfileLoader().load(
-            yaml: """
-                name: f
-                source: test
-                score: {name: fused.xz, fusion: mean, outputs: [a.x, c.z]}
-                gates:
-                  - {output: b.y, op: ge, value: 15}
-                  - {output: fused.xz, op: ge, value: 0}
-                """, file: "f.yaml")
+        let profile = try Self.unmeasuredFusion()
         let frames = try ProfileEvaluator(table: table).evaluate([profile])
         let level = try PresentationLevel.evaluate(table, frameResults: frames, aggregate: .mean)
         let notes = level.results[0].notes.filter { if case .fusion = $0 { true } else { false } }
