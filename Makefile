@@ -7,10 +7,8 @@ OUT          ?=
 MODEL        ?=
 EXTERNAL     ?=
 GATE         ?=
-# Where the release build goes: SwiftPM's default, or (CI) a folder of its own, so that it can
-# compile while the debug build's tests run (two SwiftPM processes cannot share one scratch folder).
-RELEASE_SCRATCH ?= .build
-RELEASE_BIN  := $(RELEASE_SCRATCH)/release/padbench
+RELEASE_BIN  := .build/release/padbench
+DEBUG_BIN    := .build/debug/padbench
 APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg \
                 opencv-data libdlib-data pkg-config zstd python3 python3-venv
 # ONNX Runtime's C library comes from PyPI's wheel (Debian has no package): a project-local virtual
@@ -18,7 +16,7 @@ APT_PACKAGES := libpng-dev libturbojpeg0-dev libzstd-dev libavformat-dev libavco
 VENV         := .venv
 ONNXRUNTIME_VERSION := 1.32.0
 
-.PHONY: setup deps system-packages onnxruntime build release test test-all test-asan fuzz fuzz-build bench benchmark regress clean smoke slurm-check report-shots format format-check
+.PHONY: setup deps system-packages onnxruntime build release test test-all test-asan fuzz fuzz-build bench benchmark regress clean smoke smoke-debug smoke-run slurm-check report-shots format format-check
 
 ## setup: install the Debian packages, resolve Swift packages and build (release)
 setup: deps
@@ -43,7 +41,7 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH)
+	$(SWIFT) build -c release
 
 ## test: the test suites, debug build (the library modules optimised: Package.swift). Locally the long
 ## equality suites (trait `.thorough`) are skipped; with CI=true, PADBENCH_TESTS=all or `make test-all`
@@ -119,7 +117,7 @@ benchmark: release
 	./Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-ci-release reports/*/
+	rm -rf .build reports/*/
 
 ## regress: bench DATASET with PROFILES (MODEL=, EXTERNAL=, GATE= passed on) and compare it with the
 ## baseline archive BASE; fails on a regression or when the runs cannot be compared (make exits 2 for
@@ -130,9 +128,17 @@ regress: release
 
 ## smoke: the release binary as a user runs it: bench on the sample, then compare the run with itself (exit 0)
 smoke: release
+	$(MAKE) --no-print-directory smoke-run BIN=$(RELEASE_BIN)
+
+## smoke-debug: the same run with the debug build `make test` made (CI: no second compile; the
+## library modules are optimised in debug too)
+smoke-debug: build
+	$(MAKE) --no-print-directory smoke-run BIN=$(DEBUG_BIN)
+
+smoke-run:
 	rm -rf reports/smoke
-	$(RELEASE_BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/smoke --quiet
-	$(RELEASE_BIN) compare reports/smoke reports/smoke
+	$(BIN) bench --dataset $(DATASET) --profiles $(PROFILES) --out reports/smoke --quiet
+	$(BIN) compare reports/smoke reports/smoke
 
 ## slurm-check: a one-node Slurm on localhost runs examples/slurm/padbench-array.sbatch (4 shards) over DATASET; merged = single run
 slurm-check: release
