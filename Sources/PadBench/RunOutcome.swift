@@ -11,7 +11,7 @@ package struct RunOutcome: Sendable {
     package var wallSeconds: Double
 
     package init(
-        folder: String, archivePath: String, results: [ProfileResult], table: MeasurementTable, wallSeconds: Double = 0
+        folder: String, archivePath: String, results: [ProfileResult], table: MeasurementTable, wallSeconds: Double
     ) {
         self.folder = folder
         self.archivePath = archivePath

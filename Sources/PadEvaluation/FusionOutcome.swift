@@ -54,11 +54,10 @@ package struct FusionOutcome: Sendable, Equatable, Codable {
     }
 
     /// The fused score of every row of `table` (NaN for a failed sample, a NaN output, or when
-    /// nothing was trained).
+    /// nothing was trained). Throws when a fused output is not among `columns`.
     package func column(_ fusion: FusedScore, table: MeasurementTable, columns: [String?]) throws -> [Double] {
-        guard let trained, let outputs = try? Self.values(fusion, table: table, columns: columns) else {
-            return [Double](repeating: .nan, count: table.count)
-        }
+        guard let trained else { return [Double](repeating: .nan, count: table.count) }
+        let outputs = try Self.values(fusion, table: table, columns: columns)
         var sample = [Double](repeating: 0, count: outputs.count)
         return table.statuses.withCodeNumbers { codes, ok in
             (0..<table.count).map { i in
